@@ -1,0 +1,1 @@
+"""The ``tute`` command line (installed as ``tutepgn.cli``): thin commands over the library."""

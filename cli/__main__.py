@@ -1,0 +1,5 @@
+"""Allow ``python -m tutepgn.cli``."""
+
+from tutepgn.cli.main import main
+
+main()

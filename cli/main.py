@@ -1,0 +1,146 @@
+"""The ``tute`` command: a thin layer over the library, one library call per command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tutepgn import rules as rules_mod
+from tutepgn.cards import SUIT_LETTERS
+from tutepgn.errors import TuteError
+from tutepgn.simulate import BotName, deal_to_json, simulate_deals, simulate_matches
+from tutepgn.sources import source_of
+
+app = typer.Typer(help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,
+                  add_completion=False)
+out = Console()
+err = Console(stderr=True)
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+"""Exit codes: 0 success, 1 invalid or mismatched records, 2 unreadable input or usage error."""
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    err.print(f"[red]error:[/red] {exc}")
+    return typer.Exit(EXIT_USAGE)
+
+
+def _ruleset(spec: str) -> rules_mod.Ruleset:
+    try:
+        return rules_mod.Ruleset.from_spec(spec)
+    except TuteError as exc:
+        raise _fail(exc) from None
+
+
+@app.command()
+def simulate(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'ludoteka-pairs match_target=6'.")] = "ludoteka-pairs",
+    deals: Annotated[int, typer.Option(help="Number of independent deals.")] = 1,
+    matches: Annotated[Optional[int], typer.Option(help="Play this many complete matches instead of single deals.")] = None,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
+    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may.")] = "greedy",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    sheet: Annotated[bool, typer.Option("--sheet", help="Print a score sheet table per deal instead of JSON lines.")] = False,
+) -> None:
+    """Play deals or matches with built-in bots and write them as JSON lines."""
+    r = _ruleset(rules)
+    if bot not in ("random", "greedy"):
+        raise _fail(ValueError(f"unknown bot {bot!r}: random or greedy"))
+    bot_name: BotName = "random" if bot == "random" else "greedy"
+    if matches is not None:
+        games = [(m.deal_no, m.target, d, m.standing) for m, ds in simulate_matches(r, matches, seed, bot_name)
+                 for d in ds]
+        items = [(d, target) for _, target, d, _ in games]
+    else:
+        items = [(d, None) for d in simulate_deals(r, deals, seed, bot_name)]
+    if sheet:
+        for i, (d, target) in enumerate(items, 1):
+            _print_sheet(i, d, target)
+        return
+    stream = output.open("w", encoding="utf-8") if output else sys.stdout
+    try:
+        for d, target in items:
+            stream.write(json.dumps(deal_to_json(d, target), separators=(",", ":")) + "\n")
+    finally:
+        if output:
+            stream.close()
+
+
+def _print_sheet(index: int, deal, target: int | None) -> None:  # type: ignore[no-untyped-def]
+    names = deal.rules.seat_names
+    s = deal.score(target)
+    table = Table(title=f"Deal {index} ({deal.rules}), dealer {names[deal.dealer]}, trump {SUIT_LETTERS[deal.trump]}")
+    side_names = ["/".join(names[x] for x in range(deal.rules.players) if deal.rules.side_of(x) == side)
+                  for side in range(s.sides)]
+    table.add_column("")
+    for name in side_names:
+        table.add_column(name, justify="right")
+    table.add_row("card points", *map(str, s.card_points))
+    table.add_row("last ten", *[str(s.last_trick_bonus if s.last_trick_side == k else 0) for k in range(s.sides)])
+    table.add_row("cantes", *[str(s.cante_points(k)) for k in range(s.sides)])
+    table.add_row("total", *map(str, s.totals))
+    table.add_row("match points", *map(str, s.match_points))
+    out.print(table)
+    notes = []
+    if s.tute:
+        notes.append(f"tute of {'reyes' if s.tute.rank == 12 else 'caballos'} by {names[s.tute.seat]}"
+                     + (" wins the match" if s.wins_match else ""))
+    if s.tie_break:
+        notes.append("tie decided by the last trick")
+    if s.doubled:
+        notes.append("doubled")
+    if s.winner is not None:
+        notes.append(f"winner {side_names[s.winner]}")
+    out.print("; ".join(notes))
+
+
+@app.command("rules")
+def rules_cmd(
+    name: Annotated[Optional[str], typer.Argument(help="A preset, optionally with overrides, e.g. 'playcard-2p match_target=5'.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the presets, or print every option of one with its value and source."""
+    if name is None:
+        presets = rules_mod.PRESETS
+        if as_json:
+            out.print_json(data={k: {"players": v.players, "partnerships": v.partnerships}
+                                 for k, v in presets.items()})
+            return
+        table = Table(title="Rulesets")
+        table.add_column("preset")
+        table.add_column("players")
+        table.add_column("cards each")
+        table.add_column("trump card")
+        table.add_column("match target")
+        for key, r in presets.items():
+            table.add_row(key, f"{r.players}{' in pairs' if r.partnerships else ''}", str(r.hand_size),
+                          r.trump_card, str(r.match_target))
+        out.print(table)
+        return
+    r = _ruleset(name)
+    fields = type(r).model_fields
+    rows = [(k, rules_mod._format_option(v), fields[k].description or "", source_of(r.preset, k))
+            for k, v in r.model_dump().items() if k != "preset"]
+    overridden = r.overrides()
+    if as_json:
+        out.print_json(data={"ruleset": str(r), "preset": r.preset, "options": [
+            {"option": k, "value": getattr(r, k), "description": d,
+             "source": "override" if k in overridden else src} for k, _, d, src in rows]})
+        return
+    table = Table(title=f"Ruleset {r}", show_lines=True)
+    for col in ("option", "value", "meaning", "source"):
+        table.add_column(col, overflow="fold")
+    for k, v, d, src in rows:
+        table.add_row(k, v, d, "override" if k in overridden else src)
+    out.print(table)
+
+
+def main() -> None:
+    """Entry point for ``python -m tutepgn.cli``."""
+    app()

@@ -1,0 +1,21 @@
+"""tutepgn: the PGN of Tute.  A notation, a rules engine, a validator and an archive for Tute deals.
+
+The public API in one import:
+
+>>> from tutepgn import Deal, preset
+>>> deal = Deal.shuffled(preset("playcard-2p"), seed=1)
+>>> len(deal.hand(0)), deal.stock_left
+(8, 24)
+"""
+
+from .cards import Card, CardSet, card_from_code, card_code
+from .engine import Action, Cante, Deal, Exchange, Match, Play, ScoreSheet, Trick, Tute, play_duty
+from .errors import IllegalAction, IllegalDeclaration, IllegalPlay, TuteError, UnknownRuleset
+from .rules import PRESETS, Ruleset, preset, ruleset
+
+__all__ = [
+    "Action", "Cante", "Card", "CardSet", "Deal", "Exchange", "IllegalAction", "IllegalDeclaration",
+    "IllegalPlay", "Match", "PRESETS", "Play", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
+    "UnknownRuleset", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,273 @@
+"""Rulesets as data: one frozen options model, five named presets, custom overrides.
+
+Every way in which the presets differ is an option here; the engine reads
+options and never asks which preset it is playing.  A ruleset is written as
+its preset name plus the options that differ from it, which is also how the
+``Rules`` tag of a record spells it:
+
+>>> r = Ruleset.from_spec("ludoteka-pairs match_target=6")
+>>> r.match_target, str(r)
+(6, 'ludoteka-pairs match_target=6')
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .cards import SUIT_LETTERS, card_from_code, pack
+from .errors import UnknownRuleset
+
+SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
+"""Seat letters in turn order (counter-clockwise: each seat plays after the one on its left)."""
+
+
+class Ruleset(BaseModel):
+    """Every option a deal or a match of Tute depends on.
+
+    Field descriptions are the documentation that ``tute rules NAME`` prints.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    preset: str = Field(description="The preset these options start from.")
+
+    # -- The pack, the seats and the deal ---------------------------------
+    players: Literal[2, 3, 4] = Field(description="Number of players.")
+    partnerships: bool = Field(False, description="Partners sit opposite and score together (4 players only).")
+    removed_ranks: tuple[int, ...] = Field((), description="Ranks taken out of the 40-card pack.")
+    hand_size: int = Field(description="Cards dealt to each player.")
+    trump_card: Literal["dealer_last", "stock_bottom"] = Field(
+        description="Which card shows trump: the dealer's last card, which stays in the dealer's hand, "
+                    "or the card turned face up under the stock, which is drawn last.")
+    first_deal_trump: str | None = Field(
+        None, description="Trump suit of a match's first deal, whatever the turned card (None: the turned card's suit).")
+    first_deal_leader_card: str | None = Field(
+        None, description="In a match's first deal, the holder of this card leads (None: mano leads).")
+
+    # -- Play duties -------------------------------------------------------
+    free_play_while_stock: bool = Field(
+        True, description="While the stock has cards any card may be played; the duties below apply once it is empty.")
+    must_follow: bool = Field(True, description="A player holding the suit led must play that suit.")
+    must_beat: bool = Field(True, description="Following suit, a player must beat the highest card of that suit in the trick if they can.")
+    beat_waived_when_trumped: bool = Field(
+        True, description="Once someone has trumped a non-trump lead, any card of the led suit will do.")
+    must_trump: bool = Field(True, description="A player void in the suit led must play a trump.")
+    must_overtrump: bool = Field(
+        True, description="The trump duty asks for a trump that beats every trump in the trick; with none, any card may be played.")
+    must_undertrump: bool = Field(
+        False, description="A void player who cannot overtrump must still play a (losing) trump.")
+    partner_winning_exempts: bool = Field(
+        False, description="When the partner is winning the trick, only the duty to follow suit applies.")
+
+    # -- Exchange of the 7 and the 2 of trump -------------------------------
+    exchange_seven: bool = Field(False, description="The holder of the 7 of trump may exchange it for the turned card.")
+    exchange_seven_for: tuple[int, ...] = Field((), description="Ranks of the turned card the 7 may be exchanged for.")
+    exchange_two: bool = Field(False, description="The holder of the 2 of trump may exchange it for the turned card.")
+    exchange_two_for: tuple[int, ...] = Field((), description="Ranks of the turned card the 2 may be exchanged for.")
+    exchange_at_first_lead: bool = Field(
+        False, description="An exchange may also be made before the first lead of the deal, not only after a won trick.")
+
+    # -- Cantes (rey and caballo of one suit) -------------------------------
+    cante_points: int = Field(20, description="Value of a cante in a plain suit.")
+    cuarenta_points: int = Field(40, description="Value of a cante in trump, las cuarenta.")
+    cantes_per_trick: int = Field(1, description="Most cantes a side may declare after one won trick.")
+    forty_first: bool = Field(True, description="No 20 from a player who could sing the 40 at that moment.")
+    cante_only_if_sung_at_first_win: bool = Field(
+        False, description="A side that sings nothing right after its first won trick cannot sing in that deal.")
+    forfeit_unsung_cantes: bool = Field(
+        False, description="After a won trick with no declaration, every cante the side could have declared is lost for the deal.")
+    declare_only_after_draw: bool = Field(
+        False, description="Cantes and tute only after a trick that was followed by a draw from the stock.")
+    no_declare_with_last_drawn: bool = Field(
+        False, description="No cante or tute with a rey or caballo received in the draw that emptied the stock.")
+
+    # -- Tute (four reyes or four caballos) ----------------------------------
+    tute_at_first_lead: bool = Field(False, description="Tute may also be announced by the leader before the first lead.")
+    tute_blocked_by_earlier_cante: bool = Field(
+        False, description="No tute once the side has declared a cante earlier in the deal.")
+    tute_effect: Literal["win_deal", "win_match"] = Field(description="What a tute wins; the deal ends at once either way.")
+    tute_match_points: int = Field(1, description="Match points a tute scores when it wins the deal.")
+    tute_wins_match_below_target: int | None = Field(
+        None, description="A tute wins the whole match when the match target is below this number.")
+
+    # -- Deal result ---------------------------------------------------------
+    last_trick_bonus: int = Field(10, description="Points for winning the last trick, the diez de ultimas.")
+    deal_points: int = Field(1, description="Match points for winning a deal.")
+    double_threshold: int | None = Field(
+        None, description="A deal winner whose count is over this scores double_points instead (None: no doubles).")
+    double_basis: Literal["total", "cards_and_last"] = Field(
+        "total", description="What the double threshold counts: the whole total, or card points plus last ten without declarations.")
+    double_points: int = Field(2, description="Match points for a doubled deal.")
+
+    # -- Match ---------------------------------------------------------------
+    match_target: int = Field(description="Match points that end the match.")
+    match_target_choices: tuple[int, ...] = Field((), description="Targets the source offers (empty: any).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Ruleset:
+        """Reject option combinations that cannot be dealt or played."""
+        deck = self.deck_size
+        dealt = self.players * self.hand_size
+        if self.partnerships and self.players != 4:
+            raise ValueError("partnerships needs 4 players")
+        if self.trump_card == "dealer_last" and dealt != deck:
+            raise ValueError(f"trump_card=dealer_last deals the whole pack: {self.players} x {self.hand_size} != {deck} cards")
+        if self.trump_card == "stock_bottom" and not dealt < deck:
+            raise ValueError(f"trump_card=stock_bottom needs a stock: {self.players} x {self.hand_size} leaves no card of {deck}")
+        if self.first_deal_trump is not None and self.first_deal_trump not in SUIT_LETTERS:
+            raise ValueError(f"first_deal_trump must be one of {', '.join(SUIT_LETTERS)}")
+        if self.first_deal_leader_card is not None:
+            card_from_code(self.first_deal_leader_card)
+        if self.match_target < 1:
+            raise ValueError("match_target must be at least 1")
+        return self
+
+    # -- Derived values ------------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        """Cards in the pack after removed ranks."""
+        return pack(self.removed_ranks).bit_count()
+
+    @property
+    def sides(self) -> int:
+        """Number of scoring sides: pairs, or each player alone."""
+        return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for."""
+        return seat % 2 if self.partnerships else seat
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Seat letters in turn order."""
+        return SEAT_NAMES[self.players]
+
+    # -- Notation ------------------------------------------------------------
+    @classmethod
+    def from_spec(cls, spec: str) -> Ruleset:
+        """Read ``PRESET [option=value ...]``, as written in a Rules tag."""
+        words = spec.split()
+        if not words:
+            raise UnknownRuleset("empty ruleset: give a preset name, e.g. ludoteka-pairs")
+        base = preset(words[0])
+        overrides: dict[str, str] = {}
+        for word in words[1:]:
+            name, eq, value = word.partition("=")
+            if not eq or not name:
+                raise UnknownRuleset(f"{word!r} is not an override: write option=value")
+            overrides[name] = value
+        return base.with_options(**overrides)
+
+    def with_options(self, **overrides: Any) -> Ruleset:
+        """A copy with some options changed; string values are read as in a Rules tag."""
+        data = self.model_dump()
+        for name, value in overrides.items():
+            if name not in type(self).model_fields or name == "preset":
+                raise UnknownRuleset(f"unknown ruleset option {name!r}; `tute rules {self.preset}` lists them")
+            data[name] = _parse_option(name, value) if isinstance(value, str) else value
+        try:
+            return type(self).model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'ruleset'}: {e['msg']}" for e in exc.errors())
+            raise UnknownRuleset(f"invalid ruleset: {problems}") from None
+
+    def overrides(self) -> dict[str, Any]:
+        """The options whose values differ from the preset's."""
+        base = PRESETS[self.preset].model_dump()
+        return {k: v for k, v in self.model_dump().items() if base[k] != v}
+
+    def __str__(self) -> str:
+        parts = [self.preset] + [f"{k}={_format_option(v)}" for k, v in self.overrides().items()]
+        return " ".join(parts)
+
+
+def _parse_option(name: str, text: str) -> Any:
+    """Read an override value: ``none``, ``true``/``false``, a number, or a comma list."""
+    annotation = Ruleset.model_fields[name].annotation
+    if text.lower() in ("none", "null", "-"):
+        return None
+    origin = typing.get_origin(annotation)
+    if origin is tuple:
+        return tuple(int(x) for x in text.split(",") if x)
+    if annotation is bool:
+        if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+            raise UnknownRuleset(f"option {name} takes true or false, not {text!r}")
+        return text.lower() in ("true", "yes", "1")
+    args = typing.get_args(annotation) if origin in (typing.Union, types.UnionType) else (annotation,)
+    if int in args:
+        try:
+            return int(text)
+        except ValueError:
+            raise UnknownRuleset(f"option {name} takes a whole number, not {text!r}") from None
+    return text
+
+
+def _format_option(value: Any) -> str:
+    """Write an option value the way :func:`_parse_option` reads it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+# ---------------------------------------------------------------------------
+# Presets.  Each value's source is cited in docs/rules.md and by `tute rules NAME`
+# (see SOURCES below); values marked "decision" are the product's own choice.
+
+_TOROFUN: dict[str, Any] = dict(
+    cantes_per_trick=1, forty_first=True, forfeit_unsung_cantes=True,
+    tute_blocked_by_earlier_cante=True, tute_effect="win_match",
+    double_threshold=120, double_basis="cards_and_last", match_target=1,
+)
+
+PRESETS: dict[str, Ruleset] = {
+    "ludoteka-pairs": Ruleset(
+        preset="ludoteka-pairs", players=4, partnerships=True, hand_size=10, trump_card="dealer_last",
+        first_deal_trump="O", first_deal_leader_card="2O",
+        cantes_per_trick=2, cante_only_if_sung_at_first_win=True,
+        tute_effect="win_deal", tute_match_points=2, tute_wins_match_below_target=5,
+        double_threshold=100, double_basis="total", match_target=4, match_target_choices=(2, 4, 6, 8),
+    ),
+    "playcard-2p": Ruleset(
+        preset="playcard-2p", players=2, hand_size=8, trump_card="stock_bottom",
+        exchange_seven=True, exchange_seven_for=(1, 2, 3, 4, 5, 6, 10, 11, 12), exchange_at_first_lead=True,
+        cantes_per_trick=1, tute_at_first_lead=True, tute_effect="win_deal", tute_match_points=1,
+        match_target=3, match_target_choices=(3, 5, 7),
+    ),
+    "torofun-2p": Ruleset(
+        preset="torofun-2p", players=2, hand_size=8, trump_card="stock_bottom",
+        exchange_seven=True, exchange_seven_for=(1, 3, 12, 11, 10),
+        exchange_two=True, exchange_two_for=(7, 6, 5, 4),
+        declare_only_after_draw=True, no_declare_with_last_drawn=True, **_TOROFUN,
+    ),
+    "torofun-3p": Ruleset(
+        preset="torofun-3p", players=3, removed_ranks=(2,), hand_size=12, trump_card="dealer_last", **_TOROFUN,
+    ),
+    "torofun-4p": Ruleset(
+        preset="torofun-4p", players=4, partnerships=True, hand_size=10, trump_card="dealer_last", **_TOROFUN,
+    ),
+}
+
+ALIASES = {"ludoteka": "ludoteka-pairs", "playcard": "playcard-2p", "torofun": "torofun-2p"}
+
+
+def preset(name: str) -> Ruleset:
+    """Find a preset by name or alias, case-insensitively."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise UnknownRuleset(f"unknown ruleset {name!r}; presets are {', '.join(PRESETS)}") from None
+
+
+def ruleset(spec: str | Ruleset) -> Ruleset:
+    """Accept a ruleset or its spec string, so callers can take either."""
+    return spec if isinstance(spec, Ruleset) else Ruleset.from_spec(spec)
