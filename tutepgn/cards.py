@@ -193,3 +193,59 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"
+
+
+# ---------------------------------------------------------------------------
+# Card styles: the ways a card can be written.  ``es`` is canonical; the others
+# are for reading and writing other traditions' notations.  The grammar's CARD
+# terminal admits the union of the token styles; a style gives it meaning.
+
+_ES_LETTER_RANKS = {1: "A", 10: "S", 11: "C", 12: "R"}
+_IT_RANKS = {10: 8, 11: 9, 12: 10}
+_FR_RANKS = {1: "A", 10: "J", 11: "Q", 12: "K"}
+_EN_SUITS = ("coins", "cups", "swords", "clubs")
+_EN_RANKS = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+             10: "jack", 11: "knight", 12: "king"}
+
+
+def _style_codes(rank_of: dict[int, object], suits: str) -> tuple[str, ...]:
+    return tuple(f"{rank_of.get(CARD_RANK[c], CARD_RANK[c])}{suits[CARD_SUIT[c]]}" for c in ALL_CARDS)
+
+
+CARD_STYLES: dict[str, tuple[str, ...]] = {
+    "es": CODES,
+    "es-letters": _style_codes(_ES_LETTER_RANKS, SUIT_LETTERS),
+    "it": _style_codes(_IT_RANKS, "DCSB"),
+    "fr": _style_codes(_FR_RANKS, "DHSC"),
+    "en": tuple(f"{_EN_RANKS[CARD_RANK[c]]} of {_EN_SUITS[CARD_SUIT[c]]}" for c in ALL_CARDS),
+    "names": tuple(f"{RANK_NAMES[CARD_RANK[c]]} de {SUIT_NAMES[CARD_SUIT[c]]}" for c in ALL_CARDS),
+}
+"""Per style, each card's text.  ``en`` and ``names`` contain spaces: JSON and display only."""
+TOKEN_STYLES = ("es", "es-letters", "it", "fr")
+"""Styles whose cards are single tokens, so they can be written in a .tpgn record."""
+STYLE_SUITS = {"es": SUIT_LETTERS, "es-letters": SUIT_LETTERS, "it": "DCSB", "fr": "DHSC"}
+"""Suit letters per token style, as a cante of 20 names its suit."""
+
+_READ: dict[str, dict[str, Card]] = {}
+
+
+def card_reader(style: str) -> dict[str, Card]:
+    """The table from text to card for reading a style (case-insensitive keys, upper-cased).
+
+    Reading ``es`` also accepts the ``es-letters`` aliases: they never clash.
+    """
+    if style not in CARD_STYLES:
+        raise ValueError(f"unknown card style {style!r}; styles are {', '.join(CARD_STYLES)}")
+    table = _READ.get(style)
+    if table is None:
+        table = {text.upper(): c for c, text in enumerate(CARD_STYLES[style])}
+        if style in ("es", "es-letters"):
+            table.update({text.upper(): c for c, text in enumerate(CARD_STYLES["es"])})
+            table.update({text.upper(): c for c, text in enumerate(CARD_STYLES["es-letters"])})
+        _READ[style] = table
+    return table
+
+
+def suit_reader(style: str) -> dict[str, Suit]:
+    """The table from suit letter (upper case) to suit for a token style."""
+    return {letter: s for s, letter in enumerate(STYLE_SUITS.get(style, SUIT_LETTERS))}

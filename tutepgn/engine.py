@@ -94,7 +94,7 @@ class CanteScore:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ScoreSheet:
     """The count of a deal, side by side, and what it is worth in the match."""
     sides: int
@@ -253,11 +253,10 @@ class Deal:
             raise ValueError(f"dealer must be a seat 0..{n - 1}")
         self._check_cards(hands, stock, turned)
         self.dealer = dealer
-        self._side = tuple(rules.side_of(s) for s in range(n))
+        self._side, self._side_seats = rules.seating
         self._n = n
         # Free play while stock_pos is below this (the stock's length, or 0 when duties always apply).
         self._free_while_below = len(stock) if rules.free_play_while_stock else 0
-        self._side_seats = tuple(tuple(s for s in range(n) if self._side[s] == side) for side in range(rules.sides))
         self._silence_costs = rules.cante_only_if_sung_at_first_win or rules.forfeit_unsung_cantes
         self.first_of_match = first_of_match
         self.hands: list[Mask] = list(hands)
@@ -446,13 +445,15 @@ class Deal:
         seat = self.turn
         trick = self.trick
         hand = self.hands[seat]
-        if event.seat != seat or not hand >> c & 1:
+        if event.seat != seat or not hand >> c & 1 or self.tute_event is not None:
             self.verify_play(c, event.seat)
         if trick and self.stock_pos >= self._free_while_below:
             w = self._winning
             if not play_duty(hand, self._led, self._high_led, self._high_trump, self.trump,
                              w != seat and self._side[w] == self._side[seat], self.rules)[0] >> c & 1:
                 self.verify_play(c, seat)
+        if not trick and self.window_side is not None:
+            self._close_window()  # judged on the hand before the lead, as the window was
         self.hands[seat] = hand ^ BIT[c]
         suit = CARD_SUIT[c]
         if trick:
@@ -465,8 +466,6 @@ class Deal:
                 if self._high_trump < 0:
                     self._winning = seat
         else:
-            if self.window_side is not None:
-                self._close_window()
             self._led = suit
             self._high_led = c
             self._winning = seat

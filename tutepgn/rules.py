@@ -13,6 +13,7 @@ its preset name plus the options that differ from it, which is also how the
 from __future__ import annotations
 
 import types
+from functools import cached_property
 import typing
 from typing import Any, Literal
 
@@ -141,6 +142,12 @@ class Ruleset(BaseModel):
         """The side a seat scores for."""
         return seat % 2 if self.partnerships else seat
 
+    @cached_property
+    def seating(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """Each seat's side, and each side's seats; the engine asks on every trick, so computed once."""
+        side = tuple(self.side_of(s) for s in range(self.players))
+        return side, tuple(tuple(s for s in range(self.players) if side[s] == k) for k in range(self.sides))
+
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Seat letters in turn order."""
@@ -188,9 +195,9 @@ class Ruleset(BaseModel):
 def _parse_option(name: str, text: str) -> Any:
     """Read an override value: ``none``, ``true``/``false``, a number, or a comma list."""
     annotation = Ruleset.model_fields[name].annotation
-    if text.lower() in ("none", "null", "-"):
-        return None
     origin = typing.get_origin(annotation)
+    if text.lower() in ("none", "null", "-"):
+        return () if origin is tuple else None
     if origin is tuple:
         return tuple(int(x) for x in text.split(",") if x)
     if annotation is bool:

@@ -1,0 +1,1 @@
+"""The notation grammar, installed as package data (``tute.lark``); see ``tutepgn.reader``."""

@@ -1,0 +1,92 @@
+"""Self-play over every preset: thousands of deals replay legally and conserve cards and points."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tutepgn.cards import CARD_POINTS, cards_in, pack
+from tutepgn.engine import Deal, Play
+from tutepgn.rules import PRESETS, preset
+from tutepgn.simulate import play_out, random_bot, simulate_deals, simulate_matches
+
+PRESET_NAMES = list(PRESETS)
+
+
+def replay(deal: Deal) -> Deal:
+    """Replay a finished deal's log through a fresh deal: raises if any action is illegal."""
+    fresh = Deal(deal.rules, list(deal.initial_hands), list(deal.initial_stock), deal.initial_turned,
+                 deal.dealer, first_of_match=deal.first_of_match)
+    for action in deal.log:
+        fresh.apply(action)
+    return fresh
+
+
+def check_invariants(deal: Deal) -> None:
+    """Every card accounted for once; a complete deal's card points are 120 plus the last ten."""
+    r = deal.rules
+    played = [a.card for a in deal.log if type(a) is Play]
+    assert len(played) == len(set(played)), "a card was played twice"
+    left = [c for h in deal.hands for c in cards_in(h)] + deal.stock[deal.stock_pos:]
+    assert sorted(played + left) == cards_in(pack(r.removed_ranks)), "a card was lost or duplicated"
+    sheet = deal.score()
+    assert sum(sheet.card_points) == sum(CARD_POINTS[c] for c in played)
+    if sheet.complete:
+        assert not left
+        assert sum(sheet.card_points) == 120
+        assert sum(sheet.card_points) + sheet.last_trick_bonus == 130
+        assert sheet.winner is not None and sum(sheet.match_points) >= 1
+        assert sum(sheet.totals) == 130 + sum(c.points for c in sheet.cantes)
+    else:
+        assert sheet.tute is not None, "a deal only ends early by a tute"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_ten_thousand_deals_replay_without_violation(name: str) -> None:
+    rules = preset(name)
+    deals = 0
+    for bot in ("greedy", "random"):
+        for deal in simulate_deals(rules, 5000, seed=PRESET_NAMES.index(name), bot=bot):
+            check_invariants(deal)
+            again = replay(deal)
+            assert again.score() == deal.score()
+            deals += 1
+    assert deals == 10_000
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_complete_matches_end_at_the_target(name: str) -> None:
+    rules = preset(name)
+    for match, deals in simulate_matches(rules, 100, seed=7):
+        assert match.over
+        assert [d.dealer for d in deals] == [i % rules.players for i in range(len(deals))]
+        assert [d.first_of_match for d in deals] == [True] + [False] * (len(deals) - 1)
+        last = match.sheets[-1]
+        assert last.wins_match or max(match.standing) >= match.target
+        # No side had reached the target before the last deal.
+        before = [sum(s.match_points[k] for s in match.sheets[:-1]) for k in range(rules.sides)]
+        assert max(before) < match.target
+        with pytest.raises(ValueError, match="match is over"):
+            match.next_deal()
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2**63), dealer=st.integers(0, 3))
+def test_any_seed_plays_a_legal_deal(name: str, seed: int, dealer: int) -> None:
+    rules = preset(name)
+    deal = Deal.shuffled(rules, seed, dealer % rules.players)
+    assert deal.mano == (dealer + 1) % rules.players
+    assert [len(deal.hand(s)) for s in range(rules.players)] == [rules.hand_size] * rules.players
+    play_out(deal, random_bot, random.Random(seed))
+    check_invariants(deal)
+    replay(deal)
+
+
+@given(seed=st.integers(0, 2**63))
+def test_same_seed_same_deal(seed: int) -> None:
+    a = Deal.shuffled(preset("torofun-2p"), seed)
+    b = Deal.shuffled(preset("torofun-2p"), seed)
+    assert a.initial_hands == b.initial_hands and a.initial_stock == b.initial_stock

@@ -1,0 +1,447 @@
+"""A record of one deal in Tute PGN, and the writer of its export format.
+
+A :class:`Record` holds what a ``.tpgn`` record says: its tags (all of them,
+unknown ones included), the events of the play in order (the engine's
+:class:`~tutepgn.engine.Play`, :class:`~tutepgn.engine.Cante`,
+:class:`~tutepgn.engine.Tute` and :class:`~tutepgn.engine.Exchange`), where
+each event stood in the source, the comments and annotations, and the
+termination marker.  :meth:`Record.tpgn` writes the export format, the same
+bytes for the same content; :func:`tutepgn.reader.read_record` reads one back.
+
+>>> from tutepgn.engine import Deal
+>>> from tutepgn.rules import preset
+>>> deal = Deal.shuffled(preset("torofun-4p"), seed=7)
+>>> while not deal.over:
+...     _ = deal.apply(deal.legal_actions()[-1])
+>>> text = Record.from_deal(deal).tpgn()
+>>> text.splitlines()[4]
+'[Rules "torofun-4p"]'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .cards import (
+    CARD_STYLES, CODES, SUIT_LETTERS, STYLE_SUITS, TOKEN_STYLES, Card, CardSet, Mask, card_reader, cards_in,
+    hand_order, mask_of,
+)
+from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
+from .errors import TuteError
+from .rules import SEAT_NAMES, Ruleset
+
+VERSION = 1
+"""Notation version, documented in docs/notation.md."""
+
+SEAT_TAGS = {"N": "North", "W": "West", "S": "South", "E": "East"}
+"""The tag that names the player in each seat."""
+
+ROSTER = ("Event", "Site", "Date", "Round", "Rules")
+"""Tags every exported record carries first, in this order (``?`` when unknown)."""
+AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
+"""Known tags after the seat tags, in export order; Dealer and Result are always written."""
+ALWAYS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Rules": "?", "Dealer": "?", "Result": "*"}
+
+NAG_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+"""Annotation glyphs and the numeric annotation each stands for, as in PGN."""
+GLYPH_OF = {n: g for g, n in NAG_GLYPHS.items()}
+
+UNFINISHED = "*"
+
+
+class NotationError(TuteError, ValueError):
+    """A record that does not follow the notation: where, what, and what was expected.
+
+    ``line`` and ``column`` are 1-based positions in the source file;
+    ``index`` is the record's 0-based position in its source.
+    """
+
+    def __init__(self, message: str, *, line: int, column: int, text: str = "", expected: str = "",
+                 source: str | None = None, index: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.text = text
+        self.expected = expected
+        self.source = source
+        self.index = index
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.source or '<text>'}:{self.line}:{self.column}"
+        record = f" (record {self.index + 1})" if self.index is not None else ""
+        found = f"; found {self.text!r}" if self.text else ""
+        expected = f"; expected {self.expected}" if self.expected else ""
+        return f"{where}{record}: {self.message}{found}{expected}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The error as JSON data."""
+        return {"source": self.source, "record": self.index, "line": self.line, "column": self.column,
+                "message": self.message, "text": self.text, "expected": self.expected}
+
+
+@dataclass(slots=True)
+class Note:
+    """Annotations and comments written after an event (or before the play)."""
+    nags: list[int] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Record:
+    """One deal as its record says it.
+
+    ``positions[i]`` is the (line, column) of ``events[i]`` in the source
+    (empty for a record built in code).  ``notes`` maps an event index to its
+    annotations and comments; index -1 holds the comments before the play.
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    events: list[Action] = field(default_factory=list)
+    positions: list[tuple[int, int]] = field(default_factory=list)
+    notes: dict[int, Note] = field(default_factory=dict)
+    termination: str = UNFINISHED
+    tag_lines: dict[str, int] = field(default_factory=dict)
+    source: str | None = None
+    index: int = 0
+    line: int = 1
+    errors: list[NotationError] = field(default_factory=list)
+
+    # -- What the tags say ---------------------------------------------------
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset of the Rules tag; raises :class:`NotationError` if missing or unknown."""
+        return rules_of(self.tags.get("Rules", ""), self.tag_lines.get("Rules", self.line))
+
+    @property
+    def card_style(self) -> str:
+        """The card style the record is written in (the Cards tag; ``es`` by default)."""
+        return self.tags.get("Cards", "es")
+
+    def _cards(self, name: str) -> list[Card]:
+        table = card_reader(self.card_style)
+        out = []
+        for word in self.tags[name].split():
+            try:
+                out.append(table[word.upper()])
+            except KeyError:
+                raise self.tag_error(name, f"{word!r} is not a card in style {self.card_style}") from None
+        return out
+
+    def tag_error(self, name: str, message: str) -> NotationError:
+        """An error located at a tag's line."""
+        return NotationError(f"[{name}] {message}", line=self.tag_lines.get(name, self.line), column=1,
+                             text=self.tags.get(name, ""), source=self.source, index=self.index)
+
+    def seat(self, letter: str, tag: str = "Dealer") -> int:
+        """The seat index of a seat letter under this record's ruleset."""
+        names = self.rules.seat_names
+        if letter not in names:
+            raise self.tag_error(tag, f"{letter!r} is not a seat here; seats are {' '.join(names)}")
+        return names.index(letter)
+
+    @property
+    def dealer(self) -> int | None:
+        """The dealer's seat, or None when the Dealer tag is missing or ``?``."""
+        value = self.tags.get("Dealer", "?")
+        return None if value in ("?", "") else self.seat(value)
+
+    @property
+    def hands(self) -> list[Mask] | None:
+        """Each seat's starting hand from the Deal tag, or None when there is none."""
+        if "Deal" not in self.tags:
+            return None
+        names = self.rules.seat_names
+        hands: list[Mask | None] = [None] * len(names)
+        table = card_reader(self.card_style)
+        for part in re.split(r"\s*(?=[NWSE]:)", self.tags["Deal"].strip()):
+            if not part:
+                continue
+            letter, _, cards = part.partition(":")
+            if letter not in names or not _:
+                raise self.tag_error("Deal", f"{part[:6]!r}: each hand starts with a seat ({' '.join(names)}) and a colon")
+            try:
+                hands[names.index(letter)] = mask_of(table[w.upper()] for w in cards.split())
+            except KeyError as exc:
+                raise self.tag_error("Deal", f"{exc.args[0]!r} is not a card in style {self.card_style}") from None
+        if any(h is None for h in hands):
+            missing = [names[i] for i, h in enumerate(hands) if h is None]
+            raise self.tag_error("Deal", f"no hand for {' '.join(missing)}")
+        return [h or 0 for h in hands]
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock from top to bottom, the turned card last (2 players); empty when not given."""
+        return self._cards("Stock") if "Stock" in self.tags else []
+
+    @property
+    def turned(self) -> Card | None:
+        """The turned card that shows trump (the Trump tag), or None."""
+        if "Trump" not in self.tags:
+            return None
+        cards = self._cards("Trump")
+        if len(cards) != 1:
+            raise self.tag_error("Trump", "give the one turned card")
+        return cards[0]
+
+    def side_label(self, side: int) -> str:
+        """The side's label in Score and Result: NS or WE for pairs, else the seat letter."""
+        return side_labels(self.rules)[side]
+
+    @property
+    def claimed_score(self) -> tuple[int, ...] | None:
+        """Points per side claimed by the Score tag, or None."""
+        if "Score" not in self.tags:
+            return None
+        return parse_side_values(self.tags["Score"], self.rules, lambda: self.tag_error("Score", "write e.g. NS:78 WE:62"))
+
+    @property
+    def match_score(self) -> tuple[int, ...] | None:
+        """Match standing before this deal (MatchScore tag), or None."""
+        if "MatchScore" not in self.tags:
+            return None
+        return parse_side_values(self.tags["MatchScore"], self.rules,
+                                 lambda: self.tag_error("MatchScore", "write e.g. NS:2 WE:1"))
+
+    @property
+    def result(self) -> str:
+        """The Result tag (``*`` when missing)."""
+        return self.tags.get("Result", UNFINISHED)
+
+    # -- Building --------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, deal: Deal, tags: dict[str, str] | None = None, *, match_target: int | None = None,
+                  standing: list[int] | None = None) -> Record:
+        """A record of an engine deal: its cards, events, claimed score and result from the engine."""
+        r = deal.rules
+        names = r.seat_names
+        out: dict[str, str] = {"Rules": str(r)}
+        out.update(tags or {})
+        out["Dealer"] = names[deal.dealer]
+        out["Deal"] = " ".join(f"{names[s]}:{CardSet(m)}" for s, m in enumerate(deal.initial_hands))
+        if deal.initial_stock:
+            out["Stock"] = " ".join(CODES[c] for c in deal.initial_stock)
+        out["Trump"] = CODES[deal.initial_turned]
+        if deal.over:
+            sheet = deal.score(match_target)
+            out["Score"] = format_side_values(sheet.totals, r)
+            out["Result"] = result_text(sheet, r)
+        if standing is not None:
+            out["MatchScore"] = format_side_values(standing, r)
+        return cls(tags=out, events=list(deal.log),
+                   termination=out.get("Result", UNFINISHED) if deal.over else UNFINISHED)
+
+    # -- Writing ----------------------------------------------------------------
+    def tpgn(self, cards: str = "es") -> str:
+        """The export format: fixed tag order, one trick a line, LF, no trailing spaces."""
+        return write_record(self, cards)
+
+    def __str__(self) -> str:
+        return self.tpgn()
+
+    def __repr__(self) -> str:
+        return f"<Record {self.tags.get('Rules', '?')!r} {len(self.events)} events {self.termination}>"
+
+
+# ---------------------------------------------------------------------------
+# Tag values.
+
+@lru_cache(maxsize=256)
+def _ruleset(spec: str) -> Ruleset:
+    return Ruleset.from_spec(spec)
+
+
+def rules_of(spec: str, line: int = 1) -> Ruleset:
+    """The ruleset of a Rules tag value; cached, since archives repeat a few specs."""
+    if not spec.strip() or spec.strip() == "?":
+        raise NotationError("[Rules] the Rules tag is missing: every record names its ruleset", line=line, column=1,
+                            expected='[Rules "PRESET option=value ..."]')
+    try:
+        return _ruleset(spec)
+    except TuteError as exc:
+        raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
+
+
+@lru_cache(maxsize=32)
+def side_labels(rules: Ruleset) -> tuple[str, ...]:
+    """Labels of the sides: ``NS``/``WE`` for pairs, else each seat's letter."""
+    names = rules.seat_names
+    _, seats = rules.seating
+    return tuple("".join(sorted((names[s] for s in group), key="NSWE".index)) for group in seats)
+
+
+def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> str:
+    """``NS:78 WE:62``: one value per side."""
+    return " ".join(f"{label}:{v}" for label, v in zip(side_labels(rules), values))
+
+
+def parse_side_values(text: str, rules: Ruleset, error: object) -> tuple[int, ...]:
+    """Read ``NS:78 WE:62`` (sides in any order) into values by side index."""
+    labels = side_labels(rules)
+    values: dict[str, int] = {}
+    for part in text.split():
+        label, _, value = part.partition(":")
+        if label not in labels or not value.lstrip("-").isdigit():
+            raise error()  # type: ignore[operator]
+        values[label] = int(value)
+    if set(values) != set(labels):
+        raise error()  # type: ignore[operator]
+    return tuple(values[label] for label in labels)
+
+
+def result_text(sheet: ScoreSheet, rules: Ruleset) -> str:
+    """The Result of a finished deal: ``NS+1``, ``N+2``, ``NS+match``; ``*`` if unfinished."""
+    if sheet.winner is None:
+        return UNFINISHED
+    label = side_labels(rules)[sheet.winner]
+    return f"{label}+match" if sheet.wins_match else f"{label}+{sheet.match_points[sheet.winner]}"
+
+
+# ---------------------------------------------------------------------------
+# The writer.
+
+_TAG_ESCAPE = str.maketrans({"\\": "\\\\", '"': '\\"'})
+
+
+def _escape_comment(text: str) -> str:
+    text = text.replace("\\", "\\\\").replace("}", "\\}")
+    # A line that starts with "[" would read as a tag: escape it.
+    return re.sub(r"\n\[", "\n\\\\[", text)
+
+
+def _restyle(text: str, style: str, record: Record) -> str:
+    """Rewrite the cards of a tag value from the record's style into ``style``."""
+    source = card_reader(record.card_style)
+    target = CARD_STYLES[style]
+    return " ".join(target[source[w.upper()]] if w.upper() in source else w for w in text.split())
+
+
+def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
+    """The tags in export order with canonical values where the record's values can be read."""
+    tags = dict(record.tags)
+    try:
+        r = record.rules
+        tags["Rules"] = str(r)
+        seat_tags = [SEAT_TAGS[n] for n in r.seat_names]
+    except NotationError:
+        r = None
+        seat_tags = [t for t in ("North", "West", "South", "East") if t in tags]
+    tags.pop("Cards", None)
+    if r is not None:
+        names = r.seat_names
+        try:
+            hands = record.hands
+            if hands is not None:
+                target = CARD_STYLES[style]
+                tags["Deal"] = " ".join(
+                    f"{names[s]}:" + " ".join(target[c] for c in sorted(cards_in(m), key=hand_order))
+                    for s, m in enumerate(hands))
+        except NotationError:
+            pass
+        for name in ("Stock", "Trump"):
+            if name in tags:
+                tags[name] = _restyle(tags[name], style, record)
+        for name in ("Score", "MatchScore"):
+            if name in tags:
+                try:
+                    values = parse_side_values(tags[name], r, lambda: NotationError("", line=0, column=0))
+                    tags[name] = format_side_values(values, r)
+                except NotationError:
+                    pass
+    ordered: list[tuple[str, str]] = []
+    for name in ROSTER:
+        ordered.append((name, tags.pop(name, ALWAYS[name])))
+        if name == "Rules" and style != "es":
+            ordered.append(("Cards", style))
+    for name in seat_tags:
+        ordered.append((name, tags.pop(name, "?")))
+    for name in AFTER_SEATS:
+        if name in tags or name in ALWAYS:
+            ordered.append((name, tags.pop(name, ALWAYS.get(name, "?"))))
+    ordered.extend(sorted(tags.items()))
+    return ordered
+
+
+def write_record(record: Record, style: str = "es") -> str:
+    """Write a record in export format, cards in a token style (``es`` is canonical)."""
+    if style not in TOKEN_STYLES:
+        raise ValueError(f"card style {style!r} cannot be written in .tpgn (its cards are not single tokens); "
+                         f"use one of {', '.join(TOKEN_STYLES)}")
+    lines = [f'[{name} "{value.translate(_TAG_ESCAPE)}"]' for name, value in canonical_tags(record, style)]
+    lines.append("")
+    lines.extend(play_lines(record, style))
+    return "\n".join(lines) + "\n"
+
+
+def play_lines(record: Record, style: str = "es") -> list[str]:
+    """The play section: one trick a line, each declaration on its own line, then the marker."""
+    cards = CARD_STYLES[style]
+    suits = STYLE_SUITS[style]
+    try:
+        r = record.rules
+        n, names, trump_known = r.players, r.seat_names, True
+    except NotationError:
+        n, names, trump_known = 4, SEAT_NAMES[4], False
+    del trump_known
+    notes = record.notes
+    lines: list[str] = []
+    intro = notes.get(-1)
+    if intro is not None:
+        lines.append(_note_text(intro).lstrip())
+    current: list[str] = []
+    in_trick = 0
+    trick_no = 0
+    for i, event in enumerate(record.events):
+        if type(event) is Play:
+            if in_trick == 0:
+                trick_no += 1
+                current = [f"{trick_no}. {names[event.seat]}"]
+            current.append(cards[event.card] + (_note_text(notes[i]) if i in notes else ""))
+            in_trick += 1
+            if in_trick == n:
+                lines.append(" ".join(current))
+                in_trick = 0
+            continue
+        if in_trick:
+            lines.append(" ".join(current))
+            in_trick = 0
+        if type(event) is Cante:
+            what = f"20{suits[event.suit]}" if not _is_trump(record, event.suit) else "40"
+        elif type(event) is Tute:
+            what = f"tute {event.rank}"
+        else:
+            assert type(event) is Exchange
+            what = f"x{cards[event.card]}"
+        lines.append(f"{names[event.seat]} {what}" + (_note_text(notes[i]) if i in notes else ""))
+    if in_trick:
+        lines.append(" ".join(current))
+    lines.append(record.termination)
+    return lines
+
+
+def _is_trump(record: Record, suit: int) -> bool:
+    """Whether a cante's suit is trump in this record (so it is written as 40)."""
+    return trump_suit(record) == suit
+
+
+def trump_suit(record: Record) -> int | None:
+    """The record's trump suit: the turned card's, or the first-deal suit where the ruleset fixes it."""
+    try:
+        r = record.rules
+        turned = record.turned
+    except NotationError:
+        return None
+    if r.first_deal_trump and record.tags.get("DealNo") == "1":
+        return SUIT_LETTERS.index(r.first_deal_trump)
+    return None if turned is None else turned // 10
+
+
+def _note_text(note: Note) -> str:
+    parts = []
+    glyphs = "".join(GLYPH_OF[n] for n in note.nags[:1] if n in GLYPH_OF)
+    rest = note.nags[1:] if glyphs else note.nags
+    parts.extend(f"${n}" for n in rest)
+    parts.extend("{" + _escape_comment(c) + "}" for c in note.comments)
+    return glyphs + "".join(" " + p for p in parts)

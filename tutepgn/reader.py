@@ -1,0 +1,592 @@
+"""Reading Tute PGN: one record, a string, a file, or a stream of millions of records.
+
+Records are split line by line, without reading the whole input into memory:
+a record starts at its first tag line, and a tag line after the play has
+begun starts the next record (docs/notation.md, "Records in a file").  Each
+record is then parsed:
+
+* the export format, which archives hold, by a line-oriented fast path;
+* anything else (comments, annotations, aliases, free layout) by the Lark
+  grammar in ``grammar/tute.lark``, which defines the notation.
+
+Both give the same :class:`~tutepgn.notation.Record` (a parity test holds them
+to it).  Every syntax error is a :class:`~tutepgn.notation.NotationError`
+with the source, the record index, line, column, the offending text and what
+was expected.  ``strict=True`` raises the first one; otherwise the error is
+kept on the record (``record.errors``) and reading goes on with the next record.
+
+>>> rec = read_record('[Rules "playcard-2p"]\\n1. N 1O 3O\\n*')
+>>> rec.events[0], rec.positions[0]
+(Play(seat=0, card=9), (2, 6))
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import IO, NamedTuple, Union
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .cards import STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
+from .engine import Action, Cante, Exchange, Play, Tute
+from .notation import NAG_GLYPHS, UNFINISHED, Note, NotationError, Record, rules_of, trump_suit
+
+GRAMMAR = "tute.lark"
+"""The grammar file, ``grammar/tute.lark`` in a checkout, installed as package data of ``tutepgn.grammar``."""
+
+Source = Union[str, os.PathLike, IO[str]]
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The Lark LALR parser of one record, built once."""
+    grammar = resources.files("tutepgn.grammar").joinpath(GRAMMAR).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", strict=True, maybe_placeholders=False)
+
+
+# ---------------------------------------------------------------------------
+# Splitting a stream into records.
+
+
+_BOUNDARY = re.compile(r"^[ \t]*(?![\[;\s])[^\n]*\n(?:[ \t]*(?:;[^\n]*)?\n)*(?=\[)", re.M)
+"""A play line, then blank or ``;`` lines, right before a tag line: a record ends there."""
+_BLOCK = 1 << 20
+
+
+def split_records(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """Yield ``(first line number, text)`` of each record in a stream of text blocks.
+
+    A tag line (starting with ``[``) after the play has begun starts the next
+    record; lines starting with ``;`` before the tags are comments on the file.
+    Blocks may cut records anywhere: the tail is carried to the next block.
+    """
+    carry = ""
+    line = 1
+    for block in blocks:
+        text = carry + block if carry else block
+        start = 0
+        for m in _BOUNDARY.finditer(text):
+            end = m.end()
+            chunk = text[start:end]
+            yield line, chunk
+            line += chunk.count("\n")
+            start = end
+        carry = text[start:]
+    if carry and any(x.strip() and x.lstrip()[:1] != ";" for x in carry.split("\n")):
+        yield line, carry
+
+
+def _blocks(source: Source) -> tuple[Iterator[str], str | None, IO[str] | None]:
+    """Text blocks of a source (path, text or text stream), its name, and the handle to close."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                           and not source.lstrip().startswith("[") and os.path.exists(source)):
+        handle = open(source, encoding="utf-8-sig", newline=None)
+        return _read_blocks(handle), str(source), handle
+    if isinstance(source, str):
+        text = source[1:] if source.startswith("\ufeff") else source
+        return iter((text.replace("\r\n", "\n") if "\r" in text else text,)), None, None
+    name = getattr(source, "name", None)
+    return _read_blocks(source), name if isinstance(name, str) else None, None
+
+
+def _read_blocks(stream: IO[str]) -> Iterator[str]:
+    """Blocks of about a mebibyte, BOM and CRLF removed, never splitting a CRLF."""
+    first = True
+    while True:
+        block = stream.read(_BLOCK)
+        if not block:
+            return
+        if first:
+            block = block.lstrip("\ufeff")
+            first = False
+        if block.endswith("\r"):
+            block += stream.read(1)
+        yield block.replace("\r\n", "\n") if "\r" in block else block
+
+
+# ---------------------------------------------------------------------------
+# The fast path: the export format, line by line.
+
+_TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\\n]|\\.)*)"\]\n?')
+_TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?")
+_DECL_LINE = re.compile(r"([NWSE]) (40|20[OCEB]|tute 1[12]|x[27][OCEB])\n?")
+_RESULT = re.compile(r"(?:NS|WE|[NWSE])\+(?:[0-9]+|match)|\*")
+_UNESCAPE = re.compile(r"\\(.)", re.S)
+
+
+class _NotExport(Exception):
+    """The record is not in export format: let the grammar read it."""
+
+
+def _fast_record(text: str, first_line: int) -> Record:
+    """Read a record in strict export format; raise _NotExport at anything else."""
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    i = 0
+    n_lines = len(lines)
+    while i < n_lines and lines[i][:1] == "[":
+        m = _TAG_LINE.fullmatch(lines[i])
+        if m is None:
+            raise _NotExport
+        value = m.group(2)
+        if "\\" in value:
+            value = _UNESCAPE.sub(r"\1", value)
+        if m.group(1) in tags:
+            raise _NotExport
+        tags[m.group(1)] = value
+        tag_lines[m.group(1)] = first_line + i
+        i += 1
+    if i >= n_lines or lines[i] != "" or "Cards" in tags:
+        raise _NotExport
+    record = Record(tags=tags, tag_lines=tag_lines, line=first_line)
+    rules = rules_of(tags.get("Rules", ""), tag_lines.get("Rules", first_line))
+    n = rules.players
+    names = rules.seat_names
+    seat_of = {name: s for s, name in enumerate(names)}
+    events = record.events
+    positions = record.positions
+    table = card_reader("es")
+    trump: int | None = -1  # not looked up yet
+    expected_trick = 1
+    i += 1
+    last = n_lines - 1
+    while i < last:
+        line = lines[i]
+        lineno = first_line + i
+        m = _TRICK_LINE.fullmatch(line)
+        if m is not None:
+            if int(m.group(1)) != expected_trick:
+                raise _NotExport
+            expected_trick += 1
+            seat = seat_of.get(m.group(2))
+            if seat is None:
+                raise _NotExport
+            col = len(m.group(1)) + 5  # "12. N " puts the first card at column len+5
+            words = m.group(3).split()
+            if len(words) != n and (i != last - 1 or lines[last] != UNFINISHED):
+                raise _NotExport
+            for word in words:
+                events.append(Play(seat, table[word]))
+                positions.append((lineno, col))
+                col += len(word) + 1
+                seat = seat + 1 if seat + 1 < n else 0
+        else:
+            m = _DECL_LINE.fullmatch(line)
+            if m is None:
+                raise _NotExport
+            seat = seat_of.get(m.group(1))
+            if seat is None:
+                raise _NotExport
+            what = m.group(2)
+            head = what[0]
+            if head == "4":
+                if trump == -1:
+                    trump = trump_suit(record)
+                if trump is None:
+                    raise _NotExport
+                events.append(Cante(seat, trump))
+            elif head == "2":
+                events.append(Cante(seat, "OCEB".index(what[2])))
+            elif head == "t":
+                events.append(Tute(seat, int(what[5:])))
+            else:
+                events.append(Exchange(seat, table[what[1:]]))
+            positions.append((lineno, 1))
+        i += 1
+    if i != last or not _RESULT.fullmatch(lines[last]):
+        raise _NotExport
+    record.termination = lines[last]
+    if tags.get("Result", UNFINISHED) != record.termination:
+        raise _NotExport
+    return record
+
+
+# ---------------------------------------------------------------------------
+# The grammar path: anything the import format allows.
+
+
+@dataclass
+class _Item:
+    """A parsed play element before seats are known: kind, tokens and notes."""
+    kind: str
+    token: Token
+    seat: Token | None = None
+    value: Token | None = None
+    note: Note | None = None
+
+
+class _Builder(Transformer):  # type: ignore[type-arg]
+    """One method per grammar rule, in grammar order; each returns plain data for :func:`_assemble`."""
+
+    def start(self, children: list) -> object:
+        return children[0]
+
+    def record(self, children: list) -> tuple:
+        *tags, play, termination = children
+        return tags, play, termination
+
+    def tag(self, children: list) -> tuple[Token, str]:
+        name, value = children
+        return name, _UNESCAPE.sub(r"\1", value[1:-1])
+
+    def play(self, children: list) -> tuple[Note | None, list]:
+        intro = Note()
+        items = []
+        for child in children:
+            if isinstance(child, tuple) and child[0] == "comment":
+                intro.comments.append(child[1])
+            else:
+                items.append(child)
+        return (intro if intro.comments else None), items
+
+    def trick(self, children: list) -> tuple[str, Token, Token, list[_Item]]:
+        number, seat, *played = children
+        return "trick", number, seat, played
+
+    def played(self, children: list) -> _Item:
+        card, *notes = children
+        return _Item("play", card, note=_note(notes))
+
+    def declaration(self, children: list) -> _Item:
+        seat, (kind, token, value), *notes = children
+        return _Item(kind, token, seat=seat, value=value, note=_note(notes))
+
+    def cante(self, children: list) -> tuple[str, Token, None]:
+        return "cante", children[0], None
+
+    def tute(self, children: list) -> tuple[str, Token, Token]:
+        return "tute", children[0], children[0]
+
+    def exchange(self, children: list) -> tuple[str, Token, Token]:
+        return "exchange", children[0], children[0]
+
+    def annotation(self, children: list) -> tuple[str, int]:
+        text = str(children[0])
+        return "nag", NAG_GLYPHS[text] if text[0] != "$" else int(text[1:])
+
+    def comment(self, children: list) -> tuple[str, str]:
+        text = str(children[0])
+        return "comment", _UNESCAPE.sub(r"\1", text[1:-1]) if text[0] == "{" else text[1:].strip()
+
+    def termination(self, children: list) -> Token:
+        return children[0]
+
+
+def _note(parts: list[tuple[str, object]]) -> Note | None:
+    if not parts:
+        return None
+    note = Note()
+    for kind, value in parts:
+        if kind == "nag":
+            note.nags.append(value)  # type: ignore[arg-type]
+        else:
+            note.comments.append(value)  # type: ignore[arg-type]
+    return note
+
+
+_BUILDER = _Builder()
+
+
+def _grammar_record(text: str, first_line: int, source: str | None, index: int, style: str | None,
+                    strict: bool) -> Record:
+    """Parse with the grammar, then give the tokens their meaning."""
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, first_line, source, index) from None
+    tags_raw, (intro, items), termination = _BUILDER.transform(tree)
+    record = Record(source=source, index=index, line=first_line)
+    errors = record.errors
+
+    def fail(message: str, token: Token, expected: str = "") -> None:
+        error = NotationError(message, line=first_line + token.line - 1, column=token.column, text=str(token),
+                              expected=expected, source=source, index=index)
+        if strict:
+            raise error
+        errors.append(error)
+
+    for name, value in tags_raw:
+        if name in record.tags:
+            fail(f"tag {name} appears twice", name)
+            continue
+        record.tags[str(name)] = value
+        record.tag_lines[str(name)] = first_line + name.line - 1
+    style = style or record.tags.get("Cards", "es")
+    if style not in TOKEN_STYLES:
+        fail(f"unknown card style {style!r}", tags_raw[0][0] if tags_raw else termination,
+             expected=", ".join(TOKEN_STYLES))
+        style = "es"
+    record.tags.pop("Cards", None)
+    try:
+        rules = record.rules
+        n, names = rules.players, rules.seat_names
+    except NotationError as exc:
+        exc.source, exc.index = source, index
+        if strict:
+            raise
+        errors.append(exc)
+        first = next((it for it in items if it[0] == "trick"), None)
+        n, names = (len(first[3]) if first else 4), ("N", "W", "S", "E")
+    table = card_reader(style)
+    suits = suit_reader(style)
+    seat_of = {name: s for s, name in enumerate(names)}
+    if intro is not None:
+        record.notes[-1] = intro
+    trump: int | None = -1
+    expected_trick = 1
+    tricks = [it for it in items if isinstance(it, tuple)]
+    for item in items:
+        if isinstance(item, tuple):
+            _, number, seat_token, played = item
+            if int(number[:-1]) != expected_trick:
+                fail(f"trick {number[:-1]} out of order", number, expected=f"{expected_trick}.")
+            expected_trick += 1
+            seat = seat_of.get(str(seat_token))
+            if seat is None:
+                fail(f"{seat_token} is not a seat in a {n}-player game", seat_token, expected=" ".join(names))
+                seat = 0
+            complete = len(played) == n
+            last_open = item is tricks[-1] and termination == UNFINISHED
+            if not complete and not (last_open and len(played) < n):
+                fail(f"trick {number[:-1]} has {len(played)} cards; a trick has one card per player ({n})",
+                     played[-1].token if len(played) > n else number, expected=f"{n} cards")
+            for p in played:
+                card = table.get(str(p.token).upper())
+                if card is None:
+                    fail(f"{p.token} is not a card in style {style}", p.token,
+                         expected="a card: rank 1-7, 10, 11, 12 then suit O, C, E or B")
+                    card = 0
+                _add(record, Play(seat, card), p)
+                seat = (seat + 1) % n
+            continue
+        seat = seat_of.get(str(item.seat))
+        if seat is None:
+            fail(f"{item.seat} is not a seat in a {n}-player game", item.seat, expected=" ".join(names))
+            continue
+        token = item.token
+        text = str(token).upper()
+        event: Action
+        if item.kind == "cante":
+            if text[0] == "4":
+                if trump == -1:
+                    trump = trump_suit(record)
+                named = suits.get(text[2:]) if len(text) > 2 else trump
+                if trump is None and named is None:
+                    fail("40 is the cante in trump, but the record has no Trump tag", token,
+                         expected=f"a Trump tag, or 40 with its suit ({STYLE_SUITS[style]})")
+                    continue
+                if trump is not None and named != trump:
+                    fail(f"40 is the cante in trump ({STYLE_SUITS[style][trump]}); {token} names another suit", token,
+                         expected=f"40 or 20{text[2:]}")
+                    continue
+                event = Cante(seat, named if named is not None else 0)
+            else:
+                suit = suits.get(text[2:]) if len(text) > 2 else None
+                if suit is None:
+                    fail("a cante of 20 names its suit", token, expected=f"20 then one of {STYLE_SUITS[style]}")
+                    continue
+                event = Cante(seat, suit)
+        elif item.kind == "tute":
+            event = Tute(seat, {"R": 12, "C": 11}.get(text, int(text) if text.isdigit() else 0))
+        else:
+            card = table.get(text)
+            if card is None:
+                fail(f"{token} is not a card in style {style}", token)
+                continue
+            event = Exchange(seat, card)
+        _add(record, event, item)
+    record.termination = str(termination)
+    result = record.tags.get("Result")
+    if result is not None and result != record.termination:
+        fail(f"the termination marker {termination} disagrees with the Result tag {result!r}", termination,
+             expected=result)
+    for event_pos in range(len(record.positions)):
+        line, col = record.positions[event_pos]
+        record.positions[event_pos] = (line + first_line - 1, col)
+    return record
+
+
+def _add(record: Record, event: Action, item: _Item) -> None:
+    record.events.append(event)
+    token = item.token if item.seat is None else item.seat
+    record.positions.append((token.line, token.column))
+    if item.note is not None:
+        record.notes[len(record.events) - 1] = item.note
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str | None,
+                  index: int) -> NotationError:
+    """A Lark error as a NotationError: where, what was found, what was expected."""
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        found = str(exc.token) if exc.token.type != "$END" else ""
+        expected = sorted(exc.accepts or exc.expected)
+        message = "unexpected end of record" if not found else "unexpected token"
+        if exc.token.type == "$END":
+            lines = text.rstrip("\n").split("\n")
+            line, column = len(lines), len(lines[-1]) + 1
+    elif isinstance(exc, UnexpectedCharacters):
+        found = text[exc.pos_in_stream:exc.pos_in_stream + 12].split("\n")[0]
+        expected = sorted(exc.allowed or ())
+        message = "unexpected character"
+    else:
+        assert isinstance(exc, UnexpectedEOF)
+        found, expected, message = "", sorted(exc.expected), "unexpected end of record"
+    if "RESULT" in expected or "UNFINISHED" in expected:
+        message += " (every record ends with a termination marker such as NS+1 or *)"
+    return NotationError(message, line=first_line + line - 1, column=column, text=found,
+                         expected=", ".join(_readable(e) for e in expected), source=source, index=index)
+
+
+_TERMINAL_WORDS = {
+    "TAG_NAME": "a tag name", "TAG_VALUE": 'a "quoted value"', "TRICK_NUMBER": "a trick number like 3.",
+    "SEAT": "a seat letter", "CARD": "a card", "CANTE": "a cante (40 or 20C)", "TUTE_RANK": "12 or 11",
+    "GLYPH": "an annotation glyph", "NUMERIC_ANNOTATION": "$n", "BRACE_COMMENT": "{comment}",
+    "LINE_COMMENT": "; comment", "RESULT": "a result marker like NS+1", "UNFINISHED": "*",
+    "LSQB": "[", "RSQB": "]", "_TUTE": "tute", "_EXCHANGE": "x",
+}
+
+
+def _readable(terminal: str) -> str:
+    return _TERMINAL_WORDS.get(terminal, terminal)
+
+
+# ---------------------------------------------------------------------------
+# The public reader.
+
+
+def parse_record(text: str, *, first_line: int = 1, source: str | None = None, index: int = 0,
+                 cards: str | None = None, strict: bool = False) -> Record:
+    """Parse the text of one record.  Syntax errors raise :class:`NotationError`."""
+    if cards is None or cards == "es":
+        try:
+            record = _fast_record(text, first_line)
+            record.source, record.index = source, index
+            return record
+        except (_NotExport, KeyError, ValueError, IndexError):
+            pass
+    return _grammar_record(text, first_line, source, index, cards, strict)
+
+
+def iter_records(source: Source, *, strict: bool = False, cards: str | None = None) -> Iterator[Record]:
+    """Read every record of a path, a text or a text stream, one at a time.
+
+    In lenient mode (the default) a record with errors is yielded with
+    ``record.errors`` set (a record that could not be parsed at all has no
+    events) and reading goes on; with ``strict=True`` the first error raises.
+    """
+    blocks, name, handle = _blocks(source)
+    try:
+        for index, (first_line, text) in enumerate(split_records(blocks)):
+            try:
+                record = parse_record(text, first_line=first_line, source=name, index=index, cards=cards,
+                                      strict=strict)
+            except NotationError as exc:
+                exc.source, exc.index = name, index
+                if strict:
+                    raise
+                record = Record(source=name, index=index, line=first_line, errors=[exc])
+                record.tags.update(scan_tags(text))
+            yield record
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def read_record(source: Source, *, strict: bool = True, cards: str | None = None) -> Record:
+    """Read exactly one record (the first) from a path, text or stream; strict by default."""
+    for record in iter_records(source, strict=strict, cards=cards):
+        return record
+    raise NotationError("no record found", line=1, column=1, expected="a record: tags, play, termination")
+
+
+def scan_tags(text: str) -> dict[str, str]:
+    """The tags of one record's text, without parsing its play (the first of a repeated tag wins)."""
+    end = text.find("\n\n", text.find("["))
+    head = text if end < 0 else text[:end]
+    out: dict[str, str] = {}
+    for name, value in _TAG_SCAN.findall(head):
+        if name not in out:
+            out[name] = _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+    return out
+
+
+_TAG_SCAN = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+
+
+class Headers(NamedTuple):
+    """A record's tags from a header-only scan, with where the record starts."""
+    tags: dict[str, str]
+    index: int
+    line: int
+    source: str | None
+
+
+def scan_headers(source: Source) -> Iterator[Headers]:
+    """Read only the tags of every record; the play is skipped, never parsed.
+
+    Records are delimited as in :func:`split_records`.  The export format is
+    read by jumping from record to record with ``str.find``; a record in any
+    other layout has its tags read by :func:`scan_tags`.
+    """
+    blocks, name, handle = _blocks(source)
+    index = 0
+    line = 1
+    carry = ""
+    try:
+        for block in blocks:
+            text = carry + block if carry else block
+            pos = 0
+            while True:
+                nxt = _next_record(text, pos)
+                if nxt < 0:
+                    break
+                yield Headers(_header_tags(text, pos, nxt), index, line, name)
+                index += 1
+                line += text.count("\n", pos, nxt)
+                pos = nxt
+            carry = text[pos:]
+        if carry.strip():
+            tags = _header_tags(carry, 0, len(carry))
+            if tags or any(x.strip() and x[:1] != ";" for x in carry.split("\n")):
+                yield Headers(tags, index, line, name)
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def _next_record(text: str, pos: int) -> int:
+    """Where the record starting at ``pos`` ends (the next record's first tag line), or -1."""
+    head_end = text.find("\n\n", pos)
+    if head_end >= 0 and text.count("\n[", pos, head_end) == text.count("\n", pos, head_end) and text[pos] == "[":
+        nxt = text.find("\n[", head_end)  # export layout: tags, blank line, play
+        if nxt < 0:
+            return -1
+        if text[head_end:nxt].lstrip()[:1] not in ("", ";"):  # the play began, so this is the next record
+            return nxt + 1
+    m = _BOUNDARY.search(text, pos)
+    return -1 if m is None else m.end()
+
+
+def _header_tags(text: str, start: int, end: int) -> dict[str, str]:
+    """The tags of the record in ``text[start:end]``: by splitting lines where it is in export layout."""
+    head_end = text.find("\n\n", start, end)
+    if head_end < 0 or text[start] != "[":
+        return scan_tags(text[start:end])
+    tags: dict[str, str] = {}
+    for tag_line in text[start:head_end].split("\n"):
+        tag, sep, rest = tag_line.partition(' "')
+        if not sep or rest[-2:] != '"]' or "\\" in rest or " " in tag or tag in tags:
+            return scan_tags(text[start:end])
+        tags[tag[1:]] = rest[:-2]
+    return tags
