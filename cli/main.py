@@ -14,7 +14,8 @@ from rich.table import Table
 from tutepgn import rules as rules_mod
 from tutepgn.cards import SUIT_LETTERS
 from tutepgn.errors import TuteError
-from tutepgn.simulate import BotName, deal_to_json, simulate_deals, simulate_matches
+from tutepgn.notation import Record, side_labels
+from tutepgn.simulate import BotName, deal_records, match_records
 from tutepgn.sources import source_of
 
 app = typer.Typer(help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,
@@ -46,41 +47,40 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
     bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may.")] = "greedy",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    sheet: Annotated[bool, typer.Option("--sheet", help="Print a score sheet table per deal instead of JSON lines.")] = False,
+    sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
 ) -> None:
-    """Play deals or matches with built-in bots and write them as JSON lines."""
+    """Play deals or matches with built-in bots and write their records in Tute PGN."""
     r = _ruleset(rules)
     if bot not in ("random", "greedy"):
         raise _fail(ValueError(f"unknown bot {bot!r}: random or greedy"))
     bot_name: BotName = "random" if bot == "random" else "greedy"
-    if matches is not None:
-        games = [(m.deal_no, m.target, d, m.standing) for m, ds in simulate_matches(r, matches, seed, bot_name)
-                 for d in ds]
-        items = [(d, target) for _, target, d, _ in games]
-    else:
-        items = [(d, None) for d in simulate_deals(r, deals, seed, bot_name)]
+    records = (match_records(r, matches, seed, bot_name) if matches is not None
+               else deal_records(r, deals, seed, bot_name))
     if sheet:
-        for i, (d, target) in enumerate(items, 1):
-            _print_sheet(i, d, target)
+        for i, record in enumerate(records, 1):
+            _print_sheet(i, record)
         return
-    stream = output.open("w", encoding="utf-8") if output else sys.stdout
+    stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     try:
-        for d, target in items:
-            stream.write(json.dumps(deal_to_json(d, target), separators=(",", ":")) + "\n")
+        for i, record in enumerate(records):
+            stream.write(("\n" if i else "") + record.tpgn())
     finally:
         if output:
             stream.close()
 
 
-def _print_sheet(index: int, deal, target: int | None) -> None:  # type: ignore[no-untyped-def]
+def _print_sheet(index: int, record: Record) -> None:
+    deal = record.to_deal()
+    for event in record.events:
+        deal.apply(event)
+    target = int(record.tags["MatchTarget"]) if "MatchTarget" in record.tags else None
     names = deal.rules.seat_names
     s = deal.score(target)
     table = Table(title=f"Deal {index} ({deal.rules}), dealer {names[deal.dealer]}, trump {SUIT_LETTERS[deal.trump]}")
-    side_names = ["/".join(names[x] for x in range(deal.rules.players) if deal.rules.side_of(x) == side)
-                  for side in range(s.sides)]
+    labels = side_labels(deal.rules)
     table.add_column("")
-    for name in side_names:
-        table.add_column(name, justify="right")
+    for label in labels:
+        table.add_column(label, justify="right")
     table.add_row("card points", *map(str, s.card_points))
     table.add_row("last ten", *[str(s.last_trick_bonus if s.last_trick_side == k else 0) for k in range(s.sides)])
     table.add_row("cantes", *[str(s.cante_points(k)) for k in range(s.sides)])
@@ -96,7 +96,7 @@ def _print_sheet(index: int, deal, target: int | None) -> None:  # type: ignore[
     if s.doubled:
         notes.append("doubled")
     if s.winner is not None:
-        notes.append(f"winner {side_names[s.winner]}")
+        notes.append(f"winner {labels[s.winner]}")
     out.print("; ".join(notes))
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from typer.testing import CliRunner
 
 from tutepgn.cli.main import app
+from tutepgn.reader import iter_records
 
 runner = CliRunner()
 
@@ -17,12 +16,12 @@ def test_simulate_same_seed_same_output() -> None:
     second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert first.output == second.output
-    lines = first.output.splitlines()
-    assert len(lines) == 5
-    record = json.loads(lines[0])
-    assert record["rules"] == "torofun-3p"
-    assert sorted(record["hands"]) == ["E", "N", "W"]
-    assert sum(record["score"]["card_points"]) == 120 or record["score"]["tute"]
+    records = list(iter_records(first.output, strict=True))
+    assert len(records) == 5
+    record = records[0]
+    assert record.tags["Rules"] == "torofun-3p"
+    assert record.tags["Deal"].startswith("N:") and " W:" in record.tags["Deal"] and " E:" in record.tags["Deal"]
+    assert record.termination == record.tags["Result"] != "*"
     other = runner.invoke(app, ["simulate", "--rules", "torofun-3p", "--deals", "5", "--seed", "12"])
     assert other.output != first.output
 
@@ -30,10 +29,11 @@ def test_simulate_same_seed_same_output() -> None:
 def test_simulate_matches_writes_every_deal_of_each_match() -> None:
     result = runner.invoke(app, ["simulate", "--rules", "ludoteka-pairs match_target=2", "--matches", "2", "--seed", "3"])
     assert result.exit_code == 0, result.output
-    records = [json.loads(line) for line in result.output.splitlines()]
-    assert records[0]["first_of_match"] is True
-    assert records[0]["rules"] == "ludoteka-pairs match_target=2"
-    assert sum(r["first_of_match"] for r in records) == 2
+    records = list(iter_records(result.output, strict=True))
+    assert records[0].tags["DealNo"] == "1" and records[0].tags["MatchScore"] == "NS:0 WE:0"
+    assert records[0].tags["Rules"] == "ludoteka-pairs match_target=2"
+    assert sum(r.tags["DealNo"] == "1" for r in records) == 2
+    assert len({r.tags["Match"] for r in records}) == 2
 
 
 def test_simulate_sheet_prints_totals() -> None:
@@ -46,7 +46,7 @@ def test_simulate_output_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "deals.jsonl"
     result = runner.invoke(app, ["simulate", "--deals", "3", "-o", str(target)])
     assert result.exit_code == 0
-    assert len(target.read_text(encoding="utf-8").splitlines()) == 3
+    assert len(list(iter_records(target, strict=True))) == 3
 
 
 def test_bad_ruleset_and_bot_exit_2() -> None:

@@ -251,7 +251,7 @@ class Deal:
             raise ValueError(f"{n} hands expected, {len(hands)} given")
         if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}")
-        self._check_cards(hands, stock, turned)
+        self._check_cards(hands, stock, turned, dealer)
         self.dealer = dealer
         self._side, self._side_seats = rules.seating
         self._n = n
@@ -300,7 +300,7 @@ class Deal:
         self.window_after_draw = False
 
     @staticmethod
-    def _check_cards(hands: list[Mask], stock: list[Card], turned: Card) -> None:
+    def _check_cards(hands: list[Mask], stock: list[Card], turned: Card, dealer: int) -> None:
         seen = 0
         for m in hands:
             if seen & m:
@@ -312,8 +312,8 @@ class Deal:
             seen |= BIT[c]
         if stock and stock[-1] != turned:
             raise ValueError("the turned card must be the last card of the stock")
-        if not stock and not any(m >> turned & 1 for m in hands):
-            raise ValueError("the turned card must be in the dealer's hand")
+        if not stock and not hands[dealer] >> turned & 1:
+            raise ValueError(f"the turned card {CODES[turned]} must be in the dealer's hand")
 
     # -- Building ----------------------------------------------------------
     @classmethod

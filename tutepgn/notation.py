@@ -233,6 +233,27 @@ class Record:
         return cls(tags=out, events=list(deal.log),
                    termination=out.get("Result", UNFINISHED) if deal.over else UNFINISHED)
 
+    def to_deal(self) -> Deal:
+        """The engine deal at its start, from the Rules, Dealer, Deal, Stock and Trump tags.
+
+        ``DealNo "1"`` marks a match's first deal (where a ruleset has
+        first-deal rules).  Raises :class:`NotationError` at the tag at fault.
+        """
+        r = self.rules
+        hands = self.hands
+        if hands is None:
+            raise self.tag_error("Deal", "the record has no Deal tag: the starting hands are unknown")
+        dealer = self.dealer
+        if dealer is None:
+            raise self.tag_error("Dealer", "the record has no Dealer tag")
+        turned = self.turned
+        if turned is None:
+            raise self.tag_error("Trump", "the record has no Trump tag: the turned card is unknown")
+        try:
+            return Deal(r, hands, self.stock, turned, dealer, first_of_match=self.tags.get("DealNo") == "1")
+        except ValueError as exc:
+            raise self.tag_error("Deal", str(exc)) from None
+
     # -- Writing ----------------------------------------------------------------
     def tpgn(self, cards: str = "es") -> str:
         """The export format: fixed tag order, one trick a line, LF, no trailing spaces."""

@@ -15,8 +15,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-from .cards import CODES, CardSet
 from .engine import Action, Cante, Deal, Exchange, Match, Play, Tute
+from .notation import SEAT_TAGS, Record
 from .rules import Ruleset
 
 Bot = Callable[[Deal, random.Random], Action]
@@ -77,21 +77,43 @@ def simulate_matches(rules: Ruleset, count: int, seed: int = 0,
         yield match, deals
 
 
-def action_text(deal: Deal, action: Action) -> str:
-    """An action as ``SEAT WHAT``, e.g. ``N 1O``, ``E cante O``, ``S exchange 7B``."""
-    return f"{deal.rules.seat_names[action.seat]} {action}"
+PLAYERS = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Julián",
+           "Lucía", "Manuel")
+"""Names the simulator seats players under, so that generated archives have players to search for."""
 
 
-def deal_to_json(deal: Deal, match_target: int | None = None) -> dict[str, object]:
-    """A finished deal as plain JSON data: enough to replay it and its score sheet."""
-    names = deal.rules.seat_names
-    return {
-        "rules": str(deal.rules),
-        "dealer": names[deal.dealer],
-        "first_of_match": deal.first_of_match,
-        "hands": {names[s]: str(CardSet(m)) for s, m in enumerate(deal.initial_hands)},
-        "stock": [CODES[c] for c in deal.initial_stock],
-        "turned": CODES[deal.initial_turned],
-        "actions": [action_text(deal, a) for a in deal.log],
-        "score": deal.score(match_target).to_dict(names),
-    }
+def _table_tags(rules: Ruleset, rng: random.Random, event: str) -> dict[str, str]:
+    """Seeded names for the seats, a date in 2025-2026 and a site, for a simulated table."""
+    names = rng.sample(PLAYERS, rules.players)
+    tags = {"Event": event, "Site": "tutepgn simulator",
+            "Date": f"{rng.choice((2025, 2026))}.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"}
+    tags.update({SEAT_TAGS[letter]: name for letter, name in zip(rules.seat_names, names)})
+    return tags
+
+
+def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+    """Records of ``count`` independent simulated deals."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for i in range(count):
+        tags = _table_tags(rules, rng, "Simulated deals")
+        tags["Round"] = str(i + 1)
+        deal = play_out(Deal.shuffled(rules, rng, dealer=i % rules.players), choose, rng)
+        yield Record.from_deal(deal, tags)
+
+
+def match_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+    """Records of every deal of ``count`` simulated matches, with the match tags."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for m in range(count):
+        tags = _table_tags(rules, rng, "Simulated match")
+        match = Match(rules, seed=rng.randrange(2**32))
+        match_id = f"sim-{seed}-{m + 1}"
+        while not match.over:
+            standing = list(match.standing)
+            deal = play_out(match.next_deal(), choose, rng)
+            match.record(deal)
+            deal_tags = dict(tags, Round=str(match.deal_no), Match=match_id, DealNo=str(match.deal_no),
+                             MatchTarget=str(match.target))
+            yield Record.from_deal(deal, deal_tags, match_target=match.target, standing=standing)
