@@ -12,10 +12,10 @@ from rich.console import Console
 from rich.table import Table
 
 from tutepgn import rules as rules_mod
-from tutepgn.cards import SUIT_LETTERS
 from tutepgn.errors import TuteError
-from tutepgn.notation import Record, side_labels
+from tutepgn.sheets import score_sheet
 from tutepgn.simulate import BotName, deal_records, match_records
+from tutepgn.validate import validate
 from tutepgn.sources import source_of
 
 app = typer.Typer(help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,
@@ -57,8 +57,8 @@ def simulate(
     records = (match_records(r, matches, seed, bot_name) if matches is not None
                else deal_records(r, deals, seed, bot_name))
     if sheet:
-        for i, record in enumerate(records, 1):
-            _print_sheet(i, record)
+        for record in records:
+            out.print(score_sheet(validate(record).to_dict()))
         return
     stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     try:
@@ -67,37 +67,6 @@ def simulate(
     finally:
         if output:
             stream.close()
-
-
-def _print_sheet(index: int, record: Record) -> None:
-    deal = record.to_deal()
-    for event in record.events:
-        deal.apply(event)
-    target = int(record.tags["MatchTarget"]) if "MatchTarget" in record.tags else None
-    names = deal.rules.seat_names
-    s = deal.score(target)
-    table = Table(title=f"Deal {index} ({deal.rules}), dealer {names[deal.dealer]}, trump {SUIT_LETTERS[deal.trump]}")
-    labels = side_labels(deal.rules)
-    table.add_column("")
-    for label in labels:
-        table.add_column(label, justify="right")
-    table.add_row("card points", *map(str, s.card_points))
-    table.add_row("last ten", *[str(s.last_trick_bonus if s.last_trick_side == k else 0) for k in range(s.sides)])
-    table.add_row("cantes", *[str(s.cante_points(k)) for k in range(s.sides)])
-    table.add_row("total", *map(str, s.totals))
-    table.add_row("match points", *map(str, s.match_points))
-    out.print(table)
-    notes = []
-    if s.tute:
-        notes.append(f"tute of {'reyes' if s.tute.rank == 12 else 'caballos'} by {names[s.tute.seat]}"
-                     + (" wins the match" if s.wins_match else ""))
-    if s.tie_break:
-        notes.append("tie decided by the last trick")
-    if s.doubled:
-        notes.append("doubled")
-    if s.winner is not None:
-        notes.append(f"winner {labels[s.winner]}")
-    out.print("; ".join(notes))
 
 
 @app.command("rules")
@@ -144,3 +113,6 @@ def rules_cmd(
 def main() -> None:
     """Entry point for ``python -m tutepgn.cli``."""
     app()
+
+
+from tutepgn.cli import validate as _validate  # noqa: E402,F401  registers tute validate

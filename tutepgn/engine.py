@@ -44,6 +44,10 @@ class Play:
         return CODES[self.card]
 
 
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in range(40)) for seat in range(4))
+"""Every possible play, made once: readers of millions of records share them (plays are immutable)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Cante:
     """A declared rey and caballo of one suit: 20, or 40 in trump."""
@@ -439,19 +443,20 @@ class Deal:
         self._apply_play(event)
         return event
 
-    def _apply_play(self, event: Play) -> None:
+    def _apply_play(self, event: Play, checked: bool = True) -> None:
         # The replay hot path: keep attribute look-ups few; the rules stay in play_duty.
         c = event.card
         seat = self.turn
         trick = self.trick
         hand = self.hands[seat]
-        if event.seat != seat or not hand >> c & 1 or self.tute_event is not None:
-            self.verify_play(c, event.seat)
-        if trick and self.stock_pos >= self._free_while_below:
-            w = self._winning
-            if not play_duty(hand, self._led, self._high_led, self._high_trump, self.trump,
-                             w != seat and self._side[w] == self._side[seat], self.rules)[0] >> c & 1:
-                self.verify_play(c, seat)
+        if checked:
+            if event.seat != seat or not hand >> c & 1 or self.tute_event is not None:
+                self.verify_play(c, event.seat)  # raises: out of turn, not held, or the deal is over
+            if trick and self.stock_pos >= self._free_while_below:
+                w = self._winning
+                if not play_duty(hand, self._led, self._high_led, self._high_trump, self.trump,
+                                 w != seat and self._side[w] == self._side[seat], self.rules)[0] >> c & 1:
+                    self.verify_play(c, seat)
         if not trick and self.window_side is not None:
             self._close_window()  # judged on the hand before the lead, as the window was
         self.hands[seat] = hand ^ BIT[c]
@@ -494,7 +499,7 @@ class Deal:
         drew = self.stock_pos < len(self.stock)
         if drew:
             self._draw(winner)
-        elif not self.hands[winner]:
+        elif not any(self.hands):
             self.turn = -1
             self.window_side = None
             return
@@ -699,6 +704,43 @@ class Deal:
         if option and card is not None and CARD_RANK[card] == 2:
             option = option.replace("seven", "two")
         raise IllegalDeclaration(f"{names[seat]}: {words}", rule=code, option=option, seat=seat)
+
+    def force(self, action: Action) -> bool:
+        """Apply an action as a record wrote it, legal or not, so that a validator can read on.
+
+        A play is made by the seat written, the card taken from wherever it is
+        (another hand or the stock); an exchange swaps without its conditions;
+        an illegal cante or tute is not applied (it scores nothing).  Returns
+        False when nothing could be applied (the deal is over, or a refused
+        declaration).
+        """
+        if self.over:
+            return False
+        if type(action) is Play:
+            seat, bit = action.seat, BIT[action.card]
+            if not self.trick:
+                self.leader = seat
+            self.turn = seat
+            if not self.hands[seat] & bit:
+                for other in range(self._n):
+                    if self.hands[other] & bit:
+                        self.hands[other] ^= bit
+                        break
+                else:
+                    if action.card in self.stock[self.stock_pos:]:
+                        self.stock.remove(action.card)
+                self.hands[seat] |= bit
+            self._apply_play(action, checked=False)
+            return True
+        if type(action) is Exchange:
+            if not self.hands[action.seat] & BIT[action.card] or self.stock_pos >= len(self.stock):
+                return False
+            self.hands[action.seat] = (self.hands[action.seat] & ~BIT[action.card]) | BIT[self.turned]
+            self.stock[-1] = action.card
+            self.turned = action.card
+            self.log.append(action)
+            return True
+        return False
 
     # -- Any action ----------------------------------------------------------
     def apply(self, action: Action) -> Action:

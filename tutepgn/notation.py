@@ -156,16 +156,20 @@ class Record:
         names = self.rules.seat_names
         hands: list[Mask | None] = [None] * len(names)
         table = card_reader(self.card_style)
-        for part in re.split(r"\s*(?=[NWSE]:)", self.tags["Deal"].strip()):
-            if not part:
+        seat = -1
+        for word in self.tags["Deal"].replace(":", ": ").split():
+            if word[-1] == ":":
+                if word[:-1] not in names or hands[names.index(word[:-1])] is not None:
+                    raise self.tag_error("Deal", f"{word!r}: each hand starts with a seat ({' '.join(names)}) and a "
+                                                 "colon, once per seat")
+                seat = names.index(word[:-1])
+                hands[seat] = 0
                 continue
-            letter, _, cards = part.partition(":")
-            if letter not in names or not _:
-                raise self.tag_error("Deal", f"{part[:6]!r}: each hand starts with a seat ({' '.join(names)}) and a colon")
-            try:
-                hands[names.index(letter)] = mask_of(table[w.upper()] for w in cards.split())
-            except KeyError as exc:
-                raise self.tag_error("Deal", f"{exc.args[0]!r} is not a card in style {self.card_style}") from None
+            card = table.get(word.upper())
+            if card is None or seat < 0:
+                raise self.tag_error("Deal", f"{word!r} is not a card in style {self.card_style}" if seat >= 0
+                                     else "the first hand must start with a seat and a colon, e.g. N:")
+            hands[seat] |= 1 << card  # type: ignore[operator]
         if any(h is None for h in hands):
             missing = [names[i] for i, h in enumerate(hands) if h is None]
             raise self.tag_error("Deal", f"no hand for {' '.join(missing)}")
@@ -342,6 +346,7 @@ def _restyle(text: str, style: str, record: Record) -> str:
 def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
     """The tags in export order with canonical values where the record's values can be read."""
     tags = dict(record.tags)
+    tags.setdefault("Result", record.termination)  # a record without a Result tag: its marker says it
     try:
         r = record.rules
         tags["Rules"] = str(r)

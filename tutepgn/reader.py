@@ -33,8 +33,8 @@ from typing import IO, NamedTuple, Union
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .cards import STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
-from .engine import Action, Cante, Exchange, Play, Tute
+from .cards import CODES, STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
+from .engine import PLAYS, Action, Cante, Exchange, Play, Tute
 from .notation import NAG_GLYPHS, UNFINISHED, Note, NotationError, Record, rules_of, trump_suit
 
 GRAMMAR = "tute.lark"
@@ -54,7 +54,7 @@ def parser() -> Lark:
 # Splitting a stream into records.
 
 
-_BOUNDARY = re.compile(r"^[ \t]*(?![\[;\s])[^\n]*\n(?:[ \t]*(?:;[^\n]*)?\n)*(?=\[)", re.M)
+_BOUNDARY = re.compile(r"^[ \t]*(?![\[;\s])[^\n]*\n(?:[ \t]*(?:;[^\n]*)?\n)*(?=[ \t]*\[)", re.M)
 """A play line, then blank or ``;`` lines, right before a tag line: a record ends there."""
 _BLOCK = 1 << 20
 
@@ -74,12 +74,30 @@ def split_records(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
         for m in _BOUNDARY.finditer(text):
             end = m.end()
             chunk = text[start:end]
-            yield line, chunk
+            yield _trim_file_comments(line, chunk)
             line += chunk.count("\n")
             start = end
         carry = text[start:]
     if carry and any(x.strip() and x.lstrip()[:1] != ";" for x in carry.split("\n")):
-        yield line, carry
+        yield _trim_file_comments(line, carry)
+
+
+_FILE_COMMENT = re.compile(r"(?:[ \t]*(?:;[^\n]*)?\n)+")
+
+
+def _trim_file_comments(line: int, chunk: str) -> tuple[int, str]:
+    """Drop the ``;`` lines on the file around a record: before its first tag line, after its termination."""
+    if chunk[:1] != "[":
+        m = _FILE_COMMENT.match(chunk)
+        if m is not None and chunk[m.end():].lstrip(" \t")[:1] == "[":
+            line += chunk.count("\n", 0, m.end())
+            chunk = chunk[m.end():]
+    tail = chunk.rstrip()
+    last = tail[tail.rfind("\n") + 1:].lstrip()
+    while last[:1] == ";":
+        tail = tail[:tail.rfind("\n") + 1].rstrip()
+        last = tail[tail.rfind("\n") + 1:].lstrip()
+    return line, chunk if len(tail) == len(chunk.rstrip()) else tail + "\n"
 
 
 def _blocks(source: Source) -> tuple[Iterator[str], str | None, IO[str] | None]:
@@ -172,10 +190,10 @@ def _fast_record(text: str, first_line: int) -> Record:
                 raise _NotExport
             col = len(m.group(1)) + 5  # "12. N " puts the first card at column len+5
             words = m.group(3).split()
-            if len(words) != n and (i != last - 1 or lines[last] != UNFINISHED):
+            if len(words) != n and (len(words) > n or i != last - 1 or lines[last] != UNFINISHED):
                 raise _NotExport
             for word in words:
-                events.append(Play(seat, table[word]))
+                events.append(PLAYS[seat][table[word]])
                 positions.append((lineno, col))
                 col += len(word) + 1
                 seat = seat + 1 if seat + 1 < n else 0
@@ -326,6 +344,12 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
              expected=", ".join(TOKEN_STYLES))
         style = "es"
     record.tags.pop("Cards", None)
+    if style not in ("es", "es-letters"):  # the record holds canonical codes: the Cards tag is gone
+        tag_table = card_reader(style)
+        for name in ("Deal", "Stock", "Trump"):
+            if name in record.tags:
+                record.tags[name] = _CARD_WORD.sub(
+                    lambda m: CODES[tag_table[m[0].upper()]] if m[0].upper() in tag_table else m[0], record.tags[name])
     try:
         rules = record.rules
         n, names = rules.players, rules.seat_names
@@ -334,7 +358,7 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
         if strict:
             raise
         errors.append(exc)
-        first = next((it for it in items if it[0] == "trick"), None)
+        first = next((it for it in items if isinstance(it, tuple)), None)
         n, names = (len(first[3]) if first else 4), ("N", "W", "S", "E")
     table = card_reader(style)
     suits = suit_reader(style)
@@ -365,7 +389,7 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
                     fail(f"{p.token} is not a card in style {style}", p.token,
                          expected="a card: rank 1-7, 10, 11, 12 then suit O, C, E or B")
                     card = 0
-                _add(record, Play(seat, card), p)
+                _add(record, PLAYS[seat][card], p)
                 seat = (seat + 1) % n
             continue
         seat = seat_of.get(str(item.seat))
@@ -413,6 +437,10 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
         line, col = record.positions[event_pos]
         record.positions[event_pos] = (line + first_line - 1, col)
     return record
+
+
+_CARD_WORD = re.compile(r"[^\s:]+")
+"""A card in a Deal, Stock or Trump tag value (seat letters before a colon never match a card)."""
 
 
 def _add(record: Record, event: Action, item: _Item) -> None:
@@ -503,6 +531,21 @@ def iter_records(source: Source, *, strict: bool = False, cards: str | None = No
             handle.close()
 
 
+def iter_raw_records(sources: Iterable[Source]) -> Iterator[tuple[str | None, int, int, str]]:
+    """Split sources into records without parsing them: (source name, index, first line, text).
+
+    The text of each record can be parsed anywhere (another process) with :func:`parse_record`.
+    """
+    for source in sources:
+        blocks, name, handle = _blocks(source)
+        try:
+            for index, (first_line, text) in enumerate(split_records(blocks)):
+                yield name, index, first_line, text
+        finally:
+            if handle is not None:
+                handle.close()
+
+
 def read_record(source: Source, *, strict: bool = True, cards: str | None = None) -> Record:
     """Read exactly one record (the first) from a path, text or stream; strict by default."""
     for record in iter_records(source, strict=strict, cards=cards):
@@ -512,16 +555,17 @@ def read_record(source: Source, *, strict: bool = True, cards: str | None = None
 
 def scan_tags(text: str) -> dict[str, str]:
     """The tags of one record's text, without parsing its play (the first of a repeated tag wins)."""
-    end = text.find("\n\n", text.find("["))
-    head = text if end < 0 else text[:end]
     out: dict[str, str] = {}
-    for name, value in _TAG_SCAN.findall(head):
+    m = _TAG_SCAN.match(text)
+    while m is not None:  # tag after tag, as the grammar reads them: blank lines between tags, none in the play
+        name, value = m.group(1), m.group(2)
         if name not in out:
             out[name] = _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+        m = _TAG_SCAN.match(text, m.end())
     return out
 
 
-_TAG_SCAN = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+_TAG_SCAN = re.compile(r'(?:\s|;[^\n]*+)*+\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 
 
 class Headers(NamedTuple):
@@ -551,18 +595,31 @@ def scan_headers(source: Source) -> Iterator[Headers]:
                 nxt = _next_record(text, pos)
                 if nxt < 0:
                     break
-                yield Headers(_header_tags(text, pos, nxt), index, line, name)
+                start = _record_start(text, pos)
+                yield Headers(_header_tags(text, start, nxt), index, line + text.count("\n", pos, start), name)
                 index += 1
                 line += text.count("\n", pos, nxt)
                 pos = nxt
             carry = text[pos:]
         if carry.strip():
-            tags = _header_tags(carry, 0, len(carry))
-            if tags or any(x.strip() and x[:1] != ";" for x in carry.split("\n")):
-                yield Headers(tags, index, line, name)
+            start = _record_start(carry, 0)
+            tags = _header_tags(carry, start, len(carry))
+            if tags or any(x.strip() and x.lstrip()[:1] != ";" for x in carry.split("\n")):
+                yield Headers(tags, index, line + carry.count("\n", 0, start), name)
     finally:
         if handle is not None:
             handle.close()
+
+
+_COMMENTS_BEFORE_TAGS = re.compile(r"(?:[ \t]*(?:;[^\n]*)?\n)+(?=[ \t]*\[)")
+
+
+def _record_start(text: str, pos: int) -> int:
+    """Where the record at ``pos`` starts: after the ``;`` and blank lines on the file before its first tag line."""
+    if text[pos:pos + 1] == "[":
+        return pos
+    m = _COMMENTS_BEFORE_TAGS.match(text, pos)
+    return pos if m is None else m.end()
 
 
 def _next_record(text: str, pos: int) -> int:
@@ -572,7 +629,8 @@ def _next_record(text: str, pos: int) -> int:
         nxt = text.find("\n[", head_end)  # export layout: tags, blank line, play
         if nxt < 0:
             return -1
-        if text[head_end:nxt].lstrip()[:1] not in ("", ";"):  # the play began, so this is the next record
+        if text[head_end:nxt].lstrip()[:1] not in ("", ";") and text.find("\n ", head_end, nxt) < 0 \
+                and text.find("\n\t", head_end, nxt) < 0:  # the play began (and no indented tag line began a record)
             return nxt + 1
     m = _BOUNDARY.search(text, pos)
     return -1 if m is None else m.end()
@@ -581,12 +639,12 @@ def _next_record(text: str, pos: int) -> int:
 def _header_tags(text: str, start: int, end: int) -> dict[str, str]:
     """The tags of the record in ``text[start:end]``: by splitting lines where it is in export layout."""
     head_end = text.find("\n\n", start, end)
-    if head_end < 0 or text[start] != "[":
-        return scan_tags(text[start:end])
+    if head_end < 0 or text[start] != "[" or text[head_end + 2:head_end + 3] in ("[", "\n", " ", "\t"):
+        return scan_tags(text[start:end])  # not export layout (maybe more tags after a blank line)
     tags: dict[str, str] = {}
     for tag_line in text[start:head_end].split("\n"):
         tag, sep, rest = tag_line.partition(' "')
-        if not sep or rest[-2:] != '"]' or "\\" in rest or " " in tag or tag in tags:
+        if not sep or rest[-2:] != '"]' or "\\" in rest or rest.count('"') != 1 or " " in tag or tag in tags:
             return scan_tags(text[start:end])
         tags[tag[1:]] = rest[:-2]
     return tags

@@ -187,9 +187,13 @@ class Ruleset(BaseModel):
         base = PRESETS[self.preset].model_dump()
         return {k: v for k, v in self.model_dump().items() if base[k] != v}
 
+    @cached_property
+    def spec(self) -> str:
+        """The ruleset as a Rules tag writes it: the preset, then each override as option=value."""
+        return " ".join([self.preset] + [f"{k}={_format_option(v)}" for k, v in self.overrides().items()])
+
     def __str__(self) -> str:
-        parts = [self.preset] + [f"{k}={_format_option(v)}" for k, v in self.overrides().items()]
-        return " ".join(parts)
+        return self.spec
 
 
 def _parse_option(name: str, text: str) -> Any:

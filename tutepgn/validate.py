@@ -1,0 +1,648 @@
+"""The validator: replay a record under its ruleset, find every illegality, settle the count.
+
+:func:`validate` replays one record through the engine and returns a
+:class:`Report`: every illegal play or declaration with its line, column,
+trick, seat and the rule it breaks (in words and by option), the recomputed
+score sheet, and the comparison with the claimed Score and Result, with an
+explanation of where a claimed count went wrong.  It never stops at the first
+error: after an illegal event the replay goes on as the record wrote it.
+
+:func:`validate_records` checks a stream of records, and consecutive records
+of one match (same Match tag) as a match: first deal, dealer rotation,
+MatchScore continuity, the end at the target, no deal after the end.
+
+>>> from tutepgn.simulate import deal_records
+>>> from tutepgn.rules import preset
+>>> record = next(deal_records(preset("torofun-4p"), 1, seed=3))
+>>> report = validate(record)
+>>> report.valid, report.score_ok, report.result_ok
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
+from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
+from .errors import IllegalAction
+from .notation import (
+    UNFINISHED, NotationError, Record, format_side_values, parse_side_values, result_text, side_labels,
+)
+from .rules import Ruleset
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(slots=True)
+class Finding:
+    """One thing the validator found: what, where, and the rule behind it.
+
+    ``code`` is the engine's rule code for illegal events (``must_follow``,
+    ``forty_first`` ...), or one of the validator's own codes for the record
+    as a whole (``score_mismatch``, ``hand_size`` ...), listed in docs/validate.md.
+    """
+
+    severity: Severity
+    code: str
+    message: str
+    option: str | None = None
+    line: int | None = None
+    column: int | None = None
+    trick: int | None = None
+    seat: str | None = None
+    event: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """The finding as JSON data."""
+        return {"severity": self.severity, "code": self.code, "option": self.option, "message": self.message,
+                "line": self.line, "column": self.column, "trick": self.trick, "seat": self.seat,
+                "event": self.event}
+
+
+@dataclass(slots=True)
+class RefusedCante:
+    """A cante the record declares that the rules refuse: it scores nothing."""
+    seat: int
+    side: int
+    suit: int
+    points: int
+    reason: str
+
+
+@dataclass
+class Report:
+    """What the validator concluded about one record."""
+
+    record: Record
+    rules: Ruleset | None = None
+    findings: list[Finding] = field(default_factory=list)
+    sheet: ScoreSheet | None = None
+    refused_cantes: list[RefusedCante] = field(default_factory=list)
+    claimed_score: tuple[int, ...] | None = None
+    claimed_result: str | None = None
+    computed_result: str | None = None
+    match_target: int | None = None
+    standing_after: tuple[int, ...] | None = None
+    explanation: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Findings of severity error."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        """Findings of severity warning."""
+        return [f for f in self.findings if f.severity == "warning"]
+
+    @property
+    def parse_errors(self) -> list[NotationError]:
+        """Syntax errors the reader found in the record."""
+        return self.record.errors
+
+    @property
+    def valid(self) -> bool:
+        """True when the record parses and replays with no error (a score mismatch is an error)."""
+        return not self.record.errors and not self.errors
+
+    @property
+    def score_ok(self) -> bool | None:
+        """Whether the Score tag equals the recomputed totals; None when either is unknown."""
+        if self.claimed_score is None or self.sheet is None or not self.sheet.complete and self.sheet.tute is None:
+            return None
+        return tuple(self.claimed_score) == tuple(self.sheet.totals)
+
+    @property
+    def result_ok(self) -> bool | None:
+        """Whether the Result tag equals the recomputed result; None when the deal is unfinished."""
+        if self.computed_result is None or self.computed_result == UNFINISHED:
+            return None
+        return self.claimed_result == self.computed_result
+
+    def to_dict(self, sheet: bool = True) -> dict[str, object]:
+        """The report as JSON data (schema in docs/validate.md); ``sheet=False`` leaves the score sheet out."""
+        names = self.rules.seat_names if self.rules else ("N", "W", "S", "E")
+        labels = list(side_labels(self.rules)) if self.rules else []
+        return {
+            "source": self.record.source,
+            "record": self.record.index,
+            "line": self.record.line,
+            "rules": str(self.rules) if self.rules else self.record.tags.get("Rules"),
+            "valid": self.valid,
+            "parse_errors": [e.to_dict() for e in self.record.errors],
+            "findings": [f.to_dict() for f in self.findings],
+            "sides": labels,
+            "claimed_score": list(self.claimed_score) if self.claimed_score is not None else None,
+            "computed_score": list(self.sheet.totals) if self.sheet else None,
+            "score_ok": self.score_ok,
+            "claimed_result": self.claimed_result,
+            "computed_result": self.computed_result,
+            "result_ok": self.result_ok,
+            "match_target": self.match_target,
+            "standing_after": list(self.standing_after) if self.standing_after is not None else None,
+            "sheet": self.sheet.to_dict(names) if self.sheet and sheet else None,
+            "refused_cantes": [{"seat": names[c.seat], "suit": SUIT_LETTERS[c.suit], "points": c.points,
+                                "reason": c.reason} for c in self.refused_cantes],
+            "exchanges": self._exchanges(names),
+            "explanation": self.explanation,
+        }
+
+    def _exchanges(self, names: tuple[str, ...]) -> list[dict[str, object]]:
+        """Each exchange in the record: who gave which card, after how many tricks."""
+        n = len(names)
+        out: list[dict[str, object]] = []
+        plays = 0
+        for event in self.record.events:
+            if type(event) is Play:
+                plays += 1
+            elif type(event) is Exchange:
+                out.append({"seat": names[event.seat], "card": CODES[event.card], "after_trick": plays // n})
+        return out
+
+
+# ---------------------------------------------------------------------------
+# One record.
+
+
+def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: int | None = None) -> Report:
+    """Replay ``record`` under its ruleset (or ``ruleset``) and report everything wrong with it."""
+    report = Report(record, claimed_result=record.tags.get("Result"))
+    for error in record.errors:
+        report.findings.append(Finding("error", "syntax", error.message, line=error.line, column=error.column,
+                                       event=error.text or None))
+    try:
+        rules = ruleset or record.rules
+    except NotationError as exc:
+        report.findings.append(_tag_finding(exc, "rules"))
+        return report
+    report.rules = rules
+    report.match_target = match_target if match_target is not None else _match_target(record, rules, report)
+    deal = _starting_deal(record, rules, report)
+    if deal is None:
+        return report
+    _replay(record, deal, report)
+    _judge_score(record, deal, report)
+    return report
+
+
+def _tag_finding(exc: NotationError, code: str) -> Finding:
+    return Finding("error", code, exc.message, line=exc.line, column=exc.column, event=exc.text or None)
+
+
+def _match_target(record: Record, rules: Ruleset, report: Report) -> int:
+    """The match target: the MatchTarget tag, else the ruleset's."""
+    text = record.tags.get("MatchTarget")
+    if text is None:
+        return rules.match_target
+    if not text.isdigit() or int(text) < 1:
+        report.findings.append(Finding("error", "match_target", f"MatchTarget {text!r} is not a whole number",
+                                       line=record.tag_lines.get("MatchTarget")))
+        return rules.match_target
+    target = int(text)
+    if rules.match_target_choices and target not in rules.match_target_choices:
+        report.findings.append(Finding(
+            "warning", "match_target", f"MatchTarget {target} is not one the ruleset offers "
+            f"({', '.join(map(str, rules.match_target_choices))})", option="match_target_choices",
+            line=record.tag_lines.get("MatchTarget")))
+    return target
+
+
+def _starting_deal(record: Record, rules: Ruleset, report: Report) -> Deal | None:
+    """The deal at its start from the tags, reconstructed from the play when the Deal tag is missing."""
+    add = report.findings.append
+    try:
+        hands = record.hands
+        dealer = record.dealer
+        turned = record.turned
+        stock = record.stock
+    except NotationError as exc:
+        add(_tag_finding(exc, "tag"))
+        return None
+    if dealer is None:
+        add(Finding("error", "no_dealer", "the record has no Dealer tag, so mano and the first lead are unknown",
+                    line=record.line))
+        return None
+    if turned is None:
+        add(Finding("error", "no_trump", "the record has no Trump tag: the turned card is unknown",
+                    line=record.line))
+        return None
+    if hands is None:
+        if rules.trump_card == "stock_bottom":
+            add(Finding("error", "no_deal", "a 2-player record needs its Deal and Stock tags: "
+                        "the stock cannot be reconstructed from the play", line=record.line))
+            return None
+        hands = [0] * rules.players
+        for event in record.events:
+            if type(event) is Play:
+                hands[event.seat] |= 1 << event.card
+        add(Finding("warning", "deal_reconstructed",
+                    "no Deal tag: the starting hands were reconstructed from the play", line=record.line))
+        if record.termination == UNFINISHED:
+            add(Finding("info", "deal_unknown", "an unfinished record without a Deal tag: cards never played are "
+                        "unknown, so the play duties cannot be judged for certain", line=record.line))
+            return None
+    else:
+        _check_deal_tags(record, rules, hands, stock, turned, report)
+    try:
+        return Deal(rules, hands, stock, turned, dealer, first_of_match=record.tags.get("DealNo") == "1")
+    except ValueError as exc:
+        add(Finding("error", "deal", str(exc), line=record.tag_lines.get("Deal", record.line), column=1))
+        return None
+
+
+def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: list[int], turned: int,
+                     report: Report) -> None:
+    """Hand sizes, the whole pack dealt, the turned card where it belongs."""
+    names = rules.seat_names
+    line = record.tag_lines.get("Deal", record.line)
+    for seat, hand in enumerate(hands):
+        if hand.bit_count() != rules.hand_size:
+            report.findings.append(Finding("error", "hand_size", f"{names[seat]} is dealt {hand.bit_count()} cards; "
+                                           f"{rules.preset} deals {rules.hand_size}", option="hand_size",
+                                           line=line, seat=names[seat]))
+    dealt = mask_of(stock)
+    for hand in hands:
+        dealt |= hand
+    missing = pack(rules.removed_ranks) & ~dealt
+    if missing:
+        report.findings.append(Finding("error", "pack", "cards missing from the deal and stock: "
+                                       + " ".join(CODES[c] for c in cards_in(missing)), line=line))
+    extra = dealt & ~pack(rules.removed_ranks)
+    if extra:
+        report.findings.append(Finding("error", "pack", "cards not in this ruleset's pack: "
+                                       + " ".join(CODES[c] for c in cards_in(extra)), option="removed_ranks",
+                                       line=line))
+    if stock and stock[-1] != turned:
+        report.findings.append(Finding("error", "turned_card", f"the Trump tag {CODES[turned]} is not the last "
+                                       f"card of the Stock ({CODES[stock[-1]]})",
+                                       line=record.tag_lines.get("Trump", line)))
+
+
+def _event_text(deal: Deal, event: Action) -> str:
+    """An event as the record writes it, for messages."""
+    name = deal.rules.seat_names[event.seat]
+    if type(event) is Play:
+        return CODES[event.card]
+    if type(event) is Cante:
+        return f"{name} {'40' if event.suit == deal.trump else '20' + SUIT_LETTERS[event.suit]}"
+    if type(event) is Tute:
+        return f"{name} tute {event.rank}"
+    assert type(event) is Exchange
+    return f"{name} x{CODES[event.card]}"
+
+
+def _replay(record: Record, deal: Deal, report: Report) -> None:
+    """Apply every event; on an illegal one, report it and go on as the record wrote it."""
+    names = deal.rules.seat_names
+    positions = record.positions
+    apply = deal.apply
+    for i, event in enumerate(record.events):
+        try:
+            apply(event)
+            continue
+        except IllegalAction as exc:
+            error = exc
+        line, column = positions[i] if i < len(positions) else (None, None)
+        trick = len(deal.tricks) + 1
+        text = _event_text(deal, event)
+        if error.rule == "deal_over":
+            report.findings.append(Finding(
+                "error", "after_end", f"{text} comes after the end of the deal"
+                + (" (a tute ended it)" if deal.tute_event else ""), line=line, column=column,
+                seat=names[event.seat], event=text))
+            break
+        message = error.message
+        if error.rule == "not_your_turn" and not deal.trick:
+            who = (f"{names[deal.turn]}, the first leader," if not deal.tricks
+                   else f"{names[deal.turn]}, who won trick {trick - 1},")
+            message = f"trick {trick} is written as led by {names[event.seat]}, but {who} leads it"
+        report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
+                                       trick=trick, seat=names[event.seat], event=text))
+        if type(event) is Cante:
+            r = deal.rules
+            report.refused_cantes.append(RefusedCante(
+                event.seat, r.side_of(event.seat), event.suit,
+                r.cuarenta_points if event.suit == deal.trump else r.cante_points, error.rule))
+        deal.force(event)
+    if not deal.over and record.termination != UNFINISHED:
+        report.findings.append(Finding(
+            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
+            f"{sum(len(deal.hand(s)) for s in range(deal.rules.players))} cards were never played",
+            line=_termination_line(record)))
+    if deal.over and record.termination == UNFINISHED:
+        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
+                                       line=_termination_line(record)))
+
+
+def _termination_line(record: Record) -> int | None:
+    return record.positions[-1][0] + 1 if record.positions else None
+
+
+def _judge_score(record: Record, deal: Deal, report: Report) -> None:
+    """Compare the claimed Score and Result with the recomputed ones; explain a difference."""
+    rules = deal.rules
+    sheet = deal.score(report.match_target)
+    report.sheet = sheet
+    report.computed_result = result_text(sheet, rules) if deal.over else UNFINISHED
+    labels = side_labels(rules)
+    if "Score" in record.tags:
+        try:
+            report.claimed_score = parse_side_values(
+                record.tags["Score"], rules,
+                lambda: NotationError(f"[Score] {record.tags['Score']!r}: write one value per side, e.g. "
+                                      f"{format_side_values([78, 52, 0][:rules.sides], rules)}",
+                                      line=record.tag_lines.get("Score", record.line), column=1))
+        except NotationError as exc:
+            report.findings.append(_tag_finding(exc, "score_tag"))
+    if record.termination == UNFINISHED or not deal.over:
+        report.findings.append(Finding("info", "unfinished", "unfinished deal: the winner, the totals and the "
+                                       "match points cannot be judged; the cards played so far were checked",
+                                       line=_termination_line(record)))
+        return
+    if report.score_ok is False:
+        claimed = report.claimed_score or ()
+        report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules)
+        report.findings.append(Finding(
+            "error", "score_mismatch", f"the Score tag says {format_side_values(claimed, rules)}, "
+            f"the deal counts {format_side_values(sheet.totals, rules)}",
+            line=record.tag_lines.get("Score"), column=1))
+    if report.claimed_result is not None and report.result_ok is False:
+        report.findings.append(Finding(
+            "error", "result_mismatch", f"the Result tag says {report.claimed_result}, the deal gives "
+            f"{report.computed_result}" + _result_reason(sheet, rules, labels),
+            line=record.tag_lines.get("Result"), column=1))
+    if report.claimed_result is None and record.termination != report.computed_result:
+        report.findings.append(Finding("error", "termination", f"the marker {record.termination} should be "
+                                       f"{report.computed_result}", line=_termination_line(record)))
+
+
+def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -> str:
+    """Why the recomputed result is what it is, in a clause."""
+    if sheet.winner is None:
+        return ""
+    who = labels[sheet.winner]
+    if sheet.tute is not None:
+        return f" ({who} announced tute" + (", which wins the match)" if sheet.wins_match else ")")
+    reason = f" ({who} has {sheet.totals[sheet.winner]}"
+    if sheet.tie_break:
+        reason += ", a tie won by the side that won the last trick"
+    if sheet.doubled:
+        basis = "in all" if rules.double_basis == "total" else "in cards and last ten"
+        reason += f", over {rules.double_threshold} {basis}: double"
+    return reason + ")"
+
+
+def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[RefusedCante],
+                  rules: Ruleset) -> list[str]:
+    """Sentences that say where a claimed count differs from the recomputed one, side by side."""
+    labels = side_labels(rules)
+    out = []
+    for side, label in enumerate(labels):
+        got, said = sheet.totals[side], claimed[side] if side < len(claimed) else None
+        if said is None or said == got:
+            continue
+        parts = [f"{sheet.card_points[side]} in cards"]
+        if sheet.last_trick_side == side:
+            parts.append(f"{sheet.last_trick_bonus} for the last trick")
+        cantes = sheet.cante_points(side)
+        if cantes:
+            parts.append(f"{cantes} in cantes")
+        line = f"{label} claims {said} but counts {got} ({' + '.join(parts)})"
+        diff = said - got
+        reasons = []
+        refused_here = [c for c in refused if c.side == side]
+        if refused_here and sum(c.points for c in refused_here) == diff:
+            reasons.append("the difference is the refused cante(s) " + ", ".join(
+                f"{c.points} in {SUIT_LETTERS[c.suit]} ({c.reason})" for c in refused_here))
+        if abs(diff) == rules.last_trick_bonus:
+            has_it = sheet.last_trick_side == side
+            reasons.append("the last ten may have been counted twice" if diff > 0 and has_it
+                           else "the last ten went to the other side" if diff > 0
+                           else "the last ten may be missing from the claim")
+        tricks = [i + 1 for i, t in enumerate(sheet.tricks) if t.points == abs(diff) and t.points]
+        if tricks and diff != 0:
+            reasons.append(f"a trick worth {abs(diff)} may have been credited to the wrong side "
+                           f"(trick {', '.join(map(str, tricks[:4]))})")
+        if not reasons:
+            reasons.append(f"the claim is {abs(diff)} {'more' if diff > 0 else 'less'}")
+        out.append(line + ": " + "; ".join(reasons) + ".")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Streams and matches.
+
+
+@dataclass
+class _MatchState:
+    """What the validator remembers of a match between its records."""
+    match_id: str
+    rules: Ruleset
+    target: int
+    deal_no: int
+    dealer: int | None
+    standing: tuple[int, ...]
+    over: bool
+
+
+def validate_records(records: Iterable[Record], ruleset: Ruleset | None = None) -> Iterator[Report]:
+    """Validate each record; consecutive records with the same Match tag are checked as one match."""
+    state: _MatchState | None = None
+    for record in records:
+        match_id = record.tags.get("Match")
+        if state is not None and state.match_id != match_id:
+            state = None
+        report = validate(record, ruleset)
+        if match_id is not None and report.rules is not None:
+            state = _check_match(record, report, state, match_id)
+        yield report
+
+
+def _check_match(record: Record, report: Report, state: _MatchState | None, match_id: str) -> _MatchState:
+    """Check one record against the match so far; return the match state after it."""
+    rules = report.rules
+    assert rules is not None
+    add = report.findings.append
+    deal_no_text = record.tags.get("DealNo", "")
+    deal_no = int(deal_no_text) if deal_no_text.isdigit() else None
+    line = record.tag_lines.get("DealNo", record.line)
+    try:
+        dealer = record.dealer
+        standing_before = record.match_score
+    except NotationError as exc:
+        add(_tag_finding(exc, "tag"))
+        dealer, standing_before = None, None
+    if state is None:
+        if deal_no != 1:
+            add(Finding("warning", "match_first_deal", f"match {match_id} starts here at DealNo {deal_no_text or '?'}:"
+                        " earlier deals are not in this input, so the first-deal rules and the standing are taken "
+                        "as the record gives them", line=line))
+        standing = standing_before or tuple([0] * rules.sides)
+        state = _MatchState(match_id, rules, report.match_target or rules.match_target, deal_no or 1, dealer,
+                            standing, False)
+        if deal_no == 1 and standing_before is not None and any(standing_before):
+            add(Finding("error", "match_score", "the first deal of a match starts from "
+                        f"{format_side_values(standing_before, rules)}, not from nothing",
+                        line=record.tag_lines.get("MatchScore")))
+    else:
+        if state.over:
+            add(Finding("error", "match_over", f"match {match_id} was already over: no deal after the end",
+                        line=record.line))
+        if deal_no is not None and deal_no != state.deal_no + 1:
+            add(Finding("error", "match_deal_no", f"DealNo {deal_no} follows DealNo {state.deal_no}",
+                        line=line))
+        n = rules.players
+        if dealer is not None and state.dealer is not None and dealer != (state.dealer + 1) % n:
+            names = rules.seat_names
+            add(Finding("error", "dealer_rotation", f"the dealer should be {names[(state.dealer + 1) % n]}, on the "
+                        f"right of the last dealer {names[state.dealer]}, not {names[dealer]}",
+                        line=record.tag_lines.get("Dealer")))
+        if standing_before is not None and tuple(standing_before) != tuple(state.standing):
+            add(Finding("error", "match_score", f"MatchScore says {format_side_values(standing_before, rules)}, "
+                        f"but the match stood at {format_side_values(state.standing, rules)} after the last deal",
+                        line=record.tag_lines.get("MatchScore")))
+        state = replace(state, deal_no=deal_no or state.deal_no + 1, dealer=dealer)
+    sheet = report.sheet
+    if sheet is not None and (sheet.complete or sheet.tute is not None):
+        state.standing = tuple(a + b for a, b in zip(state.standing, sheet.match_points))
+        report.standing_after = state.standing
+        if sheet.wins_match or max(state.standing) >= state.target:
+            state.over = True
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Files, in one process or several.
+
+
+@dataclass
+class Summary:
+    """Counts over a validation run, for the summary line and the exit code."""
+    records: int = 0
+    valid: int = 0
+    invalid: int = 0
+    score_mismatches: int = 0
+    result_mismatches: int = 0
+    parse_errors: int = 0
+    seconds: float = 0.0
+
+    def add(self, report: dict[str, object]) -> None:
+        """Count one report (as :meth:`Report.to_dict` gives it)."""
+        self.records += 1
+        if report["valid"]:
+            self.valid += 1
+        else:
+            self.invalid += 1
+        self.score_mismatches += report["score_ok"] is False
+        self.result_mismatches += report["result_ok"] is False
+        self.parse_errors += bool(report["parse_errors"])
+
+    def to_dict(self) -> dict[str, object]:
+        """The counts as JSON data."""
+        return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
+                "score_mismatches": self.score_mismatches, "result_mismatches": self.result_mismatches,
+                "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
+
+    def __str__(self) -> str:
+        rate = f", {self.records / self.seconds:,.0f} records/s" if self.seconds > 0 else ""
+        return (f"{self.records} records: {self.valid} valid, {self.invalid} invalid, "
+                f"{self.score_mismatches} score mismatches, {self.result_mismatches} result mismatches, "
+                f"{self.parse_errors} with parse errors; {self.seconds:.2f} s{rate}")
+
+
+_Batch = list[tuple[str | None, int, int, str]]
+"""Records to validate in a worker: (source name, record index, first line, text)."""
+
+
+def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool) -> list[dict[str, object]]:
+    """Parse and validate consecutive records (a worker's job); matches never straddle batches."""
+    from .reader import parse_record
+    ruleset = Ruleset.from_spec(spec) if spec else None
+
+    def records() -> Iterator[Record]:
+        for name, index, first_line, text in batch:
+            try:
+                yield parse_record(text, first_line=first_line, source=name, index=index, strict=strict)
+            except NotationError as exc:
+                exc.source, exc.index = name, index
+                if strict:
+                    raise
+                from .reader import scan_tags
+                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
+
+    return [report.to_dict(sheets) for report in validate_records(records(), ruleset)]
+
+
+def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, *, strict: bool = False,
+                     jobs: int = 1, sheets: bool = False, batch_size: int = 500) -> Iterator[dict[str, object]]:
+    """Validate every record of every source, in order, as report dicts; ``jobs`` > 1 uses processes.
+
+    Records of one match are kept in one batch, so matches are checked whole.
+    With ``strict=True`` the first syntax error raises :class:`NotationError`.
+    """
+    from .reader import iter_raw_records
+    spec = str(ruleset) if ruleset else None
+    batches = _batches(iter_raw_records(sources), batch_size)
+    if jobs <= 1:
+        for batch in batches:
+            yield from _validate_batch(batch, spec, strict, sheets)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from itertools import islice
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = [pool.submit(_validate_batch, b, spec, strict, sheets) for b in islice(batches, jobs * 2)]
+        while pending:
+            done = pending.pop(0)
+            nxt = next(batches, None)
+            if nxt is not None:
+                pending.append(pool.submit(_validate_batch, nxt, spec, strict, sheets))
+            yield from done.result()
+
+
+def _batches(raw: Iterable[tuple[str | None, int, int, str]], size: int) -> Iterator[_Batch]:
+    """Group raw records into batches of about ``size``, never splitting a run with one Match tag."""
+    from .reader import scan_tags
+    batch: _Batch = []
+    last_match: str | None = None
+    for item in raw:
+        match = scan_tags(item[3]).get("Match") if "[Match " in item[3] else None
+        if len(batch) >= size and (match is None or match != last_match):
+            yield batch
+            batch = []
+        batch.append(item)
+        last_match = match
+    if batch:
+        yield batch
+
+
+# ---------------------------------------------------------------------------
+# Corrections.
+
+
+def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, int]:
+    """The text of ``source`` with Score and Result corrected where a report found them wrong.
+
+    Records that need no correction (or cannot be judged) keep their exact
+    text; corrected ones are written in export format.  Returns the new text
+    and the number of records corrected.
+    """
+    from .reader import iter_raw_records, parse_record
+    by_index = {int(r["record"]): r for r in reports}  # type: ignore[call-overload]
+    out: list[str] = []
+    fixed = 0
+    for name, index, first_line, text in iter_raw_records([source]):
+        report = by_index.get(index)
+        wrong = report is not None and (report["score_ok"] is False or report["result_ok"] is False)
+        if not wrong or report is None or report["computed_score"] is None:
+            out.append(text)
+            continue
+        record = parse_record(text, first_line=first_line, source=name, index=index)
+        labels = report["sides"]
+        record.tags["Score"] = " ".join(f"{label}:{v}" for label, v in zip(labels, report["computed_score"]))  # type: ignore[call-overload]
+        record.tags["Result"] = record.termination = str(report["computed_result"])
+        out.append(record.tpgn() + ("\n" if text.endswith("\n\n") else ""))
+        fixed += 1
+    return "".join(out), fixed
