@@ -136,6 +136,19 @@ def hand_order(c: Card) -> tuple[int, int]:
     return CARD_SUIT[c], RANKS.index(CARD_RANK[c])
 
 
+DISPLAY_ORDER: tuple[Card, ...] = tuple(sorted(ALL_CARDS, key=hand_order))
+"""Every card in the order a hand is shown: by suit O C E B, then by printed rank."""
+_SUIT_DISPLAY: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(c for c in DISPLAY_ORDER if CARD_SUIT[c] == s and sub >> (c - 10 * s) & 1) for sub in range(1024))
+    for s in SUITS)
+
+
+def display_cards(mask: Mask) -> list[Card]:
+    """The cards of a mask in display order, by table look-up per suit (hands are shown often)."""
+    return [*_SUIT_DISPLAY[0][mask & 1023], *_SUIT_DISPLAY[1][mask >> 10 & 1023],
+            *_SUIT_DISPLAY[2][mask >> 20 & 1023], *_SUIT_DISPLAY[3][mask >> 30 & 1023]]
+
+
 class CardSet:
     """A readable, set-like view of a card mask.
 
@@ -186,7 +199,7 @@ class CardSet:
 
     def codes(self) -> list[str]:
         """Card codes in display order (by suit O C E B, then rank)."""
-        return [CODES[c] for c in sorted(self, key=hand_order)]
+        return [CODES[c] for c in display_cards(self.mask)]
 
     def __str__(self) -> str:
         return " ".join(self.codes())

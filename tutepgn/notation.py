@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
 from .cards import (
-    CARD_STYLES, CODES, SUIT_LETTERS, STYLE_SUITS, TOKEN_STYLES, Card, CardSet, Mask, card_reader, cards_in,
-    hand_order, mask_of,
+    CARD_STYLES, CODES, SUIT_LETTERS, STYLE_SUITS, TOKEN_STYLES, Card, CardSet, Mask, card_reader,
+    display_cards,
 )
 from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
 from .errors import TuteError
@@ -108,6 +109,8 @@ class Record:
     index: int = 0
     line: int = 1
     errors: list[NotationError] = field(default_factory=list)
+    _memo_key: tuple[str, str, str | None] | None = field(default=None, repr=False, compare=False)
+    _memo_hands: list[Mask] = field(default_factory=list, repr=False, compare=False)
 
     # -- What the tags say ---------------------------------------------------
     @property
@@ -151,8 +154,37 @@ class Record:
     @property
     def hands(self) -> list[Mask] | None:
         """Each seat's starting hand from the Deal tag, or None when there is none."""
-        if "Deal" not in self.tags:
+        value = self.tags.get("Deal")
+        if value is None:
             return None
+        key = (value, self.card_style, self.tags.get("Rules"))
+        if self._memo_key != key:  # the validator, the writer and the archive all ask: read the tag once
+            self._memo_hands = self._fast_hands(value) or self._read_hands()
+            self._memo_key = key
+        return list(self._memo_hands)
+
+    def _fast_hands(self, value: str) -> list[Mask] | None:
+        """The Deal tag read in one pass when every card and seat is well written; None otherwise."""
+        names = self.rules.seat_names
+        bits = _card_bits(self.card_style)
+        pieces = value.split(":")
+        hands: list[Mask | None] = [None] * len(names)
+        seat = pieces[0].strip()
+        try:
+            for i, piece in enumerate(pieces[1:], 1):
+                words = piece.split()
+                following = words.pop() if i < len(pieces) - 1 and words else None
+                index = names.index(seat)
+                if hands[index] is not None:
+                    return None
+                hands[index] = reduce(or_, map(bits.__getitem__, words), 0)
+                seat = following or ""
+        except (KeyError, ValueError):
+            return None
+        return None if any(h is None for h in hands) else hands  # type: ignore[return-value]
+
+    def _read_hands(self) -> list[Mask]:
+        """The Deal tag read word by word, to say exactly what is wrong with it."""
         names = self.rules.seat_names
         hands: list[Mask | None] = [None] * len(names)
         table = card_reader(self.card_style)
@@ -273,6 +305,15 @@ class Record:
 # ---------------------------------------------------------------------------
 # Tag values.
 
+@lru_cache(maxsize=8)
+def _card_bits(style: str) -> dict[str, int]:
+    """Card text (as written, and upper-cased) to its bit, for reading hands fast."""
+    table = card_reader(style)
+    bits = {text: 1 << c for text, c in table.items()}
+    bits.update({text.lower(): b for text, b in bits.items()})
+    return bits
+
+
 @lru_cache(maxsize=256)
 def _ruleset(spec: str) -> Ruleset:
     return Ruleset.from_spec(spec)
@@ -362,8 +403,7 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
             if hands is not None:
                 target = CARD_STYLES[style]
                 tags["Deal"] = " ".join(
-                    f"{names[s]}:" + " ".join(target[c] for c in sorted(cards_in(m), key=hand_order))
-                    for s, m in enumerate(hands))
+                    f"{names[s]}:" + " ".join([target[c] for c in display_cards(m)]) for s, m in enumerate(hands))
         except NotationError:
             pass
         for name in ("Stock", "Trump"):

@@ -1,0 +1,614 @@
+"""The archive: millions of deals in one DuckDB file, loaded fast, searched with parameters only.
+
+The schema is documented in docs/archive.md.  Every record is stored with its
+export text, so exports are exact, and with what the validator computed, so
+searches and statistics need no replay.
+
+Loading follows DuckDB's own guidance: records are parsed and validated in
+worker processes (:func:`arrow_batch` is a pure function from record texts to
+one Arrow table), inserted in bulk one transaction per batch (never row by
+row), and the file is checkpointed at the end.  A deal's id is the first 63
+bits of the SHA-256 of its export text, so importing the same records again
+adds nothing, and an interrupted import leaves only whole batches behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
+from .engine import Cante, Exchange, Play, Tute
+from .notation import NotationError, Record, side_labels, trump_suit
+from .rules import SEAT_NAMES
+from .reader import iter_raw_records, parse_record, scan_tags
+from .search import SORTS, SearchFilters
+from .validate import Report, validate_records
+
+SUMMARY_COLUMNS = ("id", "date_text", "event", "rules", "north", "west", "south", "east", "dealer", "trump",
+                   "score", "sides", "result", "valid")
+"""Columns a search returns unless told otherwise."""
+
+ENV_VAR = "TUTEPGN_DB"
+"""Environment variable naming the archive file (overridden by ``--db``)."""
+
+
+def default_path() -> Path:
+    """The archive file: $TUTEPGN_DB, else $XDG_DATA_HOME/tutepgn/archive.duckdb (~/.local/share/...)."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR])
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tutepgn" / "archive.duckdb"
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS deals (
+    id BIGINT PRIMARY KEY,         -- first 63 bits of hash
+    hash VARCHAR NOT NULL,         -- SHA-256 (hex) of the export text
+    source VARCHAR,                -- file it was imported from
+    source_index INTEGER,          -- 0-based record index in that file
+    source_line INTEGER,           -- first line of the record in that file
+    event VARCHAR, site VARCHAR, date_text VARCHAR, date DATE, year SMALLINT, round VARCHAR,
+    rules VARCHAR,                 -- Rules tag, canonical
+    preset VARCHAR, players UTINYINT,
+    north VARCHAR, west VARCHAR, south VARCHAR, east VARCHAR,
+    dealer VARCHAR, trump VARCHAR, turned VARCHAR,
+    match_id VARCHAR, deal_no INTEGER, match_target INTEGER, match_score INTEGER[],
+    valid BOOLEAN, errors INTEGER, warnings INTEGER,
+    sides VARCHAR[],               -- side labels: NS, WE / N, S / N, W, E
+    claimed_score INTEGER[], score INTEGER[], card_points INTEGER[],
+    claimed_result VARCHAR, result VARCHAR,
+    winner VARCHAR,                -- side label, NULL when unfinished
+    winner_points INTEGER, margin INTEGER,
+    match_points INTEGER[], last_trick VARCHAR,
+    complete BOOLEAN, tute BOOLEAN, tute_rank UTINYINT, tute_seat VARCHAR,
+    doubled BOOLEAN, tie_break BOOLEAN, cantes UTINYINT, exchanges UTINYINT,
+    mano VARCHAR, mano_side VARCHAR, winner_players VARCHAR[],
+    hand_n BIGINT, hand_w BIGINT, hand_s BIGINT, hand_e BIGINT,   -- starting hands as card masks
+    sung_n UTINYINT, sung_w UTINYINT, sung_s UTINYINT, sung_e UTINYINT,  -- suits each seat sang, bit = suit
+    cuarenta_side VARCHAR,         -- the side dealt rey and caballo of trump in one hand, if any
+    comments VARCHAR,              -- every comment of the record, joined by newlines
+    tags MAP(VARCHAR, VARCHAR),    -- every tag, unknown ones included
+    text VARCHAR NOT NULL          -- the export text
+);
+CREATE TABLE IF NOT EXISTS plays (
+    deal_id BIGINT, seq USMALLINT, trick UTINYINT, ord UTINYINT, seat VARCHAR, player VARCHAR,
+    card VARCHAR, suit VARCHAR, rank UTINYINT, points UTINYINT, won BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS declarations (
+    deal_id BIGINT, seq USMALLINT, after_trick UTINYINT, seat VARCHAR, player VARCHAR, kind VARCHAR,
+    suit VARCHAR, rank UTINYINT, card VARCHAR, points UTINYINT, accepted BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS hands (
+    deal_id BIGINT, seat VARCHAR, player VARCHAR, side VARCHAR, cards VARCHAR[], mask BIGINT
+);
+CREATE TABLE IF NOT EXISTS issues (
+    deal_id BIGINT, severity VARCHAR, code VARCHAR, option VARCHAR, message VARCHAR,
+    line INTEGER, col INTEGER, trick UTINYINT, seat VARCHAR
+);
+CREATE TABLE IF NOT EXISTS imports (
+    started TIMESTAMP, finished TIMESTAMP, paths VARCHAR[], records INTEGER, added INTEGER
+);
+CREATE OR REPLACE VIEW players AS
+    SELECT player AS name, count(*) AS deals, count(DISTINCT d.rules) AS rulesets,
+           sum(CASE WHEN d.winner = h.side THEN 1 ELSE 0 END) AS wins
+    FROM hands h JOIN deals d ON d.id = h.deal_id WHERE player IS NOT NULL AND player <> '?'
+    GROUP BY player;
+CREATE OR REPLACE VIEW matches AS
+    SELECT match_id, any_value(rules) AS rules, max(match_target) AS target, count(*) AS deals,
+           min(date) AS first_date, max(date) AS last_date, arg_max(winner, deal_no) AS last_winner
+    FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
+"""
+
+def deal_id(text: str) -> tuple[int, str]:
+    """The id and hash of a record's export text: the hash is its SHA-256, the id its first 63 bits."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
+
+
+# ---------------------------------------------------------------------------
+# From record texts to Arrow tables (runs in worker processes).
+
+_Raw = tuple[str | None, int, int, str]
+
+_S, _I32, _U8, _U16, _B = pa.string(), pa.int32(), pa.uint8(), pa.uint16(), pa.bool_()
+_TABLES: dict[str, pa.Schema] = {
+    "deals": pa.schema([
+        ("id", pa.int64()), ("hash", _S), ("source", _S), ("source_index", _I32), ("source_line", _I32),
+        ("event", _S), ("site", _S), ("date_text", _S), ("date", pa.date32()), ("year", pa.int16()),
+        ("round", _S), ("rules", _S), ("preset", _S), ("players", _U8), ("north", _S), ("west", _S),
+        ("south", _S), ("east", _S), ("dealer", _S), ("trump", _S), ("turned", _S), ("match_id", _S),
+        ("deal_no", _I32), ("match_target", _I32), ("match_score", pa.list_(_I32)), ("valid", _B),
+        ("errors", _I32), ("warnings", _I32), ("sides", pa.list_(_S)), ("claimed_score", pa.list_(_I32)),
+        ("score", pa.list_(_I32)), ("card_points", pa.list_(_I32)), ("claimed_result", _S), ("result", _S),
+        ("winner", _S), ("winner_points", _I32), ("margin", _I32), ("match_points", pa.list_(_I32)),
+        ("last_trick", _S), ("complete", _B), ("tute", _B), ("tute_rank", _U8), ("tute_seat", _S),
+        ("doubled", _B), ("tie_break", _B), ("cantes", _U8), ("exchanges", _U8), ("mano", _S),
+        ("mano_side", _S), ("winner_players", pa.list_(_S)), ("hand_n", pa.int64()), ("hand_w", pa.int64()),
+        ("hand_s", pa.int64()), ("hand_e", pa.int64()), ("sung_n", _U8), ("sung_w", _U8), ("sung_s", _U8),
+        ("sung_e", _U8), ("cuarenta_side", _S), ("comments", _S),
+        ("tags", pa.map_(_S, _S)), ("text", _S)]),
+    "plays": pa.schema([
+        ("deal_id", pa.int64()), ("seq", _U16), ("trick", _U8), ("ord", _U8), ("seat", _S), ("player", _S),
+        ("card", _S), ("suit", _S), ("rank", _U8), ("points", _U8), ("won", _B)]),
+    "declarations": pa.schema([
+        ("deal_id", pa.int64()), ("seq", _U16), ("after_trick", _U8), ("seat", _S), ("player", _S),
+        ("kind", _S), ("suit", _S), ("rank", _U8), ("card", _S), ("points", _U8), ("accepted", _B)]),
+    "hands": pa.schema([
+        ("deal_id", pa.int64()), ("seat", _S), ("player", _S), ("side", _S), ("cards", pa.list_(_S)),
+        ("mask", pa.int64())]),
+    "issues": pa.schema([
+        ("deal_id", pa.int64()), ("severity", _S), ("code", _S), ("option", _S), ("message", _S),
+        ("line", _I32), ("col", _I32), ("trick", _U8), ("seat", _S)]),
+}
+"""The Arrow form of each table, column for column as in SCHEMA (inserts are positional)."""
+DEAL_COLUMNS: tuple[str, ...] = tuple(_TABLES["deals"].names)
+"""The columns of table deals."""
+
+_SEAT_TAG = {"N": "North", "W": "West", "S": "South", "E": "East"}
+_CARD_CODE = pa.array(CODES)
+_CARD_SUIT = pa.array([SUIT_LETTERS[CARD_SUIT[c]] for c in range(40)])
+_CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], _U8)
+_CARD_POINTS = pa.array([CARD_POINTS[c] for c in range(40)], _U8)
+_SEAT_LETTER = pa.array([SEAT_NAMES.get(n, ("",) * 4)[s] if s < n else None for n in range(5) for s in range(4)])
+"""Seat letter of seat ``s`` with ``n`` players at index ``4 * n + s``."""
+
+
+def _plays_table(p: dict[str, list[Any]]) -> pa.Table:
+    """The plays of a batch, column by column in Arrow: no Python work per card here."""
+    deal = pa.array(p["deal"], pa.int32())
+    seats = pa.array(p["seats"], pa.int32())
+    cards = pa.array(p["cards"], pa.int32())
+    seq = pa.array(p["seq"], pa.int32())
+    n = pc.take(pa.array(p["n"], pa.int32()), deal)
+    trick0 = pc.divide(pc.subtract(seq, 1), n)
+    winner = pc.take(pa.array(p["winners"], pa.int32()), pc.add(pa.array(p["trick_base"], pa.int32()), trick0))
+    return pa.table({
+        "deal_id": pc.take(pa.array(p["ids"], pa.int64()), deal),
+        "seq": seq.cast(_U16), "trick": pc.add(trick0, 1).cast(_U8),
+        "ord": pc.subtract(pc.subtract(seq, 1), pc.multiply(trick0, n)).cast(_U8),
+        "seat": pc.take(_SEAT_LETTER, pc.add(pc.multiply(n, 4), seats)),
+        "player": pc.take(pa.array(p["names"], _S), pc.add(pc.multiply(deal, 4), seats)),
+        "card": pc.take(_CARD_CODE, cards), "suit": pc.take(_CARD_SUIT, cards),
+        "rank": pc.take(_CARD_RANK, cards), "points": pc.take(_CARD_POINTS, cards),
+        "won": pc.equal(winner, seats),
+    }, schema=_TABLES["plays"])
+
+
+def _date(text: str) -> tuple[dt.date | None, int | None]:
+    """A Date tag as a date (None with unknown parts) and its year (None if unknown)."""
+    parts = text.split(".")
+    year = int(parts[0]) if parts and parts[0].isdigit() else None
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        try:
+            return dt.date(int(parts[0]), int(parts[1]), int(parts[2])), year
+        except ValueError:
+            return None, year
+    return None, year
+
+
+_PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4))
+"""Rey and caballo of each suit, as a mask."""
+
+
+def _safe_dealer(record: Record) -> int | None:
+    try:
+        return record.dealer
+    except NotationError:
+        return None
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -> bool:
+    """Append one deal's rows to every table's columns; False when its id is already in the batch."""
+    record = report.record
+    tags = record.tags
+    rules = report.rules
+    names = rules.seat_names if rules else ("N", "W", "S", "E")
+    n = len(names)
+    labels = side_labels(rules) if rules else ()
+    sheet = report.sheet
+    export = record.tpgn() if not record.errors else text
+    did, digest = deal_id(export)
+    seen = out["_seen"]
+    if did in seen:
+        return False
+    seen[did] = True
+    player = [tags.get(_SEAT_TAG[name]) for name in names]
+    try:
+        turned, hands, match_score, trump = record.turned, record.hands, record.match_score, trump_suit(record)
+    except NotationError:
+        turned, hands, match_score, trump = None, None, None, None
+    totals = list(sheet.totals) if sheet else None
+    winner = sheet.winner if sheet else None
+    comments = [c for note in record.notes.values() for c in note.comments]
+    date, year = _date(tags.get("Date", "????.??.??"))
+    decl_count = {Cante: 0, Exchange: 0}
+    d = out["deals"]
+    # -- plays: kept as flat lists here, expanded into columns by Arrow in _plays_table
+    q = out["declarations"]
+    p = out["_plays"]
+    refused = {(c.seat, c.suit) for c in report.refused_cantes}
+    cards = [e.card for e in record.events if type(e) is Play]
+    count = len(cards)
+    p["deal"].extend([len(p["ids"])] * count)
+    p["ids"].append(did)
+    p["n"].append(n)
+    p["names"].extend(player + [None] * (4 - n))
+    p["cards"].extend(cards)
+    p["seats"].extend([e.seat for e in record.events if type(e) is Play])
+    p["seq"].extend(range(1, count + 1))
+    p["trick_base"].extend([len(p["winners"])] * count)
+    tricks = -(-count // n)
+    winners = [t.winner for t in sheet.tricks] if sheet else []
+    p["winners"].extend(winners[:tricks] + [255] * (tricks - len(winners)))
+    plays = 0
+    for event in record.events:
+        seat = event.seat
+        if type(event) is Play:
+            plays += 1
+            continue
+        kind = type(event)
+        decl_count[kind] = decl_count.get(kind, 0) + 1
+        q["deal_id"].append(did)
+        q["seq"].append(sum(decl_count.values()))
+        q["after_trick"].append(plays // n)
+        q["seat"].append(names[seat])
+        q["player"].append(player[seat])
+        if kind is Cante:
+            q["kind"].append("cante")
+            q["suit"].append(SUIT_LETTERS[event.suit])
+            q["rank"].append(None)
+            q["card"].append(None)
+            q["points"].append(None if rules is None else
+                               rules.cuarenta_points if event.suit == trump else rules.cante_points)
+            q["accepted"].append((seat, event.suit) not in refused)
+        else:
+            q["kind"].append("tute" if kind is Tute else "exchange")
+            q["suit"].append(SUIT_LETTERS[CARD_SUIT[event.card]] if kind is Exchange else None)
+            q["rank"].append(event.rank if kind is Tute else None)
+            q["card"].append(CODES[event.card] if kind is Exchange else None)
+            q["points"].append(None)
+            q["accepted"].append(True)
+    # -- starting hands
+    h = out["hands"]
+    for seat, mask in enumerate(hands or ()):
+        h["deal_id"].append(did)
+        h["seat"].append(names[seat])
+        h["player"].append(player[seat])
+        h["side"].append(labels[rules.side_of(seat)] if rules else None)
+        h["cards"].append([CODES[c] for c in display_cards(mask)])
+        h["mask"].append(mask)
+    # -- issues
+    i = out["issues"]
+    for f in report.findings:
+        for key, value in (("deal_id", did), ("severity", f.severity), ("code", f.code), ("option", f.option),
+                           ("message", f.message), ("line", f.line), ("col", f.column), ("trick", f.trick),
+                           ("seat", f.seat)):
+            i[key].append(value)
+    # -- the deal
+    row = {
+        "id": did, "hash": digest, "source": record.source, "source_index": record.index,
+        "source_line": record.line, "event": tags.get("Event"), "site": tags.get("Site"),
+        "date_text": tags.get("Date"), "date": date, "year": year, "round": tags.get("Round"),
+        "rules": str(rules) if rules else tags.get("Rules"), "preset": rules.preset if rules else None,
+        "players": n, "north": tags.get("North"), "west": tags.get("West"), "south": tags.get("South"),
+        "east": tags.get("East"), "dealer": tags.get("Dealer"),
+        "trump": SUIT_LETTERS[trump] if trump is not None else None,
+        "turned": CODES[turned] if turned is not None else None, "match_id": tags.get("Match"),
+        "deal_no": _int(tags.get("DealNo")), "match_target": report.match_target,
+        "match_score": list(match_score) if match_score else None, "valid": report.valid,
+        "errors": len(report.errors), "warnings": len(report.warnings), "sides": list(labels),
+        "claimed_score": list(report.claimed_score) if report.claimed_score else None, "score": totals,
+        "card_points": list(sheet.card_points) if sheet else None, "claimed_result": report.claimed_result,
+        "result": report.computed_result, "winner": labels[winner] if winner is not None else None,
+        "winner_points": totals[winner] if totals and winner is not None else None,
+        "margin": (totals[winner] - max(v for k, v in enumerate(totals) if k != winner))
+        if totals and winner is not None and len(totals) > 1 else None,
+        "match_points": list(sheet.match_points) if sheet else None,
+        "last_trick": labels[sheet.last_trick_side] if sheet and sheet.last_trick_side is not None else None,
+        "complete": bool(sheet and sheet.complete), "tute": bool(sheet and sheet.tute),
+        "tute_rank": sheet.tute.rank if sheet and sheet.tute else None,
+        "tute_seat": names[sheet.tute.seat] if sheet and sheet.tute else None,
+        "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),
+        "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
+        "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
+    }
+    dealer = _safe_dealer(record)
+    mano = (dealer + 1) % n if dealer is not None else None
+    row["mano"] = names[mano] if mano is not None else None
+    row["mano_side"] = labels[rules.side_of(mano)] if mano is not None and rules else None
+    row["winner_players"] = ([player[x] for x in range(n) if rules.side_of(x) == winner]
+                             if rules and winner is not None else None)
+    by_letter = dict(zip(names, hands or ()))
+    sung = dict.fromkeys(names, 0)
+    for c in sheet.cantes if sheet else ():
+        sung[names[c.seat]] |= 1 << c.suit
+    for letter in "NWSE":
+        row[f"hand_{letter.lower()}"] = by_letter.get(letter)
+        row[f"sung_{letter.lower()}"] = sung.get(letter)
+    pair = _PAIRS[trump] if trump is not None else 0
+    holder = next((x for x, m in enumerate(hands or ()) if pair and m & pair == pair), None)
+    row["cuarenta_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
+    for key, value in row.items():
+        d[key].append(value)
+    return True
+
+
+def arrow_batch(batch: list[_Raw]) -> dict[str, pa.Table]:
+    """Parse and validate record texts; return each table's new rows as Arrow (a pure function)."""
+
+    def records() -> Iterator[Record]:
+        for name, index, first_line, text in batch:
+            try:
+                yield parse_record(text, first_line=first_line, source=name, index=index)
+            except NotationError as exc:
+                exc.source, exc.index = name, index
+                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
+
+    out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in _TABLES.items()}
+    out["_seen"] = {}
+    out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
+    for report, (_, _, _, text) in zip(validate_records(records()), batch):
+        _add_rows(report, text, out)
+    tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in _TABLES.items() if t != "plays"}
+    tables["plays"] = _plays_table(out["_plays"])
+    return tables
+
+
+# ---------------------------------------------------------------------------
+# The archive.
+
+
+@dataclass
+class ImportSummary:
+    """What an import did."""
+    records: int = 0
+    added: int = 0
+    invalid: int = 0
+    skipped_invalid: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        rate = self.records / self.seconds if self.seconds else 0
+        return (f"{self.records:,} records read, {self.added:,} added, {self.records - self.added - self.skipped_invalid:,}"
+                f" already in the archive, {self.invalid:,} invalid"
+                + (f" ({self.skipped_invalid:,} skipped)" if self.skipped_invalid else "")
+                + f"; {self.seconds:.1f} s, {rate:,.0f} records/s")
+
+    def to_dict(self) -> dict[str, object]:
+        """The summary as JSON data."""
+        return {"records": self.records, "added": self.added, "invalid": self.invalid,
+                "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
+
+
+class Archive:
+    """A DuckDB file of deals.  Open read-only for searches; one writer at a time (DuckDB's rule)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                 threads: int | None = None, memory_limit: str = "2GB") -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.read_only = read_only
+        config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
+                                  "autoinstall_known_extensions": False}
+        if threads:
+            config["threads"] = threads
+        if read_only:
+            if not self.path.exists():
+                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
+            self.con = duckdb.connect(str(self.path), read_only=True, config=config)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.con = duckdb.connect(str(self.path), config=config)
+            self.con.execute(SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.con.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- Import ----------------------------------------------------------------
+    def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
+                       batch_size: int = 2000, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+        """Parse, validate and insert every record of the sources; return what was done."""
+        summary = ImportSummary()
+        start = time.perf_counter()
+        started = time.strftime("%Y-%m-%d %H:%M:%S")
+        names = [str(s) for s in sources] if not isinstance(sources, list) else [str(s) for s in sources]
+        raw = iter_raw_records(sources)
+        batches = _batches(raw, batch_size)
+        for tables in _arrow_tables(batches, jobs):
+            deals = tables["deals"]
+            summary.records += deals.num_rows
+            invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+            summary.invalid += invalid
+            if skip_invalid and invalid:
+                keep = deals.filter(deals.column("valid")).column("id")
+                tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                summary.skipped_invalid += invalid
+            summary.added += self._insert(tables)
+            if progress:
+                progress(summary.records, summary.added)
+        self.con.execute("CHECKPOINT")
+        summary.seconds = time.perf_counter() - start
+        self.con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
+                         [started, time.strftime("%Y-%m-%d %H:%M:%S"), names, summary.records, summary.added])
+        return summary
+
+    def _insert(self, tables: dict[str, pa.Table]) -> int:
+        """Insert one batch in one transaction: the new deals and their plays, declarations, hands, issues."""
+        con = self.con
+        deals = tables["deals"]
+        known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
+                            [deals.column("id").to_pylist()]).fetchall()
+        if known:
+            old = pa.array([row[0] for row in known], pa.int64())
+            tables = {name: t.filter(pc.invert(pc.is_in(t.column(0), value_set=old))) for name, t in tables.items()}
+        added = tables["deals"].num_rows
+        if not added:
+            return 0
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for name, table in tables.items():
+                con.register("_batch", table)
+                con.execute(f"INSERT INTO {name} SELECT * FROM _batch")
+                con.unregister("_batch")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        return added
+
+    # -- Reading ------------------------------------------------------------------
+    def count(self, filters: SearchFilters | None = None) -> int:
+        """Number of deals in the archive (that match ``filters``)."""
+        where, params = (filters or SearchFilters()).to_sql()
+        return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
+
+    def text(self, deal: int) -> str | None:
+        """The export text of one deal, or None."""
+        row = self.con.execute("SELECT text FROM deals WHERE id = ?", [deal]).fetchone()
+        return row[0] if row else None
+
+    def search(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = 50,
+               offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> list[dict[str, Any]]:
+        """Deals matching ``filters``, as dicts of ``columns``, in ``sort`` order."""
+        if sort not in SORTS:
+            raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+        bad = [c for c in columns if c not in DEAL_COLUMNS]
+        if bad:
+            raise ValueError(f"unknown column(s) {', '.join(bad)}")
+        where, params = (filters or SearchFilters()).to_sql()
+        sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params = [*params, limit, offset]
+        cursor = self.con.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def texts(self, filters: SearchFilters | None = None, *, sort: str = "date",
+              limit: int | None = None) -> Iterator[str]:
+        """Export texts of matching deals, streamed in batches (for exports of any size)."""
+        where, params = (filters or SearchFilters()).to_sql()
+        sql = f"SELECT text FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = [*params, limit]
+        cursor = self.con.execute(sql, params)
+        while rows := cursor.fetchmany(2000):
+            for (text,) in rows:
+                yield text
+
+    def stats(self, filters: SearchFilters | None = None) -> dict[str, Any]:
+        """Statistics over matching deals: players, rulesets, trumps, points, las cuarenta, mano."""
+        where, params = (filters or SearchFilters()).to_sql()
+        con = self.con
+        sel = f"(SELECT * FROM deals WHERE {where})"
+
+        def rows(sql: str) -> list[dict[str, Any]]:
+            cursor = con.execute(sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, r)) for r in cursor.fetchall()]
+
+        out: dict[str, Any] = {}
+        out["totals"] = rows(f"""
+            SELECT count(*) AS deals, count(*) FILTER (WHERE complete OR tute) AS finished,
+                   count(*) FILTER (WHERE NOT valid) AS invalid, round(avg(winner_points), 1) AS avg_winner_points,
+                   count(*) FILTER (WHERE tute) AS tutes, count(*) FILTER (WHERE doubled) AS doubles,
+                   count(*) FILTER (WHERE tie_break) AS tie_breaks FROM {sel} AS d""")[0]
+        out["players"] = rows(f"""
+            SELECT h.player, count(*) AS deals, count(*) FILTER (WHERE d.winner = h.side) AS wins,
+                   round(count(*) FILTER (WHERE d.winner = h.side) / count(*), 3) AS win_rate,
+                   round(avg(d.score[list_position(d.sides, h.side)]), 1) AS avg_points,
+                   count(*) FILTER (WHERE d.tute AND d.tute_seat = h.seat) AS tutes,
+                   sum(CASE h.seat WHEN 'N' THEN bit_count(coalesce(d.sung_n, 0)) WHEN 'W' THEN
+                       bit_count(coalesce(d.sung_w, 0)) WHEN 'S' THEN bit_count(coalesce(d.sung_s, 0))
+                       ELSE bit_count(coalesce(d.sung_e, 0)) END)::INTEGER AS cantes
+            FROM {sel} AS d JOIN hands h ON h.deal_id = d.id
+            WHERE h.player IS NOT NULL AND h.player <> '?'
+            GROUP BY h.player ORDER BY deals DESC, h.player""")
+        out["rulesets"] = rows(f"""
+            SELECT preset, count(*) AS deals, round(avg(winner_points), 1) AS avg_winner_points,
+                   count(*) FILTER (WHERE tute) AS tutes, count(*) FILTER (WHERE doubled) AS doubles,
+                   count(*) FILTER (WHERE tie_break) AS tie_breaks
+            FROM {sel} AS d GROUP BY preset ORDER BY deals DESC""")
+        out["trumps"] = rows(f"""
+            SELECT trump, count(*) AS deals, round(avg(winner_points), 1) AS avg_winner_points,
+                   round(avg(margin), 1) AS avg_margin FROM {sel} AS d WHERE trump IS NOT NULL
+            GROUP BY trump ORDER BY trump""")
+        out["points"] = rows(f"""
+            SELECT (winner_points // 10 * 10)::INTEGER AS points_from, count(*) AS deals
+            FROM {sel} AS d WHERE winner_points IS NOT NULL GROUP BY ALL ORDER BY points_from""")
+        out["cuarenta"] = rows(f"""
+            SELECT count(*) AS deals, count(*) FILTER (WHERE winner = cuarenta_side) AS won_by_holder,
+                   round(count(*) FILTER (WHERE winner = cuarenta_side) / nullif(count(*), 0), 3) AS rate
+            FROM {sel} AS d WHERE cuarenta_side IS NOT NULL AND (complete OR tute)""")[0]
+        out["mano"] = rows(f"""
+            SELECT count(*) AS deals, count(*) FILTER (WHERE winner = mano_side) AS won_by_mano,
+                   round(count(*) FILTER (WHERE winner = mano_side) / nullif(count(*), 0), 3) AS rate,
+                   round(avg(1.0 / len(sides)), 3) AS even_chance
+            FROM {sel} AS d WHERE mano_side IS NOT NULL AND (complete OR tute)""")[0]
+        return out
+
+
+def _batches(raw: Iterable[_Raw], size: int) -> Iterator[list[_Raw]]:
+    """Batches of about ``size`` records, never splitting a run of one Match (as the validator checks matches)."""
+    batch: list[_Raw] = []
+    last: str | None = None
+    for item in raw:
+        match = scan_tags(item[3]).get("Match") if "[Match " in item[3] else None
+        if len(batch) >= size and (match is None or match != last):
+            yield batch
+            batch = []
+        batch.append(item)
+        last = match
+    if batch:
+        yield batch
+
+
+def _arrow_tables(batches: Iterator[list[_Raw]], jobs: int) -> Iterator[dict[str, pa.Table]]:
+    """Arrow tables of the batches, in order, built here or in ``jobs`` worker processes."""
+    if jobs <= 1:
+        for batch in batches:
+            yield arrow_batch(batch)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = [pool.submit(arrow_batch, b) for b in islice(batches, jobs + 1)]
+        while pending:
+            table = pending.pop(0).result()
+            nxt = next(batches, None)
+            if nxt is not None:
+                pending.append(pool.submit(arrow_batch, nxt))
+            yield table
+
+
+def run_with_timeout(con: duckdb.DuckDBPyConnection, seconds: float, work: Callable[[], Any]) -> Any:
+    """Run ``work`` on ``con``; interrupt the query if it takes longer than ``seconds``."""
+    timer = threading.Timer(seconds, con.interrupt)
+    timer.start()
+    try:
+        return work()
+    finally:
+        timer.cancel()

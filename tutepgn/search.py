@@ -1,0 +1,187 @@
+"""Search filters for the archive: one model, used by ``tute search``, ``tute stats``, ``tute export`` and the API.
+
+Every filter becomes parameterised SQL: values travel as parameters, never
+inside SQL text, so no filter value can change a query's meaning.
+
+>>> where, params = SearchFilters(player="Ana", trump="O", cante="40").to_sql()
+>>> params[:5]
+['Ana', 'Ana', 'Ana', 'Ana', 'O']
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .cards import SUIT_LETTERS, card_reader
+
+Seat = Literal["N", "W", "S", "E"]
+SORTS = {"date": "date NULLS LAST, id", "-date": "date DESC NULLS LAST, id", "points": "winner_points, id",
+         "-points": "winner_points DESC, id", "margin": "margin, id", "-margin": "margin DESC, id", "id": "id"}
+"""Sort keys a search accepts; a leading - means descending.  Every order ends on the id, so pages are stable."""
+
+_SEAT_COLUMN = {"N": "north", "W": "west", "S": "south", "E": "east"}
+_HELD = re.compile(r"^([NWSE]):(.+)$")
+
+
+class SearchFilters(BaseModel):
+    """What to look for.  Every field is optional; given fields must all match (AND)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: str | None = Field(None, description="A player's name, at any seat (or at `seat`).")
+    seat: Seat | None = Field(None, description="With `player`: the seat the player sat at.")
+    partner: str | None = Field(None, description="With `player`: the player's partner (4 players).")
+    opponent: str | None = Field(None, description="With `player`: a player on another side.")
+    since: dt.date | None = Field(None, description="Deals on or after this date (YYYY-MM-DD).")
+    until: dt.date | None = Field(None, description="Deals on or before this date.")
+    event: str | None = Field(None, description="Text in the Event tag (case-insensitive).")
+    site: str | None = Field(None, description="Text in the Site tag (case-insensitive).")
+    rules: str | None = Field(None, description="A preset name, or a whole Rules spec.")
+    trump: str | None = Field(None, description="Trump suit: O, C, E or B.")
+    winner: str | None = Field(None, description="The deal winner: a side label (NS, WE, N ...) or a player's name.")
+    loser: str | None = Field(None, description="A player (or side label) who did not win the deal.")
+    min_points: int | None = Field(None, description="The winner's total at least this.")
+    max_points: int | None = Field(None, description="The winner's total at most this.")
+    min_margin: int | None = Field(None, description="The winner's lead over the next side at least this.")
+    max_margin: int | None = Field(None, description="The winner's lead at most this.")
+    cante: Literal["any", "20", "40"] | None = Field(None, description="A cante was sung: any, a 20, or las cuarenta.")
+    cante_suit: str | None = Field(None, description="A cante was sung in this suit (O, C, E, B).")
+    cante_by: str | None = Field(None, description="The cante was sung by this player.")
+    unsung: Literal["any", "40"] | None = Field(
+        None, description="A seat was dealt rey and caballo of one suit (40: of trump) and never sang it.")
+    tute: bool | None = Field(None, description="A tute ended the deal (or not).")
+    tute_rank: Literal[11, 12] | None = Field(None, description="A tute of caballos (11) or reyes (12).")
+    exchange: bool | None = Field(None, description="An exchange of the 7 or 2 was made (or not).")
+    doubled: bool | None = Field(None, description="The deal was worth double (or not).")
+    tie_break: bool | None = Field(None, description="The deal was a tie decided by the last trick (or not).")
+    valid: bool | None = Field(None, description="The record validated (or not).")
+    issue: str | None = Field(None, description="The validator reported this finding code (e.g. must_follow).")
+    held: list[str] = Field(default_factory=list,
+                            description="Starting holdings, each SEAT:CARDS, e.g. 'S:1O,3O' (South held 1O and 3O).")
+    comment: str | None = Field(None, description="Text in the record's comments (case-insensitive).")
+    match: str | None = Field(None, description="The Match id.")
+
+    @field_validator("trump", "cante_suit")
+    @classmethod
+    def _suit(cls, value: str | None) -> str | None:
+        if value is not None and (len(value) != 1 or value.upper() not in SUIT_LETTERS):
+            raise ValueError("a suit is one of O, C, E, B")
+        return value.upper() if value else value
+
+    @field_validator("held")
+    @classmethod
+    def _held(cls, value: list[str]) -> list[str]:
+        for item in value:
+            m = _HELD.match(item.strip())
+            if not m:
+                raise ValueError(f"{item!r}: write SEAT:CARDS, e.g. S:1O,3O")
+            table = card_reader("es")
+            for code in re.split(r"[ ,]+", m.group(2).strip()):
+                if code.upper() not in table:
+                    raise ValueError(f"{code!r} is not a card")
+        return value
+
+    def to_sql(self) -> tuple[str, list[object]]:
+        """The WHERE clause over table ``deals`` and its parameters."""
+        where: list[str] = []
+        params: list[object] = []
+
+        def add(sql: str, *values: object) -> None:
+            where.append(sql)
+            params.extend(values)
+
+        if self.player is not None:
+            if self.seat:
+                add(f"{_SEAT_COLUMN[self.seat]} = ?", self.player)
+            else:
+                add("(north = ? OR west = ? OR south = ? OR east = ?)", *[self.player] * 4)
+        if self.partner is not None:
+            if self.player is None:
+                raise ValueError("partner needs player")
+            add("players = 4 AND ((north = ? AND south = ?) OR (south = ? AND north = ?) "
+                "OR (west = ? AND east = ?) OR (east = ? AND west = ?))", *[self.player, self.partner] * 4)
+        if self.opponent is not None:
+            if self.player is None:
+                raise ValueError("opponent needs player")
+            add("EXISTS (SELECT 1 FROM hands a JOIN hands b ON a.deal_id = b.deal_id "
+                "WHERE a.deal_id = deals.id AND a.player = ? AND b.player = ? AND a.side <> b.side)",
+                self.player, self.opponent)
+        if self.since is not None:
+            add("date >= ?", self.since)
+        if self.until is not None:
+            add("date <= ?", self.until)
+        if self.event is not None:
+            add("event ILIKE ? ESCAPE '\\'", f"%{_like(self.event)}%")
+        if self.site is not None:
+            add("site ILIKE ? ESCAPE '\\'", f"%{_like(self.site)}%")
+        if self.rules is not None:
+            add("(preset = ? OR rules = ?)", self.rules, self.rules)
+        if self.trump is not None:
+            add("trump = ?", self.trump)
+        if self.winner is not None:
+            add("(winner = ? OR list_contains(winner_players, ?))", self.winner, self.winner)
+        if self.loser is not None:
+            add("winner IS NOT NULL AND winner <> ? AND NOT list_contains(winner_players, ?) "
+                "AND (? IN (north, west, south, east) OR list_contains(sides, ?))", *[self.loser] * 4)
+        for column, op, value in (("winner_points", ">=", self.min_points), ("winner_points", "<=", self.max_points),
+                                  ("margin", ">=", self.min_margin), ("margin", "<=", self.max_margin)):
+            if value is not None:
+                add(f"{column} {op} ?", value)
+        if self.cante is not None or self.cante_suit is not None or self.cante_by is not None:
+            sub = ["x.deal_id = deals.id", "x.kind = 'cante'", "x.accepted"]
+            values: list[object] = []
+            if self.cante in ("20", "40"):
+                sub.append("x.suit = deals.trump" if self.cante == "40" else "x.suit <> deals.trump")
+            if self.cante_suit is not None:
+                sub.append("x.suit = ?")
+                values.append(self.cante_suit)
+            if self.cante_by is not None:
+                sub.append("x.player = ?")
+                values.append(self.cante_by)
+            add(f"EXISTS (SELECT 1 FROM declarations x WHERE {' AND '.join(sub)})", *values)
+        if self.unsung is not None:
+            add(_unsung_sql(self.unsung))
+        for column, value in (("tute", self.tute), ("doubled", self.doubled), ("tie_break", self.tie_break),
+                              ("valid", self.valid)):
+            if value is not None:
+                add(f"{column} = ?", value)
+        if self.tute_rank is not None:
+            add("tute_rank = ?", self.tute_rank)
+        if self.exchange is not None:
+            add("exchanges > 0" if self.exchange else "exchanges = 0")
+        if self.issue is not None:
+            add("EXISTS (SELECT 1 FROM issues i WHERE i.deal_id = deals.id AND i.code = ?)", self.issue)
+        for item in self.held:
+            m = _HELD.match(item.strip())
+            assert m is not None
+            table = card_reader("es")
+            mask = 0
+            for code in re.split(r"[ ,]+", m.group(2).strip()):
+                mask |= 1 << table[code.upper()]
+            add(f"(hand_{m.group(1).lower()} & ?) = ?", mask, mask)
+        if self.comment is not None:
+            add("comments ILIKE ? ESCAPE '\\'", f"%{_like(self.comment)}%")
+        if self.match is not None:
+            add("match_id = ?", self.match)
+        return (" AND ".join(where) if where else "TRUE"), params
+
+
+def _like(text: str) -> str:
+    """Escape LIKE wildcards in user text, so % and _ match themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _unsung_sql(which: str) -> str:
+    """A seat dealt rey and caballo of a suit (of trump, for 40) that never sang it: column arithmetic only."""
+    checks = []
+    for seat in "nwse":
+        for suit in range(4):
+            held = f"((hand_{seat} >> {suit * 10 + 6}) & 3) = 3"
+            not_sung = f"((coalesce(sung_{seat}, 0) >> {suit}) & 1) = 0"
+            trump = f" AND trump = '{SUIT_LETTERS[suit]}'" if which == "40" else ""
+            checks.append(f"({held} AND {not_sung}{trump})")
+    return "(" + " OR ".join(checks) + ")"
