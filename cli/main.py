@@ -116,3 +116,7 @@ def main() -> None:
 
 
 from tutepgn.cli import validate as _validate  # noqa: E402,F401  registers tute validate
+from tutepgn.cli import convert as _convert  # noqa: E402,F401  registers tute convert
+from tutepgn.cli import replay as _replay  # noqa: E402,F401  registers tute replay
+from tutepgn.cli import record as _record  # noqa: E402,F401  registers tute record
+from tutepgn.cli import archive as _archive  # noqa: E402,F401  registers the archive commands

@@ -15,6 +15,7 @@ adds nothing, and an interrupted import leaves only whole batches behind.
 from __future__ import annotations
 
 import datetime as dt
+import csv
 import hashlib
 import os
 import threading
@@ -24,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import duckdb
 import pyarrow as pa
@@ -38,6 +39,11 @@ from .reader import iter_raw_records, parse_record, scan_tags
 from .search import SORTS, SearchFilters
 from .validate import Report, validate_records
 
+EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
+CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "north", "west", "south", "east",
+               "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides", "claimed_score", "score",
+               "result", "winner", "winner_points", "margin", "tute", "doubled", "tie_break", "cantes", "exchanges")
+"""Columns of a CSV export (lists are written space-separated)."""
 SUMMARY_COLUMNS = ("id", "date_text", "event", "rules", "north", "west", "south", "east", "dealer", "trump",
                    "score", "sides", "result", "valid")
 """Columns a search returns unless told otherwise."""
@@ -432,11 +438,16 @@ class Archive:
     def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
                        batch_size: int = 2000, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
         """Parse, validate and insert every record of the sources; return what was done."""
+        sources = list(sources)
+        return self.import_raw(iter_raw_records(sources), jobs=jobs, skip_invalid=skip_invalid,
+                               batch_size=batch_size, progress=progress, names=[str(s) for s in sources])
+
+    def import_raw(self, raw: Iterable[_Raw], *, jobs: int = 1, skip_invalid: bool = False, batch_size: int = 2000,
+                   progress: Callable[[int, int], None] | None = None, names: list[str] | None = None) -> ImportSummary:
+        """Import records already split from their sources: (source name, index, first line, text)."""
         summary = ImportSummary()
         start = time.perf_counter()
         started = time.strftime("%Y-%m-%d %H:%M:%S")
-        names = [str(s) for s in sources] if not isinstance(sources, list) else [str(s) for s in sources]
-        raw = iter_raw_records(sources)
         batches = _batches(raw, batch_size)
         for tables in _arrow_tables(batches, jobs):
             deals = tables["deals"]
@@ -453,7 +464,7 @@ class Archive:
         self.con.execute("CHECKPOINT")
         summary.seconds = time.perf_counter() - start
         self.con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
-                         [started, time.strftime("%Y-%m-%d %H:%M:%S"), names, summary.records, summary.added])
+                         [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
         return summary
 
     def _insert(self, tables: dict[str, pa.Table]) -> int:
@@ -571,6 +582,143 @@ class Archive:
                    round(avg(1.0 / len(sides)), 3) AS even_chance
             FROM {sel} AS d WHERE mano_side IS NOT NULL AND (complete OR tute)""")[0]
         return out
+
+
+    # -- Export, SQL, maintenance ---------------------------------------------------
+    def export(self, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,
+               cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
+        """Write matching deals as tpgn, json, jsonl or csv to a stream or path, or parquet to a directory.
+
+        Parquet is partitioned by preset and year (hive layout), for DuckDB, Polars, Spark or Trino.
+        Returns the number of deals written.
+        """
+        if fmt == "parquet":
+            return self._export_parquet(filters, Path(out) if not hasattr(out, "write") else None)
+        if fmt not in EXPORT_FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
+        if hasattr(out, "write"):
+            return self._export_stream(filters, fmt, out, cards, sort, limit)  # type: ignore[arg-type]
+        with open(out, "w", encoding="utf-8", newline="\n" if fmt != "csv" else "") as handle:
+            return self._export_stream(filters, fmt, handle, cards, sort, limit)
+
+    def _export_stream(self, filters: SearchFilters | None, fmt: str, out: IO[str], cards: str, sort: str,
+                       limit: int | None) -> int:
+        count = 0
+        if fmt == "csv":
+            writer = csv.writer(out)
+            writer.writerow(CSV_COLUMNS)
+            offset = 0
+            while rows := self.search(filters, sort=sort, columns=CSV_COLUMNS, offset=offset,
+                                      limit=2000 if limit is None else min(2000, limit - offset)):
+                for row in rows:
+                    writer.writerow([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()])
+                count += len(rows)
+                offset += len(rows)
+                if limit is not None and offset >= limit:
+                    break
+            return count
+        if fmt == "tpgn" and cards == "es":
+            for text in self.texts(filters, sort=sort, limit=limit):
+                out.write(("\n" if count else "") + text)
+                count += 1
+            return count
+        from .jsonmodel import to_json
+        if fmt == "json":
+            out.write("[")
+        for text in self.texts(filters, sort=sort, limit=limit):
+            record = parse_record(text)
+            if fmt == "tpgn":
+                out.write(("\n" if count else "") + record.tpgn(cards))
+            else:
+                out.write(("," if count and fmt == "json" else "") + ("\n" if fmt == "json" else "")
+                          + to_json(record, cards) + ("\n" if fmt == "jsonl" else ""))
+            count += 1
+        if fmt == "json":
+            out.write("\n]\n")
+        return count
+
+    def _export_parquet(self, filters: SearchFilters | None, directory: Path | None) -> int:
+        if directory is None:
+            raise ValueError("parquet goes to a directory, not a stream: give -o DIR")
+        where, params = (filters or SearchFilters()).to_sql()
+        con = self.con
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _export AS SELECT * EXCLUDE (tags), "
+                    f"coalesce(year, 0) AS part_year FROM deals WHERE {where}", params)
+        count = int(con.execute("SELECT count(*) FROM _export").fetchone()[0])  # type: ignore[index]
+        directory.mkdir(parents=True, exist_ok=True)
+        target = str(directory).replace("'", "''")
+        con.execute(f"COPY _export TO '{target}' (FORMAT parquet, PARTITION_BY (preset, part_year), "
+                    "OVERWRITE_OR_IGNORE true)")
+        con.execute("DROP TABLE _export")
+        return count
+
+    def verify(self) -> list[str]:
+        """Check the archive: every hash matches its text, every id its hash, child rows belong to deals."""
+        problems: list[str] = []
+        cursor = self.con.execute("SELECT id, hash, text FROM deals")
+        while rows := cursor.fetchmany(5000):
+            for did, digest, text in rows:
+                expected_id, expected_hash = deal_id(text)
+                if expected_hash != digest:
+                    problems.append(f"deal {did}: its text does not hash to its stored hash")
+                elif expected_id != did:
+                    problems.append(f"deal {did}: its id is not the first 63 bits of its hash")
+        for table in ("plays", "declarations", "hands", "issues"):
+            orphans = self.con.execute(f"SELECT count(*) FROM {table} WHERE deal_id NOT IN (SELECT id FROM deals)"
+                                       ).fetchone()[0]  # type: ignore[index]
+            if orphans:
+                problems.append(f"{table}: {orphans} rows of deals that are not in the archive")
+        short = self.con.execute("""
+            SELECT count(*) FROM deals d LEFT JOIN (SELECT deal_id, count(*) AS n FROM plays GROUP BY deal_id) p
+            ON p.deal_id = d.id WHERE d.complete AND coalesce(p.n, 0) <> (CASE d.preset WHEN 'torofun-3p' THEN 36
+            ELSE 40 END) AND d.rules = d.preset""").fetchone()[0]  # type: ignore[index]
+        if short:
+            problems.append(f"{short} complete deals do not have one play row per card")
+        mismatch = self.con.execute("""
+            SELECT count(*) FROM deals d LEFT JOIN (SELECT deal_id, count(*) AS n FROM hands GROUP BY deal_id) h
+            ON h.deal_id = d.id WHERE d.hand_n IS NOT NULL AND coalesce(h.n, 0) <> d.players""").fetchone()[0]  # type: ignore[index]
+        if mismatch:
+            problems.append(f"{mismatch} deals do not have one hands row per seat")
+        return problems
+
+    def rebuild(self, target: str | os.PathLike[str], *, jobs: int = 1) -> ImportSummary:
+        """A fresh archive file at ``target`` from the stored records (re-parsed, re-validated)."""
+        cursor = self.con.execute("SELECT source, source_index, source_line, text FROM deals ORDER BY source, "
+                                  "source_index")
+
+        def raw() -> Iterator[_Raw]:
+            while rows := cursor.fetchmany(5000):
+                yield from ((src, idx or 0, line or 1, text) for src, idx, line, text in rows)
+
+        with Archive(target) as fresh:
+            return fresh.import_raw(raw(), jobs=jobs)
+
+
+def open_sql(path: str | os.PathLike[str], *, memory_limit: str = "1GB", threads: int = 2) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for ad hoc SQL: no files, no network, no extensions, configuration locked."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"no archive at {path}")
+    con = duckdb.connect(str(path), read_only=True, config={
+        "enable_external_access": False, "autoload_known_extensions": False, "autoinstall_known_extensions": False,
+        "memory_limit": memory_limit, "threads": threads})
+    con.execute("SET lock_configuration = true")
+    return con
+
+
+def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0,
+            max_rows: int = 10_000) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+    """Run one query read-only with a time limit; return columns, at most ``max_rows`` rows, and whether cut."""
+    con = open_sql(path)
+    try:
+        def work() -> tuple[list[str], list[tuple[Any, ...]], bool]:
+            cursor = con.execute(query)
+            if cursor.description is None:
+                return [], [], False
+            rows = cursor.fetchmany(max_rows + 1)
+            return [d[0] for d in cursor.description], rows[:max_rows], len(rows) > max_rows
+        return run_with_timeout(con, timeout, work)
+    finally:
+        con.close()
 
 
 def _batches(raw: Iterable[_Raw], size: int) -> Iterator[list[_Raw]]:
