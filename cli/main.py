@@ -120,3 +120,4 @@ from tutepgn.cli import convert as _convert  # noqa: E402,F401  registers tute c
 from tutepgn.cli import replay as _replay  # noqa: E402,F401  registers tute replay
 from tutepgn.cli import record as _record  # noqa: E402,F401  registers tute record
 from tutepgn.cli import archive as _archive  # noqa: E402,F401  registers the archive commands
+from tutepgn.cli import serve as _serve  # noqa: E402,F401  registers tute serve

@@ -36,7 +36,7 @@ from .engine import Cante, Exchange, Play, Tute
 from .notation import NotationError, Record, side_labels, trump_suit
 from .rules import SEAT_NAMES
 from .reader import iter_raw_records, parse_record, scan_tags
-from .search import SORTS, SearchFilters
+from .search import SORT_KEYS, SORTS, SearchFilters, encode_cursor, keyset
 from .validate import Report, validate_records
 
 EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
@@ -44,7 +44,7 @@ CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "no
                "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides", "claimed_score", "score",
                "result", "winner", "winner_points", "margin", "tute", "doubled", "tie_break", "cantes", "exchanges")
 """Columns of a CSV export (lists are written space-separated)."""
-SUMMARY_COLUMNS = ("id", "date_text", "event", "rules", "north", "west", "south", "east", "dealer", "trump",
+SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west", "south", "east", "dealer", "trump",
                    "score", "sides", "result", "valid")
 """Columns a search returns unless told otherwise."""
 
@@ -408,13 +408,17 @@ class Archive:
     """A DuckDB file of deals.  Open read-only for searches; one writer at a time (DuckDB's rule)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-                 threads: int | None = None, memory_limit: str = "2GB") -> None:
+                 threads: int | None = None, memory_limit: str = "2GB", secure: bool = False) -> None:
+        """Open (or create) the file.  ``secure``: no file or network access from SQL and the
+        configuration locked, as a service needs (exports to Parquet then need another connection)."""
         self.path = Path(path) if path is not None else default_path()
         self.read_only = read_only
         config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                                   "autoinstall_known_extensions": False}
         if threads:
             config["threads"] = threads
+        if secure:
+            config["enable_external_access"] = False
         if read_only:
             if not self.path.exists():
                 raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
@@ -423,6 +427,14 @@ class Archive:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.con = duckdb.connect(str(self.path), config=config)
             self.con.execute(SCHEMA)
+        if secure:
+            self.con.execute("SET lock_configuration = true")
+
+    def reader(self) -> Archive:
+        """The same archive on a new cursor: one per thread, as DuckDB asks."""
+        view = object.__new__(Archive)
+        view.path, view.read_only, view.con = self.path, self.read_only, self.con.cursor()
+        return view
 
     def close(self) -> None:
         """Close the connection."""
@@ -502,6 +514,15 @@ class Archive:
         row = self.con.execute("SELECT text FROM deals WHERE id = ?", [deal]).fetchone()
         return row[0] if row else None
 
+    def row(self, deal: int, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> dict[str, Any] | None:
+        """One deal's columns, or None."""
+        bad = [c for c in columns if c not in DEAL_COLUMNS]
+        if bad:
+            raise ValueError(f"unknown column(s) {', '.join(bad)}")
+        cursor = self.con.execute(f"SELECT {', '.join(columns)} FROM deals WHERE id = ?", [deal])
+        found = cursor.fetchone()
+        return dict(zip(columns, found)) if found else None
+
     def search(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = 50,
                offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> list[dict[str, Any]]:
         """Deals matching ``filters``, as dicts of ``columns``, in ``sort`` order."""
@@ -518,6 +539,29 @@ class Archive:
         cursor = self.con.execute(sql, params)
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def page(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int = 50,
+             after: str | None = None, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of matching deals and the opaque cursor of the next page (None on the last page)."""
+        if sort not in SORTS:
+            raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+        where, params = (filters or SearchFilters()).to_sql()
+        if after:
+            extra, more = keyset(sort, after)
+            where, params = f"({where}) AND {extra}", [*params, *more]
+        expr = SORT_KEYS[sort][0]
+        cols = ", ".join(dict.fromkeys(("id", *columns)))
+        cursor = self.con.execute(f"SELECT {cols}, {expr} AS _key FROM deals WHERE {where} ORDER BY {SORTS[sort]} "
+                                  "LIMIT ?", [*params, limit + 1])
+        names = [d[0] for d in cursor.description]
+        rows = [dict(zip(names, row)) for row in cursor.fetchall()]
+        following = None
+        if len(rows) > limit:
+            rows = rows[:limit]
+            following = encode_cursor(sort, rows[-1]["_key"], rows[-1]["id"])
+        for row in rows:
+            del row["_key"]
+        return rows, following
 
     def texts(self, filters: SearchFilters | None = None, *, sort: str = "date",
               limit: int | None = None) -> Iterator[str]:

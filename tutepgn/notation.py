@@ -447,32 +447,32 @@ def play_lines(record: Record, style: str = "es") -> list[str]:
     suits = STYLE_SUITS[style]
     try:
         r = record.rules
-        n, names, trump_known = r.players, r.seat_names, True
+        n, names = r.players, r.seat_names
     except NotationError:
-        n, names, trump_known = 4, SEAT_NAMES[4], False
-    del trump_known
+        n, names = 4, SEAT_NAMES[4]
     notes = record.notes
+    events = record.events
     lines: list[str] = []
     intro = notes.get(-1)
     if intro is not None:
         lines.append(_note_text(intro).lstrip())
-    current: list[str] = []
-    in_trick = 0
     trick_no = 0
-    for i, event in enumerate(record.events):
+    i, count = 0, len(events)
+    while i < count:
+        event = events[i]
         if type(event) is Play:
-            if in_trick == 0:
-                trick_no += 1
-                current = [f"{trick_no}. {names[event.seat]}"]
-            current.append(cards[event.card] + (_note_text(notes[i]) if i in notes else ""))
-            in_trick += 1
-            if in_trick == n:
-                lines.append(" ".join(current))
-                in_trick = 0
+            # A trick: up to n plays in a row (a declaration in the middle ends the line early).
+            end = min(i + n, count)
+            j = i + 1
+            while j < end and type(events[j]) is Play:
+                j += 1
+            trick_no += 1
+            words = [cards[e.card] for e in events[i:j]]  # type: ignore[union-attr]
+            if notes:
+                words = [w + _note_text(notes[k]) if k in notes else w for k, w in enumerate(words, i)]
+            lines.append(f"{trick_no}. {names[event.seat]} " + " ".join(words))
+            i = j
             continue
-        if in_trick:
-            lines.append(" ".join(current))
-            in_trick = 0
         if type(event) is Cante:
             what = f"20{suits[event.suit]}" if not _is_trump(record, event.suit) else "40"
         elif type(event) is Tute:
@@ -481,8 +481,7 @@ def play_lines(record: Record, style: str = "es") -> list[str]:
             assert type(event) is Exchange
             what = f"x{cards[event.card]}"
         lines.append(f"{names[event.seat]} {what}" + (_note_text(notes[i]) if i in notes else ""))
-    if in_trick:
-        lines.append(" ".join(current))
+        i += 1
     lines.append(record.termination)
     return lines
 

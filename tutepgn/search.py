@@ -10,7 +10,9 @@ inside SQL text, so no filter value can change a query's meaning.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import json
 import re
 from typing import Literal
 
@@ -19,9 +21,50 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from .cards import SUIT_LETTERS, card_reader
 
 Seat = Literal["N", "W", "S", "E"]
-SORTS = {"date": "date NULLS LAST, id", "-date": "date DESC NULLS LAST, id", "points": "winner_points, id",
-         "-points": "winner_points DESC, id", "margin": "margin, id", "-margin": "margin DESC, id", "id": "id"}
-"""Sort keys a search accepts; a leading - means descending.  Every order ends on the id, so pages are stable."""
+SORT_KEYS: dict[str, tuple[str, bool, str]] = {
+    "date": ("coalesce(date, DATE '9999-12-31')", False, "DATE"),
+    "-date": ("coalesce(date, DATE '0001-01-01')", True, "DATE"),
+    "points": ("coalesce(winner_points, -1)", False, "INTEGER"),
+    "-points": ("coalesce(winner_points, -1)", True, "INTEGER"),
+    "margin": ("coalesce(margin, -1)", False, "INTEGER"),
+    "-margin": ("coalesce(margin, -1)", True, "INTEGER"),
+    "id": ("id", False, "BIGINT"),
+}
+"""Sort keys a search accepts (a leading - means descending): the key expression, its direction, its type.
+Every order ends on the id, so pages are stable and keyset pagination is exact."""
+SORTS = {name: expr + (" DESC" if desc else "") + ("" if name == "id" else ", id")
+         for name, (expr, desc, _) in SORT_KEYS.items()}
+"""ORDER BY clause per sort key."""
+
+
+def keyset(sort: str, cursor: str) -> tuple[str, list[object]]:
+    """The condition that selects the rows after an opaque page cursor, and its parameters."""
+    name, value, last_id = decode_cursor(cursor)
+    if name != sort:
+        raise ValueError("this cursor belongs to a search with another sort order")
+    expr, desc, kind = SORT_KEYS[sort]
+    if sort == "id":
+        return "id > ?", [last_id]
+    op = "<" if desc else ">"
+    return f"({expr} {op} ?::{kind} OR ({expr} = ?::{kind} AND id > ?))", [value, value, last_id]
+
+
+def encode_cursor(sort: str, value: object, last_id: int) -> str:
+    """An opaque page cursor: the sort, the last row's key and id (URL-safe base64 of JSON)."""
+    raw = json.dumps([sort, value.isoformat() if isinstance(value, dt.date) else value, last_id])
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[str, object, int]:
+    """Read a page cursor; raise ValueError for anything that is not one of ours."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        sort, value, last_id = json.loads(raw)
+    except (ValueError, TypeError) as exc:
+        raise ValueError("not a valid page cursor") from exc
+    if sort not in SORT_KEYS or not isinstance(last_id, int) or not isinstance(value, (int, str)):
+        raise ValueError("not a valid page cursor")
+    return sort, value, last_id
 
 _SEAT_COLUMN = {"N": "north", "W": "west", "S": "south", "E": "east"}
 _HELD = re.compile(r"^([NWSE]):(.+)$")
@@ -185,3 +228,37 @@ def _unsung_sql(which: str) -> str:
             trump = f" AND trump = '{SUIT_LETTERS[suit]}'" if which == "40" else ""
             checks.append(f"({held} AND {not_sung}{trump})")
     return "(" + " OR ".join(checks) + ")"
+
+
+class DealSummary(BaseModel):
+    """One deal as a search lists it."""
+
+    id: int = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text.")
+    date: str | None = Field(None, description="The Date tag, as written (YYYY.MM.DD, ?? for unknown parts).")
+    event: str | None = None
+    site: str | None = None
+    rules: str | None = Field(None, description="The Rules tag, canonical.")
+    seats: dict[str, str | None] = Field(description="Player name per seat letter.")
+    dealer: str | None = None
+    trump: str | None = Field(None, description="Trump suit letter.")
+    sides: list[str] = Field(description="Side labels, in the order of `score`.")
+    score: list[int] | None = Field(None, description="Recomputed totals per side.")
+    result: str | None = Field(None, description="Recomputed result, e.g. NS+1, or * if unfinished.")
+    valid: bool
+
+    @classmethod
+    def from_row(cls, row: dict[str, object]) -> DealSummary:
+        """From an archive row with the summary columns."""
+        seats = {letter: row.get(column) for letter, column in _SEAT_COLUMN.items()
+                 if row.get(column) is not None}
+        return cls(id=row["id"], date=row.get("date_text"), event=row.get("event"), site=row.get("site"),
+                   rules=row.get("rules"), seats=seats, dealer=row.get("dealer"), trump=row.get("trump"),
+                   sides=row.get("sides") or [], score=row.get("score"), result=row.get("result"),
+                   valid=bool(row.get("valid")))
+
+
+class DealPage(BaseModel):
+    """One page of a search, and the cursor of the next page."""
+
+    items: list[DealSummary]
+    next: str | None = Field(None, description="Opaque cursor: pass it as `cursor` for the next page; null on the last.")

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
@@ -60,6 +62,31 @@ class Finding:
         return {"severity": self.severity, "code": self.code, "option": self.option, "message": self.message,
                 "line": self.line, "column": self.column, "trick": self.trick, "seat": self.seat,
                 "event": self.event}
+
+
+class ReportModel(BaseModel):
+    """The JSON form of a :class:`Report` (:meth:`Report.to_dict`), as the API serves it."""
+
+    source: str | None
+    record: int = Field(description="0-based index of the record in its source.")
+    line: int = Field(description="First line of the record in its source.")
+    rules: str | None
+    valid: bool
+    parse_errors: list[dict[str, Any]]
+    findings: list[Finding]
+    sides: list[str]
+    claimed_score: list[int] | None
+    computed_score: list[int] | None
+    score_ok: bool | None
+    claimed_result: str | None
+    computed_result: str | None
+    result_ok: bool | None
+    match_target: int | None
+    standing_after: list[int] | None
+    sheet: dict[str, Any] | None = Field(description="The score sheet: tricks, card points, cantes, totals, winner.")
+    refused_cantes: list[dict[str, Any]]
+    exchanges: list[dict[str, Any]]
+    explanation: list[str]
 
 
 @dataclass(slots=True)
@@ -117,10 +144,14 @@ class Report:
 
     @property
     def result_ok(self) -> bool | None:
-        """Whether the Result tag equals the recomputed result; None when the deal is unfinished."""
-        if self.computed_result is None or self.computed_result == UNFINISHED:
+        """Whether the claimed result (the Result tag, else the termination marker) equals the recomputed one.
+
+        None when the deal is unfinished or the record claims no result (``*``).
+        """
+        claimed = self.claimed_result if self.claimed_result is not None else self.record.termination
+        if self.computed_result is None or self.computed_result == UNFINISHED or claimed == UNFINISHED:
             return None
-        return self.claimed_result == self.computed_result
+        return claimed == self.computed_result
 
     def to_dict(self, sheet: bool = True) -> dict[str, object]:
         """The report as JSON data (schema in docs/validate.md); ``sheet=False`` leaves the score sheet out."""
@@ -176,7 +207,12 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     try:
         rules = ruleset or record.rules
     except NotationError as exc:
-        report.findings.append(_tag_finding(exc, "rules"))
+        # The reader already reported the Rules tag as a parse error: name it once, as a rules finding.
+        same = [f for f in report.findings if f.code == "syntax" and (f.message, f.line) == (exc.message, exc.line)]
+        if same:
+            same[0].code = "rules"
+        else:
+            report.findings.append(_tag_finding(exc, "rules"))
         return report
     report.rules = rules
     report.match_target = match_target if match_target is not None else _match_target(record, rules, report)

@@ -1,0 +1,442 @@
+"""The HTTP service: a JSON API under ``/api/v1`` and server-rendered pages, over one archive.
+
+Each route makes one library call; this module holds no game logic.  One
+process owns the DuckDB file: reads run on a cursor of their own per request,
+writes (imports) go through one lock.  Every query runs under a time limit and
+a row cap, on a connection with file and network access off and its
+configuration locked.  Errors are RFC 9457 problem details, never stack traces.
+"""
+
+
+import csv
+import hmac
+import io
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import duckdb
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field, ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tutepgn.archive import Archive, ImportSummary, default_path, run_with_timeout
+from tutepgn.convert import ConvertError, convert
+from tutepgn.jsonmodel import RecordModel, record_to_model
+from tutepgn.notation import NotationError
+from tutepgn.reader import iter_raw_records, parse_record
+from tutepgn.replay import frames
+from tutepgn.rules import PRESETS, Ruleset, preset
+from tutepgn.search import SORTS, DealPage, DealSummary, SearchFilters
+from tutepgn.sources import source_of
+from tutepgn.validate import ReportModel, Summary, validate, validate_records
+
+HERE = Path(__file__).resolve().parent
+T = TypeVar("T")
+
+
+class Settings(BaseModel):
+    """How the service runs; from the command line and the environment, never from URLs."""
+
+    db: Path = Field(default_factory=default_path)
+    read_only: bool = False
+    api_keys: frozenset[str] = frozenset()
+    cors_origins: list[str] = Field(default_factory=list)
+    max_body_bytes: int = 2 * 1024 * 1024
+    query_timeout: float = 5.0
+    max_page: int = 500
+    max_rows: int = 100_000
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "Settings":
+        """Settings from TUTEPGN_* variables: DB, API_KEYS (comma-separated), API_KEYS_FILE (one a line), CORS_ORIGINS."""
+        keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
+        key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
+        if key_file:
+            keys |= {line.strip() for line in Path(key_file).read_text(encoding="utf-8").splitlines() if line.strip()}
+        data: dict[str, Any] = {"api_keys": frozenset(keys),
+                                "cors_origins": [o for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",") if o]}
+        if os.environ.get("TUTEPGN_DB"):
+            data["db"] = Path(os.environ["TUTEPGN_DB"])
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**data)
+
+
+class Problem(BaseModel):
+    """An error, as RFC 9457 problem details."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    errors: list[dict[str, Any]] = Field(default_factory=list, description="Located errors, when there are several.")
+
+
+class ValidationResponse(BaseModel):
+    """What POST /validate answers: the counts and one report per record."""
+
+    summary: Summary
+    reports: list[ReportModel]
+
+
+class DealDetail(BaseModel):
+    """One deal: its summary, its record as JSON, and links to its other forms."""
+
+    summary: DealSummary
+    record: RecordModel
+    links: dict[str, str]
+
+
+class RulesetInfo(BaseModel):
+    """A preset: its options and, per option, the source sentence or decision behind its value."""
+
+    name: str
+    options: Ruleset
+    sources: dict[str, str]
+
+
+class _BodyLimit:
+    """Refuse request bodies over the limit (413), by Content-Length and while streaming."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await _problem_response(scope, 413, "Payload too large",
+                                    f"the request body is over {self.limit:,} bytes")(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _problem_response(scope, 413, "Payload too large",
+                                    f"the request body is over {self.limit:,} bytes")(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    """A streamed body passed the limit."""
+
+
+def _problem_response(scope: Scope, status: int, title: str, detail: str,
+                      errors: list[dict[str, Any]] | None = None) -> JSONResponse:
+    body = Problem(title=title, status=status, detail=detail, instance=scope.get("path"), errors=errors or [])
+    return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The service over one archive file."""
+    settings = settings or Settings.from_env()
+    archive = Archive(settings.db, read_only=settings.read_only, secure=True)
+    write_lock = threading.Lock()
+    app = FastAPI(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
+                  description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.")
+    app.state.archive = archive
+    app.state.settings = settings
+    app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
+    if settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["X-API-Key", "Content-Type"])
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    # -- Errors: one shape for all of them ------------------------------------------
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+                  409: "Conflict", 413: "Payload too large", 422: "Unprocessable content",
+                  503: "Service unavailable", 504: "Query took too long"}
+        errors = exc.detail if isinstance(exc.detail, list) else []
+        detail = exc.detail if isinstance(exc.detail, str) else "; ".join(
+            f"line {e['line']}:{e['column']}: {e['message']}" if "line" in e else str(e.get("message", e))
+            for e in errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
+        response = _problem_response(request.scope, exc.status_code, titles.get(exc.status_code, "Error"),
+                                     detail, errors)
+        if exc.status_code == 401:
+            response.headers["WWW-Authenticate"] = "X-API-Key"
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"location": ".".join(map(str, e["loc"])), "message": e["msg"]} for e in exc.errors()]
+        return _problem_response(request.scope, 422, "Unprocessable content",
+                                 "; ".join(f"{e['location']}: {e['message']}" for e in errors), errors)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        return _problem_response(request.scope, 500, "Internal error", "the server failed; the error was logged")
+
+    # -- Dependencies --------------------------------------------------------------
+    def reader() -> Iterator[Archive]:
+        view = archive.reader()
+        try:
+            yield view
+        finally:
+            view.close()
+
+    def timed(view: Archive, work: Callable[[], T]) -> T:
+        try:
+            return run_with_timeout(view.con, settings.query_timeout, work)
+        except duckdb.InterruptException:
+            raise HTTPException(504, f"the query ran over {settings.query_timeout:g} s and was stopped") from None
+
+    def filters(request: Request) -> SearchFilters:
+        """Search filters from the query string (the same names as the fields of SearchFilters)."""
+        known = set(SearchFilters.model_fields)
+        data: dict[str, Any] = {}
+        for key, value in request.query_params.multi_items():
+            if key == "held":
+                data.setdefault("held", []).append(value)
+            elif key in known and value != "":
+                data[key] = value
+        try:
+            return SearchFilters(**data)
+        except (ValidationError, ValueError) as exc:
+            errors = ([{"location": "query." + ".".join(map(str, e["loc"])), "message": e["msg"]}
+                       for e in exc.errors()] if isinstance(exc, ValidationError) else [])
+            raise HTTPException(422, errors or str(exc)) from None
+
+    def require_key(x_api_key: Annotated[str | None, Header(description="An API key (write endpoints).")] = None) -> None:
+        if x_api_key is None:
+            raise HTTPException(401, "this endpoint needs an API key in the X-API-Key header")
+        if not any(hmac.compare_digest(x_api_key.encode(), key.encode()) for key in settings.api_keys):
+            raise HTTPException(403, "that API key is not valid")
+
+    Reader = Annotated[Archive, Depends(reader)]
+    Filters = Annotated[SearchFilters, Depends(filters)]
+    SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
+        s.replace("-", "\\-") for s in SORTS) + ")$")]
+
+    # -- JSON API ---------------------------------------------------------------------
+    @app.get("/api/v1/deals", response_model=DealPage, tags=["deals"],
+             summary="Search deals (filters in the query string, keyset pagination)")
+    def search_deals(view: Reader, f: Filters, sort: SortParam = "date",
+                     limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 50,
+                     cursor: Annotated[str | None, Query(description="The `next` of the previous page.")] = None,
+                     ) -> DealPage:
+        try:
+            rows, following = timed(view, lambda: view.page(f, sort=sort, limit=limit, after=cursor))
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
+
+    def _stream(view: Archive, f: SearchFilters, sort: str, kind: str) -> Iterator[str]:
+        if kind == "tpgn":
+            for i, text in enumerate(view.texts(f, sort=sort, limit=settings.max_rows)):
+                yield ("\n" if i else "") + text
+            return
+        rows = view.search(f, sort=sort, limit=settings.max_rows)
+        if kind == "ndjson":
+            for row in rows:
+                yield DealSummary.from_row(row).model_dump_json() + "\n"
+            return
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(["id", "date", "event", "site", "rules", "N", "W", "S", "E", "dealer", "trump", "sides",
+                         "score", "result", "valid"])
+        for row in rows:
+            writer.writerow([row["id"], row["date_text"], row["event"], row["site"], row["rules"], row["north"],
+                             row["west"], row["south"], row["east"], row["dealer"], row["trump"],
+                             " ".join(row["sides"] or ()), " ".join(map(str, row["score"] or ())), row["result"],
+                             row["valid"]])
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+
+    def _streamed(kind: str, media: str) -> Callable[..., StreamingResponse]:
+        def route(view: Reader, f: Filters, sort: SortParam = "date") -> StreamingResponse:
+            timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
+            return StreamingResponse(_stream(view, f, sort, kind), media_type=media)
+        return route
+
+    app.get("/api/v1/deals.ndjson", tags=["deals"], response_class=StreamingResponse,
+            summary="Matching deals as NDJSON, one summary a line (streamed)")(_streamed("ndjson", "application/x-ndjson"))
+    app.get("/api/v1/deals.csv", tags=["deals"], response_class=StreamingResponse,
+            summary="Matching deals as CSV (streamed)")(_streamed("csv", "text/csv; charset=utf-8"))
+    app.get("/api/v1/deals.tpgn", tags=["deals"], response_class=StreamingResponse,
+            summary="Matching deals as Tute PGN (streamed)")(_streamed("tpgn", "text/plain; charset=utf-8"))
+
+    def _deal_text(view: Archive, deal_id: int) -> str:
+        text = timed(view, lambda: view.text(deal_id))
+        if text is None:
+            raise HTTPException(404, f"no deal {deal_id} in the archive")
+        return text
+
+    @app.get("/api/v1/deals/{deal_id}.tpgn", response_class=PlainTextResponse, tags=["deals"],
+             summary="One deal in Tute PGN, exactly as stored")
+    def deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+        return PlainTextResponse(_deal_text(view, deal_id), media_type="text/plain; charset=utf-8",
+                                 headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
+
+    @app.get("/api/v1/deals/{deal_id}/sheet", response_model=ReportModel, tags=["deals"],
+             summary="One deal's validation report and score sheet")
+    def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+        return validate(parse_record(_deal_text(view, deal_id))).to_dict()
+
+    @app.get("/api/v1/deals/{deal_id}", response_model=DealDetail, tags=["deals"], summary="One deal as JSON")
+    def deal_json(deal_id: int, view: Reader) -> DealDetail:
+        text = _deal_text(view, deal_id)
+        summary = DealSummary.from_row(view.row(deal_id) or {})
+        return DealDetail(summary=summary, record=record_to_model(parse_record(text)),
+                          links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn", "sheet": f"/api/v1/deals/{deal_id}/sheet",
+                                 "page": f"/deals/{deal_id}"})
+
+    @app.post("/api/v1/validate", response_model=ValidationResponse, tags=["records"],
+              summary="Validate posted Tute PGN text (stores nothing)",
+              responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
+    async def validate_text(request: Request) -> ValidationResponse:
+        text = await _text_body(request)
+        records = []
+        errors: list[dict[str, Any]] = []
+        for name, index, line, chunk in iter_raw_records([text]):
+            try:
+                records.append(parse_record(chunk, first_line=line, index=index, strict=True))
+            except NotationError as exc:
+                errors.append(exc.to_dict())
+        if errors:
+            raise HTTPException(422, errors)
+        if not records:
+            raise HTTPException(422, [{"line": 1, "column": 1, "message": "no record found"}])
+        summary = Summary()
+        reports = []
+        for report in validate_records(records):
+            data = report.to_dict()
+            summary.add(data)
+            reports.append(ReportModel.model_validate(data))
+        return ValidationResponse(summary=summary, reports=reports)
+
+    @app.post("/api/v1/convert", response_class=PlainTextResponse, tags=["records"],
+              summary="Convert posted records between tpgn, json and jsonl, and between card styles")
+    async def convert_text(request: Request,
+                           to: Annotated[str, Query(pattern="^(tpgn|json|jsonl)$")] = "json",
+                           cards: Annotated[str, Query(pattern="^(es|es-letters|it|fr|en|names)$")] = "es",
+                           from_cards: Annotated[str | None, Query(pattern="^(es|es-letters|it|fr)$")] = None,
+                           ) -> PlainTextResponse:
+        text = await _text_body(request)
+        try:
+            conversion = convert(text, to=to, cards=cards, from_cards=from_cards)
+            output = "".join(conversion)
+        except ConvertError as exc:
+            raise HTTPException(422, str(exc)) from None
+        if conversion.errors:
+            raise HTTPException(422, [e.to_dict() for e in conversion.errors])
+        media = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}[to]
+        return PlainTextResponse(output, media_type=f"{media}; charset=utf-8")
+
+    @app.post("/api/v1/import", response_model=ImportSummary, tags=["records"],
+              summary="Import posted records into the archive (needs an API key)",
+              dependencies=[Depends(require_key)])
+    async def import_text(request: Request) -> ImportSummary:
+        if settings.read_only:
+            raise HTTPException(405, "this service runs read-only")
+        text = await _text_body(request)
+        with write_lock:
+            return archive.import_raw(iter_raw_records([text]), names=["<api>"])
+
+    @app.get("/api/v1/stats", tags=["archive"], summary="Statistics over matching deals")
+    def stats(view: Reader, f: Filters) -> dict[str, Any]:
+        return timed(view, lambda: view.stats(f))
+
+    @app.get("/api/v1/players", tags=["archive"], summary="Players with their deal and win counts")
+    def players(view: Reader, limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 100) -> list[dict[str, Any]]:
+        cursor = timed(view, lambda: view.con.execute(
+            "SELECT name, deals, wins FROM players ORDER BY deals DESC, name LIMIT ?", [limit]))
+        return [{"name": n, "deals": d, "wins": w} for n, d, w in cursor.fetchall()]
+
+    @app.get("/api/v1/rules", response_model=list[RulesetInfo], tags=["rules"], summary="The rules presets")
+    def rules_list() -> list[RulesetInfo]:
+        return [_ruleset_info(name) for name in PRESETS]
+
+    @app.get("/api/v1/rules/{name}", response_model=RulesetInfo, tags=["rules"], summary="One preset")
+    def rules_one(name: str) -> RulesetInfo:
+        try:
+            return _ruleset_info(preset(name).preset)
+        except ValueError:
+            raise HTTPException(404, f"no preset {name!r}; presets are {', '.join(PRESETS)}") from None
+
+    # -- Pages ----------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def search_page(request: Request, view: Reader, sort: str = "date", cursor: str | None = None) -> HTMLResponse:
+        error = None
+        try:
+            f = filters(request)
+            rows, following = timed(view, lambda: view.page(f, sort=sort if sort in SORTS else "date", limit=50,
+                                                            after=cursor))
+            total = timed(view, lambda: view.count(f))
+        except HTTPException as exc:
+            error, rows, following, total = str(exc.detail), [], None, 0
+        except ValueError as exc:
+            error, rows, following, total = str(exc), [], None, 0
+        query = {k: v for k, v in request.query_params.items() if k != "cursor"}
+        return templates.TemplateResponse(request, "search.html", {
+            "rows": [DealSummary.from_row(r) for r in rows], "next": following, "total": total, "query": query,
+            "error": error, "sorts": list(SORTS), "fields": SearchFilters.model_fields})
+
+    @app.get("/deals/{deal_id}", response_class=HTMLResponse, include_in_schema=False)
+    def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
+        text = _deal_text(view, deal_id)
+        record = parse_record(text)
+        report = validate(record).to_dict()
+        try:
+            steps = [_frame_json(f) for f in frames(record)]
+        except NotationError as exc:
+            steps, report["explanation"] = [], [*report["explanation"], str(exc)]
+        return templates.TemplateResponse(request, "deal.html", {
+            "deal_id": deal_id, "tags": record.tags, "frames": steps, "report": report, "text": text})
+
+    @app.get("/validate", response_class=HTMLResponse, include_in_schema=False)
+    def validate_page(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(request, "validate.html", {})
+
+    return app
+
+
+async def _text_body(request: Request) -> str:
+    """The request body as UTF-8 text; 422 if it is not."""
+    body = await request.body()
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise HTTPException(422, "the body must be UTF-8 text") from None
+
+
+def _ruleset_info(name: str) -> RulesetInfo:
+    r = PRESETS[name]
+    return RulesetInfo(name=name, options=r, sources={k: source_of(name, k) for k in type(r).model_fields
+                                                      if k != "preset"})
+
+
+def _frame_json(frame: Any) -> dict[str, Any]:
+    data = asdict(frame)
+    data.pop("event", None)
+    return data
+
+
+def app_from_env() -> FastAPI:
+    """The app for ``uvicorn --factory tutepgn.api.app:app_from_env``."""
+    return create_app(Settings.from_env())
+
+

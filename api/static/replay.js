@@ -1,0 +1,1 @@
+/* The replay page: filled in by the web-page work. */

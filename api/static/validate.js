@@ -1,0 +1,1 @@
+/* The validation page: filled in by the web-page work. */

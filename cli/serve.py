@@ -1,0 +1,36 @@
+"""``tute serve``: the HTTP service (FastAPI on uvicorn) over an archive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tutepgn.cli.main import app
+
+
+@app.command()
+def serve(
+    db: Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file.")] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    read_only: Annotated[bool, typer.Option("--read-only", help="Open the archive read-only: no imports.")] = False,
+    load: Annotated[Optional[list[Path]], typer.Option("--load", help="Import these files or directories first (idempotent).")] = None,
+) -> None:
+    """Serve the archive: the JSON API under /api/v1, its docs at /docs, and the web pages.
+
+    API keys come from TUTEPGN_API_KEYS or TUTEPGN_API_KEYS_FILE, never from the command line.
+    """
+    import uvicorn
+
+    from tutepgn.api.app import Settings, create_app
+    from tutepgn.archive import Archive
+
+    settings = Settings.from_env(db=db, read_only=read_only)
+    if load:
+        from tutepgn.cli.archive import _expand
+        with Archive(settings.db) as archive:
+            summary = archive.import_sources(_expand([str(p) for p in load]), jobs=1)
+        typer.echo(f"{settings.db}: {summary}", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
