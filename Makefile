@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-## run: install, then the main job (for now: simulate deals and print their score sheets)
+## run: install, then the main job: the service on http://127.0.0.1:8000 over the default archive, loaded with samples/
 run: $(STAMP)
-	$(BIN)/tute simulate --rules ludoteka-pairs --deals 3 --seed 1 --sheet
+	$(BIN)/tute serve --load samples/
 
 ## test: install, then run the whole test suite
 test: $(STAMP)

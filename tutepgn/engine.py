@@ -27,7 +27,7 @@ from .cards import (
     ABOVE, BIT, CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUIT_MASK, SUITS,
     Card, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
-from .errors import IllegalAction, IllegalDeclaration, IllegalPlay
+from .errors import IllegalDeclaration, IllegalPlay
 from .rules import Ruleset
 
 # ---------------------------------------------------------------------------
@@ -484,7 +484,6 @@ class Deal:
             self.turn = seat + 1 if seat + 1 < self._n else 0
 
     def _finish_trick(self) -> None:
-        n = self._n
         winner = self._winning
         trick = self.trick
         points = 0
@@ -509,15 +508,23 @@ class Deal:
         self.window_after_draw = drew
 
     def _draw(self, winner: int) -> None:
-        """After a trick with a stock, each player draws one card, the winner first."""
+        """After a trick with a stock, each player draws one card, the winner first.
+
+        Only while the stock lasts: :meth:`force` may have taken a card out of
+        it (a record that played a card still in the stock), leaving it short.
+        """
         n = self._n
         stock = self.stock
+        drawn: dict[int, Card] = {}
         for i in range(n):
+            if self.stock_pos >= len(stock):
+                break
             seat = (winner + i) % n
-            self.hands[seat] |= BIT[stock[self.stock_pos]]
+            drawn[seat] = stock[self.stock_pos]
+            self.hands[seat] |= BIT[drawn[seat]]
             self.stock_pos += 1
         if self.stock_pos == len(stock):
-            self.last_draw = {(winner + j) % n: stock[self.stock_pos - n + j] for j in range(n)}
+            self.last_draw = drawn
 
     def _close_window(self) -> None:
         """At the next lead, apply what silence after a won trick costs."""

@@ -22,7 +22,6 @@ kept on the record (``record.errors``) and reading goes on with the next record.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -34,7 +33,7 @@ from typing import IO, NamedTuple, Union
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .cards import CODES, STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
-from .engine import PLAYS, Action, Cante, Exchange, Play, Tute
+from .engine import PLAYS, Action, Cante, Exchange, Tute
 from .notation import NAG_GLYPHS, UNFINISHED, Note, NotationError, Record, rules_of, trump_suit
 
 GRAMMAR = "tute.lark"
@@ -103,7 +102,7 @@ def _trim_file_comments(line: int, chunk: str) -> tuple[int, str]:
 def _blocks(source: Source) -> tuple[Iterator[str], str | None, IO[str] | None]:
     """Text blocks of a source (path, text or text stream), its name, and the handle to close."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
-                                           and not source.lstrip().startswith("[") and os.path.exists(source)):
+                                           and not source.lstrip().startswith("[") and os.path.isfile(source)):
         handle = open(source, encoding="utf-8-sig", newline=None)
         return _read_blocks(handle), str(source), handle
     if isinstance(source, str):
@@ -359,7 +358,7 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
             raise
         errors.append(exc)
         first = next((it for it in items if isinstance(it, tuple)), None)
-        n, names = (len(first[3]) if first else 4), ("N", "W", "S", "E")
+        n, names = (len(first[3]) if first and 2 <= len(first[3]) <= 4 else 4), ("N", "W", "S", "E")
     table = card_reader(style)
     suits = suit_reader(style)
     seat_of = {name: s for s, name in enumerate(names)}
@@ -637,14 +636,16 @@ def _next_record(text: str, pos: int) -> int:
 
 
 def _header_tags(text: str, start: int, end: int) -> dict[str, str]:
-    """The tags of the record in ``text[start:end]``: by splitting lines where it is in export layout."""
+    """The tags of the record in ``text[start:end]``: one regex pass where it is in export layout."""
     head_end = text.find("\n\n", start, end)
     if head_end < 0 or text[start] != "[" or text[head_end + 2:head_end + 3] in ("[", "\n", " ", "\t"):
         return scan_tags(text[start:end])  # not export layout (maybe more tags after a blank line)
-    tags: dict[str, str] = {}
-    for tag_line in text[start:head_end].split("\n"):
-        tag, sep, rest = tag_line.partition(' "')
-        if not sep or rest[-2:] != '"]' or "\\" in rest or rest.count('"') != 1 or " " in tag or tag in tags:
-            return scan_tags(text[start:end])
-        tags[tag[1:]] = rest[:-2]
+    pairs = _EXPORT_TAG.findall(text, start, head_end)
+    tags = dict(pairs)
+    if len(pairs) != text.count("\n", start, head_end) + 1 or len(tags) != len(pairs):
+        return scan_tags(text[start:end])  # a line that is no plain tag line, an escape, or a repeated tag
     return tags
+
+
+_EXPORT_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)
+"""A whole tag line of the export format, without escapes."""

@@ -1,0 +1,261 @@
+"""Reading speed: tutepgn's reader against a regex floor and against python-chess.
+
+Generates a file of simulated 4-player deals (half ludoteka-pairs, half
+torofun-4p, fixed seed) and times, on one core, as the median of several runs:
+
+* the full parse into the model (``iter_records`` over the file): deals/s and
+  card plays/s (target: at least 10,000 deals/s);
+* the header-only scan (``scan_headers``): records/s (target: at least 100,000/s);
+* the floor: a plain regex tokenization of the same text,
+  ``re.findall(r"\\S+", text)``, in records/s;
+
+Rates are per CPU second of the one thread (``time.process_time``), so that
+other load on the machine does not lower them; the JSON also holds the
+wall-clock rate of every run.  And, in the same run, python-chess on a PGN file of random legal games
+(about 80 plies each, fixed seed, written with ``str(game)``): ``read_game``
+(games/s, plies/s) and ``read_headers`` (headers/s).  The generated PGN is
+cached in the temp directory, since generating it takes far longer than
+reading it.  Needs python-chess (``pip install -e '.[bench]'``).
+
+    python bench/parse.py [--deals 20000] [--games 2000] [--runs 5] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tutepgn.engine import Play
+from tutepgn.reader import iter_records, scan_headers
+from tutepgn.rules import preset
+from tutepgn.simulate import deal_records
+
+PRESETS_4P = ("ludoteka-pairs", "torofun-4p")
+SEED = 2026
+
+
+def one_core(cpu: int | None) -> str:
+    """One process, one thread; optionally pinned to one CPU."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    return "not pinned"
+
+
+WALL: dict[int, list[float]] = {}
+"""Wall-clock rates of each timed work, by id: a busy machine makes them lower than the CPU-time ones."""
+
+
+def median_rate(count: int, work: Callable[[], int], runs: int) -> tuple[float, list[float]]:
+    """Items per CPU second of ``work`` (which returns how many items it did): median and every run.
+
+    Rates are per second of this process's CPU time on its one thread, so that
+    other load on the machine does not count; wall-clock rates go to ``WALL``.
+    """
+    rates, wall = [], []
+    for _ in range(runs):
+        gc.collect()
+        start, start_wall = time.process_time(), time.perf_counter()
+        done = work()
+        elapsed, elapsed_wall = time.process_time() - start, time.perf_counter() - start_wall
+        assert done == count, (done, count)
+        rates.append(count / max(elapsed, 1e-9))
+        wall.append(count / elapsed_wall)
+    WALL[id(work)] = wall
+    return statistics.median(rates), rates
+
+
+def make_tpgn(path: Path, deals: int) -> tuple[int, int]:
+    """Write the deals file; return (deals, card plays)."""
+    plays = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for i, name in enumerate(PRESETS_4P):
+            share = deals // len(PRESETS_4P) + (1 if i < deals % len(PRESETS_4P) else 0)
+            for record in deal_records(preset(name), share, seed=SEED + i):
+                plays += sum(1 for e in record.events if type(e) is Play)
+                out.write(record.tpgn())
+                out.write("\n")
+    return deals, plays
+
+
+def make_pgn(path: Path, games: int, plies: int) -> None:
+    """Random legal chess games written by python-chess itself."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(SEED)
+    tmp = path.with_suffix(".part")
+    with open(tmp, "w", encoding="utf-8") as out:
+        for i in range(games):
+            board = chess.Board()
+            for _ in range(plies):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = "Random legal games"
+            game.headers["Round"] = str(i + 1)
+            out.write(str(game))
+            out.write("\n\n")
+    tmp.replace(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=20000, help="4-player deals in the .tpgn file")
+    parser.add_argument("--games", type=int, default=2000,
+                        help="chess games in the PGN file (about the same bytes per game as per deal)")
+    parser.add_argument("--plies", type=int, default=80, help="plies per random chess game")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", help="also write all figures here")
+    parser.add_argument("--no-chess", action="store_true", help="skip python-chess")
+    parser.add_argument("--pin", type=int, metavar="CPU", help="pin the process to this CPU")
+    args = parser.parse_args()
+    pinned = one_core(args.pin)
+
+    work = Path(tempfile.gettempdir())
+    tpgn = work / f"tutepgn-bench-{args.deals}-{os.getpid()}.tpgn"
+    t0 = time.perf_counter()
+    deals, plays = make_tpgn(tpgn, args.deals)
+    made = time.perf_counter() - t0
+    text = tpgn.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+
+    # Check once, untimed, that the whole file reads without an error and the scan agrees.
+    records = list(iter_records(tpgn))
+    assert len(records) == deals and not any(r.errors for r in records)
+    assert sum(1 for r in records for e in r.events if type(e) is Play) == plays
+    headers = list(scan_headers(tpgn))
+    assert [h.tags for h in headers] == [r.tags for r in records]
+    del records, headers
+
+    def parse() -> int:
+        n = 0
+        for _ in iter_records(tpgn):
+            n += 1
+        return n
+
+    def scan() -> int:
+        n = 0
+        for _ in scan_headers(tpgn):
+            n += 1
+        return n
+
+    def floor() -> int:
+        re.findall(r"\S+", text)
+        return deals
+
+    parse_rate, parse_rates = median_rate(deals, parse, args.runs)
+    scan_rate, scan_rates = median_rate(deals, scan, args.runs)
+    floor_rate, floor_rates = median_rate(deals, floor, args.runs)
+    tpgn.unlink()
+
+    figures: dict[str, object] = {
+        "machine": {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs,
+                    "rates": "per CPU second of the one thread (process_time); *_wall_runs: per wall second"},
+        "tutepgn": {
+            "deals": deals, "card_plays": plays, "bytes": size, "generate_s": round(made, 1),
+            "parse_deals_per_s": round(parse_rate), "parse_card_plays_per_s": round(parse_rate * plays / deals),
+            "parse_deals_per_s_runs": [round(r) for r in parse_rates],
+            "parse_deals_per_s_wall_runs": [round(r) for r in WALL[id(parse)]],
+            "scan_headers_records_per_s": round(scan_rate),
+            "scan_headers_records_per_s_runs": [round(r) for r in scan_rates],
+            "scan_headers_records_per_s_wall_runs": [round(r) for r in WALL[id(scan)]],
+            "regex_floor_records_per_s": round(floor_rate),
+            "regex_floor_records_per_s_runs": [round(r) for r in floor_rates],
+            "regex_floor_records_per_s_wall_runs": [round(r) for r in WALL[id(floor)]],
+            "targets": {"parse_deals_per_s": 10000, "scan_headers_records_per_s": 100000},
+        },
+    }
+    print(f"tutepgn reader, {deals:,} 4-player deals ({' + '.join(PRESETS_4P)}), {size / 1e6:.1f} MB, "
+          f"{plays:,} card plays")
+    print(f"  rates per CPU second of one thread ({pinned}), median of {args.runs} runs")
+    print(f"  full parse (iter_records)   {parse_rate:>12,.0f} deals/s   {parse_rate * plays / deals:>12,.0f} "
+          f"card plays/s   target 10,000 deals/s: {'met' if parse_rate >= 10000 else 'NOT met'}")
+    print(f"  header scan (scan_headers)  {scan_rate:>12,.0f} records/s                             "
+          f"target 100,000 records/s: {'met' if scan_rate >= 100000 else 'NOT met'}")
+    print(f"  regex floor (\\S+ findall)   {floor_rate:>12,.0f} records/s")
+    print(f"  parse / regex floor         {parse_rate / floor_rate:>12.3f}")
+
+    if not args.no_chess:
+        try:
+            import chess
+            import chess.pgn
+        except ImportError:
+            sys.exit("python-chess is missing: pip install -e '.[bench]' (or --no-chess)")
+        pgn = work / f"tutepgn-bench-chess-{args.games}-{args.plies}-{SEED}-{chess.__version__}.pgn"
+        t0 = time.perf_counter()
+        if not pgn.exists():
+            make_pgn(pgn, args.games, args.plies)
+        made = time.perf_counter() - t0
+        with open(pgn, encoding="utf-8") as f:
+            plies = 0
+            games = 0
+            while (game := chess.pgn.read_game(f)) is not None:
+                assert not game.errors, game.errors
+                plies += sum(1 for _ in game.mainline_moves())
+                games += 1
+        assert games == args.games
+
+        def read_games() -> int:
+            n = 0
+            with open(pgn, encoding="utf-8") as f:
+                while chess.pgn.read_game(f) is not None:
+                    n += 1
+            return n
+
+        def read_headers() -> int:
+            n = 0
+            with open(pgn, encoding="utf-8") as f:
+                while chess.pgn.read_headers(f) is not None:
+                    n += 1
+            return n
+
+        game_rate, game_rates = median_rate(games, read_games, args.runs)
+        header_rate, header_rates = median_rate(games, read_headers, args.runs)
+        ply_rate = game_rate * plies / games
+        figures["python_chess"] = {
+            "version": chess.__version__, "games": games, "plies": plies, "bytes": pgn.stat().st_size,
+            "generate_s": round(made, 1),
+            "read_game_games_per_s": round(game_rate), "read_game_plies_per_s": round(ply_rate),
+            "read_game_games_per_s_runs": [round(r) for r in game_rates],
+            "read_game_games_per_s_wall_runs": [round(r) for r in WALL[id(read_games)]],
+            "read_headers_per_s": round(header_rate),
+            "read_headers_per_s_runs": [round(r) for r in header_rates],
+            "read_headers_per_s_wall_runs": [round(r) for r in WALL[id(read_headers)]],
+        }
+        figures["ratios"] = {
+            "card_plays_per_s_over_chess_plies_per_s": round(parse_rate * plays / deals / ply_rate, 2),
+            "scan_headers_over_read_headers": round(scan_rate / header_rate, 2),
+            "parse_over_regex_floor": round(parse_rate / floor_rate, 3),
+        }
+        print(f"python-chess {chess.__version__}, {games:,} random legal games, {pgn.stat().st_size / 1e6:.1f} MB, "
+              f"{plies:,} plies ({plies / games:.0f} a game)")
+        print(f"  read_game                   {game_rate:>12,.0f} games/s   {ply_rate:>12,.0f} plies/s")
+        print(f"  read_headers                {header_rate:>12,.0f} headers/s")
+        print("ratios")
+        print(f"  our card plays/s / python-chess plies/s   {parse_rate * plays / deals / ply_rate:>8.2f}")
+        print(f"  our header scan / read_headers            {scan_rate / header_rate:>8.2f}")
+        print(f"  our parse / regex floor                   {parse_rate / floor_rate:>8.3f}")
+    else:
+        figures["ratios"] = {"parse_over_regex_floor": round(parse_rate / floor_rate, 3)}
+
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"parse": figures}, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

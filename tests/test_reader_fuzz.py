@@ -1,0 +1,144 @@
+"""Fuzzing the reader: damaged records fail only with a located NotationError.
+
+Valid records (simulated deals of every preset, in export format and in a
+lax layout) are mutated character by character and token by token.  Reading
+the result strictly either succeeds or raises :class:`NotationError` with a
+line and column; reading it leniently never raises, and the first error it
+keeps is the one strict mode raised.  The header scan never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tutepgn.notation import NotationError
+from tutepgn.reader import iter_records, scan_headers
+from tutepgn.rules import PRESETS, preset
+from tutepgn.simulate import deal_records, match_records
+
+LAX = ('; a file comment\n  [Event "Club night"]   [Site "Ma\\"drid"]\n[Rules\t  "playcard-2p"]\n\n[Trump "3O"]\n'
+       "{An intro comment\nover two lines, with a \\} brace}\n1.  N\tAO !  SE ?! {first trick}\n"
+       "  N 20c $12 ; she had both\n2. N cc rb\nS 40 {in trump}   S x7O S tute R\n3.   S 7o\n*\n")
+
+
+@lru_cache(maxsize=1)
+def pool() -> tuple[str, ...]:
+    """Seed records: simulated deals and match deals of all five presets, and a lax record."""
+    texts = [LAX]
+    for name in PRESETS:
+        texts.extend(r.tpgn() for r in deal_records(preset(name), 4, seed=17))
+        texts.extend(r.tpgn() for r in match_records(preset(name), 1, seed=5))
+    return tuple(texts)
+
+
+ALPHABET = '[]"{}\\;*.+$!?:= \t\n\r\ufeff0123456789NWSEOCEBxtuteAaRrSsCc#-_\u00e9'
+TOKENS = ("[", "]", '"', "{", "}", ";", "*", "NS+1", "WE+match", "N+2", "1.", "13.", "N", "W", "S", "E", "40",
+          "40O", "20C", "tute", "12", "x7B", "1O", "12B", "$300", "!?", '[Rules "torofun-3p"]', '[Rules "?"]',
+          '[Result "*"]', '[Cards "fr"]', '[Cards "it"]', '[Trump "1O"]', "\n\n", "\n[", "\\", '\\"')
+
+_TOKEN = re.compile(r"\S+|\s+")
+
+
+def mutate(text: str, ops: list[tuple[int, int, int, int]]) -> str:
+    """Apply mutations; each op is (kind, position, other position, choice) as drawn integers."""
+    for kind, a, b, pick in ops:
+        if kind < 3:  # character level
+            n = len(text)
+            i, j = (a % (n + 1), b % (n + 1)) if n else (0, 0)
+            if kind == 0 and n:  # delete a character
+                text = text[:i] + text[i + 1:]
+            elif kind == 1:  # insert a character
+                text = text[:i] + ALPHABET[pick % len(ALPHABET)] + text[i:]
+            elif n >= 2:  # swap two characters
+                i, j = sorted((min(i, n - 1), min(j, n - 1)))
+                text = text[:i] + text[j] + text[i + 1:j] + text[i] + text[j + 1:] if i != j else text
+        else:  # token level
+            tokens = _TOKEN.findall(text)
+            n = len(tokens)
+            if not n:
+                text = TOKENS[pick % len(TOKENS)]
+                continue
+            i, j = a % n, b % n
+            if kind == 3:  # delete a token
+                del tokens[i]
+            elif kind == 4:  # duplicate a token
+                tokens.insert(i, tokens[i])
+            elif kind == 5:  # swap two tokens
+                tokens[i], tokens[j] = tokens[j], tokens[i]
+            else:  # insert a token from the notation's vocabulary
+                tokens.insert(i, TOKENS[pick % len(TOKENS)] + " ")
+            text = "".join(tokens)
+    return text
+
+
+OPS = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**3)),
+               min_size=1, max_size=5)
+
+
+@st.composite
+def damaged(draw: st.DrawFn) -> str:
+    seeds = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=3))
+    texts = pool()
+    text = "\n".join(texts[s % len(texts)] for s in seeds)
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
+    return mutate(text, draw(OPS))
+
+
+def located(error: NotationError, text: str) -> None:
+    assert type(error.line) is int and type(error.column) is int, error
+    assert error.line >= 1 and error.column >= 1, error
+    assert error.line <= text.count("\n") + 1, error
+    assert isinstance(error.message, str) and isinstance(error.text, str) and isinstance(error.expected, str)
+    assert str(error)
+
+
+@settings(derandomize=True, database=None, max_examples=2500, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(damaged(), st.sampled_from([None, None, None, "es", "es-letters", "it", "fr"]))
+def test_damaged_records_fail_only_with_located_notation_errors(text: str, cards: str | None) -> None:
+    # Strict: success, or a NotationError with a line and column (any other exception fails the test).
+    strict_error = None
+    try:
+        strict = list(iter_records(text, strict=True, cards=cards))
+    except NotationError as exc:
+        strict_error = exc
+        located(exc, text)
+        assert type(exc.index) is int and exc.index >= 0
+    # Lenient: never raises; errors land on their records, the first is the strict one.
+    lenient = list(iter_records(text, cards=cards))
+    assert [r.index for r in lenient] == list(range(len(lenient)))
+    errors = [e for r in lenient for e in r.errors]
+    for record in lenient:
+        for error in record.errors:
+            located(error, text)
+            assert error.index == record.index
+    if strict_error is None:
+        assert errors == []
+        assert [(r.tags, r.events, r.positions, r.termination) for r in strict] == [
+            (r.tags, r.events, r.positions, r.termination) for r in lenient]
+    else:
+        assert errors, "strict mode raised where lenient mode found nothing"
+        first = errors[0]
+        assert (first.index, first.line, first.column, first.text, first.message) == (
+            strict_error.index, strict_error.line, strict_error.column, strict_error.text, strict_error.message)
+    # The header scan reads the same records' worth of tags, and never raises.
+    headers = list(scan_headers(text))
+    assert all(isinstance(h.tags, dict) and h.line >= 1 for h in headers)
+
+
+@settings(derandomize=True, database=None, max_examples=1000, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=200))
+def test_arbitrary_text_fails_only_with_located_notation_errors(text: str) -> None:
+    try:
+        list(iter_records(text, strict=True))
+    except NotationError as exc:
+        located(exc, text)
+    for record in iter_records(text):
+        for error in record.errors:
+            located(error, text)
+    list(scan_headers(text))
