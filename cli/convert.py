@@ -1,0 +1,82 @@
+"""``tute convert``: a thin layer over :func:`tutepgn.convert.convert`.
+
+Registered on the shared app when ``cli/main.py`` imports this module (its last lines).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tutepgn import convert as convert_mod
+from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
+from tutepgn.cli.main import EXIT_INVALID, EXIT_USAGE, app
+from tutepgn.errors import TuteError
+from tutepgn.notation import NotationError
+
+
+def _say(kind: str, message: object) -> None:
+    """One plain line on stderr (no markup, no wrapping: locations stay on one line for tools)."""
+    typer.echo(f"{kind}: {message}", err=True)
+
+
+@app.command()
+def convert(
+    source: Annotated[str, typer.Argument(metavar="IN", help="Input: a .tpgn, .json or .jsonl file, or - for stdin. "
+                                                              "The form is told by the extension or the content.")],
+    to: Annotated[Optional[str], typer.Option("--to", "-t", help="Target form: tpgn, json (an array) or jsonl (one "
+                                                                  "record a line). Default: from the -o extension.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    cards: Annotated[str, typer.Option(help=f"Card style to write: {', '.join(CARD_STYLES)} (tpgn takes only "
+                                            f"{', '.join(TOKEN_STYLES)}).")] = "es",
+    from_cards: Annotated[Optional[str], typer.Option("--from-cards", help="Card style of .tpgn input without a Cards "
+                                                                          f"tag: {', '.join(TOKEN_STYLES)}.")] = None,
+) -> None:
+    """Convert records between Tute PGN, JSON and JSON lines, in any card style.
+
+    Records that cannot be read are reported on stderr with their location and
+    left out (exit 1); bad options or unreadable input exit 2.
+    """
+    target = to or convert_mod.format_of_path(output)
+    if target is None:
+        _say("error", "say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or .jsonl name)")
+        raise typer.Exit(EXIT_USAGE)
+    if output is not None and source != "-" and os.path.exists(source) and output.exists() \
+            and output.resolve() == Path(source).resolve():
+        _say("error", f"{output} is the input too: write the output to another file")
+        raise typer.Exit(EXIT_USAGE)
+
+    def report(error: NotationError) -> None:
+        _say("error", error)
+
+    try:
+        conversion = convert_mod.convert(sys.stdin if source == "-" else source, to=target, cards=cards,
+                                         from_cards=from_cards, on_error=report)
+    except (TuteError, OSError) as exc:
+        _say("error", exc)
+        raise typer.Exit(EXIT_USAGE) from None
+    for warning in conversion.warnings:
+        _say("warning", warning)
+    try:
+        stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
+    except OSError as exc:
+        _say("error", f"cannot write {output}: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    try:
+        for chunk in conversion:
+            stream.write(chunk)
+    except (TuteError, OSError, UnicodeDecodeError) as exc:
+        _say("error", f"input unreadable: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    finally:
+        if output:
+            stream.close()
+        else:
+            stream.flush()
+    if conversion.failed:
+        _say("error", f"{conversion.failed} of {conversion.read} records could not be read and were left out")
+        raise typer.Exit(EXIT_INVALID)
