@@ -78,10 +78,10 @@ def validate(
                     typer.echo(json.dumps(report, ensure_ascii=False))
                 elif explain:
                     out.print(score_sheet(report))
-                    out.print(findings_text(report))
+                    out.print(findings_text(report), soft_wrap=True)
                 elif report["findings"]:
                     shown = {**report, "findings": [f for f in report["findings"] if f["severity"] != "info"]}
-                    out.print(findings_text(shown), end="")
+                    out.print(findings_text(shown), end="", soft_wrap=True)
                 if summary.records % 1000 == 0:
                     elapsed = time.perf_counter() - start
                     progress.update(task, completed=summary.records, rate=f"{summary.records / elapsed:,.0f}/s")
@@ -108,7 +108,7 @@ def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     """Write the corrected file (never silently: say where, keep a backup in place)."""
     text, fixed = fix_results(path, reports)
     if not fixed:
-        err.print(f"{path}: nothing to fix")
+        err.print(f"{path}: nothing to fix", soft_wrap=True)
         return
     if in_place:
         backup = path.with_name(path.name + ".bak")
@@ -120,4 +120,4 @@ def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     tmp.write_text(text, encoding="utf-8", newline="\n")
     tmp.replace(target)
     err.print(f"{path}: corrected Score/Result in {fixed} record(s), written to {target}"
-              + (f" (original kept as {backup})" if in_place else ""))
+              + (f" (original kept as {backup})" if in_place else ""), soft_wrap=True)

@@ -486,6 +486,19 @@ def play_lines(record: Record, style: str = "es") -> list[str]:
     return lines
 
 
+def event_text(event: Action, deal: Deal) -> str:
+    """An event in notation, with its seat: ``N 1O``, ``N 40``, ``E 20C``, ``S tute 12``, ``S x7B``."""
+    name = deal.rules.seat_names[event.seat]
+    if type(event) is Play:
+        return f"{name} {CODES[event.card]}"
+    if type(event) is Cante:
+        return f"{name} {'40' if event.suit == deal.trump else '20' + SUIT_LETTERS[event.suit]}"
+    if type(event) is Tute:
+        return f"{name} tute {event.rank}"
+    assert type(event) is Exchange
+    return f"{name} x{CODES[event.card]}"
+
+
 def _is_trump(record: Record, suit: int) -> bool:
     """Whether a cante's suit is trump in this record (so it is written as 40)."""
     return trump_suit(record) == suit

@@ -28,10 +28,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
-from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
+from .engine import Cante, Deal, Exchange, Play, ScoreSheet
 from .errors import IllegalAction
 from .notation import (
-    UNFINISHED, NotationError, Record, format_side_values, parse_side_values, result_text, side_labels,
+    UNFINISHED, NotationError, Record, event_text, format_side_values, parse_side_values, result_text, side_labels,
 )
 from .rules import Ruleset
 
@@ -317,19 +317,6 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
                                        line=record.tag_lines.get("Trump", line)))
 
 
-def _event_text(deal: Deal, event: Action) -> str:
-    """An event as the record writes it, for messages."""
-    name = deal.rules.seat_names[event.seat]
-    if type(event) is Play:
-        return CODES[event.card]
-    if type(event) is Cante:
-        return f"{name} {'40' if event.suit == deal.trump else '20' + SUIT_LETTERS[event.suit]}"
-    if type(event) is Tute:
-        return f"{name} tute {event.rank}"
-    assert type(event) is Exchange
-    return f"{name} x{CODES[event.card]}"
-
-
 def _replay(record: Record, deal: Deal, report: Report) -> None:
     """Apply every event; on an illegal one, report it and go on as the record wrote it."""
     names = deal.rules.seat_names
@@ -343,7 +330,7 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
             error = exc
         line, column = positions[i] if i < len(positions) else (None, None)
         trick = len(deal.tricks) + 1
-        text = _event_text(deal, event)
+        text = event_text(event, deal)
         if error.rule == "deal_over":
             report.findings.append(Finding(
                 "error", "after_end", f"{text} comes after the end of the deal"
@@ -662,23 +649,37 @@ def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, 
     """The text of ``source`` with Score and Result corrected where a report found them wrong.
 
     Records that need no correction (or cannot be judged) keep their exact
-    text; corrected ones are written in export format.  Returns the new text
-    and the number of records corrected.
+    text, and so does everything between records (``;`` comments on the file,
+    blank lines); corrected records are written in export format in their
+    place.  Returns the new text and the number of records corrected.
     """
-    from .reader import iter_raw_records, parse_record
+    import io
+
+    from .reader import _blocks, iter_raw_records, parse_record
     by_index = {int(r["record"]): r for r in reports}  # type: ignore[call-overload]
+    blocks, _, handle = _blocks(source)  # type: ignore[arg-type]
+    try:
+        whole = "".join(blocks)  # as the reader sees it: BOM dropped, CRLF read as LF
+    finally:
+        if handle is not None:
+            handle.close()
+    lines = whole.splitlines(keepends=True)
     out: list[str] = []
+    done = 0  # lines of ``whole`` already in ``out``
     fixed = 0
-    for name, index, first_line, text in iter_raw_records([source]):
+    for name, index, first_line, text in iter_raw_records([io.StringIO(whole)]):
         report = by_index.get(index)
         wrong = report is not None and (report["score_ok"] is False or report["result_ok"] is False)
         if not wrong or report is None or report["computed_score"] is None:
-            out.append(text)
             continue
         record = parse_record(text, first_line=first_line, source=name, index=index)
         labels = report["sides"]
         record.tags["Score"] = " ".join(f"{label}:{v}" for label, v in zip(labels, report["computed_score"]))  # type: ignore[call-overload]
         record.tags["Result"] = record.termination = str(report["computed_result"])
+        span = text.count("\n") + (not text.endswith("\n"))  # the lines the record's text covers
+        out.extend(lines[done:first_line - 1])
         out.append(record.tpgn() + ("\n" if text.endswith("\n\n") else ""))
+        done = first_line - 1 + span
         fixed += 1
+    out.extend(lines[done:])
     return "".join(out), fixed

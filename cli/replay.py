@@ -1,0 +1,81 @@
+"""``tute replay``: step through a deal in the terminal, or print every frame when piped."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+
+from tutepgn.cli.main import _fail, app, out
+from tutepgn.errors import TuteError
+from tutepgn.render import render_frame
+from tutepgn.replay import Frame, frames, pick_record
+
+NEXT, PREVIOUS, FIRST, LAST, QUIT = "next", "previous", "first", "last", "quit"
+KEYS = {
+    **dict.fromkeys(("\x1b[C", "\xe0M", "\x00M", "n", " ", "\r", "\n"), NEXT),
+    **dict.fromkeys(("\x1b[D", "\xe0K", "\x00K", "p", "b"), PREVIOUS),
+    **dict.fromkeys(("\x1b[H", "\x1b[1~", "\x1bOH", "\xe0G", "\x00G", "g"), FIRST),
+    **dict.fromkeys(("\x1b[F", "\x1b[4~", "\x1bOF", "\xe0O", "\x00O", "G"), LAST),
+    **dict.fromkeys(("q", "Q", "\x1b"), QUIT),
+}
+"""Keys as ``click.getchar`` returns them (Unix escape sequences and Windows scan codes) and what they do."""
+HELP = "→ n space: next   ← p b: previous   Home g: first   End G: last   q: quit"
+
+
+def move(index: int, key: str, count: int) -> int | None:
+    """The frame to show after ``key`` (unknown keys stay put), or None to quit."""
+    action = KEYS.get(key)
+    if action == QUIT:
+        return None
+    if action == NEXT:
+        return min(index + 1, count - 1)
+    if action == PREVIOUS:
+        return max(index - 1, 0)
+    if action == FIRST:
+        return 0
+    if action == LAST:
+        return count - 1
+    return index
+
+
+def _browse(steps: list[Frame]) -> None:
+    """Show one frame at a time, driven by the keyboard."""
+    index: int | None = 0
+    while index is not None:
+        out.clear()
+        out.print(render_frame(steps[index], len(steps)))
+        out.print(HELP, style="dim", highlight=False)
+        try:
+            key = click.getchar()
+        except (KeyboardInterrupt, EOFError):
+            return
+        index = move(index, key, len(steps))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
+    record: Annotated[int, typer.Option("--record", "-n", help="Which record of the file, counting from 1.")] = 1,
+    show_all: Annotated[bool, typer.Option("--all", help="Print every frame in order instead of stepping.")] = False,
+) -> None:
+    """Step through a deal: the hands, the trick on the table, points so far, cantes and exchanges.
+
+    In a terminal, keys move between frames (→/n/space next, ←/p/b previous,
+    Home/g first, End/G last, q quit); piped or with --all, every frame is
+    printed in order.
+    """
+    try:
+        steps = frames(pick_record(file, record))
+    except OSError as exc:
+        raise _fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+    except (TuteError, ValueError) as exc:
+        raise _fail(exc) from None
+    if show_all or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        for step in steps:
+            out.print(render_frame(step, len(steps)), highlight=False)
+        return
+    _browse(steps)

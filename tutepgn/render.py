@@ -1,0 +1,70 @@
+"""Frames of a deal as terminal text: rich renderables, so that commands only print them.
+
+Each suit has a colour; without a colour terminal the text reads the same.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from .replay import Frame
+
+SUIT_STYLES = {"O": "yellow", "C": "red", "E": "blue", "B": "green"}
+"""Colour of each suit's cards: oros, copas, espadas, bastos."""
+
+
+def card_text(code: str) -> Text:
+    """A card code in its suit's colour."""
+    return Text(code, style=SUIT_STYLES.get(code[-1], ""))
+
+
+def _cards(codes: tuple[str, ...]) -> Text:
+    return Text(" ").join(card_text(c) for c in codes) if codes else Text("-", style="dim")
+
+
+def render_frame(frame: Frame, count: int | None = None) -> RenderableType:
+    """One frame: the event, trump and stock, each hand, the table, points, declarations, any illegality."""
+    of = f"/{count - 1}" if count else ""
+    title = "start of the deal" if frame.event is None else f"{frame.index}{of}  {frame.text}"
+    parts: list[RenderableType] = [Rule(Text(title, style="bold"), align="left")]
+    trump = Text(f"Trump {frame.trump}  turned ")
+    trump.append_text(card_text(frame.turned))
+    if frame.stock is not None:
+        trump.append(f"  stock {frame.stock}")
+    parts.append(trump)
+    for seat, cards in zip(frame.seats, frame.hands):
+        hand = Text(">" if seat == frame.to_move else " ")
+        hand.append(f" {seat} ", style="bold")
+        hand.append_text(_cards(cards))
+        parts.append(hand)
+    parts.append(table_text(frame))
+    points = Text("Points (cards + cantes): ")
+    points.append("  ".join(f"{label} {c}+{k}={c + k}" for label, c, k in
+                            zip(frame.sides, frame.card_points, frame.cante_points)))
+    parts.append(points)
+    if frame.cantes:
+        parts.append(Text("Cantes: " + ", ".join(frame.cantes)))
+    if frame.exchanges:
+        parts.append(Text("Exchanges: " + ", ".join(frame.exchanges)))
+    if frame.illegal is not None:
+        what = "skipped" if frame.skipped else "played as written"
+        parts.append(Text(f"Illegal [{frame.rule}]: {frame.illegal} ({what})", style="bold red"))
+    if frame.totals is not None:
+        score = " ".join(f"{label}:{v}" for label, v in zip(frame.sides, frame.totals))
+        parts.append(Text(f"Deal over. Score {score} (last ten included)  Result {frame.result}", style="bold"))
+    return Group(*parts)
+
+
+def table_text(frame: Frame) -> Text:
+    """The cards on the table: ``Trick 3: N 1E  W 4E  S 7E  E 2E  won by N (21)``."""
+    if not frame.table:
+        return Text(f"Trick {frame.trick_no + 1}: not led yet" if not frame.over else "Table: empty", style="dim")
+    line = Text(f"Trick {frame.trick_no}: ")
+    for i, (seat, code) in enumerate(frame.table):
+        line.append(("  " if i else "") + f"{seat} ")
+        line.append_text(card_text(code))
+    if frame.winner is not None:
+        line.append(f"  won by {frame.winner} ({frame.trick_points})", style="bold")
+    return line

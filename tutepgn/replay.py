@@ -1,0 +1,160 @@
+"""Stepping through a deal: one frame at the start and one after each event of a record.
+
+A :class:`Frame` is what a viewer shows at one moment: every hand, the cards
+on the table, the turned card and the stock, the points so far, the cantes
+and exchanges so far.  Frames are plain data (seats as letters, cards as
+codes), so a terminal, a web page or a test can show them alike;
+:mod:`tutepgn.render` draws them in a terminal.
+
+A record may hold an illegal event: its frame says which rule it breaks, and
+the deal goes on as the record wrote it (:meth:`~tutepgn.engine.Deal.force`),
+so the rest of the record can still be followed.
+
+>>> from tutepgn.simulate import deal_records
+>>> from tutepgn.rules import preset
+>>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
+>>> steps = frames(record)
+>>> len(steps) == len(record.events) + 1, steps[0].stock, steps[-1].over
+(True, 24, True)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .cards import CODES, SUIT_LETTERS, CardSet
+from .engine import Action, Cante, Deal, Exchange, Play
+from .errors import IllegalAction
+from .notation import Record, event_text, result_text, side_labels
+from .reader import Source, iter_records
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The table at one moment of a deal.
+
+    ``table`` holds the cards on the table as (seat, card) in play order: the
+    trick in play, or, in the frame of the card that completed a trick, that
+    whole trick, with ``winner`` set.  ``card_points`` and ``cante_points``
+    are per side, in the order of ``sides``; ``totals`` and ``result`` are set
+    once the deal is over (the totals include the last ten).
+    """
+
+    index: int
+    event: Action | None
+    text: str
+    seats: tuple[str, ...]
+    sides: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    table: tuple[tuple[str, str], ...]
+    winner: str | None
+    trick_points: int | None
+    trick_no: int
+    to_move: str | None
+    trump: str
+    turned: str
+    stock: int | None
+    card_points: tuple[int, ...]
+    cante_points: tuple[int, ...]
+    cantes: tuple[str, ...]
+    exchanges: tuple[str, ...]
+    illegal: str | None = None
+    rule: str | None = None
+    skipped: bool = False
+    over: bool = False
+    totals: tuple[int, ...] | None = None
+    result: str | None = None
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points so far per side: card points won plus cantes (the last ten comes in ``totals``)."""
+        return tuple(c + k for c, k in zip(self.card_points, self.cante_points))
+
+
+def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: IllegalAction | None = None,
+             skipped: bool = False, match_target: int | None = None) -> Frame:
+    """The frame of a deal as it stands, right after ``event`` (the ``index``-th event; 0: the start)."""
+    r = deal.rules
+    names = r.seat_names
+    completed = type(event) is Play and not skipped and not deal.trick and bool(deal.tricks)
+    if completed:
+        last = deal.tricks[-1]
+        leader, cards = last.leader, last.cards
+    else:
+        leader, cards = deal.leader, tuple(deal.trick)
+    n = r.players
+    cante_points = [0] * r.sides
+    for c in deal.cantes:
+        cante_points[c.side] += c.points
+    sheet = deal.score(match_target) if deal.over else None
+    return Frame(
+        index=index,
+        event=event,
+        text="" if event is None else event_text(event, deal),
+        seats=names,
+        sides=side_labels(r),
+        hands=tuple(tuple(CardSet(deal.hands[s]).codes()) for s in range(n)),
+        table=tuple((names[(leader + i) % n], CODES[c]) for i, c in enumerate(cards)),
+        winner=names[deal.tricks[-1].winner] if completed else None,
+        trick_points=deal.tricks[-1].points if completed else None,
+        trick_no=len(deal.tricks) + (1 if deal.trick else 0),
+        to_move=None if deal.over else names[deal.turn],
+        trump=SUIT_LETTERS[deal.trump],
+        turned=CODES[deal.turned],
+        stock=deal.stock_left if deal.initial_stock else None,
+        card_points=tuple(deal.won_points),
+        cante_points=tuple(cante_points),
+        cantes=tuple(event_text(Cante(c.seat, c.suit), deal) for c in deal.cantes),
+        exchanges=tuple(event_text(e, deal) for e in deal.log if type(e) is Exchange),
+        illegal=None if error is None else error.message,
+        rule=None if error is None else error.rule,
+        skipped=skipped,
+        over=deal.over,
+        totals=None if sheet is None else sheet.totals,
+        result=None if sheet is None else result_text(sheet, r),
+    )
+
+
+def match_target(record: Record) -> int | None:
+    """The record's MatchTarget tag as a number, or None (the ruleset's target then applies)."""
+    value = record.tags.get("MatchTarget", "")
+    return int(value) if value.isdigit() else None
+
+
+def frames(record: Record) -> list[Frame]:
+    """Every frame of a record: the start, then one after each event, illegal events included.
+
+    Raises :class:`~tutepgn.notation.NotationError` when the record does not
+    give its starting position (Rules, Dealer, Deal, and Trump tags).
+    """
+    deal = record.to_deal()
+    target = match_target(record)
+    out = [snapshot(deal, match_target=target)]
+    for i, event in enumerate(record.events, 1):
+        try:
+            deal.apply(event)
+        except IllegalAction as exc:
+            out.append(snapshot(deal, i, event, error=exc, skipped=not deal.force(event), match_target=target))
+            continue
+        out.append(snapshot(deal, i, event, match_target=target))
+    return out
+
+
+def pick_record(source: Source, number: int = 1) -> Record:
+    """The ``number``-th record (1-based) of a path, text or stream.
+
+    Raises :class:`~tutepgn.notation.NotationError` for a record that cannot
+    be read, :class:`ValueError` when there is no such record, and
+    :class:`OSError` when the file cannot be opened.
+    """
+    if number < 1:
+        raise ValueError(f"record numbers start at 1, not {number}")
+    name = os.fspath(source) if isinstance(source, os.PathLike) else "the input"
+    count = 0
+    for count, record in enumerate(iter_records(source), 1):
+        if count == number:
+            if record.errors:
+                raise record.errors[0]
+            return record
+    raise ValueError(f"{name} holds {count} record{'s' if count != 1 else ''}: there is no record {number}")
