@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
-from .engine import Cante, Deal, Exchange, Play, ScoreSheet
+from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet
 from .errors import IllegalAction
 from .notation import (
     UNFINISHED, NotationError, Record, event_text, format_side_values, parse_side_values, result_text, side_labels,
@@ -317,6 +317,11 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
                                        line=record.tag_lines.get("Trump", line)))
 
 
+def _what(event: Action, deal: Deal) -> str:
+    """An event for a finding: a card alone (the seat has a field of its own), a declaration in full."""
+    return CODES[event.card] if type(event) is Play else event_text(event, deal)
+
+
 def _replay(record: Record, deal: Deal, report: Report) -> None:
     """Apply every event; on an illegal one, report it and go on as the record wrote it."""
     names = deal.rules.seat_names
@@ -330,7 +335,7 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
             error = exc
         line, column = positions[i] if i < len(positions) else (None, None)
         trick = len(deal.tricks) + 1
-        text = event_text(event, deal)
+        text = _what(event, deal)
         if error.rule == "deal_over":
             report.findings.append(Finding(
                 "error", "after_end", f"{text} comes after the end of the deal"
