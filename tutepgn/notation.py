@@ -330,12 +330,9 @@ def rules_of(spec: str, line: int = 1) -> Ruleset:
         raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
 
 
-@lru_cache(maxsize=32)
 def side_labels(rules: Ruleset) -> tuple[str, ...]:
     """Labels of the sides: ``NS``/``WE`` for pairs, else each seat's letter."""
-    names = rules.seat_names
-    _, seats = rules.seating
-    return tuple("".join(sorted((names[s] for s in group), key="NSWE".index)) for group in seats)
+    return rules.side_labels
 
 
 def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> str:

@@ -148,6 +148,12 @@ class Ruleset(BaseModel):
         side = tuple(self.side_of(s) for s in range(self.players))
         return side, tuple(tuple(s for s in range(self.players) if side[s] == k) for k in range(self.sides))
 
+    @cached_property
+    def side_labels(self) -> tuple[str, ...]:
+        """Labels of the sides as records write them: ``NS``/``WE`` for pairs, else each seat's letter."""
+        names = self.seat_names
+        return tuple("".join(sorted((names[s] for s in group), key="NSWE".index)) for group in self.seating[1])
+
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Seat letters in turn order."""
