@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Str
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import Archive, ImportSummary, default_path, run_with_timeout
@@ -36,6 +37,7 @@ from tutepgn.reader import iter_raw_records, parse_record
 from tutepgn.replay import frames
 from tutepgn.rules import PRESETS, Ruleset, preset
 from tutepgn.search import SORTS, DealPage, DealSummary, SearchFilters
+from tutepgn.sheets import result_sentence
 from tutepgn.sources import source_of
 from tutepgn.validate import ReportModel, Summary, validate, validate_records
 
@@ -164,8 +166,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     # -- Errors: one shape for all of them ------------------------------------------
-    @app.exception_handler(HTTPException)
-    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    @app.exception_handler(StarletteHTTPException)  # also the router's own 404 and 405
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
                   409: "Conflict", 413: "Payload too large", 422: "Unprocessable content",
                   503: "Service unavailable", 504: "Query took too long"}
@@ -175,6 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for e in errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
         response = _problem_response(request.scope, exc.status_code, titles.get(exc.status_code, "Error"),
                                      detail, errors)
+        response.headers.update(exc.headers or {})  # e.g. Allow, on a 405
         if exc.status_code == 401:
             response.headers["WWW-Authenticate"] = "X-API-Key"
         return response
@@ -231,7 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         s.replace("-", "\\-") for s in SORTS) + ")$")]
 
     # -- JSON API ---------------------------------------------------------------------
-    @app.get("/api/v1/deals", response_model=DealPage, tags=["deals"],
+    @app.get("/api/v1/deals", response_model=DealPage, tags=["deals"], openapi_extra=_filter_parameters(),
              summary="Search deals (filters in the query string, keyset pagination)")
     def search_deals(view: Reader, f: Filters, sort: SortParam = "date",
                      limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 50,
@@ -272,11 +275,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return StreamingResponse(_stream(view, f, sort, kind), media_type=media)
         return route
 
-    app.get("/api/v1/deals.ndjson", tags=["deals"], response_class=StreamingResponse,
+    app.get("/api/v1/deals.ndjson", tags=["deals"], response_class=StreamingResponse, openapi_extra=_filter_parameters(),
             summary="Matching deals as NDJSON, one summary a line (streamed)")(_streamed("ndjson", "application/x-ndjson"))
-    app.get("/api/v1/deals.csv", tags=["deals"], response_class=StreamingResponse,
+    app.get("/api/v1/deals.csv", tags=["deals"], response_class=StreamingResponse, openapi_extra=_filter_parameters(),
             summary="Matching deals as CSV (streamed)")(_streamed("csv", "text/csv; charset=utf-8"))
-    app.get("/api/v1/deals.tpgn", tags=["deals"], response_class=StreamingResponse,
+    app.get("/api/v1/deals.tpgn", tags=["deals"], response_class=StreamingResponse, openapi_extra=_filter_parameters(),
             summary="Matching deals as Tute PGN (streamed)")(_streamed("tpgn", "text/plain; charset=utf-8"))
 
     def _deal_text(view: Archive, deal_id: int) -> str:
@@ -305,13 +308,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  "page": f"/deals/{deal_id}"})
 
     @app.post("/api/v1/validate", response_model=ValidationResponse, tags=["records"],
-              summary="Validate posted Tute PGN text (stores nothing)",
+              summary="Validate posted Tute PGN text (stores nothing)", openapi_extra=_TEXT_BODY,
               responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await _text_body(request)
         records = []
         errors: list[dict[str, Any]] = []
-        for name, index, line, chunk in iter_raw_records([text]):
+        for name, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
             try:
                 records.append(parse_record(chunk, first_line=line, index=index, strict=True))
             except NotationError as exc:
@@ -329,7 +332,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return ValidationResponse(summary=summary, reports=reports)
 
     @app.post("/api/v1/convert", response_class=PlainTextResponse, tags=["records"],
-              summary="Convert posted records between tpgn, json and jsonl, and between card styles")
+              summary="Convert posted records between tpgn, json and jsonl, and between card styles",
+              openapi_extra=_TEXT_BODY)
     async def convert_text(request: Request,
                            to: Annotated[str, Query(pattern="^(tpgn|json|jsonl)$")] = "json",
                            cards: Annotated[str, Query(pattern="^(es|es-letters|it|fr|en|names)$")] = "es",
@@ -337,7 +341,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            ) -> PlainTextResponse:
         text = await _text_body(request)
         try:
-            conversion = convert(text, to=to, cards=cards, from_cards=from_cards)
+            conversion = convert(io.StringIO(text), to=to, cards=cards, from_cards=from_cards)  # never a path
             output = "".join(conversion)
         except ConvertError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -347,16 +351,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(output, media_type=f"{media}; charset=utf-8")
 
     @app.post("/api/v1/import", response_model=ImportSummary, tags=["records"],
-              summary="Import posted records into the archive (needs an API key)",
+              summary="Import posted records into the archive (needs an API key)", openapi_extra=_TEXT_BODY,
               dependencies=[Depends(require_key)])
     async def import_text(request: Request) -> ImportSummary:
         if settings.read_only:
             raise HTTPException(405, "this service runs read-only")
         text = await _text_body(request)
         with write_lock:
-            return archive.import_raw(iter_raw_records([text]), names=["<api>"])
+            return archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"])
 
-    @app.get("/api/v1/stats", tags=["archive"], summary="Statistics over matching deals")
+    @app.get("/api/v1/stats", tags=["archive"], summary="Statistics over matching deals",
+             openapi_extra=_filter_parameters())
     def stats(view: Reader, f: Filters) -> dict[str, Any]:
         return timed(view, lambda: view.stats(f))
 
@@ -405,13 +410,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except NotationError as exc:
             steps, report["explanation"] = [], [*report["explanation"], str(exc)]
         return templates.TemplateResponse(request, "deal.html", {
-            "deal_id": deal_id, "tags": record.tags, "frames": steps, "report": report, "text": text})
+            "deal_id": deal_id, "tags": record.tags, "frames": steps, "report": report, "text": text,
+            "sentence": result_sentence(report) if report.get("sheet") else None})
 
     @app.get("/validate", response_class=HTMLResponse, include_in_schema=False)
     def validate_page(request: Request) -> HTMLResponse:
         return templates.TemplateResponse(request, "validate.html", {})
 
     return app
+
+
+_TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
+                                               "content": {"text/plain": {"schema": {"type": "string"}}}}}
+"""The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
+
+
+def _filter_parameters() -> dict[str, Any]:
+    """The search filters as OpenAPI query parameters (the `filters` dependency reads them by hand)."""
+    params = []
+    for name, prop in SearchFilters.model_json_schema()["properties"].items():
+        description = prop.pop("description", None)
+        prop.pop("default", None)
+        prop.pop("title", None)
+        options = [o for o in prop.pop("anyOf", []) if o.get("type") != "null"]
+        schema = {**options[0], **prop} if len(options) == 1 else prop
+        params.append({"name": name, "in": "query", "required": False, "description": description,
+                       "schema": schema})
+    return {"parameters": params}
 
 
 async def _text_body(request: Request) -> str:
@@ -432,6 +457,7 @@ def _ruleset_info(name: str) -> RulesetInfo:
 def _frame_json(frame: Any) -> dict[str, Any]:
     data = asdict(frame)
     data.pop("event", None)
+    data["points"] = list(frame.points)
     return data
 
 

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .cards import SUIT_LETTERS, card_reader
 
@@ -62,9 +62,21 @@ def decode_cursor(cursor: str) -> tuple[str, object, int]:
         sort, value, last_id = json.loads(raw)
     except (ValueError, TypeError) as exc:
         raise ValueError("not a valid page cursor") from exc
-    if sort not in SORT_KEYS or not isinstance(last_id, int) or not isinstance(value, (int, str)):
+    if sort not in SORT_KEYS or type(last_id) is not int or not isinstance(value, (int, str)):
+        raise ValueError("not a valid page cursor")
+    kind = SORT_KEYS[sort][2]  # the value must bind as the sort key's type, or the query would fail
+    if not -2**63 <= last_id < 2**63 or (kind == "INTEGER" and not (type(value) is int and -2**31 <= value < 2**31)) \
+            or (kind == "DATE" and not (isinstance(value, str) and _iso_date(value))):
         raise ValueError("not a valid page cursor")
     return sort, value, last_id
+
+
+def _iso_date(text: str) -> bool:
+    """Whether ``text`` is a date written YYYY-MM-DD, as cursors write them."""
+    try:
+        return dt.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
 
 _SEAT_COLUMN = {"N": "north", "W": "west", "S": "south", "E": "east"}
 _HELD = re.compile(r"^([NWSE]):(.+)$")
@@ -127,6 +139,13 @@ class SearchFilters(BaseModel):
                 if code.upper() not in table:
                     raise ValueError(f"{code!r} is not a card")
         return value
+
+    @model_validator(mode="after")
+    def _needs_player(self) -> SearchFilters:
+        for name in ("seat", "partner", "opponent"):
+            if getattr(self, name) is not None and self.player is None:
+                raise ValueError(f"{name} needs player")
+        return self
 
     def to_sql(self) -> tuple[str, list[object]]:
         """The WHERE clause over table ``deals`` and its parameters."""

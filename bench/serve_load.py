@@ -1,0 +1,333 @@
+"""The HTTP service under load: ``tute serve`` on a real archive, many concurrent clients over loopback.
+
+1. Picks the archive: ``--db PATH``; else, with ``--deals N``,
+   ``bench/out/serve-load-N.duckdb`` (built when missing: N simulated deals,
+   the presets in equal shares, ``tutepgn.simulate.deal_records`` and
+   ``Archive.import_sources``); else the newest ``bench/out/archive-*.duckdb``
+   that ``bench/archive.py`` left, or a 20,000-deal one built as above.
+2. Starts ``tute serve --db DB --port P --read-only`` (a real uvicorn process)
+   and waits until it answers.
+3. Runs ``--clients`` concurrent clients (httpx, asyncio, a keep-alive
+   connection each) for ``--seconds``, each in a closed loop with no think time, over a
+   mix of requests: searches (half of them; one of several filters and sorts,
+   a page of 50, sometimes following ``next`` for a page or two) and one
+   deal's JSON or Tute PGN (a quarter each; ids from earlier searches).
+4. Prints requests/s, p50/p95/p99 latency overall and per kind, and the
+   error count (any status other than 200, or a failed request), and the
+   CPU time per request of the server and of the clients (with one core, or
+   two shared with the clients, a closed loop of 50 clients is bound by it).
+   Target: no errors, p95 <= 200 ms.  The server is stopped at the end.
+
+    python bench/serve_load.py [--db DB | --deals N] [--clients 50] [--seconds 60] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tutepgn.archive import Archive
+from tutepgn.rules import PRESETS, preset
+from tutepgn.simulate import PLAYERS, deal_records
+
+OUT = Path(__file__).resolve().parent / "out"
+P95_TARGET_MS = 200.0
+SORTS = ("date", "-date", "points", "-points", "margin", "-margin", "id")
+
+
+# ---------------------------------------------------------------------------
+# The archive.
+
+def _simulate(name: str, count: int, seed: int) -> str:
+    return "\n".join(r.tpgn() for r in deal_records(preset(name), count, seed=seed))
+
+
+def build(db: Path, deals: int, jobs: int = 2) -> None:
+    """A fresh archive of ``deals`` simulated deals, the presets in equal shares."""
+    names = list(PRESETS)
+    shares = [deals // len(names) + (1 if i < deals % len(names) else 0) for i in range(len(names))]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        texts = list(pool.map(_simulate, names, shares, [70_000 + i for i in range(len(names))]))
+    generated = time.perf_counter() - start
+    partial = db.with_name(db.name + ".part")
+    for stale in (partial, partial.with_name(partial.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with Archive(partial) as archive:
+        summary = archive.import_sources([io.StringIO(t) for t in texts], jobs=jobs)
+    partial.replace(db)
+    print(f"built {db}: {deals:,} deals simulated in {generated:.1f} s; {summary}", flush=True)
+
+
+def pick_archive(args: argparse.Namespace) -> Path:
+    if args.db:
+        db = Path(args.db)
+        if not db.exists():
+            sys.exit(f"no archive at {db}")
+        return db
+    if args.deals is None:
+        made = sorted(OUT.glob("archive-*.duckdb"), key=lambda p: p.stat().st_mtime)
+        if made:
+            return made[-1]
+    deals = args.deals or 20_000
+    db = OUT / f"serve-load-{deals}.duckdb"
+    if not db.exists():
+        build(db, deals)
+    return db
+
+
+# ---------------------------------------------------------------------------
+# The server.
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    tute = Path(sys.executable).with_name("tute")
+    command = [str(tute)] if tute.exists() else [sys.executable, "-m", "tutepgn.cli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUTEPGN_")}  # no keys, no other archive
+    return subprocess.Popen([*command, "serve", "--db", str(db), "--port", str(port), "--read-only"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                            start_new_session=True)
+
+
+def wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"tute serve exited with {server.returncode} before answering")
+        try:
+            if httpx.get(f"{base}/api/v1/rules", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    sys.exit(f"tute serve did not answer within {timeout:.0f} s")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly on SIGINT
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+# ---------------------------------------------------------------------------
+# The clients.
+
+def search_params(rng: random.Random) -> dict[str, Any]:
+    """One search: a filter or two of the documented ones, a sort, a page of 50."""
+    choices: list[dict[str, Any]] = [
+        {},
+        {"player": rng.choice(PLAYERS)},
+        {"player": rng.choice(PLAYERS), "seat": rng.choice("NS")},
+        {"trump": rng.choice("OCEB")},
+        {"rules": rng.choice(list(PRESETS))},
+        {"min_points": rng.choice((80, 100, 120))},
+        {"min_margin": rng.choice((20, 50, 80))},
+        {"since": f"2025-{rng.randint(1, 12):02d}-01", "until": "2025-12-31"},
+        {"winner": rng.choice(PLAYERS)},
+        {"cante": rng.choice(("any", "20", "40"))},
+        {"cante_suit": rng.choice("OCEB"), "cante_by": rng.choice(PLAYERS)},
+        {"tute": "true"},
+        {"doubled": "true", "rules": "ludoteka-pairs"},
+        {"exchange": "true"},
+        {"held": f"{rng.choice('NS')}:1{rng.choice('OCEB')},3{rng.choice('OCEB')}"},
+        {"unsung": "40"},
+        {"player": rng.choice(PLAYERS), "opponent": rng.choice(PLAYERS)},
+    ]
+    params = dict(rng.choice(choices))
+    params["sort"] = rng.choice(SORTS)
+    params["limit"] = 50
+    return params
+
+
+class Results:
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = {}
+        self.errors: dict[str, int] = {}
+        self.samples: list[str] = []
+
+    def add(self, kind: str, seconds: float, ok: bool, what: str = "") -> None:
+        self.latencies.setdefault(kind, []).append(seconds * 1000)
+        if not ok:
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+            if len(self.samples) < 5:
+                self.samples.append(f"{kind}: {what}")
+
+
+async def client(number: int, http: httpx.AsyncClient, deadline: float, ids: list[int], results: Results,
+                 seed: int) -> None:
+    rng = random.Random(seed * 1000 + number)
+
+    async def get(kind: str, url: str, params: dict[str, Any] | None = None) -> httpx.Response | None:
+        start = time.perf_counter()
+        try:
+            response = await http.get(url, params=params)
+        except httpx.HTTPError as exc:
+            results.add(kind, time.perf_counter() - start, False, f"{url}: {type(exc).__name__}: {exc}")
+            return None
+        ok = response.status_code == 200
+        results.add(kind, time.perf_counter() - start, ok, f"{url} {params or ''}: {response.status_code} "
+                                                           f"{response.text[:200]}")
+        return response if ok else None
+
+    while time.monotonic() < deadline:
+        roll = rng.random()
+        if roll < 0.5 or not ids:
+            params = search_params(rng)
+            response = await get("search", "/api/v1/deals", params)
+            pages = rng.choice((0, 0, 0, 1, 2))
+            while response is not None and pages and time.monotonic() < deadline:
+                page = response.json()
+                if len(ids) < 5000:
+                    ids.extend(item["id"] for item in page["items"][:5])
+                if not page["next"]:
+                    break
+                response = await get("search", "/api/v1/deals", {**params, "cursor": page["next"]})
+                pages -= 1
+            if response is not None and len(ids) < 5000:
+                ids.extend(item["id"] for item in response.json()["items"][:5])
+        elif roll < 0.75:
+            await get("deal.json", f"/api/v1/deals/{rng.choice(ids)}")
+        else:
+            await get("deal.tpgn", f"/api/v1/deals/{rng.choice(ids)}.tpgn")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def load(base: str, clients: int, seconds: float, seed: int) -> tuple[Results, float]:
+    """Run the clients; each has a connection of its own (one pool for all costs the client more CPU)."""
+    results = Results()
+    ids: list[int] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30.0) as http:
+        first = await http.get("/api/v1/deals", params={"limit": 200, "sort": "id"})  # ids to fetch, to begin with
+        first.raise_for_status()
+        ids.extend(item["id"] for item in first.json()["items"])
+    one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    sessions = [httpx.AsyncClient(base_url=base, limits=one, timeout=30.0) for _ in range(clients)]
+    try:
+        start = time.monotonic()
+        deadline = start + seconds
+        await asyncio.gather(*(client(i, http, deadline, ids, results, seed) for i, http in enumerate(sessions)))
+        elapsed = time.monotonic() - start
+    finally:
+        for http in sessions:
+            await http.aclose()
+    return results, elapsed
+
+
+def summarize(results: Results, elapsed: float) -> dict[str, Any]:
+    every = [v for values in results.latencies.values() for v in values]
+    errors = sum(results.errors.values())
+
+    def figures(values: list[float]) -> dict[str, float]:
+        return {"requests": len(values), "p50_ms": round(percentile(values, 0.50), 1),
+                "p95_ms": round(percentile(values, 0.95), 1), "p99_ms": round(percentile(values, 0.99), 1),
+                "max_ms": round(max(values), 1) if values else float("nan")}
+
+    return {"seconds": round(elapsed, 1), "requests": len(every), "requests_per_s": round(len(every) / elapsed, 1),
+            "errors": errors, **{k: v for k, v in figures(every).items() if k != "requests"},
+            "by_kind": {kind: {**figures(values), "errors": results.errors.get(kind, 0)}
+                        for kind, values in sorted(results.latencies.items())},
+            "error_samples": results.samples}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", help="the archive to serve (default: see above)")
+    parser.add_argument("--deals", type=int, help="serve bench/out/serve-load-N.duckdb, built if missing")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--port", type=int, help="default: a free port")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args()
+
+    db = pick_archive(args)
+    with Archive(db, read_only=True) as archive:
+        deals = archive.count()
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(db, port)
+    try:
+        wait_ready(base, server)
+        print(f"tute serve on {base} over {db} ({deals:,} deals); {args.clients} clients for {args.seconds:g} s",
+              flush=True)
+        before = (cpu_seconds(server.pid), time.process_time(), load_average())
+        results, elapsed = asyncio.run(load(base, args.clients, args.seconds, args.seed))
+        after = (cpu_seconds(server.pid), time.process_time(), load_average())
+    finally:
+        stop_server(server)
+
+    figures = summarize(results, elapsed)
+    requests = max(figures["requests"], 1)
+    figures["server_cpu_ms_per_request"] = (round((after[0] - before[0]) / requests * 1000, 2)
+                                            if after[0] is not None and before[0] is not None else None)
+    figures["client_cpu_ms_per_request"] = round((after[1] - before[1]) / requests * 1000, 2)
+    figures["load_average"] = {"before": before[2], "after": after[2]}
+    print(f"{figures['requests']:,} requests in {figures['seconds']:g} s = {figures['requests_per_s']:,.1f} requests/s;"
+          f" errors: {figures['errors']}")
+    print(f"latency: p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, "
+          f"max {figures['max_ms']:.1f} ms")
+    print(f"  {'kind':10} {'requests':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for kind, f in figures["by_kind"].items():
+        print(f"  {kind:10} {f['requests']:9,} {f['p50_ms']:8.1f} {f['p95_ms']:8.1f} {f['p99_ms']:8.1f} {f['errors']:7}")
+    print(f"cpu per request: server {figures['server_cpu_ms_per_request']} ms, clients "
+          f"{figures['client_cpu_ms_per_request']} ms; {os.cpu_count()} cpus, load average "
+          f"{figures['load_average']['before']} before, {figures['load_average']['after']} after")
+    for sample in figures["error_samples"]:
+        print(f"  error: {sample}")
+    met = {"no_errors": figures["errors"] == 0, "p95": figures["p95_ms"] <= P95_TARGET_MS}
+    print(f"targets: no errors: {'yes' if met['no_errors'] else 'NO'}; p95 <= {P95_TARGET_MS:.0f} ms: "
+          f"{'yes' if met['p95'] else 'NO'} ({figures['p95_ms']:.1f} ms)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"db": str(db), "deals": deals, "clients": args.clients,
+                                               "cpus": os.cpu_count(), **figures, "targets_met": met},
+                                              indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
