@@ -42,7 +42,8 @@ def _filters(**given: Any) -> SearchFilters:
     try:
         return SearchFilters(**{k: v for k, v in given.items() if v is not None and v != []})
     except ValidationError as exc:
-        problems = "; ".join(f"--{'.'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join((f"--{'.'.join(map(str, e['loc'])).replace('_', '-')}: " if e["loc"] else "")
+                             + e["msg"].removeprefix("Value error, ") for e in exc.errors())
         raise _fail(ValueError(problems)) from None
 
 

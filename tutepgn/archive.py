@@ -460,10 +460,16 @@ class Archive:
         summary = ImportSummary()
         start = time.perf_counter()
         started = time.strftime("%Y-%m-%d %H:%M:%S")
-        batches = _batches(raw, batch_size)
-        for tables in _arrow_tables(batches, jobs):
+        sizes: list[int] = []  # records read per batch (a record repeated within a batch gives one row)
+
+        def batches() -> Iterator[list[_Raw]]:
+            for batch in _batches(raw, batch_size):
+                sizes.append(len(batch))
+                yield batch
+
+        for tables in _arrow_tables(batches(), jobs):
             deals = tables["deals"]
-            summary.records += deals.num_rows
+            summary.records += sizes.pop(0)
             invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
             summary.invalid += invalid
             if skip_invalid and invalid:
@@ -670,7 +676,14 @@ class Archive:
         if fmt == "json":
             out.write("[")
         for text in self.texts(filters, sort=sort, limit=limit):
-            record = parse_record(text)
+            try:
+                record = parse_record(text)
+            except NotationError as exc:  # stored flagged at import: tpgn gets its text, JSON its tags
+                if fmt == "tpgn":
+                    out.write(("\n" if count else "") + text)
+                    count += 1
+                    continue
+                record = Record(tags=scan_tags(text), errors=[exc])
             if fmt == "tpgn":
                 out.write(("\n" if count else "") + record.tpgn(cards))
             else:
