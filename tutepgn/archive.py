@@ -86,6 +86,7 @@ CREATE TABLE IF NOT EXISTS deals (
     hand_n BIGINT, hand_w BIGINT, hand_s BIGINT, hand_e BIGINT,   -- starting hands as card masks
     sung_n UTINYINT, sung_w UTINYINT, sung_s UTINYINT, sung_e UTINYINT,  -- suits each seat sang, bit = suit
     cuarenta_side VARCHAR,         -- the side dealt rey and caballo of trump in one hand, if any
+    unsung UTINYINT,               -- suits (bit = suit) some seat was dealt rey and caballo of and never sang
     comments VARCHAR,              -- every comment of the record, joined by newlines
     tags MAP(VARCHAR, VARCHAR),    -- every tag, unknown ones included
     text VARCHAR NOT NULL          -- the export text
@@ -145,7 +146,7 @@ _TABLES: dict[str, pa.Schema] = {
         ("doubled", _B), ("tie_break", _B), ("cantes", _U8), ("exchanges", _U8), ("mano", _S),
         ("mano_side", _S), ("winner_players", pa.list_(_S)), ("hand_n", pa.int64()), ("hand_w", pa.int64()),
         ("hand_s", pa.int64()), ("hand_e", pa.int64()), ("sung_n", _U8), ("sung_w", _U8), ("sung_s", _U8),
-        ("sung_e", _U8), ("cuarenta_side", _S), ("comments", _S),
+        ("sung_e", _U8), ("cuarenta_side", _S), ("unsung", _U8), ("comments", _S),
         ("tags", pa.map_(_S, _S)), ("text", _S)]),
     "plays": pa.schema([
         ("deal_id", pa.int64()), ("seq", _U16), ("trick", _U8), ("ord", _U8), ("seat", _S), ("player", _S),
@@ -352,6 +353,12 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
     pair = _PAIRS[trump] if trump is not None else 0
     holder = next((x for x, m in enumerate(hands or ()) if pair and m & pair == pair), None)
     row["cuarenta_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
+    unsung = 0  # suits some seat was dealt rey and caballo of and never sang
+    for letter, mask in by_letter.items():
+        for suit in range(4):
+            if mask & _PAIRS[suit] == _PAIRS[suit] and not sung[letter] >> suit & 1:
+                unsung |= 1 << suit
+    row["unsung"] = unsung if hands else None
     for key, value in row.items():
         d[key].append(value)
     return True

@@ -238,15 +238,10 @@ def _like(text: str) -> str:
 
 
 def _unsung_sql(which: str) -> str:
-    """A seat dealt rey and caballo of a suit (of trump, for 40) that never sang it: column arithmetic only."""
-    checks = []
-    for seat in "nwse":
-        for suit in range(4):
-            held = f"((hand_{seat} >> {suit * 10 + 6}) & 3) = 3"
-            not_sung = f"((coalesce(sung_{seat}, 0) >> {suit}) & 1) = 0"
-            trump = f" AND trump = '{SUIT_LETTERS[suit]}'" if which == "40" else ""
-            checks.append(f"({held} AND {not_sung}{trump})")
-    return "(" + " OR ".join(checks) + ")"
+    """A seat dealt rey and caballo of a suit (of trump, for 40) that never sang it: stored at import as a mask."""
+    if which == "40":
+        return "(unsung >> (strpos('OCEB', trump) - 1)) & 1 = 1"
+    return "unsung > 0"
 
 
 class DealSummary(BaseModel):
