@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,9 +16,19 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tute serve --load samples/
 
-## test: install, then run the whole test suite
-test: $(STAMP)
+## test: install (with Debian's Chromium for the browser test), then run the whole test suite
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+## chromium: Debian's Chromium for tests/test_browser.py, installed with apt-get when missing (as root)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium for the browser test"; \
+	    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "note: chromium is missing, so the browser test will be skipped (install it: apt-get install chromium)"; \
+	  fi; }
 
 ## bench: every benchmark in bench/, printing its figures
 bench: $(STAMP)

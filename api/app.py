@@ -50,7 +50,7 @@ class Settings(BaseModel):
 
     db: Path = Field(default_factory=default_path)
     read_only: bool = False
-    api_keys: frozenset[str] = frozenset()
+    api_keys: frozenset[str] = Field(frozenset(), repr=False)
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = 2 * 1024 * 1024
     query_timeout: float = 5.0
@@ -59,7 +59,8 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
-        """Settings from TUTEPGN_* variables: DB, API_KEYS (comma-separated), API_KEYS_FILE (one a line), CORS_ORIGINS."""
+        """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
+        line), CORS_ORIGINS."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -68,6 +69,8 @@ class Settings(BaseModel):
                                 "cors_origins": [o for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",") if o]}
         if os.environ.get("TUTEPGN_DB"):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
+        if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
+            data["read_only"] = True
         data.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**data)
 
@@ -392,7 +395,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                             after=cursor))
             total = timed(view, lambda: view.count(f))
         except HTTPException as exc:
-            error, rows, following, total = str(exc.detail), [], None, 0
+            error, rows, following, total = exc.detail, [], None, 0
         except ValueError as exc:
             error, rows, following, total = str(exc), [], None, 0
         query = {k: v for k, v in request.query_params.items() if k != "cursor"}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from tutepgn.cli.main import app
+from tutepgn.cli.main import _fail, app
 
 
 @app.command()
@@ -17,6 +18,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     read_only: Annotated[bool, typer.Option("--read-only", help="Open the archive read-only: no imports.")] = False,
     load: Annotated[Optional[list[Path]], typer.Option("--load", help="Import these files or directories first (idempotent).")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes; more than 1 needs --read-only (DuckDB allows one writer).")] = 1,
 ) -> None:
     """Serve the archive: the JSON API under /api/v1, its docs at /docs, and the web pages.
 
@@ -33,4 +35,12 @@ def serve(
         with Archive(settings.db) as archive:
             summary = archive.import_sources(_expand([str(p) for p in load]), jobs=1)
         typer.echo(f"{settings.db}: {summary}", err=True)
+    if workers > 1:
+        if not settings.read_only:
+            raise _fail(ValueError("--workers above 1 needs --read-only: one process owns a writable DuckDB file"))
+        # Each worker builds its own app (and its own read-only connection) from the environment.
+        os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
+        uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="info")
+        return
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

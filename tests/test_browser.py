@@ -1,0 +1,320 @@
+"""The web pages in a real browser: the deal replay, the search page and the validation page.
+
+The app runs with uvicorn in a background thread over a temporary archive of
+the samples; Playwright drives Debian's Chromium (/usr/bin/chromium; browser
+downloads are not used).  Screenshots land in test-artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+from tutepgn.api.app import Settings, create_app
+from tutepgn.archive import Archive
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="Debian's Chromium is missing at /usr/bin/chromium "
+                                       "(apt-get install chromium; `make test` installs it)")
+
+
+def _first_record() -> str:
+    text = (SAMPLES / "ludoteka-match.tpgn").read_text(encoding="utf-8")
+    return text[:text.index("\n\n[Event") + 1]
+
+
+def _tampered_record() -> str:
+    """The first record with two cards of trick 4 swapped: seats play cards they do not hold."""
+    record = _first_record().replace("4. E 3B 2B 4O 1B", "4. E 3B 4O 2B 1B")
+    return record.replace('[Event "Torneo', '[Event "Tampered torneo').replace('[Match "', '[Match "Tampered-')
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app, served over HTTP on a free local port, over an archive of the samples."""
+    work = tmp_path_factory.mktemp("web")
+    db = work / "archive.duckdb"
+    tampered = work / "tampered.tpgn"  # a deal with illegal plays, stored as an invalid record
+    tampered.write_text(_tampered_record(), encoding="utf-8")
+    archive = Archive(db)
+    summary = archive.import_sources(sorted(SAMPLES.glob("*.tpgn")) + sorted(SAMPLES.glob("simulated/*.tpgn"))
+                                     + [tampered])
+    archive.close()
+    assert summary.added > 0, summary
+    app = create_app(Settings(db=db))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{server.config.port}"
+    server.should_exit = True
+    thread.join(timeout=15)
+    app.state.archive.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+class _Errors:
+    """Script errors and failed requests seen by a page; the test fails on any."""
+
+    def __init__(self, page: Page, allow: str | None = None) -> None:
+        self.seen: list[str] = []
+        self.allow = allow
+        page.on("pageerror", lambda exc: self.seen.append(f"page error: {exc}"))
+        page.on("console", self._console)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error" and not (self.allow and self.allow in message.text):
+            self.seen.append(f"console: {message.text}")
+
+
+def _api(base_url: str, path: str, **params: Any) -> Any:
+    response = httpx.get(base_url + path, params=params, timeout=30)
+    response.raise_for_status()
+    return response.json()
+
+
+def _four_player_deal(base_url: str) -> int:
+    """A complete 4-player deal with cantes: deal 1 of the ludoteka match."""
+    items = _api(base_url, "/api/v1/deals", match="SanJose2025-R3-M2", cante="any", sort="date")["items"]
+    deal = next(d for d in items if d["result"] != "*" and len(d["seats"]) == 4 and all(d["seats"].values()))
+    return int(deal["id"])
+
+
+def _shown_totals(page: Page, scope: str, sides: list[str]) -> list[int]:
+    return [int(page.locator(f'{scope} [data-side="{side}"]').inner_text().strip()) for side in sides]
+
+
+def test_deal_replay_steps_through_every_frame(base_url: str, browser: Browser, artifacts: Path) -> None:
+    deal_id = _four_player_deal(base_url)
+    sheet = _api(base_url, f"/api/v1/deals/{deal_id}/sheet")
+    sides, totals = sheet["sides"], sheet["sheet"]["totals"]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/deals/{deal_id}")
+
+    expect(page.locator("#frame-index")).to_have_text("0")
+    count = int(page.locator("#frame-count").inner_text())
+    events = (sum(len(t["cards"]) for t in sheet["sheet"]["tricks"]) + len(sheet["sheet"]["cantes"])
+              + len(sheet["refused_cantes"]) + len(sheet["exchanges"]))
+    assert count == events  # a frame per event, after the start
+    for seat in "NWSE":  # every hand drawn with SVG cards, 10 each at the start
+        expect(page.locator(f'.hand[data-seat="{seat}"] svg.card')).to_have_count(10)
+    expect(page.locator("#final-sheet")).to_be_hidden()
+    expect(page.locator("#prev")).to_be_disabled()
+    assert _shown_totals(page, "#score", sides) == [0] * len(sides)
+
+    for i in range(1, count + 1):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#frame-index")).to_have_text(str(i))
+        expect(page.locator(f'#moves button[data-index="{i}"]')).to_have_class(re.compile(r"\bcurrent\b"))
+    page.keyboard.press("ArrowRight")  # past the end: stays on the last frame
+    expect(page.locator("#frame-index")).to_have_text(str(count))
+    expect(page.locator("#next")).to_be_disabled()
+
+    # The last frame: the running score is the score sheet's, and so is the final sheet.
+    assert _shown_totals(page, "#score", sides) == totals
+    expect(page.locator("#final-sheet")).to_be_visible()
+    assert _shown_totals(page, "#final-sheet", sides) == totals
+    for seat in "NWSE":
+        expect(page.locator(f'.hand[data-seat="{seat}"] svg.card')).to_have_count(0)
+    expect(page.locator("#trick svg.card")).to_have_count(4)
+    expect(page.locator("#note")).to_contain_text("Deal over")
+    page.screenshot(path=str(artifacts / "deal.png"), full_page=True)
+
+    # Back to the start with Home, then a cante from the move list: its note shows.
+    page.keyboard.press("Home")
+    expect(page.locator("#frame-index")).to_have_text("0")
+    expect(page.locator("#final-sheet")).to_be_hidden()
+    cante = page.locator("#moves button.decl").first
+    cante.click()
+    expect(page.locator("#note")).to_contain_text("sings")
+    expect(page.locator("#declarations")).to_contain_text(cante.inner_text().strip())
+    page.keyboard.press("End")
+    expect(page.locator("#frame-index")).to_have_text(str(count))
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#frame-index")).to_have_text(str(count - 1))
+
+    # The record can be downloaded, exactly as stored.
+    link = page.locator(f'a[href="/api/v1/deals/{deal_id}.tpgn"]')
+    expect(link).to_have_count(1)
+    download = page.request.get(f"{base_url}/api/v1/deals/{deal_id}.tpgn")
+    assert download.ok and download.text().startswith("[Event")
+    assert errors.seen == []
+    page.close()
+
+
+def test_deal_page_on_a_phone(base_url: str, browser: Browser, artifacts: Path) -> None:
+    deal_id = _four_player_deal(base_url)
+    totals = _api(base_url, f"/api/v1/deals/{deal_id}/sheet")["sheet"]["totals"]
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors = _Errors(page)
+    page.goto(f"{base_url}/deals/{deal_id}")
+    page.locator("#next").tap()
+    expect(page.locator("#frame-index")).to_have_text("1")
+    page.locator("#last").tap()
+    expect(page.locator("#final-sheet")).to_be_visible()
+    assert _shown_totals(page, "#score", ["NS", "WE"]) == totals
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page scrolls sideways"
+    page.locator("#first").tap()
+    page.locator("#next").tap()
+    page.screenshot(path=str(artifacts / "deal-phone.png"), full_page=True)
+    assert errors.seen == []
+    context.close()
+
+
+def test_replays_of_two_and_three_players(base_url: str, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1024, "height": 800})
+    errors = _Errors(page)
+    for rules, seats, has_stock in (("playcard-2p", "NS", True), ("torofun-3p", "NWE", False)):
+        deal = _api(base_url, "/api/v1/deals", rules=rules, limit=1)["items"][0]
+        page.goto(f"{base_url}/deals/{deal['id']}")
+        expect(page.locator(".seat")).to_have_count(len(seats))
+        for seat in seats:
+            expect(page.locator(f'.seat[data-seat="{seat}"]')).to_be_visible()
+        expect(page.locator("#stock-box")).to_be_visible() if has_stock else expect(
+            page.locator("#stock-box")).to_be_hidden()
+        page.keyboard.press("End")
+        sheet = _api(base_url, f"/api/v1/deals/{deal['id']}/sheet")
+        assert _shown_totals(page, "#score", sheet["sides"]) == sheet["sheet"]["totals"]
+    assert errors.seen == []
+    page.close()
+
+
+def test_illegal_events_are_flagged_with_their_rule(base_url: str, browser: Browser) -> None:
+    deal = _api(base_url, "/api/v1/deals", event="Tampered", valid="false")["items"][0]
+    page = browser.new_page(viewport={"width": 1024, "height": 800})
+    errors = _Errors(page)
+    sheet = _api(base_url, f"/api/v1/deals/{deal['id']}/sheet")
+    illegal = [f for f in sheet["findings"] if f["event"]]
+    assert len(illegal) >= 2
+    page.goto(f"{base_url}/deals/{deal['id']}")
+    flagged = page.locator("#moves button.illegal")
+    expect(flagged).to_have_count(len(illegal))  # one flag per illegal event, as the validator counts them
+    flagged.first.click()
+    expect(page.locator("#note .illegal")).to_contain_text("does not hold")
+    expect(page.locator("#note .illegal code")).to_have_text("not_held")
+    expect(page.locator(".findings")).to_contain_text("not_held")
+    page.keyboard.press("End")
+    assert _shown_totals(page, "#final-sheet", sheet["sides"]) == sheet["sheet"]["totals"]
+    assert _shown_totals(page, "#score", sheet["sides"]) == sheet["sheet"]["totals"]
+    assert errors.seen == []
+    page.close()
+
+
+def test_search_page_filters_and_links(base_url: str, browser: Browser, artifacts: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/")
+    everything = _api(base_url, "/api/v1/deals", limit=500)["items"]
+    assert page.locator("#total [data-total]").get_attribute("data-total") == str(len(everything))
+
+    page.locator('input[name="player"]').fill("Elena Prieto")
+    page.locator('select[name="valid"]').select_option("true")
+    page.locator("#filters button[type=submit]").click()
+    page.wait_for_url(re.compile(r"[?&]player=Elena"))
+    assert "valid=true" in page.url and "partner=" not in page.url  # filters in the query string, empty ones left out
+    expected = _api(base_url, "/api/v1/deals", player="Elena Prieto", valid="true", limit=500)["items"]
+    assert expected and page.locator("#total [data-total]").get_attribute("data-total") == str(len(expected))
+    expect(page.locator("#results tbody tr")).to_have_count(len(expected))
+    expect(page.locator('input[name="player"]')).to_have_value("Elena Prieto")
+    page.screenshot(path=str(artifacts / "search.png"), full_page=True)
+
+    page.locator("#results tbody tr a").first.click()
+    page.wait_for_url(re.compile(r"/deals/\d+"))
+    expect(page.locator("#frame-index")).to_have_text("0")
+    assert errors.seen == []
+    page.close()
+
+
+def test_search_page_next_page(base_url: str, browser: Browser) -> None:
+    total = len(_api(base_url, "/api/v1/deals", limit=500)["items"])
+    assert total > 50, "the samples should fill more than one page"
+    page = browser.new_page()
+    page.goto(f"{base_url}/")
+    page.locator("#next-page").click()
+    page.wait_for_url(re.compile(r"[?&]cursor="))
+    expect(page.locator("#results tbody tr")).to_have_count(min(50, total - 50))
+    page.close()
+
+
+
+
+def test_validate_page_marks_the_bad_lines(base_url: str, browser: Browser, artifacts: Path) -> None:
+    record = _first_record()
+    lines = record.splitlines()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page, allow="status of 422")  # the syntax error's answer, logged by the browser
+    page.goto(f"{base_url}/validate")
+
+    # A syntax error: a card that does not exist.  The API answers 422 with the line.
+    broken = record.replace("4. E 3B 2B 4O 1B", "4. E 3B 2B 4O 1Z")
+    bad_line = next(i for i, line in enumerate(broken.splitlines(), 1) if "1Z" in line)
+    page.locator("#text").fill(broken)
+    page.locator("#go").click()
+    expect(page.locator("#listing .ln.bad")).to_have_count(1)
+    assert page.locator("#listing .ln.bad").get_attribute("data-line") == str(bad_line)
+    expect(page.locator("#listing .ln.bad .msg")).to_contain_text("unexpected")
+    expect(page.locator("#report .summary")).to_contain_text("syntax error")
+
+    # A rule error: cards played by seats that do not hold them, and a wrong Score tag.
+    tampered = record.replace("4. E 3B 2B 4O 1B", "4. E 3B 4O 2B 1B")
+    page.locator("#text").fill(tampered)
+    page.locator("#go").click()
+    expect(page.locator("#report .summary")).to_contain_text("1 invalid")
+    trick_line = next(i for i, line in enumerate(lines, 1) if line.startswith("4. E"))
+    expect(page.locator(f'#listing .ln.bad[data-line="{trick_line}"]')).to_be_visible()
+    expect(page.locator(f'#listing .ln.bad[data-line="{trick_line}"] .msg').first).to_contain_text("does not hold")
+    page.screenshot(path=str(artifacts / "validate.png"), full_page=True)
+
+    # A good record: valid, nothing marked.
+    page.locator("#text").fill(record)
+    page.locator("#go").click()
+    expect(page.locator("#report .summary")).to_contain_text("1 valid")
+    expect(page.locator("#listing .ln.bad")).to_have_count(0)
+    assert errors.seen == []
+    page.close()
