@@ -556,3 +556,22 @@ def test_header_scan_of_a_broken_record_keeps_the_tags_before_the_break() -> Non
 
 def test_note_model_is_the_notation_one() -> None:
     assert isinstance(read_record(LAX).notes[0], Note)
+
+
+def test_kept_play_text_is_what_the_writer_would_write() -> None:
+    """The fast path keeps the play lines of export-form records; writing them afresh must give the same text."""
+    from tutepgn.notation import play_lines
+    from tutepgn.rules import PRESETS, preset
+    from tutepgn.simulate import deal_records, match_records
+
+    texts = [r.tpgn() for name in PRESETS for r in deal_records(preset(name), 60, seed=11)]
+    texts += [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 2, seed=3)]
+    kept = 0
+    for text in texts:
+        record = read_record(text)
+        if record._play_text is None:
+            continue
+        kept += 1
+        assert "\n".join(play_lines(record)[:-1]) == record._play_text[2]
+        assert record.tpgn() == text
+    assert kept == len(texts)

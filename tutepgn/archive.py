@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import csv
 import hashlib
+import multiprocessing
 import os
 import threading
 import time
@@ -415,7 +416,7 @@ class Archive:
     """A DuckDB file of deals.  Open read-only for searches; one writer at a time (DuckDB's rule)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-                 threads: int | None = None, memory_limit: str = "2GB", secure: bool = False) -> None:
+                 threads: int | None = None, memory_limit: str = "1GB", secure: bool = False) -> None:
         """Open (or create) the file.  ``secure``: no file or network access from SQL and the
         configuration locked, as a service needs (exports to Parquet then need another connection)."""
         self.path = Path(path) if path is not None else default_path()
@@ -806,7 +807,8 @@ def _arrow_tables(batches: Iterator[list[_Raw]], jobs: int) -> Iterator[dict[str
         for batch in batches:
             yield arrow_batch(batch)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # forkserver: workers start small, not as copies of a main process that holds DuckDB's buffers.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
         pending = [pool.submit(arrow_batch, b) for b in islice(batches, jobs + 1)]
         while pending:
             table = pending.pop(0).result()

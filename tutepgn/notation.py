@@ -109,8 +109,16 @@ class Record:
     index: int = 0
     line: int = 1
     errors: list[NotationError] = field(default_factory=list)
+    _play_text: tuple[int, int, str] | None = field(default=None, repr=False, compare=False)
     _memo_key: tuple[str, str, str | None] | None = field(default=None, repr=False, compare=False)
     _memo_hands: list[Mask] = field(default_factory=list, repr=False, compare=False)
+
+    def keep_play_text(self, text: str) -> None:
+        """Keep the play lines of a record read in export form, so writing it again costs no work.
+
+        Kept with the number of events and notes, so a record changed since is written afresh.
+        """
+        self._play_text = (len(self.events), len(self.notes), text)
 
     # -- What the tags say ---------------------------------------------------
     @property
@@ -434,7 +442,13 @@ def write_record(record: Record, style: str = "es") -> str:
                          f"use one of {', '.join(TOKEN_STYLES)}")
     lines = [f'[{name} "{value.translate(_TAG_ESCAPE)}"]' for name, value in canonical_tags(record, style)]
     lines.append("")
-    lines.extend(play_lines(record, style))
+    kept = record._play_text
+    if style == "es" and kept is not None and kept[:2] == (len(record.events), len(record.notes)):
+        if kept[2]:
+            lines.append(kept[2])
+        lines.append(record.termination)
+    else:
+        lines.extend(play_lines(record, style))
     return "\n".join(lines) + "\n"
 
 

@@ -164,6 +164,7 @@ def _fast_record(text: str, first_line: int) -> Record:
         i += 1
     if i >= n_lines or lines[i] != "" or "Cards" in tags:
         raise _NotExport
+    play_start = i + 1
     record = Record(tags=tags, tag_lines=tag_lines, line=first_line)
     rules = rules_of(tags.get("Rules", ""), tag_lines.get("Rules", first_line))
     n = rules.players
@@ -212,7 +213,12 @@ def _fast_record(text: str, first_line: int) -> Record:
                     raise _NotExport
                 events.append(Cante(seat, trump))
             elif head == "2":
-                events.append(Cante(seat, "OCEB".index(what[2])))
+                suit = "OCEB".index(what[2])
+                if trump == -1:
+                    trump = trump_suit(record)
+                if suit == trump:  # a 20 in trump is written 40 in the export format
+                    raise _NotExport
+                events.append(Cante(seat, suit))
             elif head == "t":
                 events.append(Tute(seat, int(what[5:])))
             else:
@@ -224,6 +230,8 @@ def _fast_record(text: str, first_line: int) -> Record:
     record.termination = lines[last]
     if tags.get("Result", UNFINISHED) != record.termination:
         raise _NotExport
+    # Every play line was read in export form, so the writer may reuse them as they are.
+    record.keep_play_text("\n".join(lines[play_start:last]))
     return record
 
 

@@ -194,17 +194,22 @@ class SearchFilters(BaseModel):
             if value is not None:
                 add(f"{column} {op} ?", value)
         if self.cante is not None or self.cante_suit is not None or self.cante_by is not None:
-            sub = ["x.deal_id = deals.id", "x.kind = 'cante'", "x.accepted"]
-            values: list[object] = []
-            if self.cante in ("20", "40"):
-                sub.append("x.suit = deals.trump" if self.cante == "40" else "x.suit <> deals.trump")
+            # The cantes each seat sang are stored per deal as suit masks: no join needed.
+            allowed = "15"
             if self.cante_suit is not None:
-                sub.append("x.suit = ?")
-                values.append(self.cante_suit)
-            if self.cante_by is not None:
-                sub.append("x.player = ?")
-                values.append(self.cante_by)
-            add(f"EXISTS (SELECT 1 FROM declarations x WHERE {' AND '.join(sub)})", *values)
+                allowed += f" & {1 << SUIT_LETTERS.index(self.cante_suit)}"
+            trump_bit = "(1 << (strpos('OCEB', trump) - 1))"
+            if self.cante == "40":
+                allowed += f" & {trump_bit}"
+            elif self.cante == "20":
+                allowed += f" & ~{trump_bit}"
+            if self.cante_by is None:
+                sung = " | ".join(f"coalesce(sung_{seat}, 0)" for seat in "nwse")
+                add(f"(({sung}) & ({allowed})) <> 0")
+            else:
+                seats = [f"({column} = ? AND (coalesce(sung_{letter.lower()}, 0) & ({allowed})) <> 0)"
+                         for letter, column in _SEAT_COLUMN.items()]
+                add("(" + " OR ".join(seats) + ")", *[self.cante_by] * 4)
         if self.unsung is not None:
             add(_unsung_sql(self.unsung))
         for column, value in (("tute", self.tute), ("doubled", self.doubled), ("tie_break", self.tie_break),

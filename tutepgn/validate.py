@@ -618,9 +618,10 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
         for batch in batches:
             yield from _validate_batch(batch, spec, strict, sheets)
         return
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from itertools import islice
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
         pending = [pool.submit(_validate_batch, b, spec, strict, sheets) for b in islice(batches, jobs * 2)]
         while pending:
             done = pending.pop(0)
