@@ -22,7 +22,7 @@ import duckdb
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
@@ -242,12 +242,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def search_deals(view: Reader, f: Filters, sort: SortParam = "date",
                      limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 50,
                      cursor: Annotated[str | None, Query(description="The `next` of the previous page.")] = None,
-                     ) -> DealPage:
+                     ) -> Response:
         try:
             rows, following = timed(view, lambda: view.page(f, sort=sort, limit=limit, after=cursor))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        return DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
+        page = DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
+        return _json(page)
 
     def _stream(view: Archive, f: SearchFilters, sort: str, kind: str) -> Iterator[str]:
         if kind == "tpgn":
@@ -303,12 +304,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return validate(parse_record(_deal_text(view, deal_id))).to_dict()
 
     @app.get("/api/v1/deals/{deal_id}", response_model=DealDetail, tags=["deals"], summary="One deal as JSON")
-    def deal_json(deal_id: int, view: Reader) -> DealDetail:
+    def deal_json(deal_id: int, view: Reader) -> Response:
         text = _deal_text(view, deal_id)
         summary = DealSummary.from_row(view.row(deal_id) or {})
-        return DealDetail(summary=summary, record=record_to_model(parse_record(text)),
-                          links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn", "sheet": f"/api/v1/deals/{deal_id}/sheet",
-                                 "page": f"/deals/{deal_id}"})
+        return _json(DealDetail(summary=summary, record=record_to_model(parse_record(text)),
+                                links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn",
+                                       "sheet": f"/api/v1/deals/{deal_id}/sheet", "page": f"/deals/{deal_id}"}))
 
     @app.post("/api/v1/validate", response_model=ValidationResponse, tags=["records"],
               summary="Validate posted Tute PGN text (stores nothing)", openapi_extra=_TEXT_BODY,
@@ -440,6 +441,11 @@ def _filter_parameters() -> dict[str, Any]:
         params.append({"name": name, "in": "query", "required": False, "description": description,
                        "schema": schema})
     return {"parameters": params}
+
+
+def _json(model: BaseModel) -> Response:
+    """A model already built and checked by the library, serialised once (response_model still documents it)."""
+    return Response(model.model_dump_json(), media_type="application/json")
 
 
 async def _text_body(request: Request) -> str:

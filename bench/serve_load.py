@@ -100,11 +100,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     tute = Path(sys.executable).with_name("tute")
     command = [str(tute)] if tute.exists() else [sys.executable, "-m", "tutepgn.cli"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUTEPGN_")}  # no keys, no other archive
-    return subprocess.Popen([*command, "serve", "--db", str(db), "--port", str(port), "--read-only"],
+    return subprocess.Popen([*command, "serve", "--db", str(db), "--port", str(port), "--read-only",
+                             "--workers", str(workers)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                             start_new_session=True)
 
@@ -280,6 +281,7 @@ def main() -> None:
     parser.add_argument("--db", help="the archive to serve (default: see above)")
     parser.add_argument("--deals", type=int, help="serve bench/out/serve-load-N.duckdb, built if missing")
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2, help="server processes (tute serve --workers)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--port", type=int, help="default: a free port")
     parser.add_argument("--seed", type=int, default=1)
@@ -291,7 +293,7 @@ def main() -> None:
         deals = archive.count()
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(db, port)
+    server = start_server(db, port, args.workers)
     try:
         wait_ready(base, server)
         print(f"tute serve on {base} over {db} ({deals:,} deals); {args.clients} clients for {args.seconds:g} s",

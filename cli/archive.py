@@ -67,6 +67,7 @@ def import_cmd(
     db: DbOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Leave invalid records out instead of storing them flagged.")] = False,
+    batch_size: Annotated[int, typer.Option(min=1, help="Records per batch: each batch is one transaction.")] = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
@@ -84,7 +85,8 @@ def import_cmd(
                 rate = records / max(time.perf_counter() - start, 1e-9)
                 progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
 
-            summary = archive.import_sources(sources, jobs=jobs, skip_invalid=skip_invalid, progress=report)
+            summary = archive.import_sources(sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                                             progress=report)
     except (OSError, UnicodeDecodeError) as exc:
         raise _fail(exc) from None
     finally:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import hashlib
-import inspect
 import io
 import json
 import random
@@ -808,10 +807,10 @@ def test_import_killed_mid_way_leaves_whole_batches_and_a_second_import_complete
                       for copy, original in zip(texts, data.written["sim"] * copies)}
     db = tmp_path / "killed.duckdb"
     wal = tmp_path / "killed.duckdb.wal"
-    batch = inspect.signature(Archive.import_sources).parameters["batch_size"].default
+    batch = 1000
     assert len(texts) > 2 * batch
-    proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "import", str(big), "--db", str(db), "--jobs", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "import", str(big), "--db", str(db), "--jobs", "1",
+                             "--batch-size", str(batch)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # The writer holds the file, so watch its write-ahead log instead: it grows by megabytes while a batch
     # commits, then stays still while the next batch is parsed.  Kill in that stillness, after the first commit.
     deadline = time.monotonic() + 120

@@ -456,13 +456,13 @@ class Archive:
 
     # -- Import ----------------------------------------------------------------
     def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
-                       batch_size: int = 2000, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+                       batch_size: int = 8000, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
         """Parse, validate and insert every record of the sources; return what was done."""
         sources = list(sources)
         return self.import_raw(iter_raw_records(sources), jobs=jobs, skip_invalid=skip_invalid,
                                batch_size=batch_size, progress=progress, names=[str(s) for s in sources])
 
-    def import_raw(self, raw: Iterable[_Raw], *, jobs: int = 1, skip_invalid: bool = False, batch_size: int = 2000,
+    def import_raw(self, raw: Iterable[_Raw], *, jobs: int = 1, skip_invalid: bool = False, batch_size: int = 8000,
                    progress: Callable[[int, int], None] | None = None, names: list[str] | None = None) -> ImportSummary:
         """Import records already split from their sources: (source name, index, first line, text)."""
         summary = ImportSummary()
