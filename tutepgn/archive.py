@@ -36,7 +36,7 @@ from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card,
 from .engine import Cante, Exchange, Play, Tute
 from .notation import NotationError, Record, side_labels, trump_suit
 from .rules import SEAT_NAMES
-from .reader import iter_raw_records, parse_record, scan_tags
+from .reader import batch_records, iter_raw_records, parse_record, scan_tags
 from .search import SORT_KEYS, SORTS, SearchFilters, encode_cursor, keyset
 from .validate import Report, validate_records
 
@@ -471,7 +471,7 @@ class Archive:
         sizes: list[int] = []  # records read per batch (a record repeated within a batch gives one row)
 
         def batches() -> Iterator[list[_Raw]]:
-            for batch in _batches(raw, batch_size):
+            for batch in batch_records(raw, batch_size):
                 sizes.append(len(batch))
                 yield batch
 
@@ -784,21 +784,6 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0,
         return run_with_timeout(con, timeout, work)
     finally:
         con.close()
-
-
-def _batches(raw: Iterable[_Raw], size: int) -> Iterator[list[_Raw]]:
-    """Batches of about ``size`` records, never splitting a run of one Match (as the validator checks matches)."""
-    batch: list[_Raw] = []
-    last: str | None = None
-    for item in raw:
-        match = scan_tags(item[3]).get("Match") if "[Match " in item[3] else None
-        if len(batch) >= size and (match is None or match != last):
-            yield batch
-            batch = []
-        batch.append(item)
-        last = match
-    if batch:
-        yield batch
 
 
 def _arrow_tables(batches: Iterator[list[_Raw]], jobs: int) -> Iterator[dict[str, pa.Table]]:

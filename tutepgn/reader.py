@@ -553,6 +553,23 @@ def iter_raw_records(sources: Iterable[Source]) -> Iterator[tuple[str | None, in
                 handle.close()
 
 
+def batch_records(raw: Iterable[tuple[str | None, int, int, str]],
+                  size: int) -> Iterator[list[tuple[str | None, int, int, str]]]:
+    """Group split records into batches of about ``size``, never splitting a run of one Match tag,
+    so that whoever handles a batch (a worker process) sees each match whole."""
+    batch: list[tuple[str | None, int, int, str]] = []
+    last: str | None = None
+    for item in raw:
+        match = scan_tags(item[3]).get("Match") if "[Match " in item[3] else None
+        if len(batch) >= size and (match is None or match != last):
+            yield batch
+            batch = []
+        batch.append(item)
+        last = match
+    if batch:
+        yield batch
+
+
 def read_record(source: Source, *, strict: bool = True, cards: str | None = None) -> Record:
     """Read exactly one record (the first) from a path, text or stream; strict by default."""
     for record in iter_records(source, strict=strict, cards=cards):

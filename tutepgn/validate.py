@@ -611,9 +611,9 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
     Records of one match are kept in one batch, so matches are checked whole.
     With ``strict=True`` the first syntax error raises :class:`NotationError`.
     """
-    from .reader import iter_raw_records
+    from .reader import batch_records, iter_raw_records
     spec = str(ruleset) if ruleset else None
-    batches = _batches(iter_raw_records(sources), batch_size)
+    batches = batch_records(iter_raw_records(sources), batch_size)
     if jobs <= 1:
         for batch in batches:
             yield from _validate_batch(batch, spec, strict, sheets)
@@ -629,22 +629,6 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
             if nxt is not None:
                 pending.append(pool.submit(_validate_batch, nxt, spec, strict, sheets))
             yield from done.result()
-
-
-def _batches(raw: Iterable[tuple[str | None, int, int, str]], size: int) -> Iterator[_Batch]:
-    """Group raw records into batches of about ``size``, never splitting a run with one Match tag."""
-    from .reader import scan_tags
-    batch: _Batch = []
-    last_match: str | None = None
-    for item in raw:
-        match = scan_tags(item[3]).get("Match") if "[Match " in item[3] else None
-        if len(batch) >= size and (match is None or match != last_match):
-            yield batch
-            batch = []
-        batch.append(item)
-        last_match = match
-    if batch:
-        yield batch
 
 
 # ---------------------------------------------------------------------------
