@@ -30,9 +30,11 @@ chromium:
 	    echo "note: chromium is missing, so the browser test will be skipped (install it: apt-get install chromium)"; \
 	  fi; }
 
-## bench: every benchmark in bench/, printing its figures
+## bench: the quick benchmarks (engine, parse, validate); see docs/performance.md for the archive and service ones
 bench: $(STAMP)
 	$(BIN)/python bench/engine_replay.py
+	$(BIN)/python bench/parse.py
+	$(BIN)/python bench/validate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
