@@ -14,37 +14,14 @@ Seats: 4 players 0=N 1=W 2=S 3=E (N/S side 0, W/E side 1); 3 players
 from __future__ import annotations
 
 import pytest
+from positions import ALL, PAIRS, build, plays
 
 from tutepgn import Deal, IllegalDeclaration, preset
 from tutepgn.cards import BASTOS, COPAS, ESPADAS, OROS, card_code
 from tutepgn.engine import Cante, CanteScore, Tute
 
-ALL = ["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
-PAIRS = ["ludoteka-pairs", "torofun-4p"]
 TOROFUN = ["torofun-2p", "torofun-3p", "torofun-4p"]
 ONE_PER_TRICK = ["playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
-LETTERS = {2: "NS", 3: "NWE", 4: "NWSE"}
-
-
-def build(name, hands: dict[str, str], *, stock: str = "", turned: str = "5B", dealer: int | None = None,
-          first_of_match: bool = False, **options) -> Deal:
-    """A deal from per-seat hands keyed by seat letter; the dealer defaults to the last seat (N is mano)."""
-    rules = preset(name) if isinstance(name, str) else name
-    if options:
-        rules = rules.with_options(**options)
-    n = rules.players
-    seats = [hands[letter] for letter in LETTERS[n]]
-    dealer = n - 1 if dealer is None else dealer
-    if rules.trump_card == "stock_bottom":
-        return Deal.from_hands(rules, seats, dealer=dealer, stock=f"{stock} {turned}".split(),
-                               first_of_match=first_of_match)
-    return Deal.from_hands(rules, seats, dealer=dealer, turned=turned, first_of_match=first_of_match)
-
-
-def plays(deal: Deal, cards: str) -> None:
-    """Play the cards in order, each by the seat to move."""
-    for code in cards.split():
-        deal.play(code)
 
 
 def play_out(deal: Deal) -> None:

@@ -12,34 +12,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import ALL, PAIRS, build, plays
 
 from tutepgn import Deal, Match, preset
 from tutepgn.cards import BASTOS, CARD_SUIT, OROS, card_from_code, cards_in, pack
 from tutepgn.engine import Cante, Tute
 
-ALL = ["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
-PAIRS = ["ludoteka-pairs", "torofun-4p"]
 TWO = ["playcard-2p", "torofun-2p"]
-LETTERS = {2: "NS", 3: "NWE", 4: "NWSE"}
-
-
-def build(name, hands: dict[str, str], *, stock: str = "", turned: str, dealer: int | None = None,
-          **options) -> Deal:
-    """A deal from per-seat hands keyed by seat letter; the dealer defaults to the last seat (N is mano)."""
-    rules = preset(name) if isinstance(name, str) else name
-    if options:
-        rules = rules.with_options(**options)
-    n = rules.players
-    seats = [hands[letter] for letter in LETTERS[n]]
-    dealer = n - 1 if dealer is None else dealer
-    if rules.trump_card == "stock_bottom":
-        return Deal.from_hands(rules, seats, dealer=dealer, stock=f"{stock} {turned}".split())
-    return Deal.from_hands(rules, seats, dealer=dealer, turned=turned)
-
-
-def plays(deal: Deal, cards: str) -> None:
-    for code in cards.split():
-        deal.play(code)
 
 
 def play_out(deal: Deal) -> None:
