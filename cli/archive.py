@@ -17,10 +17,12 @@ from typing import Annotated, Any, Optional
 import duckdb
 import typer
 from pydantic import ValidationError
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
-from tutepgn.archive import EXPORT_FORMATS, Archive, default_path, run_sql
+from tutepgn.archive import EXPORT_FORMATS, Archive, ArchiveError, default_path, run_sql
 from tutepgn.cli.main import EXIT_OK, _fail, app, err, out
 from tutepgn.search import SORTS, SearchFilters
 
@@ -30,10 +32,10 @@ app.add_typer(archive_app, name="archive")
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 
 
-def _open(db: Path | None, *, read_only: bool) -> Archive:
+def _open(db: Path | None, *, read_only: bool, check_schema: bool = True) -> Archive:
     try:
-        return Archive(db or default_path(), read_only=read_only)
-    except (FileNotFoundError, duckdb.Error) as exc:
+        return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
+    except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
         raise _fail(exc) from None
 
 
@@ -167,8 +169,8 @@ def search(
     for r in rows:
         names = " ".join(n for n in (r["north"], r["west"], r["south"], r["east"]) if n)
         score = " ".join(f"{s}:{v}" for s, v in zip(r["sides"] or (), r["score"] or ()))
-        table.add_row(str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
-                      r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")
+        table.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
+                                  r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")))
     out.print(table)
 
 
@@ -219,7 +221,7 @@ def stats(
         for col in rows[0]:
             table.add_column(col, justify="right" if col not in ("player", "preset", "trump") else "left")
         for row in rows[:50]:
-            table.add_row(*["" if v is None else str(v) for v in row.values()])
+            table.add_row(*[Text("" if v is None else str(v)) for v in row.values()])
         out.print(table)
     c, m = result["cuarenta"], result["mano"]
     out.print(f"Las cuarenta: the side dealt rey and caballo of trump won {c['won_by_holder']:,} of {c['deals']:,} "
@@ -280,7 +282,7 @@ def sql(
     else:
         table = Table(*columns)
         for row in rows:
-            table.add_row(*["" if v is None else str(v) for v in row])
+            table.add_row(*[Text("" if v is None else str(v)) for v in row])
         out.print(table)
     if cut:
         err.print(f"only the first {max_rows:,} rows are shown")
@@ -296,7 +298,7 @@ def verify(db: DbOption = None) -> None:
     finally:
         archive.close()
     for problem in problems:
-        err.print(f"[red]problem:[/red] {problem}", highlight=False)
+        err.print(f"[red]problem:[/red] {escape(problem)}", highlight=False)
     err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems")
     raise typer.Exit(EXIT_OK if not problems else 1)
 
@@ -312,7 +314,7 @@ def rebuild(
     target = output or source.with_name(source.name + ".rebuild")
     if target.exists():
         raise _fail(FileExistsError(f"{target} exists: remove it or choose another --output"))
-    archive = _open(source, read_only=True)
+    archive = _open(source, read_only=True, check_schema=False)  # rebuild is how an old file is brought up to date
     try:
         summary = archive.rebuild(target, jobs=jobs)
     finally:

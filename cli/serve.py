@@ -27,12 +27,12 @@ def serve(
     import uvicorn
 
     from tutepgn.api.app import Settings, create_app
-    from tutepgn.archive import Archive
+    from tutepgn.archive import ArchiveError
 
     settings = Settings.from_env(db=db, read_only=read_only)
     if load:
-        from tutepgn.cli.archive import _expand
-        with Archive(settings.db) as archive:
+        from tutepgn.cli.archive import _expand, _open
+        with _open(settings.db, read_only=False) as archive:
             summary = archive.import_sources(_expand([str(p) for p in load]), jobs=1)
         typer.echo(f"{settings.db}: {summary}", err=True)
     if workers > 1:
@@ -43,4 +43,8 @@ def serve(
         uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level="info")
         return
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    try:
+        service = create_app(settings)
+    except (ArchiveError, OSError) as exc:
+        raise _fail(exc) from None
+    uvicorn.run(service, host=host, port=port, log_level="info")

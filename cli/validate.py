@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tutepgn.cli.main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, _fail, _ruleset, app, err, out
@@ -86,10 +87,10 @@ def validate(
                     elapsed = time.perf_counter() - start
                     progress.update(task, completed=summary.records, rate=f"{summary.records / elapsed:,.0f}/s")
     except NotationError as exc:
-        err.print(f"[red]syntax error:[/red] {exc}")
+        err.print(f"[red]syntax error:[/red] {escape(str(exc))}", soft_wrap=True, highlight=False)
         raise typer.Exit(EXIT_USAGE) from None
     except (OSError, UnicodeDecodeError) as exc:
-        err.print(f"[red]unreadable input:[/red] {exc}")
+        err.print(f"[red]unreadable input:[/red] {escape(str(exc))}", soft_wrap=True, highlight=False)
         raise typer.Exit(EXIT_USAGE) from None
     summary.seconds = time.perf_counter() - start
     if fix:

@@ -798,7 +798,7 @@ def test_sql_timeout_stops_a_slow_query(sql_db: Path) -> None:
 
 def test_import_killed_mid_way_leaves_whole_batches_and_a_second_import_completes_it(data: Data,
                                                                                      tmp_path: Path) -> None:
-    copies = 3
+    copies = 8
     texts = [t.replace('[Event "Simulated deals"]', f'[Event "Copy {k}"]', 1)
              for k in range(copies) for t in data.written["sim"]]
     assert len(set(texts)) == len(texts) == copies * len(data.written["sim"])
@@ -807,21 +807,31 @@ def test_import_killed_mid_way_leaves_whole_batches_and_a_second_import_complete
                       for copy, original in zip(texts, data.written["sim"] * copies)}
     db = tmp_path / "killed.duckdb"
     wal = tmp_path / "killed.duckdb.wal"
-    batch = 1000
+    batch = 500
     assert len(texts) > 2 * batch
     proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "import", str(big), "--db", str(db), "--jobs", "1",
                              "--batch-size", str(batch)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # The writer holds the file, so watch its write-ahead log instead: it grows by megabytes while a batch
-    # commits, then stays still while the next batch is parsed.  Kill in that stillness, after the first commit.
+    # The writer holds the file, so watch its write-ahead log instead: it grows when the schema is created
+    # and at each commit, and stays still while the next batch is parsed.  Kill when it starts growing a
+    # third time: the first batch is committed by then, and the kill lands in the middle of the next commit.
+    def wal_size() -> int:
+        return wal.stat().st_size if wal.exists() else 0
+
     deadline = time.monotonic() + 120
-    last, still_since = -1, time.monotonic()
+    phases = 0
     while proc.poll() is None and time.monotonic() < deadline:
-        size = wal.stat().st_size if wal.exists() else 0
-        if size != last:
-            last, still_since = size, time.monotonic()
-        elif size > 1_000_000 and time.monotonic() - still_since > 0.3:
+        start = wal_size()
+        time.sleep(0.002)
+        if wal_size() == start:
+            continue
+        phases += 1
+        if phases >= 3:
             break
-        time.sleep(0.02)
+        still_since, size = time.monotonic(), wal_size()
+        while proc.poll() is None and time.monotonic() - still_since < 0.05:  # wait for this growth to end
+            time.sleep(0.002)
+            if wal_size() != size:
+                still_since, size = time.monotonic(), wal_size()
     assert proc.poll() is None, "the import ended before it could be killed: make the file bigger"
     proc.send_signal(signal.SIGKILL)
     assert proc.wait() == -signal.SIGKILL
@@ -1088,3 +1098,22 @@ def test_any_duckdb_client_can_read_the_file(data: Data) -> None:
               "con.execute('SELECT count(*) FROM matches').fetchone()[0])")
     out = subprocess.run([sys.executable, "-c", script, str(data.db)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [str(len(data.facts)), str(4 + 1)]  # + the sample match
+
+
+def test_an_archive_of_another_schema_is_refused_and_rebuild_brings_it_up_to_date(tmp_path: Path) -> None:
+    from tutepgn.archive import ArchiveError
+
+    db = tmp_path / "old.duckdb"
+    with Archive(db) as archive:
+        archive.import_sources([Path("samples/tutes.tpgn")])
+        count = archive.count()
+    with duckdb.connect(str(db)) as con:
+        con.execute("ALTER TABLE deals DROP COLUMN unsung")  # as a file from an older version would be
+    with pytest.raises(ArchiveError, match="archive rebuild"):
+        Archive(db)
+    result = runner.invoke(app, ["search", "--db", str(db)])
+    assert result.exit_code == 2 and "archive rebuild" in result.stderr
+    result = runner.invoke(app, ["archive", "rebuild", "--db", str(db)])
+    assert result.exit_code == 0, result.stderr
+    with Archive(db, read_only=True) as archive:
+        assert archive.count() == count

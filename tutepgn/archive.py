@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 
 from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
 from .engine import Cante, Exchange, Play, Tute
+from .errors import TuteError
 from .notation import NotationError, Record, side_labels, trump_suit
 from .rules import SEAT_NAMES
 from .reader import batch_records, iter_raw_records, parse_record, scan_tags
@@ -120,6 +121,10 @@ CREATE OR REPLACE VIEW matches AS
            min(date) AS first_date, max(date) AS last_date, arg_max(winner, deal_no) AS last_winner
     FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
 """
+
+class ArchiveError(TuteError):
+    """An archive file that cannot be used as it is."""
+
 
 def deal_id(text: str) -> tuple[int, str]:
     """The id and hash of a record's export text: the hash is its SHA-256, the id its first 63 bits."""
@@ -416,7 +421,8 @@ class Archive:
     """A DuckDB file of deals.  Open read-only for searches; one writer at a time (DuckDB's rule)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-                 threads: int | None = None, memory_limit: str = "1GB", secure: bool = False) -> None:
+                 threads: int | None = None, memory_limit: str = "1GB", secure: bool = False,
+                 check_schema: bool = True) -> None:
         """Open (or create) the file.  ``secure``: no file or network access from SQL and the
         configuration locked, as a service needs (exports to Parquet then need another connection)."""
         self.path = Path(path) if path is not None else default_path()
@@ -437,6 +443,18 @@ class Archive:
             self.con.execute(SCHEMA)
         if secure:
             self.con.execute("SET lock_configuration = true")
+        if check_schema:
+            self._check_schema()
+
+    def _check_schema(self) -> None:
+        """Refuse a file written by another version of the schema, saying how to bring it up to date."""
+        found = [row[0] for row in self.con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'deals' AND schema_name = 'main' "
+            "ORDER BY column_index").fetchall()]
+        if found and tuple(found) != DEAL_COLUMNS:
+            self.con.close()
+            raise ArchiveError(f"{self.path} was written by another version of tutepgn (its deals table differs): "
+                               f"run `tute archive rebuild --db {self.path}` to rebuild it from its stored records")
 
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
