@@ -205,7 +205,7 @@ def stats(
     if plot is not None:
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
-        err.print(f"wrote {plot}")
+        err.print(f"wrote {plot}", soft_wrap=True, highlight=False)
     if as_json:
         typer.echo(json.dumps(result, default=_json_default, ensure_ascii=False))
         return
@@ -257,7 +257,7 @@ def export(
         raise _fail(exc) from None
     finally:
         archive.close()
-    err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""))
+    err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""), soft_wrap=True, highlight=False)
 
 
 @app.command()
@@ -285,7 +285,7 @@ def sql(
             table.add_row(*[Text("" if v is None else str(v)) for v in row])
         out.print(table)
     if cut:
-        err.print(f"only the first {max_rows:,} rows are shown")
+        err.print(f"only the first {max_rows:,} rows are shown", soft_wrap=True, highlight=False)
 
 
 @archive_app.command()
@@ -298,8 +298,8 @@ def verify(db: DbOption = None) -> None:
     finally:
         archive.close()
     for problem in problems:
-        err.print(f"[red]problem:[/red] {escape(problem)}", highlight=False)
-    err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems")
+        err.print(f"[red]problem:[/red] {escape(problem)}", highlight=False, soft_wrap=True)
+    err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems", soft_wrap=True, highlight=False)
     raise typer.Exit(EXIT_OK if not problems else 1)
 
 
@@ -323,7 +323,7 @@ def rebuild(
         backup = source.with_name(source.name + ".bak")
         source.replace(backup)
         target.replace(source)
-        err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False)
+        err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
     else:
-        err.print(f"rebuilt into {target} ({summary})", highlight=False)
+        err.print(f"rebuilt into {target} ({summary})", highlight=False, soft_wrap=True)
 
