@@ -95,7 +95,8 @@ class Record:
     """One deal as its record says it.
 
     ``positions[i]`` is the (line, column) of ``events[i]`` in the source
-    (empty for a record built in code).  ``notes`` maps an event index to its
+    (empty for a record built in code; for a record read in export form, a
+    read-only sequence worked out when first asked).  ``notes`` maps an event index to its
     annotations and comments; index -1 holds the comments before the play.
     """
 
@@ -322,20 +323,26 @@ def _card_bits(style: str) -> dict[str, int]:
     return bits
 
 
-@lru_cache(maxsize=256)
-def _ruleset(spec: str) -> Ruleset:
-    return Ruleset.from_spec(spec)
+_RULESETS: dict[str, Ruleset] = {}
+"""Rulesets by Rules tag value: archives repeat a few specs, and a record asks for its ruleset often."""
 
 
 def rules_of(spec: str, line: int = 1) -> Ruleset:
-    """The ruleset of a Rules tag value; cached, since archives repeat a few specs."""
+    """The ruleset of a Rules tag value (cached)."""
+    rules = _RULESETS.get(spec)
+    if rules is not None:
+        return rules
     if not spec.strip() or spec.strip() == "?":
         raise NotationError("[Rules] the Rules tag is missing: every record names its ruleset", line=line, column=1,
                             expected='[Rules "PRESET option=value ..."]')
     try:
-        return _ruleset(spec)
+        rules = Ruleset.from_spec(spec)
     except TuteError as exc:
         raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
+    if len(_RULESETS) >= 256:
+        _RULESETS.clear()
+    _RULESETS[spec] = rules
+    return rules
 
 
 def side_labels(rules: Ruleset) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -130,11 +130,59 @@ def _read_blocks(stream: IO[str]) -> Iterator[str]:
 # ---------------------------------------------------------------------------
 # The fast path: the export format, line by line.
 
-_TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\\n]|\\.)*)"\]\n?')
+_TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "([^"\\\n]*(?:\\.[^"\\\n]*)*)"\]\n?')  # unrolled: no alternation per character
 _TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?")
 _DECL_LINE = re.compile(r"([NWSE]) (40|20[OCEB]|tute 1[12]|x[27][OCEB])\n?")
 _RESULT = re.compile(r"(?:NS|WE|[NWSE])\+(?:[0-9]+|match)|\*")
 _UNESCAPE = re.compile(r"\\(.)", re.S)
+
+
+_SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items()} for seat in range(4))
+"""Each seat's play of each card, by its es-style text."""
+_TURN_ORDER = {n: tuple(tuple(_SEAT_PLAYS[(seat + k) % n] for k in range(n)) for seat in range(n)) for n in (2, 3, 4)}
+"""For ``n`` players and a leader: the seats' play tables in turn order."""
+
+
+class _ExportPositions(Sequence[tuple[int, int]]):
+    """Where each event of a record read in export form is, worked out only when first asked.
+
+    Most records never need them (a finding does), and making a tuple per card
+    would cost a tenth of the read.  Equal to the list of the same positions.
+    """
+
+    __slots__ = ("_lines", "_first_line", "_list")
+
+    def __init__(self, play_lines: list[str], first_line: int) -> None:
+        self._lines: list[str] | None = play_lines
+        self._first_line = first_line
+        self._list: list[tuple[int, int]] = []
+
+    def _positions(self) -> list[tuple[int, int]]:
+        if self._lines is not None:
+            for offset, line in enumerate(self._lines):
+                lineno = self._first_line + offset
+                if line[:1].isdigit():  # "12. N 1O 3O ...": the first card is at column len("12") + 5
+                    number, _, rest = line.partition(". ")
+                    col = len(number) + 5
+                    for word in rest[2:].split():
+                        self._list.append((lineno, col))
+                        col += len(word) + 1
+                else:  # a declaration line
+                    self._list.append((lineno, 1))
+            self._lines = None
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._positions())
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # int or slice, as a list's
+        return self._positions()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return self._positions() == (list(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return repr(self._positions())
 
 
 class _NotExport(Exception):
@@ -171,32 +219,27 @@ def _fast_record(text: str, first_line: int) -> Record:
     names = rules.seat_names
     seat_of = {name: s for s, name in enumerate(names)}
     events = record.events
-    positions = record.positions
     table = card_reader("es")
+    turn_order = _TURN_ORDER[n]
     trump: int | None = -1  # not looked up yet
     expected_trick = 1
     i += 1
     last = n_lines - 1
     while i < last:
         line = lines[i]
-        lineno = first_line + i
         m = _TRICK_LINE.fullmatch(line)
         if m is not None:
-            if int(m.group(1)) != expected_trick:
+            number, leader, cards = m.groups()
+            if int(number) != expected_trick:
                 raise _NotExport
             expected_trick += 1
-            seat = seat_of.get(m.group(2))
+            seat = seat_of.get(leader)
             if seat is None:
                 raise _NotExport
-            col = len(m.group(1)) + 5  # "12. N " puts the first card at column len+5
-            words = m.group(3).split()
+            words = cards.split()
             if len(words) != n and (len(words) > n or i != last - 1 or lines[last] != UNFINISHED):
                 raise _NotExport
-            for word in words:
-                events.append(PLAYS[seat][table[word]])
-                positions.append((lineno, col))
-                col += len(word) + 1
-                seat = seat + 1 if seat + 1 < n else 0
+            events.extend([plays[w] for plays, w in zip(turn_order[seat], words)])
         else:
             m = _DECL_LINE.fullmatch(line)
             if m is None:
@@ -223,7 +266,6 @@ def _fast_record(text: str, first_line: int) -> Record:
                 events.append(Tute(seat, int(what[5:])))
             else:
                 events.append(Exchange(seat, table[what[1:]]))
-            positions.append((lineno, 1))
         i += 1
     if i != last or not _RESULT.fullmatch(lines[last]):
         raise _NotExport
@@ -232,6 +274,7 @@ def _fast_record(text: str, first_line: int) -> Record:
         raise _NotExport
     # Every play line was read in export form, so the writer may reuse them as they are.
     record.keep_play_text("\n".join(lines[play_start:last]))
+    record.positions = _ExportPositions(lines[play_start:last], first_line + play_start)
     return record
 
 
@@ -589,7 +632,7 @@ def scan_tags(text: str) -> dict[str, str]:
     return out
 
 
-_TAG_SCAN = re.compile(r'(?:\s|;[^\n]*+)*+\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+_TAG_SCAN = re.compile(r'(?:\s|;[^\n]*+)*+\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
 
 
 class Headers(NamedTuple):
@@ -616,6 +659,13 @@ def scan_headers(source: Source) -> Iterator[Headers]:
             text = carry + block if carry else block
             pos = 0
             while True:
+                export = _export_header(text, pos)
+                if export is not None:  # the common case, in one step
+                    tags, lines, pos = export
+                    yield Headers(tags, index, line, name)
+                    index += 1
+                    line += lines
+                    continue
                 nxt = _next_record(text, pos)
                 if nxt < 0:
                     break
@@ -658,6 +708,25 @@ def _next_record(text: str, pos: int) -> int:
             return nxt + 1
     m = _BOUNDARY.search(text, pos)
     return -1 if m is None else m.end()
+
+
+def _export_header(text: str, pos: int) -> tuple[dict[str, str], int, int] | None:
+    """The record at ``pos`` if it is in export layout with plain tag lines, and another record follows:
+    its tags, its number of lines and where the next record starts.  None: let the general path decide."""
+    if text[pos:pos + 1] != "[":
+        return None
+    head_end = text.find("\n\n", pos)
+    if head_end < 0 or text[head_end + 2:head_end + 3] in ("", "[", "\n", " ", "\t", ";", "\r"):
+        return None
+    nxt = text.find("\n[", head_end)
+    if nxt < 0 or text.find("\n ", head_end, nxt) >= 0 or text.find("\n\t", head_end, nxt) >= 0:
+        return None
+    pairs = _EXPORT_TAG.findall(text, pos, head_end)
+    lines = text.count("\n", pos, head_end) + 1
+    tags = dict(pairs)
+    if len(pairs) != lines or len(tags) != lines:
+        return None  # a line that is no plain tag line (an escape, say), or a repeated tag
+    return tags, lines + text.count("\n", head_end + 1, nxt + 1), nxt + 1
 
 
 def _header_tags(text: str, start: int, end: int) -> dict[str, str]:

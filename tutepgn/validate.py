@@ -326,10 +326,13 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
     """Apply every event; on an illegal one, report it and go on as the record wrote it."""
     names = deal.rules.seat_names
     positions = record.positions
-    apply = deal.apply
+    apply, apply_play = deal.apply, deal._apply_play
     for i, event in enumerate(record.events):
         try:
-            apply(event)
+            if type(event) is Play:  # the hot path: most events are plays
+                apply_play(event)
+            else:
+                apply(event)
             continue
         except IllegalAction as exc:
             error = exc
