@@ -22,7 +22,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import EXPORT_FORMATS, Archive, ArchiveError, default_path, run_sql
+from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, ArchiveError, default_path, run_sql
 from tutepgn.cli.main import EXIT_OK, _fail, app, err, out
 from tutepgn.search import SORTS, SearchFilters
 
@@ -69,7 +69,8 @@ def import_cmd(
     db: DbOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Leave invalid records out instead of storing them flagged.")] = False,
-    batch_size: Annotated[int, typer.Option(min=1, help="Records per batch: each batch is one transaction.")] = 8000,
+    batch_size: Annotated[int, typer.Option(min=1, help="Records per transaction: an interrupted import keeps "
+                                            "whole batches only.")] = BATCH_SIZE,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""

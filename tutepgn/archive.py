@@ -14,8 +14,9 @@ adds nothing, and an interrupted import leaves only whole batches behind.
 
 from __future__ import annotations
 
-import datetime as dt
 import csv
+import datetime as dt
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
+from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -122,6 +124,14 @@ CREATE OR REPLACE VIEW matches AS
     FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
 """
 
+BATCH_SIZE = 16 * 8000
+"""Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
+writes the rows of a batch straight into the file instead of through its write-ahead log, which
+measured as twice as slow (see docs/performance.md)."""
+WORK_SIZE = 8000
+"""Records per piece of work sent to a worker process: small enough to keep every worker busy."""
+
+
 class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
 
@@ -213,6 +223,8 @@ def _date(text: str) -> tuple[dt.date | None, int | None]:
     return None, year
 
 
+_CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
+
 _PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4))
 """Rey and caballo of each suit, as a mask."""
 
@@ -258,21 +270,23 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
     q = out["declarations"]
     p = out["_plays"]
     refused = {(c.seat, c.suit) for c in report.refused_cantes}
-    cards = [e.card for e in record.events if type(e) is Play]
+    events = record.events
+    play_events = [e for e in events if type(e) is Play]
+    cards = list(map(_CARD_OF, play_events))
     count = len(cards)
     p["deal"].extend([len(p["ids"])] * count)
     p["ids"].append(did)
     p["n"].append(n)
     p["names"].extend(player + [None] * (4 - n))
     p["cards"].extend(cards)
-    p["seats"].extend([e.seat for e in record.events if type(e) is Play])
+    p["seats"].extend(map(_SEAT_OF, play_events))
     p["seq"].extend(range(1, count + 1))
     p["trick_base"].extend([len(p["winners"])] * count)
     tricks = -(-count // n)
     winners = [t.winner for t in sheet.tricks] if sheet else []
     p["winners"].extend(winners[:tricks] + [255] * (tricks - len(winners)))
     plays = 0
-    for event in record.events:
+    for event in events if count < len(events) else ():  # the declarations, where there are any
         seat = event.seat
         if type(event) is Play:
             plays += 1
@@ -368,6 +382,20 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
     for key, value in row.items():
         d[key].append(value)
     return True
+
+
+def _worker_batch(batch: list[_Raw]) -> dict[str, pa.Table]:
+    """:func:`arrow_batch` in a worker process, with the cyclic garbage collector paused.
+
+    A piece's rows hold about a million objects, none of them in reference
+    cycles, which the collector would otherwise walk again and again: 9% of a
+    worker's time.  Cycles made meanwhile are collected after.
+    """
+    gc.disable()
+    try:
+        return arrow_batch(batch)
+    finally:
+        gc.enable()
 
 
 def arrow_batch(batch: list[_Raw]) -> dict[str, pa.Table]:
@@ -474,45 +502,68 @@ class Archive:
 
     # -- Import ----------------------------------------------------------------
     def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
-                       batch_size: int = 8000, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+                       batch_size: int = BATCH_SIZE,
+                       progress: Callable[[int, int], None] | None = None) -> ImportSummary:
         """Parse, validate and insert every record of the sources; return what was done."""
         sources = list(sources)
         return self.import_raw(iter_raw_records(sources), jobs=jobs, skip_invalid=skip_invalid,
                                batch_size=batch_size, progress=progress, names=[str(s) for s in sources])
 
-    def import_raw(self, raw: Iterable[_Raw], *, jobs: int = 1, skip_invalid: bool = False, batch_size: int = 8000,
-                   progress: Callable[[int, int], None] | None = None, names: list[str] | None = None) -> ImportSummary:
-        """Import records already split from their sources: (source name, index, first line, text)."""
+    def import_raw(self, raw: Iterable[_Raw], *, jobs: int = 1, skip_invalid: bool = False,
+                   batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
+                   names: list[str] | None = None) -> ImportSummary:
+        """Import records already split from their sources: (source name, index, first line, text).
+
+        Each transaction holds ``batch_size`` records (rounded up to whole pieces
+        of work); the workers get pieces of at most :data:`WORK_SIZE`.
+        """
         summary = ImportSummary()
         start = time.perf_counter()
         started = time.strftime("%Y-%m-%d %H:%M:%S")
-        sizes: list[int] = []  # records read per batch (a record repeated within a batch gives one row)
+        sizes: list[int] = []  # records read per piece (a record repeated within a piece gives one row)
+        piece = -(-batch_size // -(-batch_size // WORK_SIZE))  # the batch in equal pieces of at most WORK_SIZE
 
-        def batches() -> Iterator[list[_Raw]]:
-            for batch in batch_records(raw, batch_size):
-                sizes.append(len(batch))
-                yield batch
+        def pieces() -> Iterator[list[_Raw]]:
+            for work in batch_records(raw, piece):
+                sizes.append(len(work))
+                yield work
 
-        for tables in _arrow_tables(batches(), jobs):
-            deals = tables["deals"]
-            summary.records += sizes.pop(0)
-            invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
-            summary.invalid += invalid
-            if skip_invalid and invalid:
-                keep = deals.filter(deals.column("valid")).column("id")
-                tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
-                summary.skipped_invalid += invalid
-            summary.added += self._insert(tables)
-            if progress:
-                progress(summary.records, summary.added)
-        self.con.execute("CHECKPOINT")
+        con = self.con
+        pending = 0  # records read into the open transaction
+        try:
+            for tables in _arrow_tables(pieces(), jobs):
+                deals = tables["deals"]
+                read = sizes.pop(0)
+                invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+                summary.invalid += invalid
+                if skip_invalid and invalid:
+                    keep = deals.filter(deals.column("valid")).column("id")
+                    tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                    summary.skipped_invalid += invalid
+                if not pending:
+                    con.execute("BEGIN TRANSACTION")
+                pending += read
+                summary.added += self._insert(tables)
+                summary.records += read
+                if pending >= batch_size:
+                    con.execute("COMMIT")
+                    pending = 0
+                if progress:
+                    progress(summary.records, summary.added)
+            if pending:
+                con.execute("COMMIT")
+                pending = 0
+        finally:
+            if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
+                con.execute("ROLLBACK")
+        con.execute("CHECKPOINT")
         summary.seconds = time.perf_counter() - start
-        self.con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
-                         [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
+        con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
+                    [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
         return summary
 
     def _insert(self, tables: dict[str, pa.Table]) -> int:
-        """Insert one batch in one transaction: the new deals and their plays, declarations, hands, issues."""
+        """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, issues."""
         con = self.con
         deals = tables["deals"]
         known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
@@ -523,16 +574,10 @@ class Archive:
         added = tables["deals"].num_rows
         if not added:
             return 0
-        con.execute("BEGIN TRANSACTION")
-        try:
-            for name, table in tables.items():
-                con.register("_batch", table)
-                con.execute(f"INSERT INTO {name} SELECT * FROM _batch")
-                con.unregister("_batch")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+        for name, table in tables.items():
+            con.register("_batch", table)
+            con.execute(f"INSERT INTO {name} SELECT * FROM _batch")
+            con.unregister("_batch")
         return added
 
     # -- Reading ------------------------------------------------------------------
@@ -812,12 +857,12 @@ def _arrow_tables(batches: Iterator[list[_Raw]], jobs: int) -> Iterator[dict[str
         return
     # forkserver: workers start small, not as copies of a main process that holds DuckDB's buffers.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        pending = [pool.submit(arrow_batch, b) for b in islice(batches, jobs + 1)]
+        pending = [pool.submit(_worker_batch, b) for b in islice(batches, jobs + 1)]
         while pending:
             table = pending.pop(0).result()
             nxt = next(batches, None)
             if nxt is not None:
-                pending.append(pool.submit(arrow_batch, nxt))
+                pending.append(pool.submit(_worker_batch, nxt))
             yield table
 
 

@@ -70,8 +70,7 @@ def split_records(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
     for block in blocks:
         text = carry + block if carry else block
         start = 0
-        for m in _BOUNDARY.finditer(text):
-            end = m.end()
+        while (end := _next_record(text, start)) >= 0:
             chunk = text[start:end]
             yield _trim_file_comments(line, chunk)
             line += chunk.count("\n")
