@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean chromium
+.PHONY: run test bench bench-quick clean chromium wrk
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -30,11 +30,25 @@ chromium:
 	    echo "note: chromium is missing, so the browser test will be skipped (install it: apt-get install chromium)"; \
 	  fi; }
 
-## bench: the quick benchmarks (engine, parse, validate); see docs/performance.md for the archive and service ones
-bench: $(STAMP)
-	$(BIN)/python bench/engine_replay.py
-	$(BIN)/python bench/parse.py
-	$(BIN)/python bench/validate.py
+## bench: every benchmark, one table, raw figures in bench/out/results.json (about 25 minutes; needs wrk for the service load)
+bench: $(STAMP) wrk
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python bench/run_all.py $(BENCH_ARGS)
+
+## bench-quick: engine, parse and validate only (2 minutes)
+bench-quick: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python bench/run_all.py --quick $(BENCH_ARGS)
+
+## wrk: Debian's HTTP load generator for bench/serve_load.py, installed with apt-get when missing (as root)
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing wrk for the service benchmark"; \
+	    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
+	  else \
+	    echo "note: wrk is missing, so the service benchmark uses its Python clients (install it: apt-get install wrk)"; \
+	  fi; }
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

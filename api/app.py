@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tutepgn.archive import Archive, ImportSummary, default_path, run_with_timeout
+from tutepgn.archive import SUMMARY_COLUMNS, Archive, ImportSummary, default_path, run_with_timeout
 from tutepgn.convert import ConvertError, convert
 from tutepgn.jsonmodel import RecordModel, record_to_model
 from tutepgn.notation import NotationError
@@ -305,9 +305,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/v1/deals/{deal_id}", response_model=DealDetail, tags=["deals"], summary="One deal as JSON")
     def deal_json(deal_id: int, view: Reader) -> Response:
-        text = _deal_text(view, deal_id)
-        summary = DealSummary.from_row(view.row(deal_id) or {})
-        return _json(DealDetail(summary=summary, record=record_to_model(parse_record(text)),
+        row = timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "text")))  # one query for both
+        if row is None:
+            raise HTTPException(404, f"no deal {deal_id} in the archive")
+        text = row.pop("text")
+        return _json(DealDetail(summary=DealSummary.from_row(row), record=record_to_model(parse_record(text)),
                                 links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn",
                                        "sheet": f"/api/v1/deals/{deal_id}/sheet", "page": f"/deals/{deal_id}"}))
 

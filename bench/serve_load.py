@@ -7,18 +7,24 @@
    that ``bench/archive.py`` left, or a 20,000-deal one built as above.
 2. Starts ``tute serve --db DB --port P --read-only`` (a real uvicorn process)
    and waits until it answers.
-3. Runs ``--clients`` concurrent clients (httpx, asyncio, a keep-alive
-   connection each) for ``--seconds``, each in a closed loop with no think time, over a
-   mix of requests: searches (half of them; one of several filters and sorts,
-   a page of 50, sometimes following ``next`` for a page or two) and one
-   deal's JSON or Tute PGN (a quarter each; ids from earlier searches).
-4. Prints requests/s, p50/p95/p99 latency overall and per kind, and the
-   error count (any status other than 200, or a failed request), and the
-   CPU time per request of the server and of the clients (with one core, or
-   two shared with the clients, a closed loop of 50 clients is bound by it).
-   Target: no errors, p95 <= 200 ms.  The server is stopped at the end.
+3. Runs ``--clients`` concurrent clients for ``--seconds``, each on a
+   keep-alive connection in a closed loop with no think time, over a mix of
+   requests: searches (half of them; one of several filters and sorts, a page
+   of 50, sometimes the next page or two) and one deal's JSON or Tute PGN (a
+   quarter each).  The clients are ``wrk`` (``--client wrk``, the default when
+   it is installed: ``apt-get install wrk``), which costs the shared cores
+   little, driven by a Lua script over a list of 20,000 requests drawn before
+   the run (ids sampled from the archive, next-page cursors fetched first);
+   or Python (``--client httpx``: asyncio, one connection each, following
+   ``next`` links live, and timing each kind of request apart).
+4. Prints requests/s, p50/p95/p99 latency, the error count (any status other
+   than 200, or a failed request), and the CPU time per request of the server
+   processes and of the clients (with two cores shared by server and clients,
+   a closed loop of 50 clients is bound by it).  Target: no errors,
+   p95 <= 200 ms.  The server is stopped at the end.
 
-    python bench/serve_load.py [--db DB | --deals N] [--clients 50] [--seconds 60] [--json OUT]
+    python bench/serve_load.py [--db DB | --deals N] [--clients 50] [--seconds 60] [--client wrk|httpx]
+                               [--json OUT]
 """
 
 from __future__ import annotations
@@ -29,14 +35,18 @@ import io
 import json
 import os
 import random
+import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 
@@ -124,13 +134,28 @@ def wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 60.0
     sys.exit(f"tute serve did not answer within {timeout:.0f} s")
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) a process has used so far, from /proc (None elsewhere)."""
+def cpu_seconds(root: int) -> float | None:
+    """CPU time (user + system) a process and its descendants (uvicorn's worker processes) have used so far,
+    from /proc (None elsewhere)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    parents: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}
+    for entry in entries:
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry))
+        ticks[int(entry)] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += ticks.get(pid, 0)
+        todo.extend(parents.get(pid, ()))
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def load_average() -> float | None:
@@ -232,6 +257,96 @@ async def client(number: int, http: httpx.AsyncClient, deadline: float, ids: lis
             await get("deal.tpgn", f"/api/v1/deals/{rng.choice(ids)}.tpgn")
 
 
+# ---------------------------------------------------------------------------
+# The clients, as wrk.
+
+WRK_SCRIPT = r"""
+-- Each request: a path drawn at random from the file the bench wrote; timings in microseconds.
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+end
+function init(args)
+  paths = {}
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  math.randomseed(tonumber(args[2]) * 1000 + id)
+end
+function request()
+  return wrk.format("GET", paths[math.random(#paths)])
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'WRK-JSON {"requests": %d, "duration_us": %d, "p50_us": %d, "p95_us": %d, "p99_us": %d, "max_us": %d, ' ..
+    '"status_errors": %d, "connect_errors": %d, "read_errors": %d, "write_errors": %d, "timeouts": %d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(95), latency:percentile(99),
+    latency.max, e.status, e.connect, e.read, e.write, e.timeout))
+end
+"""
+
+
+def request_paths(base: str, db: Path, count: int, seed: int) -> list[str]:
+    """The mix, drawn before the run: half searches (a fifth of them next pages), a quarter deal JSON,
+    a quarter deal Tute PGN."""
+    rng = random.Random(seed)
+    with Archive(db, read_only=True) as archive:
+        ids = [row[0] for row in archive.con.execute(
+            "SELECT id FROM deals USING SAMPLE reservoir(5000 ROWS) REPEATABLE (7)").fetchall()]
+    first_pages = []
+    for _ in range(count // 2):
+        params = search_params(rng)
+        first_pages.append(params)
+    follow = []
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for params in rng.sample(first_pages, min(200, len(first_pages))):
+            cursor = http.get("/api/v1/deals", params=params).raise_for_status().json()["next"]
+            if cursor:
+                follow.append({**params, "cursor": cursor})
+    paths = []
+    for i in range(count):
+        roll = rng.random()
+        if roll < 0.5:
+            params = rng.choice(follow) if follow and rng.random() < 0.2 else first_pages[i // 2]
+            paths.append("/api/v1/deals?" + urlencode(params))
+        elif roll < 0.75:
+            paths.append(f"/api/v1/deals/{rng.choice(ids)}")
+        else:
+            paths.append(f"/api/v1/deals/{rng.choice(ids)}.tpgn")
+    return paths
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this script's finished child processes (wrk, once it has run)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_wrk(base: str, paths: list[str], clients: int, seconds: float, seed: int) -> dict[str, Any]:
+    """wrk over the request mix; its figures in this script's shape."""
+    with tempfile.TemporaryDirectory() as tmp:
+        listing, script = Path(tmp) / "paths.txt", Path(tmp) / "mix.lua"
+        listing.write_text("\n".join(paths) + "\n")
+        script.write_text(WRK_SCRIPT)
+        threads = min(2, clients)
+        done = subprocess.run(["wrk", "-t", str(threads), "-c", str(clients), "-d", f"{seconds:g}s", "--timeout", "30s",
+                               "-s", str(script), base, "--", str(listing), str(seed)],
+                              capture_output=True, text=True, check=True)
+    line = next((x for x in done.stdout.splitlines() if x.startswith("WRK-JSON ")), None)
+    if line is None:
+        sys.exit(f"wrk printed no figures:\n{done.stdout}\n{done.stderr}")
+    w = json.loads(line[len("WRK-JSON "):])
+    elapsed = w["duration_us"] / 1e6
+    errors = w["status_errors"] + w["connect_errors"] + w["read_errors"] + w["write_errors"] + w["timeouts"]
+    return {"seconds": round(elapsed, 1), "requests": w["requests"],
+            "requests_per_s": round(w["requests"] / elapsed, 1), "errors": errors,
+            "p50_ms": round(w["p50_us"] / 1000, 1), "p95_ms": round(w["p95_us"] / 1000, 1),
+            "p99_ms": round(w["p99_us"] / 1000, 1), "max_ms": round(w["max_us"] / 1000, 1),
+            "by_kind": {}, "error_samples": [f"{k}: {w[k]}" for k in ("status_errors", "connect_errors", "read_errors",
+                                                                     "write_errors", "timeouts") if w[k]],
+            "client": "wrk"}
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -285,8 +400,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--port", type=int, help="default: a free port")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--client", choices=("wrk", "httpx"),
+                        help="the load generator (default: wrk when installed, else httpx)")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
+    client_kind = args.client or ("wrk" if shutil.which("wrk") else "httpx")
+    if client_kind == "wrk" and not shutil.which("wrk"):
+        sys.exit("wrk is not installed: apt-get install wrk (or --client httpx)")
 
     db = pick_archive(args)
     with Archive(db, read_only=True) as archive:
@@ -296,15 +416,21 @@ def main() -> None:
     server = start_server(db, port, args.workers)
     try:
         wait_ready(base, server)
-        print(f"tute serve on {base} over {db} ({deals:,} deals); {args.clients} clients for {args.seconds:g} s",
-              flush=True)
-        before = (cpu_seconds(server.pid), time.process_time(), load_average())
-        results, elapsed = asyncio.run(load(base, args.clients, args.seconds, args.seed))
-        after = (cpu_seconds(server.pid), time.process_time(), load_average())
+        print(f"tute serve on {base} over {db} ({deals:,} deals), {args.workers} worker process(es); "
+              f"{args.clients} clients ({client_kind}) for {args.seconds:g} s", flush=True)
+        if client_kind == "wrk":
+            paths = request_paths(base, db, 20_000, args.seed)
+            before = (cpu_seconds(server.pid), _children_cpu(), load_average())
+            figures = run_wrk(base, paths, args.clients, args.seconds, args.seed)
+            after = (cpu_seconds(server.pid), _children_cpu(), load_average())
+        else:
+            before = (cpu_seconds(server.pid), time.process_time(), load_average())
+            results, elapsed = asyncio.run(load(base, args.clients, args.seconds, args.seed))
+            after = (cpu_seconds(server.pid), time.process_time(), load_average())
+            figures = {**summarize(results, elapsed), "client": "httpx"}
     finally:
         stop_server(server)
 
-    figures = summarize(results, elapsed)
     requests = max(figures["requests"], 1)
     figures["server_cpu_ms_per_request"] = (round((after[0] - before[0]) / requests * 1000, 2)
                                             if after[0] is not None and before[0] is not None else None)

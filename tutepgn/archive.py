@@ -18,6 +18,8 @@ import csv
 import datetime as dt
 import gc
 import hashlib
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
@@ -51,6 +53,8 @@ CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "no
 SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west", "south", "east", "dealer", "trump",
                    "score", "sides", "result", "valid")
 """Columns a search returns unless told otherwise."""
+PAGE_BY_ID = 1000
+"""Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
 
 ENV_VAR = "TUTEPGN_DB"
 """Environment variable naming the archive file (overridden by ``--db``)."""
@@ -620,6 +624,11 @@ class Archive:
         if bad:
             raise ValueError(f"unknown column(s) {', '.join(bad)}")
         where, params = (filters or SearchFilters()).to_sql()
+        if limit is not None and limit <= PAGE_BY_ID:
+            ids = self.con.execute(f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]} LIMIT ? OFFSET ?",
+                                   [*params, limit, offset]).fetchall()
+            rows = self._rows([i[0] for i in ids], columns)
+            return [{c: row[c] for c in columns} for row in rows]
         sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
@@ -638,18 +647,28 @@ class Archive:
             extra, more = keyset(sort, after)
             where, params = f"({where}) AND {extra}", [*params, *more]
         expr = SORT_KEYS[sort][0]
-        cols = ", ".join(dict.fromkeys(("id", *columns)))
-        cursor = self.con.execute(f"SELECT {cols}, {expr} AS _key FROM deals WHERE {where} ORDER BY {SORTS[sort]} "
-                                  "LIMIT ?", [*params, limit + 1])
-        names = [d[0] for d in cursor.description]
-        rows = [dict(zip(names, row)) for row in cursor.fetchall()]
+        keys = self.con.execute(f"SELECT id, {expr} FROM deals WHERE {where} ORDER BY {SORTS[sort]} LIMIT ?",
+                                [*params, limit + 1]).fetchall()
         following = None
-        if len(rows) > limit:
-            rows = rows[:limit]
-            following = encode_cursor(sort, rows[-1]["_key"], rows[-1]["id"])
-        for row in rows:
-            del row["_key"]
-        return rows, following
+        if len(keys) > limit:
+            keys = keys[:limit]
+            following = encode_cursor(sort, keys[-1][1], keys[-1][0])
+        return self._rows([k[0] for k in keys], columns), following
+
+    def _rows(self, ids: list[int], columns: tuple[str, ...]) -> list[dict[str, Any]]:
+        """The rows of these deals, in this order.
+
+        Searches find the ids first and fetch the columns of that page only, by
+        the primary key: DuckDB would otherwise read every column of every
+        matching row before sorting (3 to 5 times the work on 1,000,000 deals).
+        """
+        if not ids:
+            return []
+        cols = ", ".join(dict.fromkeys(("id", *columns)))
+        cursor = self.con.execute(f"SELECT {cols} FROM deals WHERE id IN ({', '.join('?' * len(ids))})", ids)
+        names = [d[0] for d in cursor.description]
+        found = {row[0]: dict(zip(names, row)) for row in cursor.fetchall()}
+        return [found[i] for i in ids]
 
     def texts(self, filters: SearchFilters | None = None, *, sort: str = "date",
               limit: int | None = None) -> Iterator[str]:
@@ -877,11 +896,55 @@ def _arrow_tables(batches: Iterator[list[_Raw]], jobs: int) -> Iterator[dict[str
             yield table
 
 
+class _Watchdog:
+    """One thread that interrupts the queries that outlive their time limit.
+
+    A service runs hundreds of queries a second: one timer thread for all of
+    them, rather than a thread started (and stopped) for each.
+    """
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._deadlines: list[tuple[float, int]] = []  # a heap of (deadline, ticket)
+        self._watched: dict[int, duckdb.DuckDBPyConnection] = {}
+        self._tickets = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, con: duckdb.DuckDBPyConnection, seconds: float) -> int:
+        """Interrupt ``con`` in ``seconds`` unless :meth:`release` comes first; returns the ticket for it."""
+        ticket = next(self._tickets)
+        with self._ready:
+            self._watched[ticket] = con
+            heapq.heappush(self._deadlines, (time.monotonic() + seconds, ticket))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="tutepgn-query-watchdog", daemon=True)
+                self._thread.start()
+            self._ready.notify()
+        return ticket
+
+    def release(self, ticket: int) -> None:
+        with self._ready:
+            self._watched.pop(ticket, None)
+
+    def _run(self) -> None:
+        with self._ready:
+            while True:
+                now = time.monotonic()
+                while self._deadlines and (self._deadlines[0][0] <= now or self._deadlines[0][1] not in self._watched):
+                    _, ticket = heapq.heappop(self._deadlines)
+                    con = self._watched.pop(ticket, None)
+                    if con is not None:
+                        con.interrupt()
+                self._ready.wait(self._deadlines[0][0] - now if self._deadlines else None)
+
+
+_WATCHDOG = _Watchdog()
+
+
 def run_with_timeout(con: duckdb.DuckDBPyConnection, seconds: float, work: Callable[[], Any]) -> Any:
     """Run ``work`` on ``con``; interrupt the query if it takes longer than ``seconds``."""
-    timer = threading.Timer(seconds, con.interrupt)
-    timer.start()
+    ticket = _WATCHDOG.watch(con, seconds)
     try:
         return work()
     finally:
-        timer.cancel()
+        _WATCHDOG.release(ticket)

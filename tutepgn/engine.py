@@ -486,11 +486,10 @@ class Deal:
     def _finish_trick(self) -> None:
         winner = self._winning
         trick = self.trick
-        points = 0
-        for c in trick:
-            points += CARD_POINTS[c]
+        points = sum(map(CARD_POINTS.__getitem__, trick))
         side = self._side[winner]
-        self.tricks.append(Trick(self.leader, tuple(trick), winner, points))
+        # tuple.__new__ builds the named tuple without the Python-level __new__ (once per trick of millions)
+        self.tricks.append(tuple.__new__(Trick, (self.leader, tuple(trick), winner, points)))
         self.won_points[side] += points
         self.wins[side] += 1
         self.trick = []

@@ -1,0 +1,191 @@
+"""Every benchmark in one run, one table: what ``make bench`` runs.
+
+Runs each script of ``bench/`` on generated data of fixed seeds, in this order,
+each writing its figures as JSON:
+
+1. ``engine_replay.py``: the rules engine alone;
+2. ``parse.py``: full parse, header scan, regex floor, parse + replay + score,
+   and python-chess ``read_game`` / ``read_headers`` in the same run (ratios);
+3. ``validate.py``: read + parse + replay + score with 1 and 2 worker jobs;
+4. ``archive.py`` at 10,000 and 100,000 deals (how the cost grows), then at
+   ``--deals`` (1,000,000): import (the median of ``--import-runs`` fresh
+   imports), peak memory, re-import, every search filter, stats;
+5. ``serve_load.py``: 50 clients for ``--seconds`` on the largest archive.
+
+Every figure is the median of several runs (the scripts say how many).  It
+prints one table with the targets, writes every script's raw figures to
+``bench/out/results.json``, and with ``--docs`` rewrites the table in
+``docs/performance.md`` (between its ``bench-table`` markers).  A full run takes
+about 25 minutes on the project's 2-core machine; ``--quick`` leaves out the
+archive and service stages (2 minutes).
+
+    python bench/run_all.py [--quick] [--deals 1000000] [--import-runs 3] [--seconds 60] [--docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+DOC = HERE.parent / "docs" / "performance.md"
+START, END = "<!-- bench-table:start -->", "<!-- bench-table:end -->"
+
+
+def run(script: str, *args: str) -> dict[str, Any]:
+    """Run one bench script (its output shown as it goes) and return the JSON it wrote."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "figures.json"
+        command = [sys.executable, str(HERE / script), *args, "--json", str(out)]
+        print(f"\n$ {' '.join(Path(c).name if c == sys.executable else c for c in command[1:])}", flush=True)
+        start = time.perf_counter()
+        subprocess.run(command, check=True)
+        print(f"({time.perf_counter() - start:.0f} s)", flush=True)
+        return json.loads(out.read_text())
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    import duckdb
+
+    try:
+        import chess
+        chess_version = chess.__version__
+    except ImportError:
+        chess_version = None
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else None
+    memory = None
+    if Path("/proc/meminfo").exists():
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{kb / 2**20:.0f} GiB"
+    return {"date": dt.date.today().isoformat(), "cpus": os.cpu_count(), "cpu": cpu, "memory": memory,
+            "python": platform.python_version(), "duckdb": duckdb.__version__, "python_chess": chess_version,
+            "system": f"{platform.system()} {platform.release()}"}
+
+
+def fmt(value: float, unit: str = "") -> str:
+    return f"{value:,.0f}{unit}" if value >= 100 else f"{value:,.1f}{unit}"
+
+
+def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(stage, figure, target, met) rows from the collected results."""
+    rows: list[tuple[str, str, str, str]] = []
+
+    def add(stage: str, figure: str, target: str = "", met: bool | None = None) -> None:
+        rows.append((stage, figure, target, "" if met is None else ("yes" if met else "**no**")))
+
+    e = r["engine_replay"]
+    add("engine replay, 1 core", f"{e['deals_per_s_median']:,} deals/s, {e['card_plays_per_s_median']:,} card plays/s",
+        "20,000 deals/s", e["deals_per_s_median"] >= 20000)
+    p = r["parse"]["tutepgn"]
+    add("full parse, 1 core", f"{p['parse_deals_per_s']:,} deals/s, {p['parse_card_plays_per_s']:,} card plays/s",
+        "10,000 deals/s", p["parse_deals_per_s"] >= 10000)
+    add("header scan, 1 core", f"{p['scan_headers_records_per_s']:,} records/s", "100,000 records/s",
+        p["scan_headers_records_per_s"] >= 100000)
+    add("regex tokenisation floor (`\\S+`)", f"{p['regex_floor_records_per_s']:,} records/s")
+    add("parse + replay + score, 1 core", f"{p['parse_replay_score_deals_per_s']:,} deals/s, "
+        f"{p['parse_replay_score_card_plays_per_s']:,} card plays/s")
+    v = r["validate"]
+    add("`tute validate` (read, parse, replay, score, report), 1 job",
+        f"{v['validate_jobs1_deals_per_s_median']:,} deals/s", "5,000 deals/s",
+        v["validate_jobs1_deals_per_s_median"] >= 5000)
+    add("the same, 2 jobs", f"{v['validate_jobs2_deals_per_s_median']:,} deals/s")
+    c = r["parse"].get("python_chess")
+    if c:
+        add(f"python-chess {c['version']} `read_game`, same run", f"{c['read_game_games_per_s']:,} games/s, "
+            f"{c['read_game_plies_per_s']:,} plies/s")
+        add(f"python-chess {c['version']} `read_headers`, same run", f"{c['read_headers_per_s']:,} headers/s")
+        ratios = r["parse"]["ratios"]
+        x = ratios["parse_replay_score_card_plays_per_s_over_chess_plies_per_s"]
+        add("ratio: parse + replay + score card plays/s over `read_game` plies/s", f"{x:.2f}", "5", x >= 5)
+        x = ratios["scan_headers_over_read_headers"]
+        add("ratio: header scan over `read_headers`", f"{x:.2f}", "1.5", x >= 1.5)
+        add("ratio: full parse over the regex floor", f"{ratios['parse_over_regex_floor']:.2f}")
+    for a in r.get("archive", []):
+        n = a["deals"]
+        imp = a["import"]
+        big = n >= 1_000_000
+        add(f"import of {n:,} deals, 2 jobs", f"{imp['seconds']:.1f} s ({a['import_deals_per_s']:,} deals/s), "
+            f"peak {a['tree_peak_rss_mb'] / 1024:.2f} GiB (process tree)",
+            "3 min, < 2 GB" if big else "", (imp["seconds"] <= 180 and a["tree_peak_rss_mb"] * 2**20 < 2e9)
+            if big else None)
+        if big:
+            add(f"re-import of the same {n:,}", f"{a['reimport']['added']} rows added, {a['reimport']['seconds']:.0f} s",
+                "0 rows", a["reimport"]["added"] == 0)
+        worst = max(a["searches"].items(), key=lambda kv: kv[1]["p95_ms"])
+        median_p50 = sorted(t["p50_ms"] for t in a["searches"].values())[len(a["searches"]) // 2]
+        add(f"every search filter on {n:,} (page + count)", f"worst p95 {worst[1]['p95_ms']:.1f} ms (`{worst[0]}`), "
+            f"median p50 {median_p50:.1f} ms", "p95 ≤ 100 ms" if big else "",
+            worst[1]["p95_ms"] <= 100 if big else None)
+        add(f"`stats` on {n:,}", f"p50 {a['stats']['p50_ms']:.0f} ms, p95 {a['stats']['p95_ms']:.0f} ms",
+            "≤ 1 s" if big else "", a["stats"]["p95_ms"] <= 1000 if big else None)
+    s = r.get("serve_load")
+    if s:
+        add(f"service, {s['clients']} clients ({s.get('client', 'httpx')}) for {s['seconds']:.0f} s on "
+            f"{s['deals']:,} deals", f"{s['requests_per_s']:,.0f} req/s, p50 {s['p50_ms']:.0f} ms, "
+            f"p95 {s['p95_ms']:.0f} ms, p99 {s['p99_ms']:.0f} ms, {s['errors']} errors",
+            "p95 ≤ 200 ms, no errors", s["p95_ms"] <= 200 and s["errors"] == 0)
+    return rows
+
+
+def markdown(results: dict[str, Any], rows: list[tuple[str, str, str, str]]) -> str:
+    m = results["machine"]
+    lines = [f"Measured on {m['date']} by `make bench` on {m['cpus']} cores ({m['cpu']}), {m['memory']}, "
+             f"Python {m['python']}, DuckDB {m['duckdb']}, python-chess {m['python_chess']}; raw figures in "
+             "`bench/out/results.json`.", "", "| stage | figure (median) | target | met |", "|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="engine, parse and validate only")
+    parser.add_argument("--deals", type=int, default=1_000_000, help="deals in the largest archive")
+    parser.add_argument("--import-runs", type=int, default=3, help="fresh imports of the largest archive")
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the service load")
+    parser.add_argument("--docs", action="store_true", help=f"rewrite the table in {DOC.relative_to(HERE.parent)}")
+    args = parser.parse_args()
+
+    results: dict[str, Any] = {"machine": machine()}
+    results["engine_replay"] = run("engine_replay.py")["engine_replay"]
+    results["parse"] = run("parse.py")["parse"]
+    results["validate"] = run("validate.py")["validate"]
+    if not args.quick:
+        results["archive"] = []
+        for n in sorted({10_000, 100_000, args.deals}):
+            runs = args.import_runs if n == args.deals else 3
+            results["archive"].append(run("archive.py", "--deals", str(n), "--import-runs", str(runs)))
+        db = OUT / f"archive-{args.deals}.duckdb"
+        results["serve_load"] = run("serve_load.py", "--db", str(db), "--seconds", f"{args.seconds:g}")
+    OUT.mkdir(exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+
+    rows = table(results)
+    width = max(len(a) for a, *_ in rows)
+    print("\n" + "=" * 100)
+    m = results["machine"]
+    print(f"tutepgn benchmarks, {m['date']}: {m['cpus']} cores, Python {m['python']}, DuckDB {m['duckdb']}")
+    for stage, figure, target, met in rows:
+        print(f"{stage:<{width}}  {figure}" + (f"   [target {target}: {met.strip('*')}]" if target else ""))
+    print(f"raw figures: {OUT / 'results.json'}")
+    if args.docs:
+        text = DOC.read_text()
+        head, _, rest = text.partition(START)
+        _, _, tail = rest.partition(END)
+        DOC.write_text(f"{head}{START}\n{markdown(results, rows)}\n{END}{tail}")
+        print(f"table written to {DOC}")
+
+
+if __name__ == "__main__":
+    main()
