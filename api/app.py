@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tutepgn.archive import SUMMARY_COLUMNS, Archive, ImportSummary, default_path, run_with_timeout
+from tutepgn.archive import SUMMARY_COLUMNS, Archive, ImportSummary, PageCache, default_path, run_with_timeout
 from tutepgn.convert import ConvertError, convert
 from tutepgn.jsonmodel import RecordModel, record_to_model
 from tutepgn.notation import NotationError
@@ -56,11 +56,12 @@ class Settings(BaseModel):
     query_timeout: float = 5.0
     max_page: int = 500
     max_rows: int = 100_000
+    search_cache: int = Field(1024, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
-        line), CORS_ORIGINS."""
+        line), CORS_ORIGINS, SEARCH_CACHE."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -71,6 +72,8 @@ class Settings(BaseModel):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
+        if os.environ.get("TUTEPGN_SEARCH_CACHE"):
+            data["search_cache"] = int(os.environ["TUTEPGN_SEARCH_CACHE"])
         data.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**data)
 
@@ -156,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The service over one archive file."""
     settings = settings or Settings.from_env()
     archive = Archive(settings.db, read_only=settings.read_only, secure=True)
+    if settings.search_cache:
+        archive.cache = PageCache(settings.search_cache)
     write_lock = threading.Lock()
     app = FastAPI(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
                   description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.")

@@ -197,7 +197,7 @@ def search_params(rng: random.Random) -> dict[str, Any]:
         {"exchange": "true"},
         {"held": f"{rng.choice('NS')}:1{rng.choice('OCEB')},3{rng.choice('OCEB')}"},
         {"unsung": "40"},
-        {"player": rng.choice(PLAYERS), "opponent": rng.choice(PLAYERS)},
+        dict(zip(("player", "opponent"), rng.sample(PLAYERS, 2))),
     ]
     params = dict(rng.choice(choices))
     params["sort"] = rng.choice(SORTS)

@@ -465,6 +465,11 @@ def test_import_needs_a_key(client: TestClient) -> None:
 
 def test_import_with_the_key_then_search(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
+    cache = client.app.state.archive.cache  # type: ignore[attr-defined]
+    assert client.get(f"{API}/deals", params={"event": "Posted through"}).json()["items"] == []
+    hits = cache.hits
+    assert client.get(f"{API}/deals", params={"event": "Posted through"}).json()["items"] == []
+    assert cache.hits == hits + 1  # the empty page is cached now: the import must clear it
     r = client.post(f"{API}/import", content=NEW_DEAL, headers={"X-API-Key": KEY})
     assert r.status_code == 200, r.text
     body = r.json()

@@ -31,7 +31,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from tutepgn.archive import Archive, ImportSummary, default_path, run_sql
+from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run_sql
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.engine import Deal, Exchange, Play
@@ -1117,3 +1117,30 @@ def test_an_archive_of_another_schema_is_refused_and_rebuild_brings_it_up_to_dat
     assert result.exit_code == 0, result.stderr
     with Archive(db, read_only=True) as archive:
         assert archive.count() == count
+
+
+# ---------------------------------------------------------------------------
+# The page cache a service keeps.
+
+def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path: Path) -> None:
+    first = [t for t in data.written["sim"] if "torofun-4p" in t]
+    later = data.written["handmade"][:3]
+    with Archive(tmp_path / "cached.duckdb") as archive:
+        archive.import_sources([_write(tmp_path / "a.tpgn", first)])
+        archive.cache = PageCache(4)
+        f = SearchFilters()
+        page = archive.page(f, sort="id", limit=1000)
+        assert archive.page(f, sort="id", limit=1000) == page and (archive.cache.hits, archive.cache.misses) == (1, 1)
+        page[0][0]["event"] = "changed by the caller"  # a caller's changes do not reach the cache
+        assert archive.page(f, sort="id", limit=1000)[0][0]["event"] != "changed by the caller"
+        view = archive.reader()  # a service's per-request view shares the cache
+        assert view.page(f, sort="id", limit=1000) == archive.page(f, sort="id", limit=1000)
+        assert archive.cache.misses == 1
+        archive.import_sources([_write(tmp_path / "b.tpgn", later)])
+        after = view.page(f, sort="id", limit=1000)[0]
+        assert {r["id"] for r in after} == {_deal_id(t) for t in first + later}
+    small = PageCache(2)  # the least recently used pages go first
+    for k in range(3):
+        small.put((k,), ([], None))
+        small.get((0,))
+    assert small.get((0,)) is not None and small.get((1,)) is None and small.get((2,)) is not None

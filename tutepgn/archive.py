@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -453,6 +454,43 @@ class ImportSummary:
                 "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
 
 
+class PageCache:
+    """Pages of search results by their query, for a service that answers the same searches again.
+
+    A page costs a scan of the archive (milliseconds on a million deals); a hit
+    costs a look-up.  The archive clears it whenever deals are added, so a hit
+    is always what the query would return.  Thread-safe; least recently used
+    pages go first.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.hits = self.misses = 0
+        self._pages: OrderedDict[tuple[Any, ...], tuple[list[dict[str, Any]], str | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> tuple[list[dict[str, Any]], str | None] | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._pages.move_to_end(key)
+        rows, following = page
+        return [dict(row) for row in rows], following  # copies: callers may change their rows
+
+    def put(self, key: tuple[Any, ...], page: tuple[list[dict[str, Any]], str | None]) -> None:
+        with self._lock:
+            self._pages[key] = ([dict(row) for row in page[0]], page[1])
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+
 class Archive:
     """A DuckDB file of deals.  Open read-only for searches; one writer at a time (DuckDB's rule)."""
 
@@ -465,6 +503,8 @@ class Archive:
         self.read_only = read_only
         self.memory_limit = memory_limit
         self._locked = secure
+        self.cache: PageCache | None = None
+        """Search pages kept by :meth:`page` when set (a service sets one); cleared when deals are added."""
         config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                                   "autoinstall_known_extensions": False}
         if threads:
@@ -498,7 +538,7 @@ class Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
         view = object.__new__(Archive)
         view.path, view.read_only, view.con = self.path, self.read_only, self.con.cursor()
-        view.memory_limit, view._locked = self.memory_limit, self._locked
+        view.memory_limit, view._locked, view.cache = self.memory_limit, self._locked, self.cache
         return view
 
     def close(self) -> None:
@@ -559,12 +599,12 @@ class Archive:
                 summary.added += self._insert(tables)
                 summary.records += read
                 if pending >= batch_size:
-                    con.execute("COMMIT")
+                    self._commit()
                     pending = 0
                 if progress:
                     progress(summary.records, summary.added)
             if pending:
-                con.execute("COMMIT")
+                self._commit()
                 pending = 0
         finally:
             if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
@@ -576,6 +616,12 @@ class Archive:
         con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
                     [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
         return summary
+
+    def _commit(self) -> None:
+        """Commit the open batch; cached search pages may have changed with it."""
+        self.con.execute("COMMIT")
+        if self.cache is not None:
+            self.cache.clear()
 
     def _insert(self, tables: dict[str, pa.Table]) -> int:
         """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, issues."""
@@ -642,7 +688,20 @@ class Archive:
         """One page of matching deals and the opaque cursor of the next page (None on the last page)."""
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
-        where, params = (filters or SearchFilters()).to_sql()
+        filters = filters or SearchFilters()
+        if self.cache is not None:
+            key = (filters.model_dump_json(), sort, limit, after, columns)
+            cached = self.cache.get(key)
+            if cached is not None:
+                return cached
+            page = self._page(filters, sort, limit, after, columns)
+            self.cache.put(key, page)
+            return page
+        return self._page(filters, sort, limit, after, columns)
+
+    def _page(self, filters: SearchFilters, sort: str, limit: int, after: str | None,
+              columns: tuple[str, ...]) -> tuple[list[dict[str, Any]], str | None]:
+        where, params = filters.to_sql()
         if after:
             extra, more = keyset(sort, after)
             where, params = f"({where}) AND {extra}", [*params, *more]

@@ -145,6 +145,8 @@ class SearchFilters(BaseModel):
         for name in ("seat", "partner", "opponent"):
             if getattr(self, name) is not None and self.player is None:
                 raise ValueError(f"{name} needs player")
+        if self.player is not None and self.player in (self.partner, self.opponent):
+            raise ValueError("a player is neither their own partner nor their own opponent")
         return self
 
     def to_sql(self) -> tuple[str, list[object]]:
@@ -169,9 +171,11 @@ class SearchFilters(BaseModel):
         if self.opponent is not None:
             if self.player is None:
                 raise ValueError("opponent needs player")
-            add("EXISTS (SELECT 1 FROM hands a JOIN hands b ON a.deal_id = b.deal_id "
-                "WHERE a.deal_id = deals.id AND a.player = ? AND b.player = ? AND a.side <> b.side)",
-                self.player, self.opponent)
+            # On the deal's own columns, without a join of hands (several times faster): both sit at the
+            # table, and not as partners (NS and WE are the only sides of two seats).
+            add("? IN (north, west, south, east) AND NOT (list_contains(sides, 'NS') AND ("
+                "(north = ? AND south = ?) OR (south = ? AND north = ?) OR (west = ? AND east = ?) "
+                "OR (east = ? AND west = ?)))", self.opponent, *[self.player, self.opponent] * 4)
         if self.since is not None:
             add("date >= ?", self.since)
         if self.until is not None:
