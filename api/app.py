@@ -56,12 +56,13 @@ class Settings(BaseModel):
     query_timeout: float = 5.0
     max_page: int = 500
     max_rows: int = 100_000
-    search_cache: int = Field(1024, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
+    search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
+    threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
-        line), CORS_ORIGINS, SEARCH_CACHE."""
+        line), CORS_ORIGINS, SEARCH_CACHE, THREADS."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -72,8 +73,10 @@ class Settings(BaseModel):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
-        if os.environ.get("TUTEPGN_SEARCH_CACHE"):
-            data["search_cache"] = int(os.environ["TUTEPGN_SEARCH_CACHE"])
+        for name in ("search_cache", "threads"):
+            value = os.environ.get(f"TUTEPGN_{name.upper()}")
+            if value:
+                data[name] = int(value)
         data.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**data)
 
@@ -158,7 +161,7 @@ def _problem_response(scope: Scope, status: int, title: str, detail: str,
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service over one archive file."""
     settings = settings or Settings.from_env()
-    archive = Archive(settings.db, read_only=settings.read_only, secure=True)
+    archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
     if settings.search_cache:
         archive.cache = PageCache(settings.search_cache)
     write_lock = threading.Lock()
@@ -249,11 +252,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      cursor: Annotated[str | None, Query(description="The `next` of the previous page.")] = None,
                      ) -> Response:
         try:
-            rows, following = timed(view, lambda: view.page(f, sort=sort, limit=limit, after=cursor))
+            return _json(timed(view, lambda: view.deal_page(f, sort=sort, limit=limit, after=cursor)))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        page = DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
-        return _json(page)
 
     def _stream(view: Archive, f: SearchFilters, sort: str, kind: str) -> Iterator[str]:
         if kind == "tpgn":
@@ -399,8 +400,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         error = None
         try:
             f = filters(request)
-            rows, following = timed(view, lambda: view.page(f, sort=sort if sort in SORTS else "date", limit=50,
-                                                            after=cursor))
+            page = timed(view, lambda: view.deal_page(f, sort=sort if sort in SORTS else "date", limit=50,
+                                                      after=cursor))
+            rows, following = page.items, page.next
             total = timed(view, lambda: view.count(f))
         except HTTPException as exc:
             error, rows, following, total = exc.detail, [], None, 0
@@ -408,7 +410,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             error, rows, following, total = str(exc), [], None, 0
         query = {k: v for k, v in request.query_params.items() if k != "cursor"}
         return templates.TemplateResponse(request, "search.html", {
-            "rows": [DealSummary.from_row(r) for r in rows], "next": following, "total": total, "query": query,
+            "rows": rows, "next": following, "total": total, "query": query,
             "error": error, "sorts": list(SORTS), "fields": SearchFilters.model_fields})
 
     @app.get("/deals/{deal_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -113,7 +113,9 @@ def free_port() -> int:
 def start_server(db: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     tute = Path(sys.executable).with_name("tute")
     command = [str(tute)] if tute.exists() else [sys.executable, "-m", "tutepgn.cli"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUTEPGN_")}  # no keys, no other archive
+    # No keys, no other archive; the service's tuning (TUTEPGN_SEARCH_CACHE, TUTEPGN_THREADS) passes.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TUTEPGN_") or k in ("TUTEPGN_SEARCH_CACHE", "TUTEPGN_THREADS")}
     return subprocess.Popen([*command, "serve", "--db", str(db), "--port", str(port), "--read-only",
                              "--workers", str(workers)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,

@@ -1129,18 +1129,17 @@ def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path
         archive.import_sources([_write(tmp_path / "a.tpgn", first)])
         archive.cache = PageCache(4)
         f = SearchFilters()
-        page = archive.page(f, sort="id", limit=1000)
-        assert archive.page(f, sort="id", limit=1000) == page and (archive.cache.hits, archive.cache.misses) == (1, 1)
-        page[0][0]["event"] = "changed by the caller"  # a caller's changes do not reach the cache
-        assert archive.page(f, sort="id", limit=1000)[0][0]["event"] != "changed by the caller"
+        page = archive.deal_page(f, sort="id", limit=1000)
+        assert [d.id for d in page.items] == [r["id"] for r in archive.search(f, sort="id", limit=1000)]
+        assert archive.deal_page(f, sort="id", limit=1000) is page
+        assert (archive.cache.hits, archive.cache.misses) == (1, 1)
         view = archive.reader()  # a service's per-request view shares the cache
-        assert view.page(f, sort="id", limit=1000) == archive.page(f, sort="id", limit=1000)
-        assert archive.cache.misses == 1
+        assert view.deal_page(f, sort="id", limit=1000) is page and archive.cache.misses == 1
         archive.import_sources([_write(tmp_path / "b.tpgn", later)])
-        after = view.page(f, sort="id", limit=1000)[0]
-        assert {r["id"] for r in after} == {_deal_id(t) for t in first + later}
+        after = view.deal_page(f, sort="id", limit=1000)
+        assert {d.id for d in after.items} == {_deal_id(t) for t in first + later}
     small = PageCache(2)  # the least recently used pages go first
     for k in range(3):
-        small.put((k,), ([], None))
+        small.put((k,), page)
         small.get((0,))
     assert small.get((0,)) is not None and small.get((1,)) is None and small.get((2,)) is not None

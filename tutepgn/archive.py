@@ -43,7 +43,7 @@ from .errors import TuteError
 from .notation import NotationError, Record, side_labels, trump_suit
 from .rules import SEAT_NAMES
 from .reader import batch_records, iter_raw_records, parse_record, scan_tags
-from .search import SORT_KEYS, SORTS, SearchFilters, encode_cursor, keyset
+from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
 from .validate import Report, validate_records
 
 EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
@@ -460,16 +460,16 @@ class PageCache:
     A page costs a scan of the archive (milliseconds on a million deals); a hit
     costs a look-up.  The archive clears it whenever deals are added, so a hit
     is always what the query would return.  Thread-safe; least recently used
-    pages go first.
+    pages go first.  Pages are frozen models, shared by every hit.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.hits = self.misses = 0
-        self._pages: OrderedDict[tuple[Any, ...], tuple[list[dict[str, Any]], str | None]] = OrderedDict()
+        self._pages: OrderedDict[tuple[Any, ...], DealPage] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> tuple[list[dict[str, Any]], str | None] | None:
+    def get(self, key: tuple[Any, ...]) -> DealPage | None:
         with self._lock:
             page = self._pages.get(key)
             if page is None:
@@ -477,12 +477,11 @@ class PageCache:
                 return None
             self.hits += 1
             self._pages.move_to_end(key)
-        rows, following = page
-        return [dict(row) for row in rows], following  # copies: callers may change their rows
+            return page
 
-    def put(self, key: tuple[Any, ...], page: tuple[list[dict[str, Any]], str | None]) -> None:
+    def put(self, key: tuple[Any, ...], page: DealPage) -> None:
         with self._lock:
-            self._pages[key] = ([dict(row) for row in page[0]], page[1])
+            self._pages[key] = page
             while len(self._pages) > self.size:
                 self._pages.popitem(last=False)
 
@@ -688,20 +687,7 @@ class Archive:
         """One page of matching deals and the opaque cursor of the next page (None on the last page)."""
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
-        filters = filters or SearchFilters()
-        if self.cache is not None:
-            key = (filters.model_dump_json(), sort, limit, after, columns)
-            cached = self.cache.get(key)
-            if cached is not None:
-                return cached
-            page = self._page(filters, sort, limit, after, columns)
-            self.cache.put(key, page)
-            return page
-        return self._page(filters, sort, limit, after, columns)
-
-    def _page(self, filters: SearchFilters, sort: str, limit: int, after: str | None,
-              columns: tuple[str, ...]) -> tuple[list[dict[str, Any]], str | None]:
-        where, params = filters.to_sql()
+        where, params = (filters or SearchFilters()).to_sql()
         if after:
             extra, more = keyset(sort, after)
             where, params = f"({where}) AND {extra}", [*params, *more]
@@ -713,6 +699,19 @@ class Archive:
             keys = keys[:limit]
             following = encode_cursor(sort, keys[-1][1], keys[-1][0])
         return self._rows([k[0] for k in keys], columns), following
+
+    def deal_page(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int = 50,
+                  after: str | None = None) -> DealPage:
+        """One page of deal summaries, as the service answers a search: from :attr:`cache` when it is set."""
+        filters = filters or SearchFilters()
+        key = (filters.model_dump_json(), sort, limit, after)
+        page = self.cache.get(key) if self.cache is not None else None
+        if page is None:
+            rows, following = self.page(filters, sort=sort, limit=limit, after=after)
+            page = DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
+            if self.cache is not None:
+                self.cache.put(key, page)
+        return page
 
     def _rows(self, ids: list[int], columns: tuple[str, ...]) -> list[dict[str, Any]]:
         """The rows of these deals, in this order.
