@@ -486,7 +486,9 @@ class Deal:
     def _finish_trick(self) -> None:
         winner = self._winning
         trick = self.trick
-        points = sum(map(CARD_POINTS.__getitem__, trick))
+        points = 0
+        for c in trick:
+            points += CARD_POINTS[c]
         side = self._side[winner]
         # tuple.__new__ builds the named tuple without the Python-level __new__ (once per trick of millions)
         self.tricks.append(tuple.__new__(Trick, (self.leader, tuple(trick), winner, points)))
