@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -68,7 +69,8 @@ class Settings(BaseModel):
         if key_file:
             keys |= {line.strip() for line in Path(key_file).read_text(encoding="utf-8").splitlines() if line.strip()}
         data: dict[str, Any] = {"api_keys": frozenset(keys),
-                                "cors_origins": [o for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",") if o]}
+                                "cors_origins": [o.strip() for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",")
+                                                 if o.strip()]}
         if os.environ.get("TUTEPGN_DB"):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
@@ -226,6 +228,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 data.setdefault("held", []).append(value)
             elif key in known and value != "":
                 data[key] = value
+            elif key not in known and key not in _PAGING:  # a misspelt filter must not widen a search
+                raise HTTPException(422, [{"location": f"query.{key}", "message": "unknown parameter; the filters "
+                                           f"are {', '.join(sorted(known))}, with {', '.join(sorted(_PAGING))}"}])
         try:
             return SearchFilters(**data)
         except (ValidationError, ValueError) as exc:
@@ -324,6 +329,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await _text_body(request)
+        return await run_in_threadpool(_validate, text)  # CPU work: off the event loop
+
+    def _validate(text: str) -> ValidationResponse:
         records = []
         errors: list[dict[str, Any]] = []
         for name, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
@@ -352,9 +360,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            from_cards: Annotated[str | None, Query(pattern="^(es|es-letters|it|fr)$")] = None,
                            ) -> PlainTextResponse:
         text = await _text_body(request)
-        try:
+
+        def work() -> tuple[Any, str]:
             conversion = convert(io.StringIO(text), to=to, cards=cards, from_cards=from_cards)  # never a path
-            output = "".join(conversion)
+            return conversion, "".join(conversion)
+
+        try:
+            conversion, output = await run_in_threadpool(work)  # CPU work: off the event loop
         except ConvertError as exc:
             raise HTTPException(422, str(exc)) from None
         if conversion.errors:
@@ -369,8 +381,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.read_only:
             raise HTTPException(405, "this service runs read-only")
         text = await _text_body(request)
-        with write_lock:
-            return archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"])
+
+        def work() -> ImportSummary:
+            with write_lock:
+                return archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"])
+
+        return await run_in_threadpool(work)  # parsing, validating and writing: off the event loop
 
     @app.get("/api/v1/stats", tags=["archive"], summary="Statistics over matching deals",
              openapi_extra=_filter_parameters())
@@ -436,6 +452,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 _TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
                                                "content": {"text/plain": {"schema": {"type": "string"}}}}}
 """The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
+
+
+_PAGING = frozenset({"sort", "limit", "cursor"})
+"""Query parameters that go with the filters: the order and the page."""
 
 
 def _filter_parameters() -> dict[str, Any]:

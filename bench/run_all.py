@@ -14,12 +14,14 @@ each writing its figures as JSON:
 
 Every figure is the median of several runs (the scripts say how many).  It
 prints one table with the targets, writes every script's raw figures to
-``bench/out/results.json``, and with ``--docs`` rewrites the table in
-``docs/performance.md`` (between its ``bench-table`` markers).  A full run takes
+``bench/out/results.json``, and with ``--docs`` rewrites the table (and the
+archive's growth from 10,000 to 1,000,000 deals) in ``docs/performance.md``,
+between its ``bench-table`` markers.  A full run takes
 about 25 minutes on the project's 2-core machine; ``--quick`` leaves out the
 archive and service stages (2 minutes).
 
     python bench/run_all.py [--quick] [--deals 1000000] [--import-runs 3] [--seconds 60] [--docs]
+    python bench/run_all.py --from-json bench/out/results.json --docs   # the table again, nothing run
 """
 
 from __future__ import annotations
@@ -140,11 +142,24 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
 
 
 def markdown(results: dict[str, Any], rows: list[tuple[str, str, str, str]]) -> str:
+    """The table for docs/performance.md, and how the archive's costs grow with its size."""
     m = results["machine"]
     lines = [f"Measured on {m['date']} by `make bench` on {m['cpus']} cores ({m['cpu']}), {m['memory']}, "
              f"Python {m['python']}, DuckDB {m['duckdb']}, python-chess {m['python_chess']}; raw figures in "
              "`bench/out/results.json`.", "", "| stage | figure (median) | target | met |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    sizes = results.get("archive", [])
+    if sizes:
+        lines += ["", "How the archive's costs grow with its size (same run):", "",
+                  "| deals | import | deals/s | peak memory (tree) | file | median filter p50 | worst filter p95 "
+                  "| `stats` p50 |", "|---|---|---|---|---|---|---|---|"]
+        for a in sizes:
+            p50s = sorted(t["p50_ms"] for t in a["searches"].values())
+            worst = max(a["searches"].items(), key=lambda kv: kv[1]["p95_ms"])
+            lines.append(f"| {a['deals']:,} | {a['import']['seconds']:.1f} s | {a['import_deals_per_s']:,} | "
+                         f"{a['tree_peak_rss_mb']:,.0f} MiB | {a['db_bytes'] / 2**20:,.0f} MiB | "
+                         f"{p50s[len(p50s) // 2]:.1f} ms | {worst[1]['p95_ms']:.1f} ms (`{worst[0]}`) | "
+                         f"{a['stats']['p50_ms']:.0f} ms |")
     return "\n".join(lines)
 
 
@@ -155,21 +170,25 @@ def main() -> None:
     parser.add_argument("--import-runs", type=int, default=3, help="fresh imports of the largest archive")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the service load")
     parser.add_argument("--docs", action="store_true", help=f"rewrite the table in {DOC.relative_to(HERE.parent)}")
+    parser.add_argument("--from-json", metavar="FILE", help="run nothing: print (and --docs) the results in FILE")
     args = parser.parse_args()
 
-    results: dict[str, Any] = {"machine": machine()}
-    results["engine_replay"] = run("engine_replay.py")["engine_replay"]
-    results["parse"] = run("parse.py")["parse"]
-    results["validate"] = run("validate.py")["validate"]
-    if not args.quick:
-        results["archive"] = []
-        for n in sorted({10_000, 100_000, args.deals}):
-            runs = args.import_runs if n == args.deals else 3
-            results["archive"].append(run("archive.py", "--deals", str(n), "--import-runs", str(runs)))
-        db = OUT / f"archive-{args.deals}.duckdb"
-        results["serve_load"] = run("serve_load.py", "--db", str(db), "--seconds", f"{args.seconds:g}")
-    OUT.mkdir(exist_ok=True)
-    (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    if args.from_json:
+        results = json.loads(Path(args.from_json).read_text())
+    else:
+        results = {"machine": machine()}
+        results["engine_replay"] = run("engine_replay.py")["engine_replay"]
+        results["parse"] = run("parse.py")["parse"]
+        results["validate"] = run("validate.py")["validate"]
+        if not args.quick:
+            results["archive"] = []
+            for n in sorted({10_000, 100_000, args.deals}):
+                runs = args.import_runs if n == args.deals else 3
+                results["archive"].append(run("archive.py", "--deals", str(n), "--import-runs", str(runs)))
+            db = OUT / f"archive-{args.deals}.duckdb"
+            results["serve_load"] = run("serve_load.py", "--db", str(db), "--seconds", f"{args.seconds:g}")
+        OUT.mkdir(exist_ok=True)
+        (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
 
     rows = table(results)
     width = max(len(a) for a, *_ in rows)

@@ -29,7 +29,7 @@ def serve(
     from tutepgn.api.app import Settings, create_app
     from tutepgn.archive import ArchiveError
 
-    settings = Settings.from_env(db=db, read_only=read_only)
+    settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides
     if load:
         from tutepgn.cli.archive import _expand, _open
         with _open(settings.db, read_only=False) as archive:

@@ -662,3 +662,12 @@ def test_duckdb_connection_is_locked_down(app: Any) -> None:
         with pytest.raises(duckdb.Error):
             con.execute("INSTALL httpfs")
         assert con.execute("SELECT current_setting('enable_external_access')").fetchone() == (False,)
+
+
+def test_a_misspelt_filter_is_refused_not_ignored(client: TestClient) -> None:
+    r = client.get(f"{API}/deals", params={"plyer": "Ana"})  # ignored, it would list every deal
+    body = _assert_problem(r, 422)
+    assert body["errors"][0]["location"] == "query.plyer" and "player" in body["errors"][0]["message"]
+    for path in (f"{API}/deals.csv", f"{API}/stats"):
+        _assert_problem(client.get(path, params={"trumps": "O"}), 422)
+    assert client.get(f"{API}/deals", params={"player": "Ana", "sort": "id", "limit": 5}).status_code == 200

@@ -1140,6 +1140,10 @@ def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path
         assert {d.id for d in after.items} == {_deal_id(t) for t in first + later}
     small = PageCache(2)  # the least recently used pages go first
     for k in range(3):
-        small.put((k,), page)
+        small.put((k,), page, small.generation)
         small.get((0,))
     assert small.get((0,)) is not None and small.get((1,)) is None and small.get((2,)) is not None
+    read_before = small.generation  # a page read before an import commits is not kept after it
+    small.clear()
+    small.put((9,), page, read_before)
+    assert small.get((9,)) is None

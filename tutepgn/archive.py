@@ -466,6 +466,8 @@ class PageCache:
     def __init__(self, size: int) -> None:
         self.size = size
         self.hits = self.misses = 0
+        self.generation = 0
+        """Counts the clears: a page read before a clear is not kept after it."""
         self._pages: OrderedDict[tuple[Any, ...], DealPage] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -479,8 +481,11 @@ class PageCache:
             self._pages.move_to_end(key)
             return page
 
-    def put(self, key: tuple[Any, ...], page: DealPage) -> None:
+    def put(self, key: tuple[Any, ...], page: DealPage, generation: int) -> None:
+        """Keep ``page``, read when :attr:`generation` was ``generation`` (dropped if deals came in since)."""
         with self._lock:
+            if generation != self.generation:
+                return
             self._pages[key] = page
             while len(self._pages) > self.size:
                 self._pages.popitem(last=False)
@@ -488,6 +493,7 @@ class PageCache:
     def clear(self) -> None:
         with self._lock:
             self._pages.clear()
+            self.generation += 1
 
 
 class Archive:
@@ -705,12 +711,14 @@ class Archive:
         """One page of deal summaries, as the service answers a search: from :attr:`cache` when it is set."""
         filters = filters or SearchFilters()
         key = (filters.model_dump_json(), sort, limit, after)
-        page = self.cache.get(key) if self.cache is not None else None
+        cache = self.cache
+        page = cache.get(key) if cache is not None else None
         if page is None:
+            generation = cache.generation if cache is not None else 0
             rows, following = self.page(filters, sort=sort, limit=limit, after=after)
             page = DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
-            if self.cache is not None:
-                self.cache.put(key, page)
+            if cache is not None:
+                cache.put(key, page, generation)
         return page
 
     def _rows(self, ids: list[int], columns: tuple[str, ...]) -> list[dict[str, Any]]:
