@@ -22,13 +22,7 @@ test: $(STAMP) chromium
 
 ## chromium: Debian's Chromium for tests/test_browser.py, installed with apt-get when missing (as root)
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing chromium for the browser test"; \
-	    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else \
-	    echo "note: chromium is missing, so the browser test will be skipped (install it: apt-get install chromium)"; \
-	  fi; }
+	$(call debian,chromium,the browser test,the browser test will be skipped)
 
 ## bench: every benchmark, one table, raw figures in bench/out/results.json (about 25 minutes; needs wrk for the service load)
 bench: $(STAMP) wrk
@@ -42,13 +36,19 @@ bench-quick: $(STAMP)
 
 ## wrk: Debian's HTTP load generator for bench/serve_load.py, installed with apt-get when missing (as root)
 wrk:
-	@command -v wrk >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing wrk for the service benchmark"; \
-	    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
-	  else \
-	    echo "note: wrk is missing, so the service benchmark uses its Python clients (install it: apt-get install wrk)"; \
-	  fi; }
+	$(call debian,wrk,the service benchmark,the service benchmark uses its Python clients)
+
+# $(call debian,PACKAGE,WHAT NEEDS IT,WHAT HAPPENS WITHOUT IT): install a Debian package (its command has
+# the same name) with apt-get when it is missing and we are root; otherwise say what happens without it.
+define debian
+@command -v $(1) >/dev/null 2>&1 || { \
+  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+    echo "installing $(1) for $(2)"; \
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+  else \
+    echo "note: $(1) is missing, so $(3) (install it: apt-get install $(1))"; \
+  fi; }
+endef
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
