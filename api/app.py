@@ -286,8 +286,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def _streamed(kind: str, media: str) -> Callable[..., StreamingResponse]:
         def route(view: Reader, f: Filters, sort: SortParam = "date") -> StreamingResponse:
-            timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
-            return StreamingResponse(_stream(view, f, sort, kind), media_type=media)
+            total = timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
+            # The count says how many match, and whether the row cap cuts the stream.
+            headers = {"X-Total-Count": str(total), "X-Row-Cap": str(settings.max_rows),
+                       "X-Truncated": "true" if total > settings.max_rows else "false"}
+            return StreamingResponse(_stream(view, f, sort, kind), media_type=media, headers=headers)
         return route
 
     app.get("/api/v1/deals.ndjson", tags=["deals"], response_class=StreamingResponse, openapi_extra=_filter_parameters(),

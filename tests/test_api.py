@@ -671,3 +671,20 @@ def test_a_misspelt_filter_is_refused_not_ignored(client: TestClient) -> None:
     for path in (f"{API}/deals.csv", f"{API}/stats"):
         _assert_problem(client.get(path, params={"trumps": "O"}), 422)
     assert client.get(f"{API}/deals", params={"player": "Ana", "sort": "id", "limit": 5}).status_code == 200
+
+
+def test_a_stream_says_when_the_row_cap_cuts_it(files: dict[str, Any]) -> None:
+    app = create_app(Settings(db=files["readonly"], read_only=True, max_rows=3))
+    try:
+        client = TestClient(app)
+        for shape in ("ndjson", "csv", "tpgn"):
+            r = client.get(f"{API}/deals.{shape}", params={"sort": "id"})
+            assert r.status_code == 200
+            assert (r.headers["x-total-count"], r.headers["x-row-cap"], r.headers["x-truncated"]) == (
+                str(files["total"]), "3", "true")
+        rows = client.get(f"{API}/deals.ndjson").text.splitlines()
+        assert len(rows) == 3
+        few = client.get(f"{API}/deals.ndjson", params={"event": "Posted through"})
+        assert few.headers["x-truncated"] == "false" and few.headers["x-total-count"] == "0"
+    finally:
+        app.state.archive.close()
