@@ -673,8 +673,10 @@ def test_a_misspelt_filter_is_refused_not_ignored(client: TestClient) -> None:
     assert client.get(f"{API}/deals", params={"player": "Ana", "sort": "id", "limit": 5}).status_code == 200
 
 
-def test_a_stream_says_when_the_row_cap_cuts_it(files: dict[str, Any]) -> None:
-    app = create_app(Settings(db=files["readonly"], read_only=True, max_rows=3))
+def test_a_stream_says_when_the_row_cap_cuts_it(files: dict[str, Any], tmp_path: Path) -> None:
+    db = tmp_path / "capped.duckdb"  # a file of its own: DuckDB shares one locked instance per file in a process
+    shutil.copy(files["readonly"], db)
+    app = create_app(Settings(db=db, read_only=True, max_rows=3))
     try:
         client = TestClient(app)
         for shape in ("ndjson", "csv", "tpgn"):
