@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from tutepgn.engine import Play
 from tutepgn.reader import iter_records, scan_headers
@@ -224,19 +225,17 @@ def main() -> None:
                 games += 1
         assert games == args.games
 
-        def read_games() -> int:
-            n = 0
-            with open(pgn, encoding="utf-8") as f:
-                while chess.pgn.read_game(f) is not None:
-                    n += 1
-            return n
+        def reading(read: Callable[[IO[str]], object]) -> Callable[[], int]:
+            """Work that reads the whole PGN file with ``read`` and counts the games."""
+            def work() -> int:
+                n = 0
+                with open(pgn, encoding="utf-8") as f:
+                    while read(f) is not None:
+                        n += 1
+                return n
+            return work
 
-        def read_headers() -> int:
-            n = 0
-            with open(pgn, encoding="utf-8") as f:
-                while chess.pgn.read_headers(f) is not None:
-                    n += 1
-            return n
+        read_games, read_headers = reading(chess.pgn.read_game), reading(chess.pgn.read_headers)
 
         game_rate, game_rates = median_rate(games, read_games, args.runs)
         header_rate, header_rates = median_rate(games, read_headers, args.runs)

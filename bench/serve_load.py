@@ -295,10 +295,7 @@ def request_paths(base: str, db: Path, count: int, seed: int) -> list[str]:
     with Archive(db, read_only=True) as archive:
         ids = [row[0] for row in archive.con.execute(
             "SELECT id FROM deals USING SAMPLE reservoir(5000 ROWS) REPEATABLE (7)").fetchall()]
-    first_pages = []
-    for _ in range(count // 2):
-        params = search_params(rng)
-        first_pages.append(params)
+    first_pages = [search_params(rng) for _ in range(count // 2)]
     follow = []
     with httpx.Client(base_url=base, timeout=60) as http:
         for params in rng.sample(first_pages, min(200, len(first_pages))):

@@ -17,7 +17,7 @@ from tutepgn import reader
 from tutepgn.cards import CODES
 from tutepgn.engine import Cante, Exchange, Play, Tute
 from tutepgn.notation import NotationError, Note, Record
-from tutepgn.reader import _fast_record, _grammar_record, _NotExport, iter_records, read_record, scan_headers
+from tutepgn.reader import _fast_record, _grammar_record, _NotExport, iter_records, read_record, scan_headers, scan_tags
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
 
@@ -575,3 +575,20 @@ def test_kept_play_text_is_what_the_writer_would_write() -> None:
         assert "\n".join(play_lines(record)[:-1]) == record._play_text[2]
         assert record.tpgn() == text
     assert kept == len(texts)
+
+
+@pytest.mark.parametrize("head", [
+    '[Annotator "Copa \\"del\\" Bar"]',  # escaped quotes: the general path unescapes them
+    '[Annotator "a \\\\ b"]',            # an escaped backslash
+    '[Annotator "one"]\n[Annotator "two"]',  # a repeated tag: the first wins
+    '[1x "v"]', '[_a "v"]',              # names the grammar refuses
+    '[Bad Name "v"]', '[Annotator ""]',  # a space in a name; an empty value
+    '[Annotator "say "hi" now"]',        # a bare quote inside a value
+])
+def test_the_header_scan_reads_odd_tag_lines_as_the_general_path_does(head: str) -> None:
+    one, two = sim("playcard-2p")[:2]
+    first = head + "\n" + one
+    text = first + "\n" + two + "\n" + two.replace("[Event", '[Zzz "new name"]\n[Event', 1)
+    expected = [scan_tags(first), scan_tags(two), scan_tags(two) | {"Zzz": "new name"}]
+    lines = [1, 1 + first.count("\n") + 1, 1 + first.count("\n") + 1 + two.count("\n") + 1]
+    assert [(h.tags, h.index, h.line) for h in scan_headers(text)] == list(zip(expected, range(3), lines))

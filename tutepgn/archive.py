@@ -509,7 +509,7 @@ class Archive:
         self.memory_limit = memory_limit
         self._locked = secure
         self.cache: PageCache | None = None
-        """Search pages kept by :meth:`page` when set (a service sets one); cleared when deals are added."""
+        """Search pages kept by :meth:`deal_page` when set (a service sets one); cleared when deals are added."""
         config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                                   "autoinstall_known_extensions": False}
         if threads:

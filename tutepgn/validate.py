@@ -326,13 +326,10 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
     """Apply every event; on an illegal one, report it and go on as the record wrote it."""
     names = deal.rules.seat_names
     positions = record.positions
-    apply, apply_play = deal.apply, deal._apply_play
+    apply = deal.apply
     for i, event in enumerate(record.events):
         try:
-            if type(event) is Play:  # the hot path: most events are plays
-                apply_play(event)
-            else:
-                apply(event)
+            apply(event)
             continue
         except IllegalAction as exc:
             error = exc
