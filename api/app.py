@@ -1,8 +1,9 @@
 """The HTTP service: a JSON API under ``/api/v1`` and server-rendered pages, over one archive.
 
 Each route makes one library call; this module holds no game logic.  One
-process owns the DuckDB file: reads run on a cursor of their own per request,
-writes (imports) go through one lock.  Every query runs under a time limit and
+process owns the DuckDB file: each request reads on a cursor of its own (borrowed
+from the idle ones), writes (imports) go through one lock; requests wait in line
+for one of a few threads.  Every query runs under a time limit and
 a row cap, on a connection with file and network access off and its
 configuration locked.  Errors are RFC 9457 problem details, never stack traces.
 """
@@ -13,11 +14,13 @@ import hmac
 import io
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import anyio.to_thread
 import duckdb
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -59,11 +62,14 @@ class Settings(BaseModel):
     max_rows: int = 100_000
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
+    concurrency: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=1,
+                             description="Requests that run at once per process (default: one per core); "
+                                         "the others wait in line.")
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
-        line), CORS_ORIGINS, SEARCH_CACHE, THREADS."""
+        line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -75,7 +81,7 @@ class Settings(BaseModel):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
-        for name in ("search_cache", "threads"):
+        for name in ("search_cache", "threads", "concurrency"):
             value = os.environ.get(f"TUTEPGN_{name.upper()}")
             if value:
                 data[name] = int(value)
@@ -167,8 +173,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.search_cache:
         archive.cache = PageCache(settings.search_cache)
     write_lock = threading.Lock()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Requests past the limit wait in line for a thread, first come first served: on a busy service a few
+        # threads finish each request sooner than many threads fighting for the GIL (docs/service.md).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.concurrency
+        yield
+
     app = FastAPI(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
-                  description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.")
+                  description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.",
+                  lifespan=lifespan)
     app.state.archive = archive
     app.state.settings = settings
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)  # type: ignore[arg-type]
@@ -206,12 +221,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _problem_response(request.scope, 500, "Internal error", "the server failed; the error was logged")
 
     # -- Dependencies --------------------------------------------------------------
-    def reader() -> Iterator[Archive]:
-        view = archive.reader()
-        try:
+    # Both are cheap and async, so they run on the event loop: a request takes one thread (for its route), not
+    # three, and waits in line for it once.
+    async def reader() -> AsyncIterator[Archive]:
+        with archive.borrowed() as view:
             yield view
-        finally:
-            view.close()
 
     def timed(view: Archive, work: Callable[[], T]) -> T:
         try:
@@ -219,8 +233,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except duckdb.InterruptException:
             raise HTTPException(504, f"the query ran over {settings.query_timeout:g} s and was stopped") from None
 
-    def filters(request: Request) -> SearchFilters:
+    async def filters(request: Request) -> SearchFilters:
         """Search filters from the query string (the same names as the fields of SearchFilters)."""
+        return search_filters(request)
+
+    def search_filters(request: Request) -> SearchFilters:
         known = set(SearchFilters.model_fields)
         data: dict[str, Any] = {}
         for key, value in request.query_params.multi_items():
@@ -418,7 +435,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def search_page(request: Request, view: Reader, sort: str = "date", cursor: str | None = None) -> HTMLResponse:
         error = None
         try:
-            f = filters(request)
+            f = search_filters(request)
             page = timed(view, lambda: view.deal_page(f, sort=sort if sort in SORTS else "date", limit=50,
                                                       after=cursor))
             rows, following = page.items, page.next

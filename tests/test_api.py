@@ -7,18 +7,22 @@ that are made to fail (a DuckDB file is opened once per process).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import io
 import json
 import logging
+import os
 import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 import duckdb
+import httpx
 import pytest
 
 with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx is what we have
@@ -690,3 +694,32 @@ def test_a_stream_says_when_the_row_cap_cuts_it(files: dict[str, Any], tmp_path:
         assert few.headers["x-truncated"] == "false" and few.headers["x-total-count"] == "0"
     finally:
         app.state.archive.close()
+
+
+def test_requests_wait_in_line_for_the_configured_threads(files: dict[str, Any], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service runs `concurrency` requests at once per process (TUTEPGN_CONCURRENCY), set when it starts;
+    the others wait for a thread and are then answered."""
+    monkeypatch.setenv("TUTEPGN_CONCURRENCY", "1")
+    assert Settings.from_env().concurrency == 1
+    assert Settings().concurrency == (os.cpu_count() or 2)
+    db = tmp_path / "lined-up.duckdb"
+    shutil.copy(files["readonly"], db)
+    app = create_app(Settings.from_env(db=db, read_only=True))
+    try:
+        with TestClient(app) as client:
+            assert client.portal is not None
+            tokens = client.portal.call(lambda: anyio.to_thread.current_default_thread_limiter().total_tokens)
+            assert tokens == 1
+            pages = client.portal.call(_many_at_once, client, 8)
+            assert [r.status_code for r in pages] == [200] * 8
+            assert len({tuple(i["id"] for i in r.json()["items"]) for r in pages}) == 1
+    finally:
+        app.state.archive.close()
+
+
+async def _many_at_once(client: TestClient, count: int) -> list[Any]:
+    """``count`` searches sent together, through the app in the client's event loop."""
+    transport = httpx.ASGITransport(app=client.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        return list(await asyncio.gather(*(http.get(f"{API}/deals", params={"sort": "id"}) for _ in range(count))))

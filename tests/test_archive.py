@@ -31,7 +31,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run_sql
+from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run_sql, run_with_timeout
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.engine import Deal, Exchange, Play
@@ -1147,3 +1147,29 @@ def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path
     small.clear()
     small.put((9,), page, read_before)
     assert small.get((9,)) is None
+
+
+def test_borrowed_readers_are_reused_unless_their_work_failed(data: Data, tmp_path: Path) -> None:
+    """A service borrows a reader per request: the same cursor comes back for the next request, two at
+    once get two, and a reader whose work raised (an interrupted query) is closed, never lent again."""
+    with Archive(tmp_path / "lent.duckdb") as archive:
+        archive.import_sources([_write(tmp_path / "a.tpgn", data.written["handmade"][:3])])
+        with archive.borrowed() as view:
+            first = view.con
+            with archive.borrowed() as other:
+                assert other.con is not first and other.count() == 3
+        with archive.borrowed() as view:
+            assert view.con is first  # the most recently returned one
+        with pytest.raises(duckdb.InterruptException):
+            with archive.borrowed() as view:
+                run_with_timeout(view.con, 0.05, lambda: view.con.execute(
+                    "SELECT count(*) FROM range(100000000000) a").fetchall())
+        broken = view.con
+        with pytest.raises(duckdb.ConnectionException):
+            broken.execute("SELECT 1")  # closed
+        with archive.borrowed() as view, archive.borrowed() as other:
+            assert broken not in (view.con, other.con) and view.count() == other.count() == 3
+        idle = [view.con, other.con]
+    for con in idle:  # closing the archive closes its idle readers
+        with pytest.raises(duckdb.ConnectionException):
+            con.execute("SELECT 1")

@@ -24,9 +24,10 @@ import multiprocessing
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from operator import attrgetter
@@ -508,6 +509,7 @@ class Archive:
         self.read_only = read_only
         self.memory_limit = memory_limit
         self._locked = secure
+        self._idle: deque[Archive] = deque()  # readers for borrowed(); deques are thread-safe
         self.cache: PageCache | None = None
         """Search pages kept by :meth:`deal_page` when set (a service sets one); cleared when deals are added."""
         config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
@@ -544,10 +546,33 @@ class Archive:
         view = object.__new__(Archive)
         view.path, view.read_only, view.con = self.path, self.read_only, self.con.cursor()
         view.memory_limit, view._locked, view.cache = self.memory_limit, self._locked, self.cache
+        view._idle = deque()
         return view
 
+    @contextmanager
+    def borrowed(self) -> Iterator[Archive]:
+        """A reader for one request, taken from the idle ones and given back after.
+
+        A service serves hundreds of requests a second: opening and closing a
+        cursor for each takes DuckDB's locks while the GIL is held.  A reader
+        whose work raised (a query interrupted by its time limit, say) is
+        closed, not given back, so no request inherits its state.
+        """
+        try:
+            view = self._idle.pop()
+        except IndexError:
+            view = self.reader()
+        try:
+            yield view
+        except BaseException:
+            view.close()
+            raise
+        self._idle.append(view)
+
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and the idle readers on it)."""
+        while self._idle:
+            self._idle.pop().close()
         self.con.close()
 
     def __enter__(self) -> Archive:
