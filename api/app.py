@@ -56,10 +56,10 @@ class Settings(BaseModel):
     read_only: bool = False
     api_keys: frozenset[str] = Field(frozenset(), repr=False)
     cors_origins: list[str] = Field(default_factory=list)
-    max_body_bytes: int = 2 * 1024 * 1024
-    query_timeout: float = 5.0
-    max_page: int = 500
-    max_rows: int = 100_000
+    max_body_bytes: int = Field(2 * 1024 * 1024, ge=1, description="The largest request body, in bytes.")
+    query_timeout: float = Field(5.0, gt=0, description="Time limit of each query, in seconds.")
+    max_page: int = Field(500, ge=1, description="The largest `limit` of a page.")
+    max_rows: int = Field(100_000, ge=1, description="Most rows a streamed answer gives.")
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
     concurrency: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=1,
@@ -69,7 +69,8 @@ class Settings(BaseModel):
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
-        line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY."""
+        line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
+        MAX_ROWS."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -81,12 +82,22 @@ class Settings(BaseModel):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
-        for name in ("search_cache", "threads", "concurrency"):
+        from_env: dict[str, str] = {}
+        for name in _TUNABLE:
             value = os.environ.get(f"TUTEPGN_{name.upper()}")
             if value:
-                data[name] = int(value)
+                data[name] = from_env[name] = value  # the model checks and converts it
         data.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**data)
+        try:
+            return cls(**data)
+        except ValidationError as exc:  # say which variable, not which field
+            raise ValueError("; ".join(
+                f"TUTEPGN_{e['loc'][0].upper()}={from_env[e['loc'][0]]!r}: {e['msg']}" if e["loc"][0] in from_env
+                else f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())) from None
+
+
+_TUNABLE = ("search_cache", "threads", "concurrency", "max_body_bytes", "query_timeout", "max_page", "max_rows")
+"""Settings read from TUTEPGN_<NAME> as they are."""
 
 
 class Problem(BaseModel):
@@ -197,8 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)  # also the router's own 404 and 405
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-                  409: "Conflict", 413: "Payload too large", 422: "Unprocessable content",
-                  503: "Service unavailable", 504: "Query took too long"}
+                  413: "Payload too large", 422: "Unprocessable content", 504: "Query took too long"}
         errors = exc.detail if isinstance(exc.detail, list) else []
         detail = exc.detail if isinstance(exc.detail, str) else "; ".join(
             f"line {e['line']}:{e['column']}: {e['message']}" if "line" in e else str(e.get("message", e))

@@ -26,10 +26,15 @@ def serve(
     """
     import uvicorn
 
-    from tutepgn.api.app import Settings, create_app
-    from tutepgn.archive import ArchiveError
+    import duckdb
 
-    settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides
+    from tutepgn.api.app import Settings, create_app
+    from tutepgn.archive import Archive, ArchiveError
+
+    try:
+        settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides
+    except (ValueError, OSError) as exc:  # a bad TUTEPGN_* value, an unreadable key file
+        raise _fail(exc) from None
     if load:
         from tutepgn.cli.archive import _expand, _open
         with _open(settings.db, read_only=False) as archive:
@@ -38,6 +43,10 @@ def serve(
     if workers > 1:
         if not settings.read_only:
             raise _fail(ValueError("--workers above 1 needs --read-only: one process owns a writable DuckDB file"))
+        try:  # here, so that a bad file stops the command with status 2, not each worker with a traceback
+            Archive(settings.db, read_only=True).close()
+        except (ArchiveError, OSError, duckdb.Error) as exc:
+            raise _fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
         uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
@@ -45,6 +54,6 @@ def serve(
         return
     try:
         service = create_app(settings)
-    except (ArchiveError, OSError) as exc:
+    except (ArchiveError, OSError, duckdb.Error) as exc:
         raise _fail(exc) from None
     uvicorn.run(service, host=host, port=port, log_level="info")
