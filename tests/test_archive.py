@@ -31,6 +31,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from tutepgn import archive as archive_module
 from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run_sql, run_with_timeout
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
@@ -1173,3 +1174,21 @@ def test_borrowed_readers_are_reused_unless_their_work_failed(data: Data, tmp_pa
     for con in idle:  # closing the archive closes its idle readers
         with pytest.raises(duckdb.ConnectionException):
             con.execute("SELECT 1")
+
+
+def test_borrowed_readers_beyond_the_idle_limit_are_closed(data: Data, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive_module, "IDLE_READERS", 2)
+    with Archive(tmp_path / "burst.duckdb") as archive:
+        with archive.borrowed() as a, archive.borrowed() as b, archive.borrowed() as c:
+            cons = [a.con, b.con, c.con]
+        kept = []
+        for con in cons:
+            try:
+                con.execute("SELECT 1")
+                kept.append(con)
+            except duckdb.ConnectionException:
+                pass
+        assert len(kept) == 2  # the third one given back was closed
+        with archive.borrowed() as x, archive.borrowed() as y:
+            assert {x.con, y.con} == set(kept)

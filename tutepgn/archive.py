@@ -141,6 +141,9 @@ IMPORT_MEMORY_LIMIT = "256MB"
 already written need no cache, so a small pool keeps a 1,000,000-deal import (with its workers)
 under 2 GB at the same speed."""
 
+IDLE_READERS = 64
+"""Readers (DuckDB cursors) :meth:`Archive.borrowed` keeps for the next requests; more are closed when given back."""
+
 
 class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
@@ -567,7 +570,10 @@ class Archive:
         except BaseException:
             view.close()
             raise
-        self._idle.append(view)
+        if len(self._idle) < IDLE_READERS:
+            self._idle.append(view)
+        else:  # a burst of requests is over: keep no more than a busy service needs
+            view.close()
 
     def close(self) -> None:
         """Close the connection (and the idle readers on it)."""
