@@ -13,8 +13,10 @@ import csv
 import hmac
 import io
 import os
+import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -29,7 +31,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -62,7 +63,7 @@ class Settings(BaseModel):
     max_rows: int = Field(100_000, ge=1, description="Most rows a streamed answer gives.")
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
-    concurrency: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=1,
+    concurrency: int = Field(default_factory=lambda: _cores(), ge=1,
                              description="Requests that run at once per process (default: one per core); "
                                          "the others wait in line.")
 
@@ -184,9 +185,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.search_cache:
         archive.cache = PageCache(settings.search_cache)
     write_lock = threading.Lock()
+    # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
+    # import holds up neither the reads nor the event loop.
+    posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
+
+    async def off_loop(work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(posted, work)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # Requests past the limit wait in line for a thread, first come first served: on a busy service a few
         # threads finish each request sooner than many threads fighting for the GIL (docs/service.md).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.concurrency
@@ -231,8 +238,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _problem_response(request.scope, 500, "Internal error", "the server failed; the error was logged")
 
     # -- Dependencies --------------------------------------------------------------
-    # Both are cheap and async, so they run on the event loop: a request takes one thread (for its route), not
-    # three, and waits in line for it once.
+    # Cheap and async, so they run on the event loop: a search or a deal fetch takes one thread (for its route)
+    # and waits in line for it once.
     async def reader() -> AsyncIterator[Archive]:
         with archive.borrowed() as view:
             yield view
@@ -265,7 +272,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        for e in exc.errors()] if isinstance(exc, ValidationError) else [])
             raise HTTPException(422, errors or str(exc)) from None
 
-    def require_key(x_api_key: Annotated[str | None, Header(description="An API key (write endpoints).")] = None) -> None:
+    async def require_key(x_api_key: Annotated[str | None, Header(description="An API key (write endpoints).")] = None) -> None:
         if x_api_key is None:
             raise HTTPException(401, "this endpoint needs an API key in the X-API-Key header")
         if not any(hmac.compare_digest(x_api_key.encode(), key.encode()) for key in settings.api_keys):
@@ -359,7 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await _text_body(request)
-        return await run_in_threadpool(_validate, text)  # CPU work: off the event loop
+        return await off_loop(lambda: _validate(text))
 
     def _validate(text: str) -> ValidationResponse:
         records = []
@@ -396,7 +403,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return conversion, "".join(conversion)
 
         try:
-            conversion, output = await run_in_threadpool(work)  # CPU work: off the event loop
+            conversion, output = await off_loop(work)
         except ConvertError as exc:
             raise HTTPException(422, str(exc)) from None
         if conversion.errors:
@@ -416,7 +423,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with write_lock:
                 return archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"])
 
-        return await run_in_threadpool(work)  # parsing, validating and writing: off the event loop
+        return await off_loop(work)  # parsing, validating and writing
 
     @app.get("/api/v1/stats", tags=["archive"], summary="Statistics over matching deals",
              openapi_extra=_filter_parameters())
@@ -527,6 +534,13 @@ def _frame_json(frame: Any) -> dict[str, Any]:
     data.pop("event", None)
     data["points"] = list(frame.points)
     return data
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity, which containers narrow), else all of them."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def app_from_env() -> FastAPI:

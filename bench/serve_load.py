@@ -455,12 +455,15 @@ def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Several runs in one: the median of each timing, the sum of requests and errors, every run kept."""
     if len(runs) == 1:
         return {**runs[0], "runs": 1}
-    figures = {**runs[-1], **{k: statistics.median(r[k] for r in runs if r[k] is not None) for k in MEDIAN_KEYS},
-               "requests": sum(r["requests"] for r in runs), "errors": sum(r["errors"] for r in runs),
-               "seconds": statistics.median(r["seconds"] for r in runs), "runs": len(runs),
-               "each_run": [{k: r[k] for k in ("requests_per_s", "p50_ms", "p95_ms", "p99_ms", "errors",
-                                               "server_cpu_ms_per_request")} for r in runs]}
-    return figures
+    medians = {k: statistics.median(values) if (values := [r[k] for r in runs if r[k] is not None]) else None
+               for k in MEDIAN_KEYS}
+    return {"client": runs[0]["client"], **medians, "requests": sum(r["requests"] for r in runs),
+            "errors": sum(r["errors"] for r in runs), "seconds": statistics.median(r["seconds"] for r in runs),
+            "runs": len(runs), "by_kind": {},  # per kind: in each run's own figures below
+            "error_samples": [sample for r in runs for sample in r["error_samples"]][:5],
+            "load_average": {"before": runs[0]["load_average"]["before"], "after": runs[-1]["load_average"]["after"]},
+            "each_run": [{k: r[k] for k in ("requests_per_s", "p50_ms", "p95_ms", "p99_ms", "errors",
+                                            "server_cpu_ms_per_request", "by_kind")} for r in runs]}
 
 
 def main() -> None:

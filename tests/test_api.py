@@ -15,7 +15,9 @@ import json
 import logging
 import os
 import shutil
+import threading
 import warnings
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -698,11 +700,29 @@ def test_a_stream_says_when_the_row_cap_cuts_it(files: dict[str, Any], tmp_path:
 
 def test_requests_wait_in_line_for_the_configured_threads(files: dict[str, Any], tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """The service runs `concurrency` requests at once per process (TUTEPGN_CONCURRENCY), set when it starts;
-    the others wait for a thread and are then answered."""
+    """The service runs `concurrency` reads at once per process (TUTEPGN_CONCURRENCY), set when it starts; the
+    others wait for a thread and are then answered.  Posted records have threads of their own: a validation is
+    answered while every read thread is busy."""
     monkeypatch.setenv("TUTEPGN_CONCURRENCY", "1")
     assert Settings.from_env().concurrency == 1
-    assert Settings().concurrency == (os.cpu_count() or 2)
+    assert Settings().concurrency == len(os.sched_getaffinity(0))
+    running, most, gate = 0, 0, threading.Event()
+    lock = threading.Lock()
+    page = Archive.deal_page
+
+    def watched(self: Archive, *args: Any, **kwargs: Any) -> Any:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        try:
+            gate.wait(10)  # the first search holds its thread until the validation below is answered
+            return page(self, *args, **kwargs)
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(Archive, "deal_page", watched)
     db = tmp_path / "lined-up.duckdb"
     shutil.copy(files["readonly"], db)
     app = create_app(Settings.from_env(db=db, read_only=True))
@@ -711,15 +731,52 @@ def test_requests_wait_in_line_for_the_configured_threads(files: dict[str, Any],
             assert client.portal is not None
             tokens = client.portal.call(lambda: anyio.to_thread.current_default_thread_limiter().total_tokens)
             assert tokens == 1
-            pages = client.portal.call(_many_at_once, client, 8)
-            assert [r.status_code for r in pages] == [200] * 8
+            pages, validated = client.portal.call(_searches_and_a_validation, client, 6, gate)
+            assert validated.status_code == 200 and validated.json()["summary"]["valid"] == 1
+            assert [r.status_code for r in pages] == [200] * 6
             assert len({tuple(i["id"] for i in r.json()["items"]) for r in pages}) == 1
+            assert most == 1  # never two searches at once
     finally:
         app.state.archive.close()
 
 
-async def _many_at_once(client: TestClient, count: int) -> list[Any]:
-    """``count`` searches sent together, through the app in the client's event loop."""
+async def _searches_and_a_validation(client: TestClient, count: int, gate: threading.Event) -> tuple[list[Any], Any]:
+    """``count`` searches sent together, then a validation while they wait; the searches go on once it is
+    answered.  Through the app, in the client's event loop."""
     transport = httpx.ASGITransport(app=client.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        return list(await asyncio.gather(*(http.get(f"{API}/deals", params={"sort": "id"}) for _ in range(count))))
+        searches = [asyncio.create_task(http.get(f"{API}/deals", params={"sort": "id"})) for _ in range(count)]
+        await asyncio.sleep(0.2)
+        try:
+            validated = await asyncio.wait_for(http.post(f"{API}/validate", content=GOOD), 5)
+        finally:
+            gate.set()
+        return list(await asyncio.gather(*searches)), validated
+
+
+def test_a_streamed_answer_keeps_its_cursor_until_it_is_sent(files: dict[str, Any], tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A borrowed cursor goes back only after the last row of a stream (FastAPI 0.118 and later)."""
+    events: list[str] = []
+    texts = Archive.texts
+
+    def watched(self: Archive, *args: Any, **kwargs: Any) -> Iterator[str]:
+        yield from texts(self, *args, **kwargs)
+        events.append("stream sent")
+
+    class Idle(deque):  # type: ignore[type-arg]
+        def append(self, view: Any) -> None:
+            events.append("cursor given back")
+            super().append(view)
+
+    monkeypatch.setattr(Archive, "texts", watched)
+    db = tmp_path / "streamed.duckdb"
+    shutil.copy(files["readonly"], db)
+    app = create_app(Settings(db=db, read_only=True))
+    app.state.archive._idle = Idle()
+    try:
+        r = TestClient(app).get(f"{API}/deals.tpgn")
+        assert r.status_code == 200 and r.text.count("[Event ") == files["total"]
+        assert events == ["stream sent", "cursor given back"]
+    finally:
+        app.state.archive.close()

@@ -26,7 +26,8 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, dict[str, Any]]]
     calls: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: calls.append((target, kwargs)))
     for name in ("TUTEPGN_DB", "TUTEPGN_READ_ONLY", "TUTEPGN_API_KEYS", "TUTEPGN_CONCURRENCY", "TUTEPGN_MAX_PAGE"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")  # recorded, so that what `tute serve` sets for its workers is undone after
+        monkeypatch.delenv(name)
     return calls
 
 

@@ -558,8 +558,9 @@ class Archive:
 
         A service serves hundreds of requests a second: opening and closing a
         cursor for each takes DuckDB's locks while the GIL is held.  A reader
-        whose work raised (a query interrupted by its time limit, say) is
-        closed, not given back, so no request inherits its state.
+        whose work raised (any error: a query interrupted by its time limit,
+        a deal not found) is closed, not given back, so no request inherits
+        the state of a failed one.
         """
         try:
             view = self._idle.pop()
