@@ -9,11 +9,11 @@ configuration locked.  Errors are RFC 9457 problem details, never stack traces.
 """
 
 
+import asyncio
 import csv
 import hmac
 import io
 import os
-import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +50,13 @@ HERE = Path(__file__).resolve().parent
 T = TypeVar("T")
 
 
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity, which containers narrow), else all of them."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class Settings(BaseModel):
     """How the service runs; from the command line and the environment, never from URLs."""
 
@@ -63,7 +70,7 @@ class Settings(BaseModel):
     max_rows: int = Field(100_000, ge=1, description="Most rows a streamed answer gives.")
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
-    concurrency: int = Field(default_factory=lambda: _cores(), ge=1,
+    concurrency: int = Field(default_factory=_cores, ge=1,
                              description="Requests that run at once per process (default: one per core); "
                                          "the others wait in line.")
 
@@ -534,13 +541,6 @@ def _frame_json(frame: Any) -> dict[str, Any]:
     data.pop("event", None)
     data["points"] = list(frame.points)
     return data
-
-
-def _cores() -> int:
-    """The cores this process may run on (its CPU affinity, which containers narrow), else all of them."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def app_from_env() -> FastAPI:

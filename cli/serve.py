@@ -24,9 +24,8 @@ def serve(
 
     API keys come from TUTEPGN_API_KEYS or TUTEPGN_API_KEYS_FILE, never from the command line.
     """
-    import uvicorn
-
     import duckdb
+    import uvicorn
 
     from tutepgn.api.app import Settings, create_app
     from tutepgn.archive import Archive, ArchiveError
