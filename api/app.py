@@ -35,9 +35,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import SUMMARY_COLUMNS, Archive, ImportSummary, PageCache, default_path, run_with_timeout
-from tutepgn.convert import ConvertError, convert
+from tutepgn.convert import convert
 from tutepgn.jsonmodel import RecordModel, record_to_model
-from tutepgn.notation import NotationError
+from tutepgn.errors import ConvertError, NotationError
 from tutepgn.reader import iter_raw_records, parse_record
 from tutepgn.replay import frames
 from tutepgn.rules import PRESETS, Ruleset, preset

@@ -53,7 +53,8 @@ from urllib.parse import urlencode
 
 import httpx
 
-from tutepgn.archive import Archive, ArchiveError
+from tutepgn.archive import Archive
+from tutepgn.errors import ArchiveError
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import PLAYERS, deal_records
 

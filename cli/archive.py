@@ -22,7 +22,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, ArchiveError, default_path, run_sql
+from tutepgn.errors import ArchiveError
+from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, default_path, run_sql
 from tutepgn.cli.main import EXIT_OK, _fail, app, err, out
 from tutepgn.search import SORTS, SearchFilters
 

@@ -16,7 +16,7 @@ from tutepgn import convert as convert_mod
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.main import EXIT_INVALID, EXIT_USAGE, app
 from tutepgn.errors import TuteError
-from tutepgn.notation import NotationError
+from tutepgn.errors import NotationError
 
 
 def _say(kind: str, message: object) -> None:

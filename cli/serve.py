@@ -28,7 +28,8 @@ def serve(
     import uvicorn
 
     from tutepgn.api.app import Settings, create_app
-    from tutepgn.archive import Archive, ArchiveError
+    from tutepgn.archive import Archive
+    from tutepgn.errors import ArchiveError
 
     try:
         settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tutepgn.cli.main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, _fail, _ruleset, app, err, out
-from tutepgn.notation import NotationError
+from tutepgn.errors import NotationError
 from tutepgn.sheets import findings_text, score_sheet
 from tutepgn.validate import Summary, fix_results, validate_sources
 

@@ -36,7 +36,8 @@ from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.engine import Deal, Exchange, Play
-from tutepgn.notation import NotationError, Note, Record, SEAT_TAGS, side_labels, trump_suit
+from tutepgn.errors import NotationError
+from tutepgn.notation import Note, Record, SEAT_TAGS, side_labels, trump_suit
 from tutepgn.reader import iter_raw_records, parse_record, scan_tags
 from tutepgn.rules import PRESETS, preset
 from tutepgn.search import SearchFilters
@@ -1102,7 +1103,7 @@ def test_any_duckdb_client_can_read_the_file(data: Data) -> None:
 
 
 def test_an_archive_of_another_schema_is_refused_and_rebuild_brings_it_up_to_date(tmp_path: Path) -> None:
-    from tutepgn.archive import ArchiveError
+    from tutepgn.errors import ArchiveError
 
     db = tmp_path / "old.duckdb"
     with Archive(db) as archive:

@@ -12,13 +12,14 @@ from typer.testing import CliRunner
 
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.main import app
-from tutepgn.convert import ConvertError, convert, format_of_path, iter_input, sniff
+from tutepgn.convert import convert, format_of_path, iter_input, sniff
 from tutepgn.errors import TuteError
 from tutepgn.jsonmodel import (
-    JsonRecordError, RecordModel, from_json, iter_json, iter_jsonl, json_schema, model_to_record, record_to_model,
+    RecordModel, from_json, iter_json, iter_jsonl, json_schema, model_to_record, record_to_model,
     schema_text, to_json,
 )
-from tutepgn.notation import NotationError, Note, Record, write_record
+from tutepgn.errors import ConvertError, JsonRecordError, NotationError
+from tutepgn.notation import Note, Record, write_record
 from tutepgn.reader import iter_records, read_record
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records

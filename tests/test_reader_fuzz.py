@@ -15,7 +15,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutepgn.notation import NotationError
+from tutepgn.errors import NotationError
 from tutepgn.reader import iter_records, scan_headers
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records

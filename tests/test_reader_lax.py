@@ -16,7 +16,8 @@ import pytest
 from tutepgn import reader
 from tutepgn.cards import CODES
 from tutepgn.engine import Cante, Exchange, Play, Tute
-from tutepgn.notation import NotationError, Note, Record
+from tutepgn.errors import NotationError
+from tutepgn.notation import Note, Record
 from tutepgn.reader import _fast_record, _grammar_record, _NotExport, iter_records, read_record, scan_headers, scan_tags
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records

@@ -40,8 +40,8 @@ import pyarrow.compute as pc
 
 from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
 from .engine import Cante, Exchange, Play, Tute
-from .errors import TuteError
-from .notation import NotationError, Record, side_labels, trump_suit
+from .errors import ArchiveError, NotationError, TuteError
+from .notation import Record, side_labels, trump_suit
 from .rules import SEAT_NAMES
 from .reader import batch_records, iter_raw_records, parse_record, scan_tags
 from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
@@ -143,10 +143,6 @@ under 2 GB at the same speed."""
 
 IDLE_READERS = 64
 """Readers (DuckDB cursors) :meth:`Archive.borrowed` keeps for the next requests; more are closed when given back."""
-
-
-class ArchiveError(TuteError):
-    """An archive file that cannot be used as it is."""
 
 
 def deal_id(text: str) -> tuple[int, str]:

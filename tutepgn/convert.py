@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .cards import CARD_STYLES, TOKEN_STYLES
-from .errors import TuteError
+from .errors import ConvertError, NotationError, TuteError
 from .jsonmodel import iter_json, iter_jsonl, to_json
-from .notation import NotationError, Record, write_record
+from .notation import Record, write_record
 from .reader import iter_records, read_record
 
 __all__ = ["FORMATS", "Conversion", "ConvertError", "convert", "format_of_path", "iter_input", "sniff"]
@@ -41,10 +41,6 @@ EXTENSIONS: dict[str, Format] = {".tpgn": "tpgn", ".pgn": "tpgn", ".json": "json
 """File name extensions and the form they say a file is in."""
 
 _SNIFF = 1 << 16
-
-
-class ConvertError(TuteError, ValueError):
-    """A conversion that cannot be done as asked: an unknown form or style, or a target that cannot say it."""
 
 
 def format_of_path(path: str | os.PathLike[str] | None) -> Format | None:
@@ -126,7 +122,7 @@ def iter_input(source: Source, *, fmt: Format | None = None, cards: str | None =
 
     ``cards`` is the card style of ``.tpgn`` input (as its Cards tag would
     say); JSON records name their own style.  A JSON document that is not
-    JSON at all raises :class:`~tutepgn.jsonmodel.JsonRecordError`.
+    JSON at all raises :class:`~tutepgn.errors.JsonRecordError`.
     """
     opened, form = _open(source, fmt)
     return _read(opened, form, cards)

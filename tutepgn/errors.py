@@ -9,9 +9,28 @@ report it and a user can look the option up in ``tute rules``.
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
+
+class ErrorItem(BaseModel):
+    """One error as JSON, the same shape everywhere: a report's ``parse_errors``, an API problem's
+    ``errors[]``, and ``tute ... --json`` on stderr.  Unknown positions are None, unknown texts empty."""
+
+    source: str | None = None
+    record: int | None = None
+    line: int | None = None
+    column: int | None = None
+    message: str
+    text: str = ""
+    expected: str = ""
+
 
 class TuteError(Exception):
     """Root of every error this library raises on purpose."""
+
+    def item(self) -> ErrorItem:
+        """The error as one :class:`ErrorItem` (no position: subclasses that know one add it)."""
+        return ErrorItem(message=str(self))
 
 
 class IllegalAction(TuteError, ValueError):
@@ -46,3 +65,60 @@ class IllegalDeclaration(IllegalAction):
 
 class UnknownRuleset(TuteError, ValueError):
     """A preset name or an override that does not exist or does not fit."""
+
+
+class NotationError(TuteError, ValueError):
+    """A record that does not follow the notation: where, what, and what was expected.
+
+    ``line`` and ``column`` are 1-based positions in the source file;
+    ``index`` is the record's 0-based position in its source.
+    """
+
+    def __init__(self, message: str, *, line: int, column: int, text: str = "", expected: str = "",
+                 source: str | None = None, index: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.text = text
+        self.expected = expected
+        self.source = source
+        self.index = index
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.source or '<text>'}:{self.line}:{self.column}"
+        record = f" (record {self.index + 1})" if self.index is not None else ""
+        found = f"; found {self.text!r}" if self.text else ""
+        expected = f"; expected {self.expected}" if self.expected else ""
+        return f"{where}{record}: {self.message}{found}{expected}"
+
+    def item(self) -> ErrorItem:
+        """The error located: source, record, line, column, message, text, expected."""
+        return ErrorItem(source=self.source, record=self.index, line=self.line, column=self.column,
+                         message=self.message, text=self.text, expected=self.expected)
+
+    def to_dict(self) -> dict[str, object]:
+        """The error as JSON data (a report's ``parse_errors`` item)."""
+        return self.item().model_dump()
+
+
+class JsonRecordError(NotationError):
+    """A JSON record that cannot be read: where (line of the JSON or JSONL source), which field, and what."""
+
+    def __init__(self, message: str, *, line: int = 1, column: int = 1, path: str = "", source: str | None = None,
+                 index: int | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message, line=line, column=column, source=source,
+                         index=index)
+
+
+class ConvertError(TuteError, ValueError):
+    """A conversion that cannot be done as asked: an unknown form or style, or a target that cannot say it."""
+
+
+class EntryError(TuteError, ValueError):
+    """A line that is not an entry the recorder reads."""
+
+
+class ArchiveError(TuteError):
+    """An archive file that cannot be used as it is."""

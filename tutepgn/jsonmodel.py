@@ -39,7 +39,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from .cards import CARD_STYLES, CODES, STYLE_SUITS, SUIT_NAMES, TOKEN_STYLES, card_reader, cards_in, hand_order
 from .engine import Action, Cante, Exchange, Play, Tute
-from .notation import SEAT_TAGS, UNFINISHED, Note, NotationError, Record, side_labels, trump_suit
+from .errors import JsonRecordError, NotationError
+from .notation import SEAT_TAGS, UNFINISHED, Note, Record, side_labels, trump_suit
 from .reader import _blocks
 from .rules import SEAT_NAMES
 
@@ -259,16 +260,6 @@ def _seat_names(record: Record, fallback: bool = True) -> tuple[str, ...] | None
 
 # ---------------------------------------------------------------------------
 # Errors.
-
-class JsonRecordError(NotationError):
-    """A JSON record that cannot be read: where (line of the JSON or JSONL source), which field, and what."""
-
-    def __init__(self, message: str, *, line: int = 1, column: int = 1, path: str = "", source: str | None = None,
-                 index: int | None = None) -> None:
-        self.path = path
-        super().__init__(f"{path}: {message}" if path else message, line=line, column=column, source=source,
-                         index=index)
-
 
 def _path(loc: Iterable[object]) -> str:
     out = ""

@@ -30,7 +30,7 @@ from .cards import (
     display_cards,
 )
 from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
-from .errors import TuteError
+from .errors import NotationError, TuteError
 from .rules import SEAT_NAMES, Ruleset
 
 VERSION = 1
@@ -50,37 +50,6 @@ NAG_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 GLYPH_OF = {n: g for g, n in NAG_GLYPHS.items()}
 
 UNFINISHED = "*"
-
-
-class NotationError(TuteError, ValueError):
-    """A record that does not follow the notation: where, what, and what was expected.
-
-    ``line`` and ``column`` are 1-based positions in the source file;
-    ``index`` is the record's 0-based position in its source.
-    """
-
-    def __init__(self, message: str, *, line: int, column: int, text: str = "", expected: str = "",
-                 source: str | None = None, index: int | None = None) -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        self.text = text
-        self.expected = expected
-        self.source = source
-        self.index = index
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"{self.source or '<text>'}:{self.line}:{self.column}"
-        record = f" (record {self.index + 1})" if self.index is not None else ""
-        found = f"; found {self.text!r}" if self.text else ""
-        expected = f"; expected {self.expected}" if self.expected else ""
-        return f"{where}{record}: {self.message}{found}{expected}"
-
-    def to_dict(self) -> dict[str, object]:
-        """The error as JSON data."""
-        return {"source": self.source, "record": self.index, "line": self.line, "column": self.column,
-                "message": self.message, "text": self.text, "expected": self.expected}
 
 
 @dataclass(slots=True)

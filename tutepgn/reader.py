@@ -34,7 +34,8 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 
 from .cards import CODES, STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
 from .engine import PLAYS, Action, Cante, Exchange, Tute
-from .notation import NAG_GLYPHS, UNFINISHED, Note, NotationError, Record, rules_of, trump_suit
+from .errors import NotationError
+from .notation import NAG_GLYPHS, UNFINISHED, Note, Record, rules_of, trump_suit
 
 GRAMMAR = "tute.lark"
 """The grammar file, ``grammar/tute.lark`` in a checkout, installed as package data of ``tutepgn.grammar``."""

@@ -28,8 +28,8 @@ from pathlib import Path
 
 from .cards import CODES, SUIT_LETTERS, CardSet, card_reader, pack
 from .engine import Action, Cante, Deal, Exchange, Play, Tute
-from .errors import IllegalAction, TuteError
-from .notation import NotationError, Record, format_side_values, result_text
+from .errors import EntryError, IllegalAction, NotationError, TuteError
+from .notation import Record, format_side_values, result_text
 from .notation import event_text
 from .replay import Frame, match_target, snapshot
 from .rules import Ruleset, ruleset
@@ -42,10 +42,6 @@ RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 _ENTRY = re.compile(r"(?:(?P<seat>[NWSE])\s+)?(?:(?P<cante>[24]0)(?P<suit>[OCEB])?|tute\s*(?P<rank>1[12]|[RC])"
                     r"|x\s*(?P<given>\w+)|(?P<card>\w+))", re.I)
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-
-
-class EntryError(TuteError, ValueError):
-    """A line that is not an entry the recorder reads."""
 
 
 @dataclass(frozen=True, slots=True)
