@@ -12,14 +12,14 @@ from .cards import Card, CardSet, card_from_code, card_code
 from .engine import Action, Cante, Deal, Exchange, Match, Play, ScoreSheet, Trick, Tute, play_duty
 from .errors import (
     ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
-    NotationError, TuteError, UnknownRuleset,
+    NotationError, Problem, TuteError, UnknownRuleset,
 )
 from .rules import PRESETS, Ruleset, preset, ruleset
 
 __all__ = [
     "Action", "ArchiveError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError", "ErrorItem",
     "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "Match", "NotationError",
-    "PRESETS", "Play", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
+    "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
     "UnknownRuleset", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]
 __version__ = "0.1.0"

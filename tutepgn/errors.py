@@ -9,7 +9,7 @@ report it and a user can look the option up in ``tute rules``.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class ErrorItem(BaseModel):
@@ -23,6 +23,18 @@ class ErrorItem(BaseModel):
     message: str
     text: str = ""
     expected: str = ""
+
+
+class Problem(BaseModel):
+    """An error as RFC 9457 problem details: the one JSON error shape of the API (``status`` is the HTTP
+    status) and of ``tute ... --json`` on stderr (``status`` is the exit code, ``instance`` the command)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    errors: list[ErrorItem] = Field(default_factory=list, description="Located errors, when there are several.")
 
 
 class TuteError(Exception):
