@@ -9,7 +9,7 @@ from typing import Annotated
 import click
 import typer
 
-from tutepgn.cli.main import _fail, app, out
+from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
 from tutepgn.render import render_frame
 from tutepgn.replay import Frame, frames, pick_record
@@ -56,7 +56,6 @@ def _browse(steps: list[Frame]) -> None:
         index = move(index, key, len(steps))
 
 
-@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
     record: Annotated[int, typer.Option("--record", "-n", help="Which record of the file, counting from 1.")] = 1,
@@ -71,9 +70,9 @@ def replay(
     try:
         steps = frames(pick_record(file, record))
     except OSError as exc:
-        raise _fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+        raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
     except (TuteError, ValueError) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if show_all or not (sys.stdin.isatty() and sys.stdout.isatty()):
         for step in steps:
             out.print(render_frame(step, len(steps)), highlight=False)
