@@ -99,7 +99,7 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
         for item in rows if rows is not None else [data]:
             typer.echo(dumps(item))
     elif form == Format.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer = csv.writer(sys.stdout)  # RFC 4180 lines, as the archive's CSV export writes them
         names = list(columns or (rows[0] if rows else ()))
         writer.writerow(names)
         writer.writerows(_cells(row, names) for row in rows or ())
@@ -126,16 +126,17 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any)
 # -- Errors ----------------------------------------------------------------------------------------
 
 _TITLES: tuple[tuple[type[BaseException], str], ...] = (
-    (NotationError, "Syntax error"), (TyperException, "Usage error"), (OSError, "Unreadable input"),
-    (UnicodeDecodeError, "Unreadable input"), (TimeoutError, "Time limit"), (Exception, "Error"))
+    (NotationError, "Syntax error"), (TyperException, "Usage error"), (TimeoutError, "Time limit"),
+    (FileExistsError, "File exists"), (OSError, "Unreadable input"), (UnicodeError, "Unreadable input"),
+    (ValueError, "Invalid value"), (Exception, "Error"))
 
 
-def problem(exc: BaseException, status: int, instance: str | None, items: Sequence[ErrorItem] = ()) -> Problem:
-    """``exc`` as the one JSON error shape; its items are ``items``, else the error itself (located if it can be)."""
+def problem(exc: BaseException, status: int, instance: str | None) -> Problem:
+    """``exc`` as the one JSON error shape, with the error itself as its item (located if it can be)."""
     title = next(t for kind, t in _TITLES if isinstance(exc, kind))
     message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
     own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)
-    return Problem(title=title, status=status, detail=message, instance=instance, errors=list(items or [own]))
+    return Problem(title=title, status=status, detail=message, instance=instance, errors=[own])
 
 
 def json_requested(words: Sequence[str]) -> bool:
@@ -166,16 +167,15 @@ invocation = Invocation()
 """Set by the root command (``cli/main.py``) before a command runs."""
 
 
-def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error", items: Sequence[ErrorItem] = ()) -> None:
+def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error") -> None:
     """Report an error on stderr: a problem in JSON mode, else ``label: message`` on one line."""
     if invocation.json:
-        typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
+        typer.echo(problem(exc, status, invocation.command).model_dump_json(), err=True)
     else:
         err.print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
 
 
-def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",
-         items: Sequence[ErrorItem] = ()) -> typer.Exit:
+def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error") -> typer.Exit:
     """Report ``exc`` (see :func:`say`) and give the exit to raise: ``raise fail(exc) from None``."""
-    say(exc, status, label, items)
+    say(exc, status, label)
     return typer.Exit(status)
