@@ -162,3 +162,11 @@ def test_filters_are_generated_from_the_model(db: Path) -> None:
     some = json.loads(runner.invoke(app, ["stats", "--db", str(db), "--tute", "--json"]).stdout)
     every = json.loads(runner.invoke(app, ["stats", "--db", str(db), "--json"]).stdout)
     assert 0 < some["totals"]["deals"] < every["totals"]["deals"]
+
+
+def test_replay_json_gives_every_frame() -> None:
+    from tutepgn.replay import frame_data, frames, pick_record
+    steps = frames(pick_record(SAMPLES / "ludoteka-match.tpgn", 2))
+    result = runner.invoke(app, ["replay", str(SAMPLES / "ludoteka-match.tpgn"), "--record", "2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == json.loads(json.dumps([frame_data(s) for s in steps]))

@@ -40,7 +40,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "rules": (["nonsense", "--json"], 2),
     "validate": (["{missing}", "--nl"], 2),
     "convert": ([str(SAMPLE), "--json"], 2),  # writes records (--to json is a file form): a usage error
-    "replay": ([str(SAMPLE), "--json"], 2),  # interactive: a usage error
+    "replay": (["{missing}", "--json"], 2),
     "record": (["--rules", "playcard-2p", "--json"], 2),  # interactive: a usage error
     "import": (["{missing}", "--db", "{db}", "--json"], 2),
     "search": (["--db", "{db}", "--seat", "N", "--format", "nl"], 2),
