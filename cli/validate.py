@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -16,7 +15,7 @@ from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
 from tutepgn.inputs import expand
 from tutepgn.sheets import findings_text, score_sheet
-from tutepgn.validate import Summary, validate_sources, write_fixed
+from tutepgn.validate import Summary, tally, validate_sources, write_fixed
 
 
 def validate(
@@ -47,7 +46,6 @@ def validate(
     if in_place and not fix:
         raise fail(ValueError("--in-place goes with --fix-results"))
     summary = Summary()
-    start = time.perf_counter()
     per_file: dict[str, list[dict]] = {}
     reports: list[dict] = []
     show_progress = err.is_terminal and form == Format.text
@@ -57,8 +55,8 @@ def validate(
     try:
         with progress:
             task = progress.add_task("validate", total=None, rate="")
-            for report in validate_sources(sources, ruleset, strict=strict, jobs=jobs, sheets=explain or form != Format.text):
-                summary.add(report)
+            reports_of = validate_sources(sources, ruleset, strict=strict, jobs=jobs, sheets=explain or form != Format.text)
+            for report in tally(reports_of, summary):
                 if fix:
                     per_file.setdefault(str(report["source"]), []).append(report)
                 if form == Format.json:
@@ -72,13 +70,12 @@ def validate(
                     shown = {**report, "findings": [f for f in report["findings"] if f["severity"] != "info"]}
                     out.print(findings_text(shown), end="", soft_wrap=True)
                 if summary.records % 1000 == 0:
-                    elapsed = time.perf_counter() - start
-                    progress.update(task, completed=summary.records, rate=f"{summary.records / elapsed:,.0f}/s")
+                    progress.update(task, completed=summary.records,
+                                    rate=f"{summary.records / max(summary.seconds, 1e-9):,.0f}/s")
     except NotationError as exc:
         raise fail(exc, label="syntax error") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise fail(exc, label="unreadable input") from None
-    summary.seconds = time.perf_counter() - start
     if fix:
         for name, file_reports in per_file.items():
             _write_fixed(Path(name), file_reports, in_place)
