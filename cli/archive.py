@@ -183,9 +183,10 @@ def export(
     limit: Annotated[Optional[int], typer.Option(help="At most this many deals.")] = None,
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as partitioned Parquet."""
+    form = chosen(fmt)
     archive = open_archive(db, read_only=True)
     try:
-        count = archive.export(filters, fmt, output if output is not None else sys.stdout, cards=cards,
+        count = archive.export(filters, form.value, output if output is not None else sys.stdout, cards=cards,
                                limit=limit)
     except ValueError as exc:
         raise fail(exc) from None
