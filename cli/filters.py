@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from tutepgn.cli.output import fail
+from tutepgn.errors import ErrorItem
 from tutepgn.search import SearchFilters
 
 NEGATIVE = {"valid": "--invalid", "doubled": "--not-doubled"}
@@ -68,9 +69,9 @@ def search_filters(given: dict[str, Any]) -> SearchFilters:
     try:
         return SearchFilters(**{k: v for k, v in given.items() if v is not None and v != []})
     except ValidationError as exc:
-        problems = "; ".join((f"{option_name('.'.join(map(str, e['loc'])))}: " if e["loc"] else "")
-                             + e["msg"].removeprefix("Value error, ") for e in exc.errors())
-        raise fail(ValueError(problems)) from None
+        problems = [(f"{option_name('.'.join(map(str, e['loc'])))}: " if e["loc"] else "")
+                    + e["msg"].removeprefix("Value error, ") for e in exc.errors()]
+        raise fail(ValueError("; ".join(problems)), items=[ErrorItem(message=p) for p in problems]) from None
 
 
 def with_filters(command: Callable[..., None]) -> Callable[..., None]:

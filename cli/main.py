@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from tutepgn.cli import archive, convert, record, replay, rules, serve, simulate, validate
-from tutepgn.cli.output import invocation, problem
+from tutepgn.cli.output import EXIT_USAGE, fail, invocation
 
 
 class TuteGroup(TyperGroup):
@@ -43,9 +43,7 @@ class TuteGroup(TyperGroup):
         except TyperException as exc:
             if not invocation.json:
                 raise
-            status = getattr(exc, "exit_code", 2)
-            typer.echo(problem(exc, status, invocation.command).model_dump_json(), err=True)
-            raise typer.Exit(status) from None
+            raise fail(exc, getattr(exc, "exit_code", EXIT_USAGE)) from None
 
 
 app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,

@@ -19,10 +19,10 @@ from enum import Enum
 from typing import Annotated, Any
 
 import typer
-from typer.exceptions import TyperException
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
+from typer.exceptions import TyperException
 
 from tutepgn.errors import ErrorItem, NotationError, Problem, TuteError
 
@@ -95,7 +95,7 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
             typer.echo(dumps(data))
         else:
             sys.stdout.writelines(json_array(map(dumps, rows)))
-    elif form in (Format.nl, Format.jsonl):
+    elif form == Format.nl:
         for item in rows if rows is not None else [data]:
             typer.echo(dumps(item))
     elif form == Format.csv:
@@ -131,12 +131,12 @@ _TITLES: tuple[tuple[type[BaseException], str], ...] = (
     (ValueError, "Invalid value"), (Exception, "Error"))
 
 
-def problem(exc: BaseException, status: int, instance: str | None) -> Problem:
-    """``exc`` as the one JSON error shape, with the error itself as its item (located if it can be)."""
+def problem(exc: BaseException, status: int, instance: str | None, items: Sequence[ErrorItem] = ()) -> Problem:
+    """``exc`` as the one JSON error shape; its items are ``items``, else the error itself (located if it can be)."""
     title = next(t for kind, t in _TITLES if isinstance(exc, kind))
     message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
     own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)
-    return Problem(title=title, status=status, detail=message, instance=instance, errors=[own])
+    return Problem(title=title, status=status, detail=message, instance=instance, errors=list(items) or [own])
 
 
 def json_requested(words: Sequence[str]) -> bool:
@@ -167,15 +167,17 @@ invocation = Invocation()
 """Set by the root command (``cli/main.py``) before a command runs."""
 
 
-def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error") -> None:
-    """Report an error on stderr: a problem in JSON mode, else ``label: message`` on one line."""
+def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error", items: Sequence[ErrorItem] = ()) -> None:
+    """Report an error on stderr: a problem in JSON mode (with ``items`` when there are several), else
+    ``label: message`` on one line."""
     if invocation.json:
-        typer.echo(problem(exc, status, invocation.command).model_dump_json(), err=True)
+        typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
     else:
         err.print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
 
 
-def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error") -> typer.Exit:
+def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",
+         items: Sequence[ErrorItem] = ()) -> typer.Exit:
     """Report ``exc`` (see :func:`say`) and give the exit to raise: ``raise fail(exc) from None``."""
-    say(exc, status, label)
+    say(exc, status, label, items)
     return typer.Exit(status)

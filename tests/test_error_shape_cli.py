@@ -99,6 +99,12 @@ def test_a_syntax_error_is_located(tmp_path: Path) -> None:
     assert item.source == str(bad) and item.line and item.column and item.text == "9Z"
 
 
+def test_each_bad_filter_is_an_item(db: Path) -> None:
+    result = runner.invoke(app, ["search", "--db", str(db), "--trump", "X", "--cante", "30", "--json"])
+    problem = check_problem(result.stderr, 2, "search")
+    assert [item.message.split(":")[0] for item in problem.errors] == ["--trump", "--cante"]
+
+
 @pytest.mark.parametrize(("args", "command"), [
     (["validate", "--json"], "validate"),  # a missing argument
     (["search", "--limit", "many", "-f", "json"], "search"),  # a bad value
