@@ -2,81 +2,60 @@
 
 Every command takes ``--db PATH`` (default: $TUTEPGN_DB, else the file in
 the user's data directory, see docs/archive.md).  Filters are the same
-everywhere and come from :class:`tutepgn.search.SearchFilters`.
+everywhere: one option per field of :class:`tutepgn.search.SearchFilters`.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import time
-from datetime import date
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import duckdb
 import typer
-from pydantic import ValidationError
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.errors import ArchiveError
 from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, default_path, run_sql
-from tutepgn.cli.main import EXIT_OK, _fail, app, err, out
+from tutepgn.cli.filters import with_filters
+from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
+                                format_option, table)
+from tutepgn.errors import ArchiveError
+from tutepgn.inputs import expand
 from tutepgn.search import SORTS, SearchFilters
 
-archive_app = typer.Typer(help="Check or rebuild the archive file.", no_args_is_help=True)
-app.add_typer(archive_app, name="archive")
-
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
+RECORD_FORMS = ("tpgn", "jsonl", "csv")
+"""Forms of ``tute search`` that the archive writes itself, as ``tute export`` does."""
 
 
-def _open(db: Path | None, *, read_only: bool, check_schema: bool = True) -> Archive:
+def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True) -> Archive:
+    """The archive at ``db`` (else the default file), or exit 2 saying why it cannot be opened."""
     try:
         return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
     except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
 
 
-def _filters(**given: Any) -> SearchFilters:
-    """The filters given on the command line, validated by the library's model."""
-    try:
-        return SearchFilters(**{k: v for k, v in given.items() if v is not None and v != []})
-    except ValidationError as exc:
-        problems = "; ".join((f"--{'.'.join(map(str, e['loc'])).replace('_', '-')}: " if e["loc"] else "")
-                             + e["msg"].removeprefix("Value error, ") for e in exc.errors())
-        raise _fail(ValueError(problems)) from None
-
-
-def _expand(paths: list[str]) -> list[object]:
-    sources: list[object] = []
-    for p in paths:
-        if p == "-":
-            sources.append(sys.stdin)
-        elif Path(p).is_dir():
-            sources.extend(sorted(Path(p).rglob("*.tpgn")))
-        elif Path(p).is_file():
-            sources.append(Path(p))
-        else:
-            raise _fail(FileNotFoundError(f"{p}: no such file or directory"))
-    return sources
-
-
-@app.command("import")
-def import_cmd(
+def import_(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.tpgn) or - for stdin.")],
     db: DbOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Leave invalid records out instead of storing them flagged.")] = False,
     batch_size: Annotated[int, typer.Option(min=1, help="Records per transaction: an interrupted import keeps "
                                             "whole batches only.")] = BATCH_SIZE,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    as_json: JsonFlag = False,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
-    sources = _expand(paths)
-    archive = _open(db, read_only=False)
+    form = chosen(fmt, as_json)
+    try:
+        sources = expand(paths)
+    except FileNotFoundError as exc:
+        raise fail(exc) from None
+    archive = open_archive(db, read_only=False)
     progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.completed:,} records"),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not err.is_terminal, transient=True)
@@ -92,114 +71,72 @@ def import_cmd(
             summary = archive.import_sources(sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
                                              progress=report)
     except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     finally:
         archive.close()
-    if as_json:
-        typer.echo(json.dumps({"db": str(archive.path), **summary.to_dict()}))
+    if form == Format.json:
+        emit(form, {"db": str(archive.path), **summary.to_dict()})
     else:
         err.print(f"{archive.path}: {summary}", soft_wrap=True, highlight=False)
 
 
-@app.command()
+@with_filters
 def search(
+    filters: SearchFilters,
     db: DbOption = None,
-    player: Annotated[Optional[str], typer.Option(help="A player's name, at any seat (or at --seat).")] = None,
-    seat: Annotated[Optional[str], typer.Option(help="With --player: N, W, S or E.")] = None,
-    partner: Annotated[Optional[str], typer.Option(help="With --player: the partner.")] = None,
-    opponent: Annotated[Optional[str], typer.Option(help="With --player: an opponent.")] = None,
-    since: Annotated[Optional[str], typer.Option(help="On or after YYYY-MM-DD.")] = None,
-    until: Annotated[Optional[str], typer.Option(help="On or before YYYY-MM-DD.")] = None,
-    event: Annotated[Optional[str], typer.Option(help="Text in Event.")] = None,
-    site: Annotated[Optional[str], typer.Option(help="Text in Site.")] = None,
-    rules: Annotated[Optional[str], typer.Option(help="Preset name or whole Rules spec.")] = None,
-    trump: Annotated[Optional[str], typer.Option(help="Trump suit O, C, E or B.")] = None,
-    winner: Annotated[Optional[str], typer.Option(help="Winning side label or player.")] = None,
-    loser: Annotated[Optional[str], typer.Option(help="A player (or side) who did not win.")] = None,
-    min_points: Annotated[Optional[int], typer.Option(help="Winner's total at least.")] = None,
-    max_points: Annotated[Optional[int], typer.Option(help="Winner's total at most.")] = None,
-    min_margin: Annotated[Optional[int], typer.Option(help="Winning margin at least.")] = None,
-    max_margin: Annotated[Optional[int], typer.Option(help="Winning margin at most.")] = None,
-    cante: Annotated[Optional[str], typer.Option(help="any, 20 or 40.")] = None,
-    cante_suit: Annotated[Optional[str], typer.Option(help="A cante in this suit.")] = None,
-    cante_by: Annotated[Optional[str], typer.Option(help="A cante by this player.")] = None,
-    unsung: Annotated[Optional[str], typer.Option(help="any or 40: a seat dealt a cante that it never sang.")] = None,
-    tute: Annotated[Optional[bool], typer.Option("--tute/--no-tute", help="Ended by a tute (or not).")] = None,
-    tute_rank: Annotated[Optional[int], typer.Option(help="12 reyes or 11 caballos.")] = None,
-    exchange: Annotated[Optional[bool], typer.Option("--exchange/--no-exchange", help="With an exchange (or not).")] = None,
-    doubled: Annotated[Optional[bool], typer.Option("--doubled/--not-doubled", help="Worth double (or not).")] = None,
-    tie_break: Annotated[Optional[bool], typer.Option("--tie-break/--no-tie-break", help="A tie decided by the last trick.")] = None,
-    valid: Annotated[Optional[bool], typer.Option("--valid/--invalid", help="Validated (or not).")] = None,
-    issue: Annotated[Optional[str], typer.Option(help="A validator finding code, e.g. must_follow.")] = None,
-    held: Annotated[Optional[list[str]], typer.Option(help="SEAT:CARDS dealt, e.g. S:1O,3O (repeatable).")] = None,
-    comment: Annotated[Optional[str], typer.Option(help="Text in the comments.")] = None,
-    match: Annotated[Optional[str], typer.Option(help="A Match id.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, jsonl, tpgn or csv.")] = "table",
+    fmt: format_option("table", "json", "nl", "csv", "tpgn", "jsonl",
+                       help="Output (table, json, nl: the rows; csv: the export's columns; tpgn, jsonl: the "
+                            "records)") = "table",
+    as_json: JsonFlag = False,
+    nl: NlFlag = False,
     limit: Annotated[int, typer.Option(help="At most this many deals.")] = 50,
     offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
     sort: Annotated[str, typer.Option(help=f"One of {', '.join(SORTS)}.")] = "date",
 ) -> None:
     """Find deals: every filter is optional and all given filters must match."""
-    filters = _filters(player=player, seat=seat, partner=partner, opponent=opponent, since=since, until=until,
-                       event=event, site=site, rules=rules, trump=trump, winner=winner, loser=loser,
-                       min_points=min_points, max_points=max_points, min_margin=min_margin, max_margin=max_margin,
-                       cante=cante, cante_suit=cante_suit, cante_by=cante_by, unsung=unsung, tute=tute,
-                       tute_rank=tute_rank, exchange=exchange, doubled=doubled, tie_break=tie_break, valid=valid,
-                       issue=issue, held=held, comment=comment, match=match)
-    if fmt not in ("table", "json", "jsonl", "tpgn", "csv"):
-        raise _fail(ValueError(f"unknown format {fmt!r}: table, json, jsonl, tpgn or csv"))
+    form = chosen(fmt, as_json, nl)
     if sort not in SORTS:
-        raise _fail(ValueError(f"unknown sort {sort!r}: {', '.join(SORTS)}"))
-    archive = _open(db, read_only=True)
+        raise fail(ValueError(f"unknown sort {sort!r}: {', '.join(SORTS)}"))
+    if form in RECORD_FORMS and offset:
+        raise fail(ValueError("--offset works with --format table, json or nl"))
+    archive = open_archive(db, read_only=True)
     try:
-        if fmt == "json":
-            rows = archive.search(filters, sort=sort, limit=limit, offset=offset)
-            typer.echo(json.dumps(rows, default=_json_default, ensure_ascii=False))
-            return
-        if fmt != "table":
-            if offset:
-                raise _fail(ValueError("--offset works with --format table or json"))
-            archive.export(filters, fmt, sys.stdout, sort=sort, limit=limit)
+        if form in RECORD_FORMS:
+            archive.export(filters, form.value, sys.stdout, sort=sort, limit=limit)
             return
         rows = archive.search(filters, sort=sort, limit=limit, offset=offset)
-        total = archive.count(filters)
+        total = archive.count(filters) if form == Format.table else 0
     finally:
         archive.close()
-    table = Table(title=f"{total:,} deals" + (f", showing {offset + 1}-{offset + len(rows)}" if rows else ""))
+    emit(form, rows, render=lambda: [_deals_table(rows, total, offset)])
+
+
+def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
+    """Found deals for people: players in seat order, the score as SIDE:POINTS."""
+    grid = Table(title=f"{total:,} deals" + (f", showing {offset + 1}-{offset + len(rows)}" if rows else ""))
     for col in ("id", "date", "event", "rules", "players", "trump", "score", "result", "valid"):
-        table.add_column(col)
+        grid.add_column(col)
     for r in rows:
         names = " ".join(n for n in (r["north"], r["west"], r["south"], r["east"]) if n)
         score = " ".join(f"{s}:{v}" for s, v in zip(r["sides"] or (), r["score"] or ()))
-        table.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
-                                  r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")))
-    out.print(table)
+        grid.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
+                                 r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")))
+    return grid
 
 
-def _json_default(value: object) -> object:
-    if isinstance(value, date):
-        return value.isoformat()
-    return str(value)
-
-
-@app.command()
+@with_filters
 def stats(
+    filters: SearchFilters,
     db: DbOption = None,
-    player: Annotated[Optional[str], typer.Option(help="Only deals with this player.")] = None,
-    since: Annotated[Optional[str], typer.Option(help="On or after YYYY-MM-DD.")] = None,
-    until: Annotated[Optional[str], typer.Option(help="On or before YYYY-MM-DD.")] = None,
-    rules: Annotated[Optional[str], typer.Option(help="Preset name or Rules spec.")] = None,
-    trump: Annotated[Optional[str], typer.Option(help="Trump suit.")] = None,
-    event: Annotated[Optional[str], typer.Option(help="Text in Event.")] = None,
-    valid: Annotated[Optional[bool], typer.Option("--valid/--invalid", help="Validated (or not).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    fmt: format_option("table", "json") = "table",
+    as_json: JsonFlag = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
 ) -> None:
     """Statistics: per player, per ruleset, per trump, points, las cuarenta, mano."""
-    filters = _filters(player=player, since=since, until=until, rules=rules, trump=trump, event=event, valid=valid)
+    form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise _fail(ValueError("--plot writes .png or .svg"))
-    archive = _open(db, read_only=True)
+        raise fail(ValueError("--plot writes .png or .svg"))
+    archive = open_archive(db, read_only=True)
     try:
         result = archive.stats(filters)
     finally:
@@ -208,124 +145,131 @@ def stats(
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
         err.print(f"wrote {plot}", soft_wrap=True, highlight=False)
-    if as_json:
-        typer.echo(json.dumps(result, default=_json_default, ensure_ascii=False))
-        return
+    emit(form, result, render=lambda: _stats_text(result))
+
+
+def _stats_text(result: dict) -> list[object]:
+    """The statistics for people: a line of totals, a table per grouping (50 rows at most), two sentences."""
     t = result["totals"]
-    out.print(f"{t['deals']:,} deals, {t['finished']:,} finished, {t['invalid']:,} invalid; average winner total "
-              f"{t['avg_winner_points']}; {t['tutes']} tutes, {t['doubles']} doubles, {t['tie_breaks']} ties on the last trick")
+    shown: list[object] = [
+        f"{t['deals']:,} deals, {t['finished']:,} finished, {t['invalid']:,} invalid; average winner total "
+        f"{t['avg_winner_points']}; {t['tutes']} tutes, {t['doubles']} doubles, {t['tie_breaks']} ties on the last trick"]
     for title, key in (("Players", "players"), ("Rulesets", "rulesets"), ("Trump suits", "trumps"),
                        ("Winner's points", "points")):
         rows = result[key]
         if not rows:
             continue
-        table = Table(title=title, title_justify="left")
+        grid = Table(title=title, title_justify="left")
         for col in rows[0]:
-            table.add_column(col, justify="right" if col not in ("player", "preset", "trump") else "left")
+            grid.add_column(col, justify="right" if col not in ("player", "preset", "trump") else "left")
         for row in rows[:50]:
-            table.add_row(*[Text("" if v is None else str(v)) for v in row.values()])
-        out.print(table)
+            grid.add_row(*[Text("" if v is None else str(v)) for v in row.values()])
+        shown.append(grid)
     c, m = result["cuarenta"], result["mano"]
-    out.print(f"Las cuarenta: the side dealt rey and caballo of trump won {c['won_by_holder']:,} of {c['deals']:,} "
-              f"deals ({c['rate']}).")
-    out.print(f"Mano: mano's side won {m['won_by_mano']:,} of {m['deals']:,} deals ({m['rate']}; "
-              f"an even chance would be {m['even_chance']}).")
+    shown.append(f"Las cuarenta: the side dealt rey and caballo of trump won {c['won_by_holder']:,} of "
+                 f"{c['deals']:,} deals ({c['rate']}).")
+    shown.append(f"Mano: mano's side won {m['won_by_mano']:,} of {m['deals']:,} deals ({m['rate']}; "
+                 f"an even chance would be {m['even_chance']}).")
+    return shown
 
 
-@app.command()
+@with_filters
 def export(
+    filters: SearchFilters,
     db: DbOption = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help=", ".join(EXPORT_FORMATS) + ".")] = "tpgn",
+    fmt: format_option(*EXPORT_FORMATS, help="Form of the records") = "tpgn",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
     cards: Annotated[str, typer.Option(help="Card style for tpgn/json/jsonl: es, es-letters, it, fr (json also en, names).")] = "es",
-    player: Annotated[Optional[str], typer.Option(help="Only deals with this player.")] = None,
-    since: Annotated[Optional[str], typer.Option(help="On or after YYYY-MM-DD.")] = None,
-    until: Annotated[Optional[str], typer.Option(help="On or before YYYY-MM-DD.")] = None,
-    rules: Annotated[Optional[str], typer.Option(help="Preset name or Rules spec.")] = None,
-    event: Annotated[Optional[str], typer.Option(help="Text in Event.")] = None,
-    valid: Annotated[Optional[bool], typer.Option("--valid/--invalid", help="Validated (or not).")] = None,
-    match: Annotated[Optional[str], typer.Option(help="A Match id.")] = None,
     limit: Annotated[Optional[int], typer.Option(help="At most this many deals.")] = None,
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as partitioned Parquet."""
-    filters = _filters(player=player, since=since, until=until, rules=rules, event=event, valid=valid, match=match)
-    if fmt not in EXPORT_FORMATS:
-        raise _fail(ValueError(f"unknown format {fmt!r}: {', '.join(EXPORT_FORMATS)}"))
-    archive = _open(db, read_only=True)
+    form = chosen(fmt)
+    archive = open_archive(db, read_only=True)
     try:
-        count = archive.export(filters, fmt, output if output is not None else sys.stdout, cards=cards,
+        count = archive.export(filters, form.value, output if output is not None else sys.stdout, cards=cards,
                                limit=limit)
     except ValueError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     finally:
         archive.close()
     err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""), soft_wrap=True, highlight=False)
 
 
-@app.command()
 def sql(
     query: Annotated[str, typer.Argument(help="One SQL statement, run read-only.")],
     db: DbOption = None,
     timeout: Annotated[float, typer.Option(help="Seconds before the query is stopped.")] = 10.0,
     max_rows: Annotated[int, typer.Option(help="At most this many rows.")] = 10_000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+    fmt: format_option("table", "json", "nl", "csv") = "table",
+    as_json: JsonFlag = False,
+    nl: NlFlag = False,
 ) -> None:
     """Run SQL on a read-only connection: no writes, no files, no network, a time limit, a row cap."""
+    form = chosen(fmt, as_json, nl)
     try:
         columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows)
     except FileNotFoundError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     except duckdb.InterruptException:
-        raise _fail(TimeoutError(f"the query ran over {timeout:g} s and was stopped")) from None
+        raise fail(TimeoutError(f"the query ran over {timeout:g} s and was stopped")) from None
     except duckdb.Error as exc:
-        raise _fail(exc) from None
-    if as_json:
-        typer.echo(json.dumps([dict(zip(columns, r)) for r in rows], default=_json_default, ensure_ascii=False))
+        raise fail(exc) from None
+    if form in (Format.json, Format.nl):
+        emit(form, [dict(zip(columns, row)) for row in rows])
     else:
-        table = Table(*columns)
-        for row in rows:
-            table.add_row(*[Text("" if v is None else str(v)) for v in row])
-        out.print(table)
+        emit(form, rows, columns=columns, render=lambda: [table(columns, rows)])
     if cut:
         err.print(f"only the first {max_rows:,} rows are shown", soft_wrap=True, highlight=False)
 
 
-@archive_app.command()
-def verify(db: DbOption = None) -> None:
+def verify(
+    db: DbOption = None,
+    fmt: format_option("text", "json", help="The findings (json: on stdout, {db, deals, problems})") = "text",
+    as_json: JsonFlag = False,
+) -> None:
     """Check hashes, ids and counts; exit 1 if anything is wrong."""
-    archive = _open(db, read_only=True)
+    form = chosen(fmt, as_json)
+    archive = open_archive(db, read_only=True)
     try:
         problems = archive.verify()
         count = archive.count()
     finally:
         archive.close()
-    for problem in problems:
-        err.print(f"[red]problem:[/red] {escape(problem)}", highlight=False, soft_wrap=True)
-    err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems", soft_wrap=True, highlight=False)
-    raise typer.Exit(EXIT_OK if not problems else 1)
+    if form == Format.json:
+        emit(form, {"db": str(archive.path), "deals": count, "problems": problems})
+    else:
+        for problem in problems:
+            err.print(Text.assemble(("problem:", "red"), f" {problem}"), highlight=False, soft_wrap=True)
+        err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems", soft_wrap=True, highlight=False)
+    raise typer.Exit(EXIT_OK if not problems else EXIT_INVALID)
 
 
-@archive_app.command()
 def rebuild(
     db: DbOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1)] = 2,
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    as_json: JsonFlag = False,
 ) -> None:
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
+    form = chosen(fmt, as_json)
     source = db or default_path()
     target = output or source.with_name(source.name + ".rebuild")
     if target.exists():
-        raise _fail(FileExistsError(f"{target} exists: remove it or choose another --output"))
-    archive = _open(source, read_only=True, check_schema=False)  # rebuild is how an old file is brought up to date
+        raise fail(FileExistsError(f"{target} exists: remove it or choose another --output"))
+    archive = open_archive(source, read_only=True, check_schema=False)  # rebuild is how an old file is brought up to date
     try:
         summary = archive.rebuild(target, jobs=jobs)
     finally:
         archive.close()
+    backup = None
     if output is None:
         backup = source.with_name(source.name + ".bak")
         source.replace(backup)
         target.replace(source)
+    if form == Format.json:
+        emit(form, {"db": str(output or source), "backup": backup and str(backup), **summary.to_dict()})
+    elif backup is not None:
         err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
     else:
         err.print(f"rebuilt into {target} ({summary})", highlight=False, soft_wrap=True)
-

@@ -1,7 +1,4 @@
-"""``tute convert``: a thin layer over :func:`tutepgn.convert.convert`.
-
-Registered on the shared app when ``cli/main.py`` imports this module (its last lines).
-"""
+"""``tute convert``: a thin layer over :func:`tutepgn.convert.convert`."""
 
 from __future__ import annotations
 
@@ -14,17 +11,10 @@ import typer
 
 from tutepgn import convert as convert_mod
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
-from tutepgn.cli.main import EXIT_INVALID, EXIT_USAGE, app
+from tutepgn.cli.output import EXIT_INVALID, fail, say
 from tutepgn.errors import TuteError
-from tutepgn.errors import NotationError
 
 
-def _say(kind: str, message: object) -> None:
-    """One plain line on stderr (no markup, no wrapping: locations stay on one line for tools)."""
-    typer.echo(f"{kind}: {message}", err=True)
-
-
-@app.command()
 def convert(
     source: Annotated[str, typer.Argument(metavar="IN", help="Input: a .tpgn, .json or .jsonl file, or - for stdin. "
                                                               "The form is told by the extension or the content.")],
@@ -43,40 +33,33 @@ def convert(
     """
     target = to or convert_mod.format_of_path(output)
     if target is None:
-        _say("error", "say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or .jsonl name)")
-        raise typer.Exit(EXIT_USAGE)
+        raise fail(ValueError("say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or "
+                              ".jsonl name)"))
     if output is not None and source != "-" and os.path.exists(source) and output.exists() \
             and output.resolve() == Path(source).resolve():
-        _say("error", f"{output} is the input too: write the output to another file")
-        raise typer.Exit(EXIT_USAGE)
-
-    def report(error: NotationError) -> None:
-        _say("error", error)
+        raise fail(ValueError(f"{output} is the input too: write the output to another file"))
 
     try:
         conversion = convert_mod.convert(sys.stdin if source == "-" else source, to=target, cards=cards,
-                                         from_cards=from_cards, on_error=report)
+                                         from_cards=from_cards, on_error=say)
     except (TuteError, OSError) as exc:
-        _say("error", exc)
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(exc) from None
     for warning in conversion.warnings:
-        _say("warning", warning)
+        typer.echo(f"warning: {warning}", err=True)
     try:
         stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     except OSError as exc:
-        _say("error", f"cannot write {output}: {exc.strerror or exc}")
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(OSError(f"cannot write {output}: {exc.strerror or exc}")) from None
     try:
         for chunk in conversion:
             stream.write(chunk)
     except (TuteError, OSError, UnicodeDecodeError) as exc:
-        _say("error", f"input unreadable: {exc}")
-        raise typer.Exit(EXIT_USAGE) from None
+        raise fail(OSError(f"input unreadable: {exc}")) from None
     finally:
         if output:
             stream.close()
         else:
             stream.flush()
     if conversion.failed:
-        _say("error", f"{conversion.failed} of {conversion.read} records could not be read and were left out")
-        raise typer.Exit(EXIT_INVALID)
+        raise fail(ValueError(f"{conversion.failed} of {conversion.read} records could not be read and were left "
+                              "out"), EXIT_INVALID)

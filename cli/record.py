@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from tutepgn.cli.main import _fail, app, out
+from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
 from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags
 from tutepgn.render import render_frame
@@ -24,7 +24,6 @@ def _show(reply: Reply) -> None:
         out.print(Text(f"legal now: {reply.legal}", style="cyan"))
 
 
-@app.command()
 def record(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p match_target=5'.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The new .tpgn file (default: tute-DATE-TIME.tpgn here); never overwritten.")] = None,
@@ -48,9 +47,9 @@ def record(
         recorder = Recorder.start(rules, seed=seed, deal=deal, stock=stock, turned=turned, dealer=dealer,
                                   tags=parse_tags(tags or []), path=path)
     except OSError as exc:
-        raise _fail(OSError(f"cannot record to {path}: {exc.strerror}" if exc.strerror else exc)) from None
+        raise fail(OSError(f"cannot record to {path}: {exc.strerror}" if exc.strerror else exc)) from None
     except (TuteError, ValueError) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     out.print(Text(f"Recording a deal of {recorder.deal.rules} to {path}.\nEnter {ENTRIES}; "
                    "Ctrl-C or end of input stops, keeping the record so far."))
     out.print(render_frame(recorder.frame()))
@@ -75,5 +74,5 @@ def _save(recorder: Recorder, path: Path) -> None:
 
 
 def _write_failed(recorder: Recorder, path: Path, exc: OSError) -> typer.Exit:
-    return _fail(OSError(f"cannot write {path}: {exc.strerror or exc}; the file holds the first "
+    return fail(OSError(f"cannot write {path}: {exc.strerror or exc}; the file holds the first "
                          f"{max(recorder.saved, 0)} entries"))

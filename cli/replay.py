@@ -9,10 +9,10 @@ from typing import Annotated
 import click
 import typer
 
-from tutepgn.cli.main import _fail, app, out
+from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
 from tutepgn.render import render_frame
-from tutepgn.replay import Frame, frames, pick_record
+from tutepgn.replay import Frame, frame_data, frames, pick_record
 
 NEXT, PREVIOUS, FIRST, LAST, QUIT = "next", "previous", "first", "last", "quit"
 KEYS = {
@@ -56,11 +56,12 @@ def _browse(steps: list[Frame]) -> None:
         index = move(index, key, len(steps))
 
 
-@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
     record: Annotated[int, typer.Option("--record", "-n", help="Which record of the file, counting from 1.")] = 1,
     show_all: Annotated[bool, typer.Option("--all", help="Print every frame in order instead of stepping.")] = False,
+    fmt: format_option("text", "json", help="Output (json: every frame as data, an array)") = "text",
+    as_json: JsonFlag = False,
 ) -> None:
     """Step through a deal: the hands, the trick on the table, points so far, cantes and exchanges.
 
@@ -68,12 +69,16 @@ def replay(
     Home/g first, End/G last, q quit); piped or with --all, every frame is
     printed in order.
     """
+    form = chosen(fmt, as_json)
     try:
         steps = frames(pick_record(file, record))
     except OSError as exc:
-        raise _fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+        raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
     except (TuteError, ValueError) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
+    if form == Format.json:
+        emit(form, [frame_data(step) for step in steps])
+        return
     if show_all or not (sys.stdin.isatty() and sys.stdout.isatty()):
         for step in steps:
             out.print(render_frame(step, len(steps)), highlight=False)

@@ -8,10 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from tutepgn.cli.main import _fail, app
+from tutepgn.cli.output import fail
 
 
-@app.command()
 def serve(
     db: Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file.")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -34,19 +33,24 @@ def serve(
     try:
         settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides
     except (ValueError, OSError) as exc:  # a bad TUTEPGN_* value, an unreadable key file
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if load:
-        from tutepgn.cli.archive import _expand, _open
-        with _open(settings.db, read_only=False) as archive:
-            summary = archive.import_sources(_expand([str(p) for p in load]), jobs=1)
+        from tutepgn.cli.archive import open_archive
+        from tutepgn.inputs import expand
+        try:
+            sources = expand(load)
+        except FileNotFoundError as exc:
+            raise fail(exc) from None
+        with open_archive(settings.db, read_only=False) as archive:
+            summary = archive.import_sources(sources, jobs=1)
         typer.echo(f"{settings.db}: {summary}", err=True)
     if workers > 1:
         if not settings.read_only:
-            raise _fail(ValueError("--workers above 1 needs --read-only: one process owns a writable DuckDB file"))
+            raise fail(ValueError("--workers above 1 needs --read-only: one process owns a writable DuckDB file"))
         try:  # here, so that a bad file stops the command with status 2, not each worker with a traceback
             Archive(settings.db, read_only=True).close()
         except (ArchiveError, OSError, duckdb.Error) as exc:
-            raise _fail(exc) from None
+            raise fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
         uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
@@ -55,5 +59,5 @@ def serve(
     try:
         service = create_app(settings)
     except (ArchiveError, OSError, duckdb.Error) as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     uvicorn.run(service, host=host, port=port, log_level="info")

@@ -11,6 +11,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tutepgn.cli import main as cli_main
+from tutepgn.cli import output as cli_output
 from tutepgn.rules import PRESETS, SEAT_NAMES, Ruleset, _format_option
 from tutepgn.sources import SHARED, SOURCES, source_of
 
@@ -114,7 +115,7 @@ runner = CliRunner()
 @pytest.fixture(autouse=True)
 def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
     """Print tables wide enough that no cell is folded, so each name and citation is one string."""
-    monkeypatch.setattr(cli_main, "out", Console(width=1000, no_color=True))
+    monkeypatch.setattr(cli_output, "out", Console(width=1000, no_color=True))
 
 
 def test_tute_rules_lists_the_presets() -> None:

@@ -82,3 +82,15 @@ def test_refusals_before_starting(started: list[Any], archive_file: Path, monkey
     bad = runner.invoke(app, ["serve", "--db", str(archive_file), "--read-only"])
     assert bad.exit_code == 2 and "TUTEPGN_MAX_PAGE='zero'" in bad.stderr
     assert started == []
+
+
+def test_load_imports_first(started: list[Any], tmp_path: Path) -> None:
+    db = tmp_path / "loaded.duckdb"
+    result = runner.invoke(app, ["serve", "--db", str(db), "--load", "samples/tutes.tpgn", "--load", "samples/simulated"])
+    assert result.exit_code == 0, result.stderr
+    assert f"{db}: " in result.stderr
+    (service, _), = started
+    assert service.state.archive.count() > 0
+    service.state.archive.close()
+    missing = runner.invoke(app, ["serve", "--db", str(db), "--load", str(tmp_path / "none.tpgn")])
+    assert missing.exit_code == 2 and "no such file" in missing.stderr

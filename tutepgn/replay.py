@@ -158,3 +158,14 @@ def pick_record(source: Source, number: int = 1) -> Record:
                 raise record.errors[0]
             return record
     raise ValueError(f"{name} holds {count} record{'s' if count != 1 else ''}: there is no record {number}")
+
+
+def frame_data(frame: Frame) -> dict[str, object]:
+    """A frame as JSON data, as the web page's frames and ``tute replay --json`` give it: every field but the
+    event object (its notation is ``text``), plus the points per side so far."""
+    from dataclasses import asdict  # (appended: the module's head imports only dataclass)
+
+    data = asdict(frame)
+    data.pop("event", None)
+    data["points"] = list(frame.points)
+    return data

@@ -288,3 +288,16 @@ def preset(name: str) -> Ruleset:
 def ruleset(spec: str | Ruleset) -> Ruleset:
     """Accept a ruleset or its spec string, so callers can take either."""
     return spec if isinstance(spec, Ruleset) else Ruleset.from_spec(spec)
+
+
+def option_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """Every option of ``ruleset`` but the preset, as ``tute rules NAME`` lists it: the option, its value,
+    the value written as an override writes it (``text``), its meaning, and where the value comes from
+    (``override``, else the preset's citation)."""
+    from .sources import source_of  # sources.py imports nothing, so this is no cycle; here to keep the module's head
+
+    overridden = ruleset.overrides()
+    return [{"option": name, "value": getattr(ruleset, name), "text": _format_option(getattr(ruleset, name)),
+             "description": field.description or "",
+             "source": "override" if name in overridden else source_of(ruleset.preset, name)}
+            for name, field in Ruleset.model_fields.items() if name != "preset"]

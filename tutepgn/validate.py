@@ -673,3 +673,37 @@ def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, 
         fixed += 1
     out.extend(lines[done:])
     return "".join(out), fixed
+
+
+def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool = False
+                ) -> tuple[int, Path | None, Path | None]:
+    """Write ``path`` with Score and Result corrected (see :func:`fix_results`) to FILE.fixed.tpgn, or over
+    the file itself keeping FILE.bak; never a half-written file (written aside, then renamed).
+    Returns the records corrected, the file written and the backup (None when there was nothing to fix)."""
+    import shutil
+    from pathlib import Path  # (the annotations name it; only this function uses paths)
+
+    path = Path(path)
+    text, fixed = fix_results(path, reports)
+    if not fixed:
+        return 0, None, None
+    backup = path.with_name(path.name + ".bak") if in_place else None
+    if backup is not None:
+        shutil.copy2(path, backup)
+    target = path if in_place else path.with_name(path.stem + ".fixed" + path.suffix)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
+    tmp.replace(target)
+    return fixed, target, backup
+
+
+def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[dict[str, object]]:
+    """Pass ``reports`` on, counting each in ``summary`` and the time so far in ``summary.seconds``, so that
+    whoever streams the reports (``tute validate``, the API) has the summary when the last one is out."""
+    import time  # (appended: the module's head has no clock)
+
+    start = time.perf_counter()
+    for report in reports:
+        summary.add(report)
+        summary.seconds = time.perf_counter() - start
+        yield report

@@ -1,0 +1,183 @@
+"""What every command shares: the consoles, the exit codes, the one output switch and the one error shape.
+
+A command that prints data takes ``--format`` (:func:`format_option`, with the
+forms that fit it; ``--json`` and ``--nl`` are short for ``--format json`` and
+``--format nl``) and writes through :func:`emit`.  A command that stops on an
+error raises :func:`fail`: a readable line on stderr, or, when the command line
+asks for JSON, a :class:`tutepgn.errors.Problem` (status = the exit code).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+from typer.exceptions import TyperException
+
+from tutepgn.errors import ErrorItem, NotationError, Problem, TuteError
+
+out = Console()
+err = Console(stderr=True)
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+"""Exit codes: 0 success, 1 invalid or mismatched records (or a failed check), 2 unreadable input or usage error."""
+
+
+class Format(str, Enum):
+    """The forms a command can print: for people (table, text) or for programs (the rest)."""
+
+    table = "table"
+    text = "text"
+    json = "json"
+    nl = "nl"
+    jsonl = "jsonl"
+    csv = "csv"
+    tpgn = "tpgn"
+    parquet = "parquet"
+
+
+JSON_MODE = frozenset({"json", "nl"})
+"""The forms of data for programs: a command line asking for one gets its errors as a JSON problem too
+(record forms such as ``jsonl`` or ``convert --to json`` are files, whose errors stay readable lines)."""
+
+
+def format_option(*forms: str, help: str = "") -> Any:
+    """``--format``/``-f`` limited to ``forms`` (the first is the default), the same option on every command."""
+    choices = Enum("Forms", {form: form for form in forms}, type=str)  # type: ignore[misc]
+    return Annotated[choices, typer.Option("--format", "-f", help=f"{help or 'Output'}.", show_default=True)]
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Short for --format json.")]
+NlFlag = Annotated[bool, typer.Option("--nl", help="Short for --format nl: one JSON document a line.")]
+
+
+def chosen(fmt: str | Enum, as_json: bool = False, nl: bool = False) -> Format:
+    """The form asked for: ``--json`` and ``--nl`` win over ``--format`` (they are its short forms)."""
+    return Format.json if as_json else Format.nl if nl else Format(getattr(fmt, "value", fmt))
+
+
+def json_default(value: object) -> object:
+    """JSON for what the archive returns beyond JSON's types: dates as ISO text, anything else as text."""
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
+def dumps(data: object) -> str:
+    """One JSON document on one line, the way every command writes JSON."""
+    return json.dumps(data, default=json_default, ensure_ascii=False)
+
+
+def json_array(texts: Iterable[str]) -> Iterator[str]:
+    """Chunks of a JSON array of documents already written: one a line, ``[]`` when there are none."""
+    written = False
+    for text in texts:
+        yield (",\n" if written else "[\n") + text
+        written = True
+    yield "\n]\n" if written else "[]\n"
+
+
+def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
+         render: Callable[[], Iterable[RenderableType]] | None = None) -> None:
+    """Write ``data`` in ``form``: a list as a JSON array, JSON lines or CSV rows (``columns``, else the keys);
+    anything else as one JSON document; for people, what ``render`` gives, else a table of the rows."""
+    rows = data if isinstance(data, list) else None
+    if form == Format.json:
+        if rows is None:
+            typer.echo(dumps(data))
+        else:
+            sys.stdout.writelines(json_array(map(dumps, rows)))
+    elif form == Format.nl:
+        for item in rows if rows is not None else [data]:
+            typer.echo(dumps(item))
+    elif form == Format.csv:
+        writer = csv.writer(sys.stdout)  # RFC 4180 lines, as the archive's CSV export writes them
+        names = list(columns or (rows[0] if rows else ()))
+        writer.writerow(names)
+        writer.writerows(_cells(row, names) for row in rows or ())
+    elif render is not None:
+        for renderable in render():
+            out.print(renderable)
+    else:
+        names = list(columns or (rows[0] if rows else ()))
+        out.print(table(names, (_cells(row, names) for row in rows or ())))
+
+
+def _cells(row: Any, names: Sequence[str]) -> list[Any]:
+    return [row[name] for name in names] if isinstance(row, dict) else list(row)
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any) -> Table:
+    """A table of plain cells (never read as markup), None shown empty."""
+    grid = Table(*columns, **options)
+    for row in rows:
+        grid.add_row(*[Text("" if v is None else str(v)) for v in row])
+    return grid
+
+
+# -- Errors ----------------------------------------------------------------------------------------
+
+_TITLES: tuple[tuple[type[BaseException], str], ...] = (
+    (NotationError, "Syntax error"), (TyperException, "Usage error"), (TimeoutError, "Time limit"),
+    (FileExistsError, "File exists"), (OSError, "Unreadable input"), (UnicodeError, "Unreadable input"),
+    (ValueError, "Invalid value"), (Exception, "Error"))
+
+
+def problem(exc: BaseException, status: int, instance: str | None, items: Sequence[ErrorItem] = ()) -> Problem:
+    """``exc`` as the one JSON error shape; its items are ``items``, else the error itself (located if it can be)."""
+    title = next(t for kind, t in _TITLES if isinstance(exc, kind))
+    message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
+    own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)
+    return Problem(title=title, status=status, detail=message, instance=instance, errors=list(items) or [own])
+
+
+def json_requested(words: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON data: ``--json``, ``--nl``, ``--format json`` or ``--format nl``."""
+    for i, word in enumerate(words):
+        if word in ("--json", "--nl"):
+            return True
+        name, eq, value = word.partition("=")
+        if name in ("--format", "-f") and (value if eq else words[i + 1] if i + 1 < len(words) else "") in JSON_MODE:
+            return True
+    return False
+
+
+@dataclass
+class Invocation:
+    """The command line running now: its words decide JSON mode; its command names the problem (``instance``)."""
+
+    words: list[str] = field(default_factory=list)
+    command: str = "tute"
+
+    @property
+    def json(self) -> bool:
+        """Whether the command line asks for JSON output, so its errors are JSON too."""
+        return json_requested(self.words)
+
+
+invocation = Invocation()
+"""Set by the root command (``cli/main.py``) before a command runs."""
+
+
+def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error", items: Sequence[ErrorItem] = ()) -> None:
+    """Report an error on stderr: a problem in JSON mode (with ``items`` when there are several), else
+    ``label: message`` on one line."""
+    if invocation.json:
+        typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
+    else:
+        err.print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
+
+
+def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",
+         items: Sequence[ErrorItem] = ()) -> typer.Exit:
+    """Report ``exc`` (see :func:`say`) and give the exit to raise: ``raise fail(exc) from None``."""
+    say(exc, status, label, items)
+    return typer.Exit(status)

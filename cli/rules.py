@@ -1,0 +1,48 @@
+"""``tute rules``: the presets, or every option of one ruleset with its value and where it comes from."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from tutepgn import rules as rules_mod
+from tutepgn.cli.output import JsonFlag, chosen, emit, fail, format_option
+from tutepgn.errors import TuteError
+
+
+def ruleset(spec: str) -> rules_mod.Ruleset:
+    """The ruleset a command line names (exit 2 with the library's reason if it names none)."""
+    try:
+        return rules_mod.Ruleset.from_spec(spec)
+    except TuteError as exc:
+        raise fail(exc) from None
+
+
+def rules(
+    name: Annotated[Optional[str], typer.Argument(help="A preset, optionally with overrides, e.g. 'playcard-2p match_target=5'.")] = None,
+    fmt: format_option("table", "json") = "table",
+    as_json: JsonFlag = False,
+) -> None:
+    """List the presets, or print every option of one with its value and source."""
+    form = chosen(fmt, as_json)
+    if name is None:
+        presets = rules_mod.PRESETS
+        table = Table("preset", "players", "cards each", "trump card", "match target", title="Rulesets")
+        for key, r in presets.items():
+            table.add_row(key, f"{r.players}{' in pairs' if r.partnerships else ''}", str(r.hand_size),
+                          r.trump_card, str(r.match_target))
+        emit(form, {k: {"players": v.players, "partnerships": v.partnerships} for k, v in presets.items()},
+             render=lambda: [table])
+        return
+    r = ruleset(name)
+    rows = rules_mod.option_rows(r)
+    table = Table(title=f"Ruleset {r}", show_lines=True)
+    for col in ("option", "value", "meaning", "source"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(row["option"], row["text"], row["description"], row["source"])
+    emit(form, {"ruleset": str(r), "preset": r.preset, "options": [
+        {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"]}
+        for row in rows]}, render=lambda: [table])

@@ -1,0 +1,51 @@
+"""``tute simulate``: deals or matches played by the built-in bots, written in Tute PGN."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tutepgn.cli.output import fail, format_option, json_array, out
+from tutepgn.cli.rules import ruleset
+from tutepgn.jsonmodel import to_json
+from tutepgn.sheets import score_sheet
+from tutepgn.simulate import BotName, deal_records, match_records
+from tutepgn.validate import validate
+
+
+def simulate(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'ludoteka-pairs match_target=6'.")] = "ludoteka-pairs",
+    deals: Annotated[int, typer.Option(help="Number of independent deals.")] = 1,
+    matches: Annotated[Optional[int], typer.Option(help="Play this many complete matches instead of single deals.")] = None,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
+    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may.")] = "greedy",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
+    fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",
+) -> None:
+    """Play deals or matches with built-in bots and write their records in Tute PGN (or JSON)."""
+    r = ruleset(rules)
+    if bot not in ("random", "greedy"):
+        raise fail(ValueError(f"unknown bot {bot!r}: random or greedy"))
+    bot_name: BotName = "random" if bot == "random" else "greedy"
+    records = (match_records(r, matches, seed, bot_name) if matches is not None
+               else deal_records(r, deals, seed, bot_name))
+    if sheet:
+        for record in records:
+            out.print(score_sheet(validate(record).to_dict()))
+        return
+    if fmt == "json":
+        chunks = json_array(map(to_json, records))
+    elif fmt == "jsonl":
+        chunks = (to_json(record) + "\n" for record in records)
+    else:
+        chunks = (("\n" if i else "") + record.tpgn() for i, record in enumerate(records))
+    stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
+    try:
+        stream.writelines(chunks)
+    finally:
+        if output:
+            stream.close()
