@@ -37,7 +37,7 @@ from typing import Any
 
 from tutepgn.archive import Archive
 from tutepgn.rules import PRESETS, preset
-from tutepgn.search import SearchFilters
+from tutepgn.archive import SearchFilters
 from tutepgn.simulate import PLAYERS, deal_records
 
 OUT = Path(__file__).resolve().parent / "out"

@@ -2,7 +2,7 @@
 
 Every command takes ``--db PATH`` (default: $TUTEPGN_DB, else the file in
 the user's data directory, see docs/archive.md).  Filters are the same
-everywhere and come from :class:`tutepgn.search.SearchFilters`.
+everywhere and come from :class:`tutepgn.archive.SearchFilters`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rich.text import Text
 from tutepgn.errors import ArchiveError
 from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, default_path, run_sql
 from tutepgn.cli.main import EXIT_OK, _fail, app, err, out
-from tutepgn.search import SORTS, SearchFilters
+from tutepgn.archive import SORTS, SearchFilters
 
 archive_app = typer.Typer(help="Check or rebuild the archive file.", no_args_is_help=True)
 app.add_typer(archive_app, name="archive")

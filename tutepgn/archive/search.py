@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .cards import SUIT_LETTERS, card_reader
+from ..cards import SUIT_LETTERS, card_reader
 
 Seat = Literal["N", "W", "S", "E"]
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
