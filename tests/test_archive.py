@@ -1194,3 +1194,15 @@ def test_borrowed_readers_beyond_the_idle_limit_are_closed(data: Data, tmp_path:
         assert len(kept) == 2  # the third one given back was closed
         with readers.borrowed() as x, readers.borrowed() as y:
             assert {x.con, y.con} == set(kept)
+
+
+def test_every_column_of_every_table_is_documented() -> None:
+    """docs/archive.md describes each table's columns: a column added to tutepgn/archive/columns.py needs a line."""
+    from tutepgn.archive import TABLES
+
+    docs = Path("docs/archive.md").read_text(encoding="utf-8")
+    for table, columns in TABLES.items():
+        section = docs[docs.index(f"### `{table}`"):]
+        section = section[:section.index("\n### ", 1)] if "\n### " in section[1:] else section
+        missing = [c.name for c in columns if f"`{c.name}`" not in section]
+        assert not missing, (table, missing)
