@@ -121,8 +121,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     comments = [c for note in record.notes.values() for c in note.comments]
     date, year = _date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
-    d = out["deals"]
-    # -- plays: kept as flat lists here, expanded into columns by Arrow in _plays_table
+    # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
     q = out["declarations"]
     p = out["_plays"]
     refused = {(c.seat, c.suit) for c in report.refused_cantes}
@@ -235,8 +234,8 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
             if mask & _PAIRS[suit] == _PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
-    for name in DEAL_COLUMNS:  # the table's order: a column the row lacks fails here, not in DuckDB
-        d[name].append(row[name])
+    for name, column in out["_deal_columns"]:  # the table's columns: one the row lacks fails here, not in DuckDB
+        column.append(row[name])
     return True
 
 
@@ -267,6 +266,7 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
 
     out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
     out["_seen"] = {}
+    out["_deal_columns"] = [(name, out["deals"][name]) for name in DEAL_COLUMNS]
     out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
     for report, (_, _, _, text) in zip(validate_records(records()), batch):
         add_rows(report, text, out)
