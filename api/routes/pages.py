@@ -10,6 +10,7 @@ from fastapi.templating import Jinja2Templates
 
 from tutepgn.archive import SORTS, Archive, SearchFilters
 from tutepgn.errors import NotationError
+from tutepgn.notation import SEAT_TAGS
 from tutepgn.reader import parse_record
 from tutepgn.replay import frames
 from tutepgn.sheets import result_sentence
@@ -62,7 +63,8 @@ def router(service: Service) -> APIRouter:
         except NotationError as exc:
             steps, report["explanation"] = [], [*report["explanation"], str(exc)]
         return templates.TemplateResponse(request, "deal.html", {
-            "deal_id": deal_id, "tags": record.tags, "frames": steps, "report": report, "text": text,
+            "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
+            "text": text,
             "sentence": result_sentence(report) if report.get("sheet") else None})
 
     @pages.get("/validate", response_class=HTMLResponse)

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
 from ..engine import Cante, Exchange, Play, Tute
 from ..errors import NotationError
-from ..notation import Record, side_labels, trump_suit
+from ..notation import SEAT_TAGS, Record, side_labels, trump_suit
 from ..reader import parse_record, scan_tags
 from ..rules import SEAT_NAMES
 from ..validate import Report, validate_records
@@ -37,7 +37,6 @@ def deal_id(text: str) -> tuple[int, str]:
     return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
 
 
-_SEAT_TAG = {"N": "North", "W": "West", "S": "South", "E": "East"}
 _CARD_CODE = pa.array(CODES)
 _CARD_SUIT = pa.array([SUIT_LETTERS[CARD_SUIT[c]] for c in range(40)])
 _CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], pa.uint8())
@@ -111,7 +110,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     if did in seen:
         return False
     seen[did] = True
-    player = [tags.get(_SEAT_TAG[name]) for name in names]
+    player = [tags.get(SEAT_TAGS[name]) for name in names]
     try:
         turned, hands, match_score, trump = record.turned, record.hands, record.match_score, trump_suit(record)
     except NotationError:
