@@ -1,4 +1,4 @@
-"""The HTTP service (api/app.py) end to end, with FastAPI's TestClient over a real DuckDB archive.
+"""The HTTP service (api/) end to end, with FastAPI's TestClient over a real DuckDB archive.
 
 One archive is built per module: every sample record plus 200 simulated deals
 (40 per preset).  Copies of the file serve the read-only app and the apps
