@@ -100,8 +100,6 @@ def search_filters(request: Request) -> SearchFilters:
         return SearchFilters(**data)
     except ValidationError as exc:
         raise HTTPException(422, parameter_errors(exc, "query.")) from None
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
 
 
 def filter_parameters() -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Deals: search (a page, or every match streamed), and one deal as JSON, as Tute PGN, or as its score sheet."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query
@@ -58,7 +58,7 @@ def router(service: Service) -> APIRouter:
         return (DealSummary.from_row(row).model_dump_json() + "\n"
                 for row in view.iter_rows(f, sort=sort, limit=settings.max_rows))
 
-    def streamed(kind: str) -> Any:
+    def streamed(kind: str) -> Callable[..., StreamingResponse]:
         def route(view: Reader, f: Filters, sort: SortParam = "date") -> StreamingResponse:
             total = service.timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
             # The count says how many match, and whether the row cap cuts the stream.
