@@ -35,9 +35,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tutepgn.archive import Archive
+from tutepgn.archive import Archive, SearchFilters
 from tutepgn.rules import PRESETS, preset
-from tutepgn.search import SearchFilters
 from tutepgn.simulate import PLAYERS, deal_records
 
 OUT = Path(__file__).resolve().parent / "out"

@@ -2,7 +2,7 @@
 
 Every command takes ``--db PATH`` (default: $TUTEPGN_DB, else the file in
 the user's data directory, see docs/archive.md).  Filters are the same
-everywhere: one option per field of :class:`tutepgn.search.SearchFilters`.
+everywhere: one option per field of :class:`tutepgn.archive.SearchFilters`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
                                 format_option, table)
 from tutepgn.errors import ArchiveError
 from tutepgn.inputs import expand
-from tutepgn.search import SORTS, SearchFilters
+from tutepgn.archive import SORTS, SearchFilters
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")

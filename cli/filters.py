@@ -1,4 +1,4 @@
-"""The archive filters as command-line options, generated from :class:`tutepgn.search.SearchFilters`.
+"""The archive filters as command-line options, generated from :class:`tutepgn.archive.SearchFilters`.
 
 A field of the model is an option of ``tute search``, ``stats`` and ``export``
 with no edit here: its name (``min_points`` is ``--min-points``), its type (a
@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 
 from tutepgn.cli.output import fail
 from tutepgn.errors import ErrorItem
-from tutepgn.search import SearchFilters
+from tutepgn.archive import SearchFilters
 
 NEGATIVE = {"valid": "--invalid", "doubled": "--not-doubled"}
 """The spelling of a yes/no filter's "no" where it is not ``--no-NAME``."""

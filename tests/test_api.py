@@ -1,4 +1,4 @@
-"""The HTTP service (api/app.py) end to end, with FastAPI's TestClient over a real DuckDB archive.
+"""The HTTP service (api/) end to end, with FastAPI's TestClient over a real DuckDB archive.
 
 One archive is built per module: every sample record plus 200 simulated deals
 (40 per preset).  Copies of the file serve the read-only app and the apps
@@ -33,10 +33,10 @@ with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx
 
 from tutepgn.api.app import Settings, create_app
 
-from tutepgn.archive import Archive
+from tutepgn.archive import CSV_COLUMNS, Archive, SearchFilters, encode_cursor
+from tutepgn.errors import ErrorItem
 from tutepgn.reader import iter_raw_records
 from tutepgn.rules import PRESETS, preset
-from tutepgn.search import SearchFilters, encode_cursor
 from tutepgn.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,7 +197,7 @@ def test_pagination_with_filters_and_page_sizes(app: Any, client: TestClient) ->
 
 def test_search_refuses_a_page_over_the_cap(client: TestClient) -> None:
     body = _assert_problem(client.get(f"{API}/deals", params={"limit": 201}), 422)
-    assert body["errors"] == [{"location": "query.limit", "message": body["errors"][0]["message"]}]
+    assert body["errors"] == [ErrorItem(text="query.limit", message=body["errors"][0]["message"]).model_dump()]
     assert "200" in body["detail"]
     _assert_problem(client.get(f"{API}/deals", params={"limit": 0}), 422)
     assert client.get(f"{API}/deals", params={"limit": 200}).status_code == 200
@@ -235,7 +235,7 @@ def test_search_refuses_a_forged_cursor(client: TestClient, cursor: str, sort: s
 def test_search_refuses_bad_filters_with_located_errors(client: TestClient, params: dict[str, str],
                                                         location: str) -> None:
     body = _assert_problem(client.get(f"{API}/deals", params=params), 422)
-    assert [e["location"] for e in body["errors"]] == [location]
+    assert [e["text"] for e in body["errors"]] == [location]  # the parameter at fault
 
 
 def test_search_refuses_filters_that_need_another(client: TestClient) -> None:
@@ -260,10 +260,16 @@ def test_csv_stream(app: Any, client: TestClient) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/csv")
     table = list(csv.reader(io.StringIO(r.text)))
-    assert table[0] == ["id", "date", "event", "site", "rules", "N", "W", "S", "E", "dealer", "trump", "sides",
-                        "score", "result", "valid"]
+    assert table[0] == list(CSV_COLUMNS)  # the columns of `tute export --format csv`, and its very bytes
     assert [int(row[0]) for row in table[1:]] == _library(app, SearchFilters(trump="B"), sort="id")
-    assert {row[10] for row in table[1:]} == {"B"}
+    assert {row[CSV_COLUMNS.index("trump")] for row in table[1:]} == {"B"}
+    exported = io.StringIO()
+    view = app.state.archive.reader()
+    try:
+        view.export(SearchFilters(trump="B"), "csv", exported, sort="id")
+    finally:
+        view.close()
+    assert r.text == exported.getvalue()
 
 
 def test_tpgn_stream_is_the_stored_texts(app: Any, client: TestClient, files: dict[str, Any]) -> None:
@@ -339,7 +345,7 @@ def test_unknown_deal_is_a_404_problem(client: TestClient, path: str) -> None:
 
 def test_deal_ids_that_are_not_numbers_or_too_big(client: TestClient) -> None:
     body = _assert_problem(client.get(f"{API}/deals/abc"), 422)
-    assert body["errors"][0]["location"] == "path.deal_id"
+    assert body["errors"][0]["text"] == "path.deal_id"
     _assert_problem(client.get(f"{API}/deals/{2**70}"), 404)
     _assert_problem(client.get(f"{API}/deals/-1"), 404)
 
@@ -446,9 +452,9 @@ def test_convert_refusals(client: TestClient) -> None:
     assert "names" in body["detail"] and "spaces" in body["detail"]
     assert client.post(f"{API}/convert", params={"to": "json", "cards": "names"}, content=GOOD).status_code == 200
     body = _assert_problem(client.post(f"{API}/convert", params={"to": "pdf"}, content=GOOD), 422)
-    assert body["errors"][0]["location"] == "query.to"
+    assert body["errors"][0]["text"] == "query.to"
     body = _assert_problem(client.post(f"{API}/convert", params={"cards": "klingon"}, content=GOOD), 422)
-    assert body["errors"][0]["location"] == "query.cards"
+    assert body["errors"][0]["text"] == "query.cards"
     body = _assert_problem(client.post(f"{API}/convert", content="[Event \"x\"]\n1. N 1O\n"), 422)
     assert body["errors"] and {"line", "column", "message"} <= set(body["errors"][0])
 
@@ -471,7 +477,7 @@ def test_import_needs_a_key(client: TestClient) -> None:
 
 def test_import_with_the_key_then_search(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    cache = client.app.state.archive.cache  # type: ignore[attr-defined]
+    cache = client.app.state.service.cache  # type: ignore[attr-defined]
     assert client.get(f"{API}/deals", params={"event": "Posted through"}).json()["items"] == []
     hits = cache.hits
     assert client.get(f"{API}/deals", params={"event": "Posted through"}).json()["items"] == []
@@ -673,7 +679,7 @@ def test_duckdb_connection_is_locked_down(app: Any) -> None:
 def test_a_misspelt_filter_is_refused_not_ignored(client: TestClient) -> None:
     r = client.get(f"{API}/deals", params={"plyer": "Ana"})  # ignored, it would list every deal
     body = _assert_problem(r, 422)
-    assert body["errors"][0]["location"] == "query.plyer" and "player" in body["errors"][0]["message"]
+    assert body["errors"][0]["text"] == "query.plyer" and "player" in body["errors"][0]["message"]
     for path in (f"{API}/deals.csv", f"{API}/stats"):
         _assert_problem(client.get(path, params={"trumps": "O"}), 422)
     assert client.get(f"{API}/deals", params={"player": "Ana", "sort": "id", "limit": 5}).status_code == 200
@@ -773,7 +779,7 @@ def test_a_streamed_answer_keeps_its_cursor_until_it_is_sent(files: dict[str, An
     db = tmp_path / "streamed.duckdb"
     shutil.copy(files["readonly"], db)
     app = create_app(Settings(db=db, read_only=True))
-    app.state.archive._idle = Idle()
+    app.state.service.readers.idle = Idle()
     try:
         r = TestClient(app).get(f"{API}/deals.tpgn")
         assert r.status_code == 200 and r.text.count("[Event ") == files["total"]

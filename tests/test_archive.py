@@ -31,8 +31,8 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from tutepgn import archive as archive_module
-from tutepgn.archive import Archive, ImportSummary, PageCache, default_path, run_sql, run_with_timeout
+from tutepgn.api.pool import PageCache, Readers
+from tutepgn.archive import Archive, ImportSummary, default_path, run_sql, run_with_timeout
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.engine import Deal, Exchange, Play
@@ -40,7 +40,7 @@ from tutepgn.errors import NotationError
 from tutepgn.notation import Note, Record, SEAT_TAGS, side_labels, trump_suit
 from tutepgn.reader import iter_raw_records, parse_record, scan_tags
 from tutepgn.rules import PRESETS, preset
-from tutepgn.search import SearchFilters
+from tutepgn.archive import SearchFilters
 from tutepgn.simulate import deal_records, greedy_bot, match_records
 from tutepgn.validate import validate_records
 
@@ -1122,23 +1122,23 @@ def test_an_archive_of_another_schema_is_refused_and_rebuild_brings_it_up_to_dat
 
 
 # ---------------------------------------------------------------------------
-# The page cache a service keeps.
+# What a service keeps over an archive (tutepgn.api.pool): search pages, and readers lent to requests.
 
 def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path: Path) -> None:
     first = [t for t in data.written["sim"] if "torofun-4p" in t]
     later = data.written["handmade"][:3]
     with Archive(tmp_path / "cached.duckdb") as archive:
         archive.import_sources([_write(tmp_path / "a.tpgn", first)])
-        archive.cache = PageCache(4)
+        cache = PageCache(4)
         f = SearchFilters()
-        page = archive.deal_page(f, sort="id", limit=1000)
+        page = cache.deal_page(archive, f, sort="id", limit=1000)
         assert [d.id for d in page.items] == [r["id"] for r in archive.search(f, sort="id", limit=1000)]
-        assert archive.deal_page(f, sort="id", limit=1000) is page
-        assert (archive.cache.hits, archive.cache.misses) == (1, 1)
-        view = archive.reader()  # a service's per-request view shares the cache
-        assert view.deal_page(f, sort="id", limit=1000) is page and archive.cache.misses == 1
-        archive.import_sources([_write(tmp_path / "b.tpgn", later)])
-        after = view.deal_page(f, sort="id", limit=1000)
+        assert cache.deal_page(archive, f, sort="id", limit=1000) is page
+        assert (cache.hits, cache.misses) == (1, 1)
+        view = archive.reader()  # every request's reader shares the cache
+        assert cache.deal_page(view, f, sort="id", limit=1000) is page and cache.misses == 1
+        archive.import_sources([_write(tmp_path / "b.tpgn", later)], on_commit=cache.clear)
+        after = cache.deal_page(view, f, sort="id", limit=1000)
         assert {d.id for d in after.items} == {_deal_id(t) for t in first + later}
     small = PageCache(2)  # the least recently used pages go first
     for k in range(3):
@@ -1156,32 +1156,33 @@ def test_borrowed_readers_are_reused_unless_their_work_failed(data: Data, tmp_pa
     once get two, and a reader whose work raised (an interrupted query) is closed, never lent again."""
     with Archive(tmp_path / "lent.duckdb") as archive:
         archive.import_sources([_write(tmp_path / "a.tpgn", data.written["handmade"][:3])])
-        with archive.borrowed() as view:
+        readers = Readers(archive)
+        with readers.borrowed() as view:
             first = view.con
-            with archive.borrowed() as other:
+            with readers.borrowed() as other:
                 assert other.con is not first and other.count() == 3
-        with archive.borrowed() as view:
+        with readers.borrowed() as view:
             assert view.con is first  # the most recently returned one
         with pytest.raises(duckdb.InterruptException):
-            with archive.borrowed() as view:
+            with readers.borrowed() as view:
                 run_with_timeout(view.con, 0.05, lambda: view.con.execute(
                     "SELECT count(*) FROM range(100000000000) a").fetchall())
         broken = view.con
         with pytest.raises(duckdb.ConnectionException):
             broken.execute("SELECT 1")  # closed
-        with archive.borrowed() as view, archive.borrowed() as other:
+        with readers.borrowed() as view, readers.borrowed() as other:
             assert broken not in (view.con, other.con) and view.count() == other.count() == 3
         idle = [view.con, other.con]
-    for con in idle:  # closing the archive closes its idle readers
+        readers.close()
+    for con in idle:  # closing the readers closes the idle ones
         with pytest.raises(duckdb.ConnectionException):
             con.execute("SELECT 1")
 
 
-def test_borrowed_readers_beyond_the_idle_limit_are_closed(data: Data, tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(archive_module, "IDLE_READERS", 2)
+def test_borrowed_readers_beyond_the_idle_limit_are_closed(data: Data, tmp_path: Path) -> None:
     with Archive(tmp_path / "burst.duckdb") as archive:
-        with archive.borrowed() as a, archive.borrowed() as b, archive.borrowed() as c:
+        readers = Readers(archive, keep=2)
+        with readers.borrowed() as a, readers.borrowed() as b, readers.borrowed() as c:
             cons = [a.con, b.con, c.con]
         kept = []
         for con in cons:
@@ -1191,5 +1192,17 @@ def test_borrowed_readers_beyond_the_idle_limit_are_closed(data: Data, tmp_path:
             except duckdb.ConnectionException:
                 pass
         assert len(kept) == 2  # the third one given back was closed
-        with archive.borrowed() as x, archive.borrowed() as y:
+        with readers.borrowed() as x, readers.borrowed() as y:
             assert {x.con, y.con} == set(kept)
+
+
+def test_every_column_of_every_table_is_documented() -> None:
+    """docs/archive.md describes each table's columns: a column added to tutepgn/archive/columns.py needs a line."""
+    from tutepgn.archive import TABLES
+
+    docs = Path("docs/archive.md").read_text(encoding="utf-8")
+    for table, columns in TABLES.items():
+        section = docs[docs.index(f"### `{table}`"):]
+        section = section[:section.index("\n### ", 1)] if "\n### " in section[1:] else section
+        missing = [c.name for c in columns if f"`{c.name}`" not in section]
+        assert not missing, (table, missing)

@@ -152,7 +152,7 @@ def test_rebuild_and_verify_in_json(db: Path, tmp_path: Path) -> None:
 
 
 def test_filters_are_generated_from_the_model(db: Path) -> None:
-    from tutepgn.search import SearchFilters
+    from tutepgn.archive import SearchFilters
     for command in ("search", "stats", "export"):
         help_text = runner.invoke(app, [command, "--help"], terminal_width=200).stdout
         for name in SearchFilters.model_fields:

@@ -707,3 +707,37 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
         summary.add(report)
         summary.seconds = time.perf_counter() - start
         yield report
+
+
+# ---------------------------------------------------------------------------
+# Posted text (the service's POST /validate).
+
+
+def validate_text(text: str) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
+    """Validate every record of ``text``, read strictly: the report dicts, their counts, and no errors.
+
+    When a record does not parse, nothing is validated: the syntax errors of
+    every record come back instead (with no reports).  A text without a record
+    is an error too.
+    """
+    import io
+
+    from .reader import iter_raw_records, parse_record
+    records: list[Record] = []
+    errors: list[NotationError] = []
+    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+        try:
+            records.append(parse_record(chunk, first_line=line, index=index, strict=True))
+        except NotationError as exc:
+            errors.append(exc)
+    if not records and not errors:
+        errors.append(NotationError("no record found", line=1, column=1))
+    summary = Summary()
+    if errors:
+        return [], summary, errors
+    reports = []
+    for report in validate_records(records):
+        data = report.to_dict()
+        summary.add(data)
+        reports.append(data)
+    return reports, summary, errors

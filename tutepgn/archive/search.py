@@ -18,7 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .cards import SUIT_LETTERS, card_reader
+from ..cards import SUIT_LETTERS, card_reader
+from ..notation import SEAT_TAGS
 
 Seat = Literal["N", "W", "S", "E"]
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
@@ -78,7 +79,8 @@ def _iso_date(text: str) -> bool:
     except ValueError:
         return False
 
-_SEAT_COLUMN = {"N": "north", "W": "west", "S": "south", "E": "east"}
+_SEAT_COLUMN = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
+"""The column of table deals that names the player at each seat."""
 _HELD = re.compile(r"^([NWSE]):(.+)$")
 
 

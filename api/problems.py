@@ -1,0 +1,108 @@
+"""Every error of the service in one shape: RFC 9457 problem details whose ``errors[]`` are ErrorItems.
+
+Routes raise :class:`fastapi.HTTPException` with a sentence or a list of
+:class:`~tutepgn.errors.ErrorItem`; the handlers here turn those, FastAPI's own
+request errors, oversized bodies and crashes into a
+:class:`~tutepgn.errors.Problem`, served as ``application/problem+json``.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tutepgn.errors import ErrorItem, Problem, TuteError
+
+TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 504: "Query took too long"}
+"""The title of a problem, by status."""
+
+
+def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> JSONResponse:
+    """A problem as the service answers it."""
+    body = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=scope.get("path"),
+                   errors=list(errors))
+    return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
+
+
+def unprocessable(errors: Sequence[ErrorItem | TuteError]) -> HTTPException:
+    """A 422 naming every error (library errors give their located item)."""
+    return HTTPException(422, [e.item() if isinstance(e, TuteError) else e for e in errors])
+
+
+def parameter_errors(exc: ValidationError | RequestValidationError, prefix: str = "") -> list[ErrorItem]:
+    """Pydantic's errors as items: the parameter at fault (e.g. ``query.limit``) is the item's text."""
+    return [ErrorItem(message=e["msg"], text=prefix + ".".join(map(str, e["loc"])),
+                      expected=str(e.get("ctx", {}).get("expected", ""))) for e in exc.errors()]
+
+
+def _summary(errors: list[ErrorItem]) -> str:
+    """The detail of a problem with several errors: the first three, located where known."""
+    return "; ".join(f"line {e.line}:{e.column}: {e.message}" if e.line is not None else e.message
+                     for e in errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
+
+
+def install(app: FastAPI) -> None:
+    """Answer every error of ``app`` as a problem."""
+
+    @app.exception_handler(StarletteHTTPException)  # also the router's own 404 and 405
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        errors = exc.detail if isinstance(exc.detail, list) else []
+        detail = exc.detail if isinstance(exc.detail, str) else _summary(errors)
+        response = problem_response(request.scope, exc.status_code, detail, errors)
+        response.headers.update(exc.headers or {})  # e.g. Allow, on a 405
+        if exc.status_code == 401:
+            response.headers["WWW-Authenticate"] = "X-API-Key"
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = parameter_errors(exc)
+        return problem_response(request.scope, 422, "; ".join(f"{e.text}: {e.message}" for e in errors), errors)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        return problem_response(request.scope, 500, "the server failed; the error was logged")
+
+
+class BodyLimit:
+    """Refuse request bodies over the limit (413), by Content-Length and while streaming."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await problem_response(scope, 413, f"the request body is over {self.limit:,} bytes")(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    """A streamed body passed the limit."""

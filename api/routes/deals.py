@@ -1,0 +1,96 @@
+"""Deals: search (a page, or every match streamed), and one deal as JSON, as Tute PGN, or as its score sheet."""
+
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
+from pydantic import BaseModel
+
+from tutepgn.archive import SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
+from tutepgn.jsonmodel import record_to_model
+from tutepgn.reader import parse_record
+from tutepgn.validate import ReportModel, validate
+
+from ..deps import Service, SortParam, filter_parameters
+from ..models import DealDetail
+
+STREAMS = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8", "tpgn": "text/plain; charset=utf-8"}
+"""The streamed forms of a search, by suffix, and their media types."""
+_STREAM_SUMMARIES = {"ndjson": "Matching deals as NDJSON, one summary a line (streamed)",
+                     "csv": "Matching deals as CSV (streamed)", "tpgn": "Matching deals as Tute PGN (streamed)"}
+
+
+def json_response(model: BaseModel) -> Response:
+    """A model already built and checked by the library, serialised once (response_model still documents it)."""
+    return Response(model.model_dump_json(), media_type="application/json")
+
+
+def deal_text(service: Service, view: Archive, deal_id: int) -> str:
+    """One deal's stored text; 404 if there is no such deal."""
+    text = service.timed(view, lambda: view.text(deal_id))
+    if text is None:
+        raise HTTPException(404, f"no deal {deal_id} in the archive")
+    return text
+
+
+def router(service: Service) -> APIRouter:
+    settings = service.settings
+    Reader = Annotated[Archive, Depends(service.reader)]
+    Filters = Annotated[SearchFilters, Depends(service.filters)]
+    api = APIRouter(prefix="/api/v1", tags=["deals"])
+
+    @api.get("/deals", response_model=DealPage, openapi_extra=filter_parameters(),
+             summary="Search deals (filters in the query string, keyset pagination)")
+    def search_deals(view: Reader, f: Filters, sort: SortParam = "date",
+                     limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 50,
+                     cursor: Annotated[str | None, Query(description="The `next` of the previous page.")] = None,
+                     ) -> Response:
+        try:
+            return json_response(service.timed(view, lambda: service.deal_page(view, f, sort=sort, limit=limit,
+                                                                               after=cursor)))
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    def stream(view: Archive, f: SearchFilters, sort: str, kind: str) -> Iterator[str]:
+        if kind != "ndjson":
+            return view.download(f, kind, sort=sort, limit=settings.max_rows)
+        return (DealSummary.from_row(row).model_dump_json() + "\n"
+                for row in view.iter_rows(f, sort=sort, limit=settings.max_rows))
+
+    def streamed(kind: str) -> Callable[..., StreamingResponse]:
+        def route(view: Reader, f: Filters, sort: SortParam = "date") -> StreamingResponse:
+            total = service.timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
+            # The count says how many match, and whether the row cap cuts the stream.
+            headers = {"X-Total-Count": str(total), "X-Row-Cap": str(settings.max_rows),
+                       "X-Truncated": "true" if total > settings.max_rows else "false"}
+            return StreamingResponse(stream(view, f, sort, kind), media_type=STREAMS[kind], headers=headers)
+        return route
+
+    for kind in STREAMS:
+        api.get(f"/deals.{kind}", response_class=StreamingResponse, openapi_extra=filter_parameters(),
+                summary=_STREAM_SUMMARIES[kind])(streamed(kind))
+
+    @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
+             summary="One deal in Tute PGN, exactly as stored")
+    def deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+        return PlainTextResponse(deal_text(service, view, deal_id), media_type="text/plain; charset=utf-8",
+                                 headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
+
+    @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
+             summary="One deal's validation report and score sheet")
+    def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+        return validate(parse_record(deal_text(service, view, deal_id))).to_dict()
+
+    @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
+    def deal_json(deal_id: int, view: Reader) -> Response:
+        row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "text")))  # one query for both
+        if row is None:
+            raise HTTPException(404, f"no deal {deal_id} in the archive")
+        text = row.pop("text")
+        return json_response(DealDetail(
+            summary=DealSummary.from_row(row), record=record_to_model(parse_record(text)),
+            links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn", "sheet": f"/api/v1/deals/{deal_id}/sheet",
+                   "page": f"/deals/{deal_id}"}))
+
+    return api

@@ -1,0 +1,74 @@
+"""The HTML pages: a search, a deal (its replay and report), and a validator."""
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from tutepgn.archive import SORTS, Archive, SearchFilters
+from tutepgn.errors import NotationError
+from tutepgn.notation import SEAT_TAGS
+from tutepgn.reader import parse_record
+from tutepgn.replay import frames
+from tutepgn.sheets import result_sentence
+from tutepgn.validate import validate
+
+from ..deps import Service, search_filters
+from .deals import deal_text
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def frame_json(frame: Any) -> dict[str, Any]:
+    """A replay frame as the deal page's script reads it."""
+    data = asdict(frame)
+    data.pop("event", None)
+    data["points"] = list(frame.points)
+    return data
+
+
+def router(service: Service) -> APIRouter:
+    Reader = Annotated[Archive, Depends(service.reader)]
+    templates = Jinja2Templates(directory=str(TEMPLATES))
+    pages = APIRouter(include_in_schema=False)
+
+    @pages.get("/", response_class=HTMLResponse)
+    def search_page(request: Request, view: Reader, sort: str = "date", cursor: str | None = None) -> HTMLResponse:
+        error = None
+        try:
+            f = search_filters(request)
+            page = service.timed(view, lambda: service.deal_page(view, f, sort=sort if sort in SORTS else "date",
+                                                                 limit=50, after=cursor))
+            rows, following = page.items, page.next
+            total = service.timed(view, lambda: view.count(f))
+        except HTTPException as exc:
+            error, rows, following, total = exc.detail, [], None, 0
+        except ValueError as exc:
+            error, rows, following, total = str(exc), [], None, 0
+        query = {k: v for k, v in request.query_params.items() if k != "cursor"}
+        return templates.TemplateResponse(request, "search.html", {
+            "rows": rows, "next": following, "total": total, "query": query,
+            "error": error, "sorts": list(SORTS), "fields": SearchFilters.model_fields})
+
+    @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
+    def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
+        text = deal_text(service, view, deal_id)
+        record = parse_record(text)
+        report = validate(record).to_dict()
+        try:
+            steps = [frame_json(f) for f in frames(record)]
+        except NotationError as exc:
+            steps, report["explanation"] = [], [*report["explanation"], str(exc)]
+        return templates.TemplateResponse(request, "deal.html", {
+            "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
+            "text": text,
+            "sentence": result_sentence(report) if report.get("sheet") else None})
+
+    @pages.get("/validate", response_class=HTMLResponse)
+    def validate_page(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(request, "validate.html", {})
+
+    return pages

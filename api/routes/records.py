@@ -1,0 +1,84 @@
+"""Posted records: validate them, convert them, or import them into the archive (with an API key)."""
+
+import io
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse
+
+from tutepgn.archive import ImportSummary
+from tutepgn.convert import convert
+from tutepgn.errors import ConvertError, Problem
+from tutepgn.reader import iter_raw_records
+from tutepgn import validate as validation
+
+from ..deps import Service
+from ..models import ValidationResponse
+from ..problems import unprocessable
+
+TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
+                                              "content": {"text/plain": {"schema": {"type": "string"}}}}}
+"""The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
+MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
+
+
+async def text_body(request: Request) -> str:
+    """The request body as UTF-8 text; 422 if it is not."""
+    body = await request.body()
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise HTTPException(422, "the body must be UTF-8 text") from None
+
+
+def router(service: Service) -> APIRouter:
+    api = APIRouter(prefix="/api/v1", tags=["records"])
+
+    @api.post("/validate", response_model=ValidationResponse,
+              summary="Validate posted Tute PGN text (stores nothing)", openapi_extra=TEXT_BODY,
+              responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
+    async def validate_text(request: Request) -> ValidationResponse:
+        text = await text_body(request)
+        reports, summary, errors = await service.off_loop(lambda: validation.validate_text(text))
+        if errors:
+            raise unprocessable(errors)
+        return ValidationResponse(summary=summary, reports=[validation.ReportModel.model_validate(r) for r in reports])
+
+    @api.post("/convert", response_class=PlainTextResponse,
+              summary="Convert posted records between tpgn, json and jsonl, and between card styles",
+              openapi_extra=TEXT_BODY)
+    async def convert_text(request: Request,
+                           to: Annotated[str, Query(pattern="^(tpgn|json|jsonl)$")] = "json",
+                           cards: Annotated[str, Query(pattern="^(es|es-letters|it|fr|en|names)$")] = "es",
+                           from_cards: Annotated[str | None, Query(pattern="^(es|es-letters|it|fr)$")] = None,
+                           ) -> PlainTextResponse:
+        text = await text_body(request)
+
+        def work() -> tuple[Any, str]:
+            conversion = convert(io.StringIO(text), to=to, cards=cards, from_cards=from_cards)  # never a path
+            return conversion, "".join(conversion)
+
+        try:
+            conversion, output = await service.off_loop(work)
+        except ConvertError as exc:
+            raise HTTPException(422, str(exc)) from None
+        if conversion.errors:
+            raise unprocessable(conversion.errors)
+        return PlainTextResponse(output, media_type=f"{MEDIA[to]}; charset=utf-8")
+
+    @api.post("/import", response_model=ImportSummary,
+              summary="Import posted records into the archive (needs an API key)", openapi_extra=TEXT_BODY,
+              dependencies=[Depends(service.require_key)])
+    async def import_text(request: Request) -> ImportSummary:
+        if service.settings.read_only:
+            raise HTTPException(405, "this service runs read-only")
+        text = await text_body(request)
+
+        def work() -> ImportSummary:
+            with service.write_lock:  # cached pages are dropped as each batch commits
+                return service.archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"],
+                                                  on_commit=service.cache.clear if service.cache else None)
+
+        return await service.off_loop(work)  # parsing, validating and writing
+
+    return api

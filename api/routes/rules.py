@@ -1,0 +1,32 @@
+"""The rules presets, each option with the source sentence or decision behind its value."""
+
+from fastapi import APIRouter, HTTPException
+
+from tutepgn.rules import PRESETS, preset
+from tutepgn.sources import source_of
+
+from ..models import RulesetInfo
+
+
+def ruleset_info(name: str) -> RulesetInfo:
+    """A preset as the API describes it."""
+    r = PRESETS[name]
+    return RulesetInfo(name=name, options=r, sources={k: source_of(name, k) for k in type(r).model_fields
+                                                      if k != "preset"})
+
+
+def router() -> APIRouter:
+    api = APIRouter(prefix="/api/v1", tags=["rules"])
+
+    @api.get("/rules", response_model=list[RulesetInfo], summary="The rules presets")
+    def rules_list() -> list[RulesetInfo]:
+        return [ruleset_info(name) for name in PRESETS]
+
+    @api.get("/rules/{name}", response_model=RulesetInfo, summary="One preset")
+    def rules_one(name: str) -> RulesetInfo:
+        try:
+            return ruleset_info(preset(name).preset)
+        except ValueError:
+            raise HTTPException(404, f"no preset {name!r}; presets are {', '.join(PRESETS)}") from None
+
+    return api

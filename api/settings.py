@@ -1,0 +1,67 @@
+"""How the service runs: its settings, from the command line and the environment (never from URLs)."""
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from tutepgn.archive import default_path
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity, which containers narrow), else all of them."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class Settings(BaseModel):
+    """How the service runs; from the command line and the environment, never from URLs."""
+
+    db: Path = Field(default_factory=default_path)
+    read_only: bool = False
+    api_keys: frozenset[str] = Field(frozenset(), repr=False)
+    cors_origins: list[str] = Field(default_factory=list)
+    max_body_bytes: int = Field(2 * 1024 * 1024, ge=1, description="The largest request body, in bytes.")
+    query_timeout: float = Field(5.0, gt=0, description="Time limit of each query, in seconds.")
+    max_page: int = Field(500, ge=1, description="The largest `limit` of a page.")
+    max_rows: int = Field(100_000, ge=1, description="Most rows a streamed answer gives.")
+    search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
+    threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
+    concurrency: int = Field(default_factory=_cores, ge=1,
+                             description="Requests that run at once per process (default: one per core); "
+                                         "the others wait in line.")
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "Settings":
+        """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
+        line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
+        MAX_ROWS."""
+        keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
+        key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
+        if key_file:
+            keys |= {line.strip() for line in Path(key_file).read_text(encoding="utf-8").splitlines() if line.strip()}
+        data: dict[str, Any] = {"api_keys": frozenset(keys),
+                                "cors_origins": [o.strip() for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",")
+                                                 if o.strip()]}
+        if os.environ.get("TUTEPGN_DB"):
+            data["db"] = Path(os.environ["TUTEPGN_DB"])
+        if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
+            data["read_only"] = True
+        from_env: dict[str, str] = {}
+        for name in _TUNABLE:
+            value = os.environ.get(f"TUTEPGN_{name.upper()}")
+            if value:
+                data[name] = from_env[name] = value  # the model checks and converts it
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**data)
+        except ValidationError as exc:  # say which variable, not which field
+            raise ValueError("; ".join(
+                f"TUTEPGN_{e['loc'][0].upper()}={from_env[e['loc'][0]]!r}: {e['msg']}" if e["loc"][0] in from_env
+                else f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())) from None
+
+
+_TUNABLE = ("search_cache", "threads", "concurrency", "max_body_bytes", "query_timeout", "max_page", "max_rows")
+"""Settings read from TUTEPGN_<NAME> as they are."""

@@ -1,0 +1,109 @@
+"""One shape of error for every route of the service (like Datasette's test_error_shape.py).
+
+Every route of the app is driven into an error (404, 422, 413, 401/403, 405
+where nothing else applies); each answer must be ``application/problem+json``
+and parse as :class:`tutepgn.errors.Problem` whose items are exactly
+:class:`tutepgn.errors.ErrorItem`.  The routes are enumerated from the app: a
+new route without a case here fails :func:`test_every_route_has_an_error_case`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from tutepgn.api.app import Settings, create_app
+from tutepgn.archive import Archive
+from tutepgn.errors import ErrorItem, Problem
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "tk_test_error_shape"
+MAX_BODY = 4096
+BAD_RECORD = '[Event "x"]\n[Rules "no-such-preset"]\n\n1. 1O 3O\n'
+TOO_LARGE = "x" * (MAX_BODY + 1)
+
+Case = tuple[str, str, dict[str, Any], int]
+"""A request (method, URL, keyword arguments of the client) and the status it must get."""
+
+CASES: dict[tuple[str, str], list[Case]] = {
+    ("GET", "/api/v1/deals"): [("GET", "/api/v1/deals", {"params": {"limit": 0}}, 422),
+                               ("GET", "/api/v1/deals", {"params": {"plyer": "Ana"}}, 422),
+                               ("GET", "/api/v1/deals", {"params": {"cursor": "not-a-cursor"}}, 422)],
+    ("GET", "/api/v1/deals.ndjson"): [("GET", "/api/v1/deals.ndjson", {"params": {"trumps": "O"}}, 422)],
+    ("GET", "/api/v1/deals.csv"): [("GET", "/api/v1/deals.csv", {"params": {"seat": "N"}}, 422)],
+    ("GET", "/api/v1/deals.tpgn"): [("GET", "/api/v1/deals.tpgn", {"params": {"sort": "nope"}}, 422)],
+    ("GET", "/api/v1/deals/{deal_id}.tpgn"): [("GET", "/api/v1/deals/1.tpgn", {}, 404)],
+    ("GET", "/api/v1/deals/{deal_id}/sheet"): [("GET", "/api/v1/deals/1/sheet", {}, 404),
+                                               ("GET", "/api/v1/deals/x/sheet", {}, 422)],
+    ("GET", "/api/v1/deals/{deal_id}"): [("GET", "/api/v1/deals/1", {}, 404), ("GET", "/api/v1/deals/x", {}, 422)],
+    ("POST", "/api/v1/validate"): [("POST", "/api/v1/validate", {"content": BAD_RECORD}, 422),
+                                   ("POST", "/api/v1/validate", {"content": ""}, 422),
+                                   ("POST", "/api/v1/validate", {"content": b"\xff\xfe\xfa"}, 422),
+                                   ("POST", "/api/v1/validate", {"content": TOO_LARGE}, 413)],
+    ("POST", "/api/v1/convert"): [("POST", "/api/v1/convert", {"content": BAD_RECORD, "params": {"to": "tpgn"}},
+                                   422),
+                                  ("POST", "/api/v1/convert", {"content": "", "params": {"to": "xml"}}, 422)],
+    ("POST", "/api/v1/import"): [("POST", "/api/v1/import", {"content": BAD_RECORD}, 401),
+                                 ("POST", "/api/v1/import", {"content": BAD_RECORD,
+                                                             "headers": {"X-API-Key": "wrong"}}, 403),
+                                 ("POST", "/api/v1/import", {"content": TOO_LARGE,
+                                                             "headers": {"X-API-Key": KEY}}, 413)],
+    ("GET", "/api/v1/stats"): [("GET", "/api/v1/stats", {"params": {"min_points": "many"}}, 422)],
+    ("GET", "/api/v1/players"): [("GET", "/api/v1/players", {"params": {"limit": 0}}, 422)],
+    ("GET", "/api/v1/rules"): [("POST", "/api/v1/rules", {}, 405)],
+    ("GET", "/api/v1/rules/{name}"): [("GET", "/api/v1/rules/no-such-preset", {}, 404)],
+    ("GET", "/"): [("POST", "/", {}, 405)],
+    ("GET", "/deals/{deal_id}"): [("GET", "/deals/1", {}, 404), ("GET", "/deals/x", {}, 422)],
+    ("GET", "/validate"): [("POST", "/validate", {}, 405)],
+}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    db = tmp_path_factory.mktemp("error-shape") / "archive.duckdb"
+    with Archive(db) as archive:
+        archive.import_sources([ROOT / "samples" / "tutes.tpgn"])
+    app = create_app(Settings(db=db, api_keys=frozenset({KEY}), max_body_bytes=MAX_BODY))
+    yield app
+    app.state.archive.close()
+
+
+def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        included = getattr(route, "original_router", None)  # FastAPI keeps an included router whole
+        if included is not None:
+            yield from _api_routes(included.routes)
+
+
+def test_every_route_has_an_error_case(app: Any) -> None:
+    routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
+    assert len(routes) == 17 and routes == set(CASES)
+
+
+@pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],
+                         ids=lambda c: f"{c[0]} {c[1]} {c[3]}")
+def test_every_error_is_a_problem_of_error_items(app: Any, case: Case) -> None:
+    method, url, kwargs, status = case
+    r = TestClient(app).request(method, url, **kwargs)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    body = r.json()
+    assert set(body) == set(Problem.model_fields)
+    problem = Problem.model_validate(body)
+    assert problem.status == status and problem.title and problem.detail
+    assert problem.instance == url
+    for item in body["errors"]:
+        assert set(item) == set(ErrorItem.model_fields), item
+
+
+def test_an_unknown_path_is_a_problem_too(app: Any) -> None:
+    r = TestClient(app).get("/api/v1/nothing-here")
+    assert r.status_code == 404 and r.headers["content-type"] == "application/problem+json"
+    Problem.model_validate(r.json())

@@ -1,0 +1,20 @@
+"""The archive: millions of deals in one DuckDB file, loaded fast, searched with parameters only.
+
+* :mod:`.columns`: the tables, written once (SQL, Arrow and download columns come from it);
+* :mod:`.rows`: a record's rows, built in worker processes; :mod:`.ingest`: importing;
+* :mod:`.store`: :class:`Archive`, the queries; :mod:`.search`: :class:`SearchFilters` and page cursors;
+* :mod:`.export`: files and downloads; :mod:`.sql`: ad hoc SQL, read-only and under a time limit.
+"""
+
+from .columns import CSV_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, TABLES, Column
+from .export import EXPORT_FORMATS
+from .ingest import BATCH_SIZE, WORK_SIZE, ImportSummary
+from .rows import arrow_batch, deal_id
+from .search import SORTS, DealPage, DealSummary, SearchFilters, decode_cursor, encode_cursor
+from .sql import open_sql, run_sql, run_with_timeout
+from .store import ENV_VAR, Archive, default_path
+
+__all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",
+           "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary",
+           "ImportSummary", "SearchFilters", "arrow_batch", "decode_cursor", "default_path", "deal_id",
+           "encode_cursor", "open_sql", "run_sql", "run_with_timeout"]

@@ -1,0 +1,150 @@
+"""The archive's tables, written once: every column's name, Arrow type and meaning.
+
+The SQL ``CREATE TABLE`` statements, the Arrow schemas the row builder fills
+and the column lists of downloads are all made from :data:`TABLES`.  The SQL
+type of a column follows from its Arrow type (:func:`sql_type`), so the two
+cannot disagree.  Rows are inserted by position, in the order given here.
+
+>>> DEAL_COLUMNS[:3]
+('id', 'hash', 'source')
+>>> sql_type(ARROW["deals"].field("match_score").type)
+'INTEGER[]'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pyarrow as pa
+
+
+class Column(NamedTuple):
+    """One column of an archive table."""
+
+    name: str
+    arrow: pa.DataType
+    doc: str = ""
+    constraint: str = ""
+    """SQL after the type, e.g. ``PRIMARY KEY``."""
+
+
+_S, _I32, _I64, _U8, _U16, _B = pa.string(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.bool_()
+_INTS, _TEXTS = pa.list_(_I32), pa.list_(_S)
+
+TABLES: dict[str, tuple[Column, ...]] = {
+    "deals": (
+        Column("id", _I64, "first 63 bits of hash", "PRIMARY KEY"),
+        Column("hash", _S, "SHA-256 (hex) of the export text", "NOT NULL"),
+        Column("source", _S, "file it was imported from"),
+        Column("source_index", _I32, "0-based record index in that file"),
+        Column("source_line", _I32, "first line of the record in that file"),
+        Column("event", _S), Column("site", _S), Column("date_text", _S, "the Date tag as written"),
+        Column("date", pa.date32(), "the Date tag, NULL with unknown parts"), Column("year", pa.int16()),
+        Column("round", _S),
+        Column("rules", _S, "Rules tag, canonical"), Column("preset", _S), Column("players", _U8),
+        Column("north", _S), Column("west", _S), Column("south", _S), Column("east", _S),
+        Column("dealer", _S), Column("trump", _S, "trump suit letter"), Column("turned", _S, "the turned card"),
+        Column("match_id", _S), Column("deal_no", _I32), Column("match_target", _I32), Column("match_score", _INTS),
+        Column("valid", _B), Column("errors", _I32), Column("warnings", _I32),
+        Column("sides", _TEXTS, "side labels: NS, WE / N, S / N, W, E"),
+        Column("claimed_score", _INTS, "the Score tag"), Column("score", _INTS, "recomputed totals per side"),
+        Column("card_points", _INTS),
+        Column("claimed_result", _S), Column("result", _S, "recomputed result"),
+        Column("winner", _S, "side label, NULL when unfinished"),
+        Column("winner_points", _I32), Column("margin", _I32, "the winner's lead over the next side"),
+        Column("match_points", _INTS), Column("last_trick", _S, "side that won the last trick"),
+        Column("complete", _B), Column("tute", _B), Column("tute_rank", _U8), Column("tute_seat", _S),
+        Column("doubled", _B), Column("tie_break", _B), Column("cantes", _U8), Column("exchanges", _U8),
+        Column("mano", _S, "seat on the dealer's right"), Column("mano_side", _S),
+        Column("winner_players", _TEXTS),
+        *(Column(f"hand_{s}", _I64, "starting hand as a card mask") for s in "nwse"),
+        *(Column(f"sung_{s}", _U8, "suits the seat sang, bit = suit") for s in "nwse"),
+        Column("cuarenta_side", _S, "the side dealt rey and caballo of trump in one hand, if any"),
+        Column("unsung", _U8, "suits (bit = suit) some seat was dealt rey and caballo of and never sang"),
+        Column("comments", _S, "every comment of the record, joined by newlines"),
+        Column("tags", pa.map_(_S, _S), "every tag, unknown ones included"),
+        Column("text", _S, "the export text", "NOT NULL"),
+    ),
+    "plays": (
+        Column("deal_id", _I64), Column("seq", _U16, "1-based play number"), Column("trick", _U8),
+        Column("ord", _U8, "0-based place in the trick"), Column("seat", _S), Column("player", _S),
+        Column("card", _S), Column("suit", _S), Column("rank", _U8), Column("points", _U8),
+        Column("won", _B, "the card's seat won the trick"),
+    ),
+    "declarations": (
+        Column("deal_id", _I64), Column("seq", _U16), Column("after_trick", _U8), Column("seat", _S),
+        Column("player", _S), Column("kind", _S, "cante, tute or exchange"), Column("suit", _S),
+        Column("rank", _U8, "a tute's rank"), Column("card", _S, "an exchange's card"), Column("points", _U8),
+        Column("accepted", _B),
+    ),
+    "hands": (
+        Column("deal_id", _I64), Column("seat", _S), Column("player", _S), Column("side", _S),
+        Column("cards", _TEXTS), Column("mask", _I64),
+    ),
+    "issues": (
+        Column("deal_id", _I64), Column("severity", _S), Column("code", _S), Column("option", _S),
+        Column("message", _S), Column("line", _I32), Column("col", _I32), Column("trick", _U8), Column("seat", _S),
+    ),
+    "imports": (
+        Column("started", pa.timestamp("us")), Column("finished", pa.timestamp("us")), Column("paths", _TEXTS),
+        Column("records", _I32), Column("added", _I32),
+    ),
+}
+"""Every table of the archive, its columns in order."""
+
+ROW_TABLES = ("deals", "plays", "declarations", "hands", "issues")
+"""The tables an import fills from the records (``imports`` gets one row per import)."""
+
+ARROW: dict[str, pa.Schema] = {t: pa.schema([(c.name, c.arrow) for c in TABLES[t]]) for t in ROW_TABLES}
+"""The Arrow form of each table the row builder fills."""
+
+DEAL_COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLES["deals"])
+"""The columns of table deals."""
+
+CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "north", "west", "south", "east",
+               "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides", "claimed_score", "score",
+               "result", "winner", "winner_points", "margin", "tute", "doubled", "tie_break", "cantes", "exchanges")
+"""Columns of a CSV download, from the CLI or the API (lists are written space-separated)."""
+SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west", "south", "east", "dealer", "trump",
+                   "score", "sides", "result", "valid")
+"""Columns a search returns unless told otherwise."""
+
+_SQL_TYPES = {_S: "VARCHAR", _I64: "BIGINT", _I32: "INTEGER", pa.int16(): "SMALLINT", _U8: "UTINYINT",
+              _U16: "USMALLINT", _B: "BOOLEAN", pa.date32(): "DATE", pa.timestamp("us"): "TIMESTAMP"}
+
+
+def sql_type(arrow: pa.DataType) -> str:
+    """The DuckDB type an Arrow type is stored as."""
+    if pa.types.is_list(arrow):
+        return sql_type(arrow.value_type) + "[]"
+    if pa.types.is_map(arrow):
+        return f"MAP({sql_type(arrow.key_type)}, {sql_type(arrow.item_type)})"
+    return _SQL_TYPES[arrow]
+
+
+def check_columns(names: tuple[str, ...]) -> None:
+    """Refuse names that are not columns of table deals (they are put into SQL text)."""
+    bad = [c for c in names if c not in DEAL_COLUMNS]
+    if bad:
+        raise ValueError(f"unknown column(s) {', '.join(bad)}")
+
+
+check_columns(CSV_COLUMNS + SUMMARY_COLUMNS)
+
+_VIEWS = """
+CREATE OR REPLACE VIEW players AS
+    SELECT player AS name, count(*) AS deals, count(DISTINCT d.rules) AS rulesets,
+           sum(CASE WHEN d.winner = h.side THEN 1 ELSE 0 END) AS wins
+    FROM hands h JOIN deals d ON d.id = h.deal_id WHERE player IS NOT NULL AND player <> '?'
+    GROUP BY player;
+CREATE OR REPLACE VIEW matches AS
+    SELECT match_id, any_value(rules) AS rules, max(match_target) AS target, count(*) AS deals,
+           min(date) AS first_date, max(date) AS last_date, arg_max(winner, deal_no) AS last_winner
+    FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
+"""
+
+SCHEMA = "".join(
+    f"CREATE TABLE IF NOT EXISTS {table} (\n"
+    + ",\n".join(f"    {c.name} {sql_type(c.arrow)}{' ' + c.constraint if c.constraint else ''}" for c in columns)
+    + "\n);\n" for table, columns in TABLES.items()) + _VIEWS
+"""The SQL that creates the tables and views (if they are not there yet)."""

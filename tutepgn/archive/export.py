@@ -1,0 +1,136 @@
+"""Writing matching deals out: tpgn, json, jsonl and csv as text (to a file, or streamed), parquet to a directory.
+
+Each format of several records has one writer here (:func:`tpgn_text`,
+:func:`json_array`, :func:`json_lines`, :func:`csv_text`), used by ``tute
+export`` and by the service's downloads alike.  Stored texts go out as they
+are when nothing needs changing (tpgn in Spanish cards: no parsing at all).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from ..errors import NotationError
+from ..notation import Record
+from ..reader import parse_record, scan_tags
+from .columns import CSV_COLUMNS
+from .search import SearchFilters
+
+if TYPE_CHECKING:
+    from .store import Archive
+
+EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
+"""The formats of :func:`export` (parquet only to a directory)."""
+
+
+def tpgn_text(records: Iterable[str]) -> Iterator[str]:
+    """Records in export format, a blank line between two."""
+    for i, text in enumerate(records):
+        yield ("\n" if i else "") + text
+
+
+def json_array(documents: Iterable[str]) -> Iterator[str]:
+    """JSON records as one array, a record a line (``[`` and ``]`` on lines of their own)."""
+    yield "["
+    for i, doc in enumerate(documents):
+        yield ("," if i else "") + "\n" + doc
+    yield "\n]\n"
+
+
+def json_lines(documents: Iterable[str]) -> Iterator[str]:
+    """JSON records, one a line."""
+    for doc in documents:
+        yield doc + "\n"
+
+
+def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """A header of :data:`.columns.CSV_COLUMNS`, then a line per row (lists space-separated)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()])
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()  # the header, when no row follows it
+
+
+def _written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
+    """Stored texts as records in ``fmt`` (tpgn or JSON) with ``cards``; a record flagged at import keeps
+    its text in tpgn and gives its tags in JSON."""
+    from ..jsonmodel import to_json
+    for text in texts:
+        try:
+            record = parse_record(text)
+        except NotationError as exc:
+            if fmt == "tpgn":
+                yield text
+                continue
+            record = Record(tags=scan_tags(text), errors=[exc])
+        yield record.tpgn(cards) if fmt == "tpgn" else to_json(record, cards)
+
+
+def chunks(archive: Archive, filters: SearchFilters | None, fmt: str, *, cards: str = "es", sort: str = "date",
+           limit: int | None = None) -> Iterator[str]:
+    """Matching deals as text in ``fmt`` (tpgn, json, jsonl, csv), piece by piece."""
+    return _formatted(archive, filters, fmt, cards, sort, limit, iter)
+
+
+def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards: str, sort: str, limit: int | None,
+               tap: Callable[[Iterable[Any]], Iterator[Any]]) -> Iterator[str]:
+    """:func:`chunks`, with every deal read passed through ``tap`` (which counts them, for :func:`export`)."""
+    if fmt == "csv":
+        return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS)))
+    if fmt not in EXPORT_FORMATS or fmt == "parquet":
+        raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
+    texts = tap(archive.texts(filters, sort=sort, limit=limit))
+    if fmt == "tpgn":
+        return tpgn_text(texts if cards == "es" else _written(texts, fmt, cards))
+    return (json_array if fmt == "json" else json_lines)(_written(texts, fmt, cards))
+
+
+def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,
+           cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
+    """Write matching deals to a stream or path (parquet: to a directory); return how many."""
+    if fmt == "parquet":
+        return export_parquet(archive, filters, None if hasattr(out, "write") else Path(out))  # type: ignore[arg-type]
+    count = 0
+
+    def counted(items: Iterable[Any]) -> Iterator[Any]:
+        nonlocal count
+        for item in items:
+            count += 1
+            yield item
+
+    pieces = _formatted(archive, filters, fmt, cards, sort, limit, counted)  # an unknown format fails here
+    if hasattr(out, "write"):
+        for piece in pieces:
+            out.write(piece)  # type: ignore[union-attr]
+    else:
+        with open(out, "w", encoding="utf-8", newline="\n" if fmt != "csv" else "") as handle:  # type: ignore[arg-type]
+            for piece in pieces:
+                handle.write(piece)
+    return count
+
+
+def export_parquet(archive: Archive, filters: SearchFilters | None, directory: Path | None) -> int:
+    """Matching deals (all columns but the tags) as Parquet files under ``directory``, by preset and year."""
+    if directory is None:
+        raise ValueError("parquet goes to a directory, not a stream: give -o DIR")
+    where, params = (filters or SearchFilters()).to_sql()
+    con = archive.con
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _export AS SELECT * EXCLUDE (tags), "
+                f"coalesce(year, 0) AS part_year FROM deals WHERE {where}", params)
+    count = int(con.execute("SELECT count(*) FROM _export").fetchone()[0])  # type: ignore[index]
+    directory.mkdir(parents=True, exist_ok=True)
+    target = str(directory).replace("'", "''")
+    con.execute(f"COPY _export TO '{target}' (FORMAT parquet, PARTITION_BY (preset, part_year), "
+                "OVERWRITE_OR_IGNORE true)")
+    con.execute("DROP TABLE _export")
+    return count

@@ -1,0 +1,142 @@
+"""Importing: records in, rows out, one transaction per batch.
+
+Loading follows DuckDB's own guidance: records are parsed and validated in
+worker processes (:func:`.rows.arrow_batch`, a pure function from record texts
+to Arrow tables), inserted in bulk one transaction per batch (never row by
+row), and the file is checkpointed at the end.  A deal's id is the first 63
+bits of the SHA-256 of its export text, so importing the same records again
+adds nothing, and an interrupted import leaves only whole batches behind.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..reader import batch_records
+from ..workers import ordered_map
+from .columns import ROW_TABLES
+from .rows import Raw, arrow_batch, worker_batch
+
+BATCH_SIZE = 16 * 8000
+"""Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
+writes the rows of a batch straight into the file instead of through its write-ahead log, which
+measured as twice as slow (see docs/performance.md)."""
+WORK_SIZE = 8000
+"""Records per piece of work sent to a worker process: small enough to keep every worker busy."""
+IMPORT_MEMORY_LIMIT = "256MB"
+"""DuckDB's buffer pool while importing.  The rows of the open batch are held beside it and blocks
+already written need no cache, so a small pool keeps a 1,000,000-deal import (with its workers)
+under 2 GB at the same speed."""
+
+
+@dataclass
+class ImportSummary:
+    """What an import did."""
+    records: int = 0
+    added: int = 0
+    invalid: int = 0
+    skipped_invalid: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        rate = self.records / self.seconds if self.seconds else 0
+        return (f"{self.records:,} records read, {self.added:,} added, {self.records - self.added - self.skipped_invalid:,}"
+                f" already in the archive, {self.invalid:,} invalid"
+                + (f" ({self.skipped_invalid:,} skipped)" if self.skipped_invalid else "")
+                + f"; {self.seconds:.1f} s, {rate:,.0f} records/s")
+
+    def to_dict(self) -> dict[str, object]:
+        """The summary as JSON data."""
+        return {"records": self.records, "added": self.added, "invalid": self.invalid,
+                "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
+
+
+def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int = 1, skip_invalid: bool = False,
+               batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
+               names: list[str] | None = None, on_commit: Callable[[], None] | None = None,
+               memory_limit: str | None = None) -> ImportSummary:
+    """Import records already split from their sources into the archive open on ``con``.
+
+    Each transaction holds ``batch_size`` records (rounded up to whole pieces
+    of work); the workers get pieces of at most :data:`WORK_SIZE`.
+    ``on_commit`` runs after each transaction (a service drops its cached
+    search pages then).  ``memory_limit``: the connection's own limit, restored
+    after the import runs with :data:`IMPORT_MEMORY_LIMIT`; None when its
+    configuration is locked.
+    """
+    summary = ImportSummary()
+    start = time.perf_counter()
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    sizes: list[int] = []  # records read per piece (a record repeated within a piece gives one row)
+    piece = -(-batch_size // -(-batch_size // WORK_SIZE))  # the batch in equal pieces of at most WORK_SIZE
+
+    def pieces() -> Iterator[list[Raw]]:
+        for work in batch_records(raw, piece):
+            sizes.append(len(work))
+            yield work
+
+    def commit() -> None:
+        con.execute("COMMIT")
+        if on_commit is not None:
+            on_commit()
+
+    pending = 0  # records read into the open transaction
+    if memory_limit is not None:
+        con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
+    try:
+        for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
+            deals = tables["deals"]
+            read = sizes.pop(0)
+            invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+            summary.invalid += invalid
+            if skip_invalid and invalid:
+                keep = deals.filter(deals.column("valid")).column("id")
+                tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                summary.skipped_invalid += invalid
+            if not pending:
+                con.execute("BEGIN TRANSACTION")
+            pending += read
+            summary.added += _insert(con, tables)
+            summary.records += read
+            if pending >= batch_size:
+                commit()
+                pending = 0
+            if progress:
+                progress(summary.records, summary.added)
+        if pending:
+            commit()
+            pending = 0
+    finally:
+        if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
+            con.execute("ROLLBACK")
+        if memory_limit is not None:
+            con.execute("SET memory_limit = ?", [memory_limit])
+    con.execute("CHECKPOINT")
+    summary.seconds = time.perf_counter() - start
+    con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
+                [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
+    return summary
+
+
+def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:
+    """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, issues."""
+    deals = tables["deals"]
+    known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
+                        [deals.column("id").to_pylist()]).fetchall()
+    if known:
+        old = pa.array([row[0] for row in known], pa.int64())
+        tables = {name: t.filter(pc.invert(pc.is_in(t.column(0), value_set=old))) for name, t in tables.items()}
+    added = tables["deals"].num_rows
+    if not added:
+        return 0
+    for name in ROW_TABLES:
+        con.register("_batch", tables[name])
+        con.execute(f"INSERT INTO {name} SELECT * FROM _batch")
+        con.unregister("_batch")
+    return added

@@ -1,0 +1,274 @@
+"""From record texts to the archive's rows, as Arrow tables: the work of an import's worker processes.
+
+:func:`arrow_batch` is a pure function from record texts to one Arrow table per
+table of :mod:`.columns`; :func:`add_rows` appends one deal's rows to the
+columns of a batch, in the column order of the table (no dict per row and
+table: lists appended in a loop, turned into Arrow once per batch).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gc
+import hashlib
+from collections.abc import Iterator
+from operator import attrgetter
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
+from ..engine import Cante, Exchange, Play, Tute
+from ..errors import NotationError
+from ..notation import SEAT_TAGS, Record, side_labels, trump_suit
+from ..reader import parse_record, scan_tags
+from ..rules import SEAT_NAMES
+from ..validate import Report, validate_records
+from .columns import ARROW, DEAL_COLUMNS
+
+Raw = tuple[str | None, int, int, str]
+"""A record split from its source: (source name, 0-based index, first line, text)."""
+
+
+def deal_id(text: str) -> tuple[int, str]:
+    """The id and hash of a record's export text: the hash is its SHA-256, the id its first 63 bits."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
+
+
+_CARD_CODE = pa.array(CODES)
+_CARD_SUIT = pa.array([SUIT_LETTERS[CARD_SUIT[c]] for c in range(40)])
+_CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], pa.uint8())
+_CARD_POINTS = pa.array([CARD_POINTS[c] for c in range(40)], pa.uint8())
+_SEAT_LETTER = pa.array([SEAT_NAMES.get(n, ("",) * 4)[s] if s < n else None for n in range(5) for s in range(4)])
+"""Seat letter of seat ``s`` with ``n`` players at index ``4 * n + s``."""
+
+
+def plays_table(p: dict[str, list[Any]]) -> pa.Table:
+    """The plays of a batch, column by column in Arrow: no Python work per card here."""
+    deal = pa.array(p["deal"], pa.int32())
+    seats = pa.array(p["seats"], pa.int32())
+    cards = pa.array(p["cards"], pa.int32())
+    seq = pa.array(p["seq"], pa.int32())
+    n = pc.take(pa.array(p["n"], pa.int32()), deal)
+    trick0 = pc.divide(pc.subtract(seq, 1), n)
+    winner = pc.take(pa.array(p["winners"], pa.int32()), pc.add(pa.array(p["trick_base"], pa.int32()), trick0))
+    return pa.table({
+        "deal_id": pc.take(pa.array(p["ids"], pa.int64()), deal),
+        "seq": seq.cast(pa.uint16()), "trick": pc.add(trick0, 1).cast(pa.uint8()),
+        "ord": pc.subtract(pc.subtract(seq, 1), pc.multiply(trick0, n)).cast(pa.uint8()),
+        "seat": pc.take(_SEAT_LETTER, pc.add(pc.multiply(n, 4), seats)),
+        "player": pc.take(pa.array(p["names"], pa.string()), pc.add(pc.multiply(deal, 4), seats)),
+        "card": pc.take(_CARD_CODE, cards), "suit": pc.take(_CARD_SUIT, cards),
+        "rank": pc.take(_CARD_RANK, cards), "points": pc.take(_CARD_POINTS, cards),
+        "won": pc.equal(winner, seats),
+    }, schema=ARROW["plays"])
+
+
+def _date(text: str) -> tuple[dt.date | None, int | None]:
+    """A Date tag as a date (None with unknown parts) and its year (None if unknown)."""
+    parts = text.split(".")
+    year = int(parts[0]) if parts and parts[0].isdigit() else None
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        try:
+            return dt.date(int(parts[0]), int(parts[1]), int(parts[2])), year
+        except ValueError:
+            return None, year
+    return None, year
+
+
+_CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
+
+_PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4))
+"""Rey and caballo of each suit, as a mask."""
+
+
+def _safe_dealer(record: Record) -> int | None:
+    try:
+        return record.dealer
+    except NotationError:
+        return None
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -> bool:
+    """Append one deal's rows to every table's columns; False when its id is already in the batch."""
+    record = report.record
+    tags = record.tags
+    rules = report.rules
+    names = rules.seat_names if rules else ("N", "W", "S", "E")
+    n = len(names)
+    labels = side_labels(rules) if rules else ()
+    sheet = report.sheet
+    export = record.tpgn() if not record.errors else text
+    did, digest = deal_id(export)
+    seen = out["_seen"]
+    if did in seen:
+        return False
+    seen[did] = True
+    player = [tags.get(SEAT_TAGS[name]) for name in names]
+    try:
+        turned, hands, match_score, trump = record.turned, record.hands, record.match_score, trump_suit(record)
+    except NotationError:
+        turned, hands, match_score, trump = None, None, None, None
+    totals = list(sheet.totals) if sheet else None
+    winner = sheet.winner if sheet else None
+    comments = [c for note in record.notes.values() for c in note.comments]
+    date, year = _date(tags.get("Date", "????.??.??"))
+    decl_count = {Cante: 0, Exchange: 0}
+    # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
+    q = out["declarations"]
+    p = out["_plays"]
+    refused = {(c.seat, c.suit) for c in report.refused_cantes}
+    events = record.events
+    play_events = [e for e in events if type(e) is Play]
+    cards = list(map(_CARD_OF, play_events))
+    count = len(cards)
+    p["deal"].extend([len(p["ids"])] * count)
+    p["ids"].append(did)
+    p["n"].append(n)
+    p["names"].extend(player + [None] * (4 - n))
+    p["cards"].extend(cards)
+    p["seats"].extend(map(_SEAT_OF, play_events))
+    p["seq"].extend(range(1, count + 1))
+    p["trick_base"].extend([len(p["winners"])] * count)
+    tricks = -(-count // n)
+    winners = [t.winner for t in sheet.tricks] if sheet else []
+    p["winners"].extend(winners[:tricks] + [255] * (tricks - len(winners)))
+    plays = 0
+    for event in events if count < len(events) else ():  # the declarations, where there are any
+        seat = event.seat
+        if type(event) is Play:
+            plays += 1
+            continue
+        kind = type(event)
+        decl_count[kind] = decl_count.get(kind, 0) + 1
+        q["deal_id"].append(did)
+        q["seq"].append(sum(decl_count.values()))
+        q["after_trick"].append(plays // n)
+        q["seat"].append(names[seat])
+        q["player"].append(player[seat])
+        if kind is Cante:
+            q["kind"].append("cante")
+            q["suit"].append(SUIT_LETTERS[event.suit])
+            q["rank"].append(None)
+            q["card"].append(None)
+            q["points"].append(None if rules is None else
+                               rules.cuarenta_points if event.suit == trump else rules.cante_points)
+            q["accepted"].append((seat, event.suit) not in refused)
+        else:
+            q["kind"].append("tute" if kind is Tute else "exchange")
+            q["suit"].append(SUIT_LETTERS[CARD_SUIT[event.card]] if kind is Exchange else None)
+            q["rank"].append(event.rank if kind is Tute else None)
+            q["card"].append(CODES[event.card] if kind is Exchange else None)
+            q["points"].append(None)
+            q["accepted"].append(True)
+    # -- starting hands
+    h = out["hands"]
+    for seat, mask in enumerate(hands or ()):
+        h["deal_id"].append(did)
+        h["seat"].append(names[seat])
+        h["player"].append(player[seat])
+        h["side"].append(labels[rules.side_of(seat)] if rules else None)
+        h["cards"].append([CODES[c] for c in display_cards(mask)])
+        h["mask"].append(mask)
+    # -- issues
+    i = out["issues"]
+    for f in report.findings:
+        for key, value in (("deal_id", did), ("severity", f.severity), ("code", f.code), ("option", f.option),
+                           ("message", f.message), ("line", f.line), ("col", f.column), ("trick", f.trick),
+                           ("seat", f.seat)):
+            i[key].append(value)
+    # -- the deal
+    row = {
+        "id": did, "hash": digest, "source": record.source, "source_index": record.index,
+        "source_line": record.line, "event": tags.get("Event"), "site": tags.get("Site"),
+        "date_text": tags.get("Date"), "date": date, "year": year, "round": tags.get("Round"),
+        "rules": str(rules) if rules else tags.get("Rules"), "preset": rules.preset if rules else None,
+        "players": n, "north": tags.get("North"), "west": tags.get("West"), "south": tags.get("South"),
+        "east": tags.get("East"), "dealer": tags.get("Dealer"),
+        "trump": SUIT_LETTERS[trump] if trump is not None else None,
+        "turned": CODES[turned] if turned is not None else None, "match_id": tags.get("Match"),
+        "deal_no": _int(tags.get("DealNo")), "match_target": report.match_target,
+        "match_score": list(match_score) if match_score else None, "valid": report.valid,
+        "errors": len(report.errors), "warnings": len(report.warnings), "sides": list(labels),
+        "claimed_score": list(report.claimed_score) if report.claimed_score else None, "score": totals,
+        "card_points": list(sheet.card_points) if sheet else None, "claimed_result": report.claimed_result,
+        "result": report.computed_result, "winner": labels[winner] if winner is not None else None,
+        "winner_points": totals[winner] if totals and winner is not None else None,
+        "margin": (totals[winner] - max(v for k, v in enumerate(totals) if k != winner))
+        if totals and winner is not None and len(totals) > 1 else None,
+        "match_points": list(sheet.match_points) if sheet else None,
+        "last_trick": labels[sheet.last_trick_side] if sheet and sheet.last_trick_side is not None else None,
+        "complete": bool(sheet and sheet.complete), "tute": bool(sheet and sheet.tute),
+        "tute_rank": sheet.tute.rank if sheet and sheet.tute else None,
+        "tute_seat": names[sheet.tute.seat] if sheet and sheet.tute else None,
+        "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),
+        "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
+        "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
+    }
+    dealer = _safe_dealer(record)
+    mano = (dealer + 1) % n if dealer is not None else None
+    row["mano"] = names[mano] if mano is not None else None
+    row["mano_side"] = labels[rules.side_of(mano)] if mano is not None and rules else None
+    row["winner_players"] = ([player[x] for x in range(n) if rules.side_of(x) == winner]
+                             if rules and winner is not None else None)
+    by_letter = dict(zip(names, hands or ()))
+    sung = dict.fromkeys(names, 0)
+    for c in sheet.cantes if sheet else ():
+        sung[names[c.seat]] |= 1 << c.suit
+    for letter in "NWSE":
+        row[f"hand_{letter.lower()}"] = by_letter.get(letter)
+        row[f"sung_{letter.lower()}"] = sung.get(letter)
+    pair = _PAIRS[trump] if trump is not None else 0
+    holder = next((x for x, m in enumerate(hands or ()) if pair and m & pair == pair), None)
+    row["cuarenta_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
+    unsung = 0  # suits some seat was dealt rey and caballo of and never sang
+    for letter, mask in by_letter.items():
+        for suit in range(4):
+            if mask & _PAIRS[suit] == _PAIRS[suit] and not sung[letter] >> suit & 1:
+                unsung |= 1 << suit
+    row["unsung"] = unsung if hands else None
+    for name, column in out["_deal_columns"]:  # the table's columns: one the row lacks fails here, not in DuckDB
+        column.append(row[name])
+    return True
+
+
+def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:
+    """:func:`arrow_batch` in a worker process, with the cyclic garbage collector paused.
+
+    A piece's rows hold about a million objects, none of them in reference
+    cycles, which the collector would otherwise walk again and again: 9% of a
+    worker's time.  Cycles made meanwhile are collected after.
+    """
+    gc.disable()
+    try:
+        return arrow_batch(batch)
+    finally:
+        gc.enable()
+
+
+def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
+    """Parse and validate record texts; return each table's new rows as Arrow (a pure function)."""
+
+    def records() -> Iterator[Record]:
+        for name, index, first_line, text in batch:
+            try:
+                yield parse_record(text, first_line=first_line, source=name, index=index)
+            except NotationError as exc:
+                exc.source, exc.index = name, index
+                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
+
+    out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
+    out["_seen"] = {}
+    out["_deal_columns"] = [(name, out["deals"][name]) for name in DEAL_COLUMNS]
+    out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
+    for report, (_, _, _, text) in zip(validate_records(records()), batch):
+        add_rows(report, text, out)
+    tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t != "plays"}
+    tables["plays"] = plays_table(out["_plays"])
+    return tables
