@@ -477,14 +477,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
         text = _deal_text(view, deal_id)
         record = parse_record(text)
-        report = validate(record).to_dict()
+        model = validate(record).model()
+        report = model.model_dump()
         try:
             steps = [_frame_json(f) for f in frames(record)]
         except NotationError as exc:
             steps, report["explanation"] = [], [*report["explanation"], str(exc)]
         return templates.TemplateResponse(request, "deal.html", {
             "deal_id": deal_id, "tags": record.tags, "frames": steps, "report": report, "text": text,
-            "sentence": result_sentence(report) if report.get("sheet") else None})
+            "sentence": result_sentence(model) if model.sheet else None})
 
     @app.get("/validate", response_class=HTMLResponse, include_in_schema=False)
     def validate_page(request: Request) -> HTMLResponse:

@@ -58,7 +58,7 @@ def simulate(
                else deal_records(r, deals, seed, bot_name))
     if sheet:
         for record in records:
-            out.print(score_sheet(validate(record).to_dict()))
+            out.print(score_sheet(validate(record).model()))
         return
     stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     try:

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from tutepgn.cli.main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, _fail, _ruleset, app, err, out
 from tutepgn.errors import NotationError
 from tutepgn.sheets import findings_text, score_sheet
-from tutepgn.validate import Summary, fix_results, validate_sources
+from tutepgn.validate import ReportModel, Summary, fix_results, validate_sources
 
 
 def _inputs(paths: list[str]) -> list[object]:
@@ -78,11 +78,11 @@ def validate(
                 elif nl:
                     typer.echo(json.dumps(report, ensure_ascii=False))
                 elif explain:
-                    out.print(score_sheet(report))
-                    out.print(findings_text(report), soft_wrap=True)
+                    model = ReportModel.model_validate(report)
+                    out.print(score_sheet(model))
+                    out.print(findings_text(model), soft_wrap=True)
                 elif report["findings"]:
-                    shown = {**report, "findings": [f for f in report["findings"] if f["severity"] != "info"]}
-                    out.print(findings_text(shown), end="", soft_wrap=True)
+                    out.print(findings_text(ReportModel.model_validate(report), info=False), end="", soft_wrap=True)
                 if summary.records % 1000 == 0:
                     elapsed = time.perf_counter() - start
                     progress.update(task, completed=summary.records, rate=f"{summary.records / elapsed:,.0f}/s")

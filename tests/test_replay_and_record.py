@@ -254,7 +254,7 @@ def test_record_refuses_an_illegal_card_then_goes_on(tmp_path: Path) -> None:
                     Recorder(probe).parse(entry))
     else:
         raise AssertionError("no illegal card to try")
-    legal = CardSet(probe.legal_plays()).codes()
+    legal = probe.legal_plays().codes()
     script = entries[:i] + [CODES[bad[0]]] + entries[i:]
     target = tmp_path / "deal.tpgn"
     result = runner.invoke(app, ["record", "-r", "torofun-4p", "--seed", "6", "-o", str(target)],
