@@ -33,6 +33,7 @@ from .cards import (
     BIT, CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
     Card, CardSet, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
+from .declarations import CABALLOS, CANTE_PAIRS, FOURS, DeclarationRules
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .rules import Ruleset, SeatLike
@@ -88,22 +89,14 @@ class Exchange:
 
 Action = Union[Play, Cante, Tute, Exchange]
 A = TypeVar("A", Play, Cante, Tute, Exchange)
-
 CardLike = Union[Card, str]
 """A card as an int or as its code (``"1O"``)."""
-
-CANTE_PAIRS: tuple[Mask, ...] = tuple(BIT[card(REY, s)] | BIT[card(CABALLO, s)] for s in SUITS)
-"""Per suit, the rey and caballo a cante needs, as a mask."""
-_CABALLOS = mask_of(card(CABALLO, s) for s in SUITS)
-"""The four caballos; a rey is always the card just above its caballo."""
-_FOURS = {rank: mask_of(card(rank, s) for s in SUITS) for rank in (REY, CABALLO)}
-"""The four reyes and the four caballos a tute needs."""
 
 # ---------------------------------------------------------------------------
 # The deal.
 
 
-class Deal:
+class Deal(DeclarationRules):
     """One deal, from the cards dealt to the score sheet.
 
     Build it with :meth:`from_hands`, :meth:`from_deck` or :meth:`shuffled`;
@@ -158,7 +151,7 @@ class Deal:
         self.log: list[Action] = []
         self.cantes: list[CanteScore] = []
         self.sung_suits: set[Suit] = set()
-        self._unsung = _CABALLOS  # the caballo of each suit not yet sung
+        self._unsung = CABALLOS  # the caballo of each suit not yet sung
         self.barred_sides: set[int] = set()
         self.lost_cantes: set[tuple[int, Suit]] = set()
         self.last_draw: dict[int, Card] = {}
@@ -419,70 +412,7 @@ class Deal:
         if self.stock_pos == len(stock):
             self.last_draw = drawn
 
-    def _close_window(self) -> None:
-        """At the next lead, apply what silence after a won trick costs."""
-        side = self.window_side
-        if not self._silence_costs or self.window_cantes:
-            self.window_side = None
-            return
-        r = self.rules
-        if r.cante_only_if_sung_at_first_win and self.wins[side] == 1:
-            self.barred_sides.add(side)
-        if r.forfeit_unsung_cantes:
-            lost = []
-            for seat in self._side_seats[side]:
-                hand = self.hands[seat]
-                held = hand & (hand >> 1) & self._unsung  # caballos whose rey is held too
-                while held:
-                    low = held & -held
-                    suit = CARD_SUIT[low.bit_length() - 1]
-                    if self._cante_refusal(seat, suit) is None:  # the window is still open here
-                        lost.append(suit)
-                    held ^= low
-            if lost:
-                self.lost_cantes.update((side, suit) for suit in lost)
-        self.window_side = None
-
-    # -- Declarations --------------------------------------------------------
-    # Each ``_x_refusal`` returns the code of the first rule that forbids the
-    # declaration, or None: the one place where the rule is written.  verify_x
-    # turns the code into an error with words; can_x tests it for None.
-
-    def _window_refusal(self, seat: int) -> str | None:
-        """Declarations come after a trick won by the declarer's side, before the next lead."""
-        if self.over:
-            return "deal_over"
-        if self.trick:
-            return "declare_between_tricks"
-        if not self.tricks:
-            return "declare_after_won_trick"
-        if self.window_side != self._side[seat]:
-            return "declare_by_trick_winner"
-        return None
-
-    def _draw_refusal(self, seat: int, cards: Mask) -> str | None:
-        """The 2-player rules that tie cantes and tute to the draws from the stock."""
-        r = self.rules
-        if r.declare_only_after_draw and not self.window_after_draw:
-            return "declare_only_after_draw"
-        if r.no_declare_with_last_drawn and seat in self.last_draw and cards >> self.last_draw[seat] & 1:
-            return "no_declare_with_last_drawn"
-        return None
-
-    def _cante_refusal(self, seat: int, s: Suit) -> str | None:
-        r = self.rules
-        side = self._side[seat]
-        return (self._window_refusal(seat)
-                or ("cante_not_held" if self.hands[seat] & CANTE_PAIRS[s] != CANTE_PAIRS[s] else None)
-                or ("cante_suit_sung" if s in self.sung_suits else None)
-                or ("cante_only_if_sung_at_first_win" if side in self.barred_sides else None)
-                or ("forfeit_unsung_cantes" if (side, s) in self.lost_cantes else None)
-                or ("cantes_per_trick" if self.window_cantes >= r.cantes_per_trick else None)
-                or self._draw_refusal(seat, CANTE_PAIRS[s])
-                or ("forty_first" if r.forty_first and s != self.trump
-                    and self._cante_refusal(seat, self.trump) is None else None))
-
-
+    # -- Declarations: the rules are in DeclarationRules (tutepgn.declarations) -----
     def verify_cante(self, seat: SeatLike, suit: Suit | str) -> None:
         """Raise :class:`IllegalDeclaration` naming the rule if ``seat`` may not sing ``suit`` now."""
         self.verify(self._cante(seat, suit))
@@ -498,23 +428,6 @@ class Deal:
     def _cante(self, seat: SeatLike, suit: Suit | str) -> Cante:
         return Cante(self.rules.seat(seat), suit_from_letter(suit) if isinstance(suit, str) else suit)
 
-    def _tute_refusal(self, seat: int, rank: int) -> str | None:
-        r = self.rules
-        four = _FOURS.get(rank)
-        if four is None:
-            return "tute_rank"
-        first_lead = not self.tricks and not self.trick and not self.over
-        if first_lead and r.tute_at_first_lead:
-            window = "tute_by_leader" if seat != self.turn else None
-        else:
-            window = self._window_refusal(seat)
-        side = self._side[seat]
-        return (window
-                or ("tute_not_held" if self.hands[seat] & four != four else None)
-                or ("tute_blocked_by_earlier_cante" if r.tute_blocked_by_earlier_cante
-                    and any(c.side == side for c in self.cantes) else None)
-                or (None if first_lead else self._draw_refusal(seat, four)))
-
     def verify_tute(self, seat: SeatLike, rank: int) -> None:
         """Raise :class:`IllegalDeclaration` naming the rule if ``seat`` may not announce tute now."""
         self.verify(Tute(self.rules.seat(seat), rank))
@@ -526,23 +439,6 @@ class Deal:
     def tute(self, seat: SeatLike, rank: int) -> Tute:
         """Announce tute; the deal ends at once."""
         return self.apply(Tute(self.rules.seat(seat), rank))
-
-    def _exchange_refusal(self, seat: int, c: Card) -> str | None:
-        r = self.rules
-        rank = CARD_RANK[c]
-        if rank == 7 and r.exchange_seven:
-            allowed_for = r.exchange_seven_for
-        elif rank == 2 and r.exchange_two:
-            allowed_for = r.exchange_two_for
-        else:
-            allowed_for = None
-        return ("deal_over" if self.over else None
-                or ("exchange_card" if allowed_for is None or CARD_SUIT[c] != self.trump else None)
-                or ("exchange_needs_stock" if self.stock_pos >= len(self.stock) else None)
-                or ("exchange_on_lead" if self.trick or seat != self.turn else None)
-                or ("exchange_at_first_lead" if not self.tricks and not r.exchange_at_first_lead else None)
-                or ("exchange_not_held" if not self.hands[seat] >> c & 1 else None)
-                or ("exchange_turned_rank" if CARD_RANK[self.turned] not in (allowed_for or ()) else None))
 
     def verify_exchange(self, seat: SeatLike, card_: CardLike) -> None:
         """Raise :class:`IllegalDeclaration` naming the rule if ``seat`` may not exchange ``card_`` now."""
@@ -631,7 +527,6 @@ class Deal:
             return True
         return False
 
-
     # -- Any action ----------------------------------------------------------
     def apply(self, action: A) -> A:
         """Apply any action; raise :class:`IllegalAction` naming the rule if it is not allowed."""
@@ -681,7 +576,7 @@ class Deal:
             r = self.rules
             for seat in range(r.players):
                 hand = self.hands[seat]
-                for rank, four in _FOURS.items():
+                for rank, four in FOURS.items():
                     if hand & four == four and self._tute_refusal(seat, rank) is None:
                         out.append(Tute(seat, rank))
                 if self.tricks:

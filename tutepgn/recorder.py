@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .cards import CODES, SUIT_LETTERS, CardSet, card_reader, pack
 from .engine import Action, Cante, Deal, Exchange, Play, Tute
-from .errors import EntryError, IllegalAction, NotationError, TuteError
+from .errors import EntryError, IllegalAction, NotationError
 from .notation import Record, format_side_values, result_text
 from .notation import event_text
 from .replay import Frame, match_target, replay, snapshot

@@ -45,8 +45,9 @@ class Finding(BaseModel):
     seat: str | None = None
     event: str | None = None
 
-    def __init__(self, severity: Severity, code: str, message: str, /, **where: object) -> None:
-        super().__init__(severity=severity, code=code, message=message, **where)
+    def __init__(self, *what: str, **fields: object) -> None:
+        """``Finding(severity, code, message, line=..., ...)``, or every field by name (as JSON gives them)."""
+        super().__init__(**dict(zip(("severity", "code", "message"), what)), **fields)
 
     def to_dict(self) -> dict[str, object]:
         """The finding as JSON data."""
