@@ -47,13 +47,15 @@ class Step(NamedTuple):
     applied: bool
 
 
-def replay(deal: Deal, events: Iterable[Action]) -> Iterator[Step]:
+def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) -> Iterator[Step]:
     """Apply each event to ``deal`` in turn and yield a :class:`Step` after each, with ``deal`` as it left it.
 
     A legal event is applied; an illegal one is forced as the record wrote it
     (:meth:`~tutepgn.engine.Deal.force`), so the rest of the record can still
     be followed.  Nothing stops the replay: an event after the end of the deal
-    comes with the rule ``deal_over`` and is not applied.
+    comes with the rule ``deal_over`` and is not applied.  ``only_illegal``
+    yields the steps of illegal events alone: the validator's case, where
+    nearly every event is legal and a step for each would cost time.
 
     >>> from tutepgn.simulate import deal_records
     >>> from tutepgn.rules import preset
@@ -70,7 +72,8 @@ def replay(deal: Deal, events: Iterable[Action]) -> Iterator[Step]:
             apply(event)
         except IllegalAction as error:
             yield new(Step, (index, event, error, force(event)))
-        else:
+            continue
+        if not only_illegal:
             yield new(Step, (index, event, None, True))
 
 

@@ -166,12 +166,10 @@ def _what(event: Action, deal: Deal) -> str:
 
 
 def _replay(record: Record, deal: Deal, report: Report) -> None:
-    """Replay every event; report each illegal one, which the replay forces as the record wrote it."""
+    """Replay every event; report each illegal one, which the replay forced as the record wrote it."""
     names = deal.rules.seat_names
     positions = record.positions
-    for index, event, error, applied in replay(deal, record.events):
-        if error is None:
-            continue
+    for index, event, error, applied in replay(deal, record.events, only_illegal=True):
         line, column = positions[index] if index < len(positions) else (None, None)
         text = _what(event, deal)
         if error.rule == "deal_over":
