@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from tutepgn.cards import CARD_SUIT, CODES, CardSet, card_from_code, suit_from_letter
-from tutepgn.engine import Deal
-from tutepgn.errors import IllegalPlay
+from tutepgn.engine import Deal, Play
+from tutepgn.errors import IllegalPlay, UnknownSeat
 from tutepgn.rules import preset
 
 TRICK_PRESETS = ["ludoteka-pairs", "torofun-3p", "torofun-4p"]
@@ -496,3 +496,32 @@ def test_2p_duties_never_apply_during_a_whole_stock_phase(name):
             deal.play(min(deal.legal_plays()))
         assert sum(m.bit_count() for m in deal.hands) == 16
         assert len(deal.tricks) == 12
+
+
+# ---------------------------------------------------------------------------
+# The public surface: (seat, card) or (card) alone, seats as letters, legal_plays a CardSet.
+
+@pytest.mark.parametrize("name", TRICK_PRESETS)
+def test_a_play_names_its_seat_by_letter_or_number_or_not_at_all(name):
+    for form in ((), ("N",), (0,)):
+        deal = trick_deal(name, ["10C 4E 5E", "1E 3E 5B", "7C 10B 6O"])
+        assert deal.can_play(*form, "10C") and deal.can(Play(0, card_from_code("10C")))
+        deal.verify_play(*form, "10C")
+        assert deal.play(*form, "10C") == Play(0, card_from_code("10C"))
+    second = deal.rules.seat_names[1]
+    assert not deal.can_play("N", "4E") and not deal.can(Play(0, card_from_code("4E")))
+    with pytest.raises(IllegalPlay) as info:
+        deal.play("N", "4E")
+    assert info.value.rule == "not_your_turn"
+    assert deal.play(second, "1E") == Play(1, card_from_code("1E"))
+    with pytest.raises(UnknownSeat):
+        deal.play("X", "7C")
+
+
+@pytest.mark.parametrize("name", TRICK_PRESETS)
+def test_legal_plays_is_a_card_set_and_legal_actions_its_plays(name):
+    deal = trick_deal(name, ["10C 4E 5E", "1E 3E 5B", "7C 10B 6O"], plays="10C")
+    legal_cards = deal.legal_plays()
+    assert isinstance(legal_cards, CardSet) and legal_cards <= CardSet(deal.hands[deal.turn])
+    assert [a for a in deal.legal_actions() if type(a) is Play] == [Play(deal.turn, c) for c in legal_cards]
+    assert all(deal.can(Play(deal.turn, c)) == (c in legal_cards) for c in deal.hand(deal.turn))

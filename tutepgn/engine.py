@@ -179,7 +179,7 @@ class Deal(DeclarationRules):
 
     # -- Building ----------------------------------------------------------
     @classmethod
-    def from_hands(cls, rules: Ruleset, hands: list[list[str]] | list[str], *, dealer: int = 0,
+    def from_hands(cls, rules: Ruleset, hands: list[list[str]] | list[str], *, dealer: SeatLike = 0,
                    stock: list[str] | str = (), turned: str | None = None,
                    first_of_match: bool = False) -> Deal:
         """Build a deal from card codes: one list (or space-separated string) per seat in turn order.
@@ -197,10 +197,10 @@ class Deal(DeclarationRules):
             turned_card = stock_cards[-1]
         else:
             turned_card = card_from_code(turned)
-        return cls(rules, hand_masks, stock_cards, turned_card, dealer, first_of_match=first_of_match)
+        return cls(rules, hand_masks, stock_cards, turned_card, rules.seat(dealer), first_of_match=first_of_match)
 
     @classmethod
-    def from_deck(cls, rules: Ruleset, deck: list[Card], dealer: int = 0, *,
+    def from_deck(cls, rules: Ruleset, deck: list[Card], dealer: SeatLike = 0, *,
                   first_of_match: bool = False) -> Deal:
         """Deal a deck order one card at a time, starting with mano; the rest is the stock.
 
@@ -212,6 +212,7 @@ class Deal(DeclarationRules):
         if sorted(deck) != cards_in(pack(r.removed_ranks)):
             raise ValueError(f"the deck must hold each of the {r.deck_size} cards of the pack once")
         hands = [0] * n
+        dealer = r.seat(dealer)
         dealt = n * r.hand_size
         for i in range(dealt):
             hands[(dealer + 1 + i) % n] |= BIT[deck[i]]
@@ -222,7 +223,7 @@ class Deal(DeclarationRules):
         return cls(r, hands, stock, turned, dealer, first_of_match=first_of_match)
 
     @classmethod
-    def shuffled(cls, rules: Ruleset, seed: int | random.Random | None = None, dealer: int = 0, *,
+    def shuffled(cls, rules: Ruleset, seed: int | random.Random | None = None, dealer: SeatLike = 0, *,
                  first_of_match: bool = False) -> Deal:
         """Deal a shuffled pack; the same seed gives the same deal."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
