@@ -35,7 +35,7 @@ def simulate(
                else deal_records(r, deals, seed, bot_name))
     if sheet:
         for record in records:
-            out.print(score_sheet(validate(record).to_dict()))
+            out.print(score_sheet(validate(record).model()))
         return
     if fmt == "json":
         chunks = json_array(map(to_json, records))

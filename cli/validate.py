@@ -15,7 +15,7 @@ from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
 from tutepgn.inputs import expand
 from tutepgn.sheets import findings_text, score_sheet
-from tutepgn.validate import Summary, tally, validate_sources, write_fixed
+from tutepgn.validate import ReportModel, Summary, tally, validate_sources, write_fixed
 
 
 def validate(
@@ -64,11 +64,11 @@ def validate(
                 elif form == Format.nl:
                     typer.echo(dumps(report))
                 elif explain:
-                    out.print(score_sheet(report))
-                    out.print(findings_text(report), soft_wrap=True)
+                    model = ReportModel.model_validate(report)
+                    out.print(score_sheet(model))
+                    out.print(findings_text(model), soft_wrap=True)
                 elif report["findings"]:
-                    shown = {**report, "findings": [f for f in report["findings"] if f["severity"] != "info"]}
-                    out.print(findings_text(shown), end="", soft_wrap=True)
+                    out.print(findings_text(ReportModel.model_validate(report), info=False), end="", soft_wrap=True)
                 if summary.records % 1000 == 0:
                     progress.update(task, completed=summary.records,
                                     rate=f"{summary.records / max(summary.seconds, 1e-9):,.0f}/s")

@@ -99,7 +99,7 @@ def _illegal_record(seed: int) -> Record:
     while not deal.over:
         if not forced and deal.trick:
             seat, legal = deal.turn, deal.legal_plays()
-            bad = [c for c in deal.hand(seat) if not legal >> c & 1]
+            bad = [c for c in deal.hand(seat) if c not in legal]
             if bad:
                 deal.force(Play(seat, bad[0]))
                 forced = True

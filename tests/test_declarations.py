@@ -1,9 +1,8 @@
 """Cantes and tute: when they may be declared, what limits them, what they are worth.
 
 Every test builds a short hand-written position and asserts the exact rule code
-(``IllegalDeclaration.rule``) or the exact points, following
-/work/shared/reference/rules.md.  Positions put seat 0 (N) on lead: the dealer
-is the last seat, so N is mano.  Trump is bastos (the turned 5B) unless said
+(``IllegalDeclaration.rule``) or the exact points, following docs/rules.md.
+Positions put seat 0 (N) on lead: the dealer is the last seat, so N is mano.  Trump is bastos (the turned 5B) unless said
 otherwise; for dealer_last rulesets the dealer holds 5B, for 2-player rulesets
 it lies at the bottom of the stock.
 
@@ -16,7 +15,7 @@ from __future__ import annotations
 import pytest
 from positions import ALL, PAIRS, build, plays
 
-from tutepgn import Deal, IllegalDeclaration, preset
+from tutepgn import Deal, IllegalDeclaration, UnknownSeat, preset
 from tutepgn.cards import BASTOS, COPAS, ESPADAS, OROS, card_code
 from tutepgn.engine import Cante, CanteScore, Tute
 
@@ -637,3 +636,32 @@ def test_ludoteka_first_deal_cuarenta_is_in_oros(first, oros_points, bastos_poin
         deal.cante(0, "O")
     points = {c.suit: c.points for c in deal.score().cantes}
     assert points == {OROS: oros_points, BASTOS: bastos_points}
+
+
+# ---------------------------------------------------------------------------
+# Seats by letter, and any declaration through verify / can / apply.
+
+@pytest.mark.parametrize("name", ALL)
+def test_declarations_take_seats_as_letters(name):
+    deal = window_after_trick1(name)
+    opponent = deal.rules.seat_names[1]  # W, or S for 2 players
+    refused("declare_by_trick_winner", deal.cante, opponent, "E")
+    assert not deal.can_cante(opponent, "E") and deal.can_cante("N", "C")
+    assert deal.can(Cante(0, COPAS)) and not deal.can(Cante(1, ESPADAS))
+    deal.verify(Cante(0, COPAS))
+    assert deal.cante("N", "C") == Cante(0, COPAS)
+    assert deal.score().cantes == (CanteScore(seat=0, side=0, suit=COPAS, points=20),)
+    assert not deal.can_tute("N", 12)
+    refused("tute_not_held", deal.tute, "N", 12)
+
+
+@pytest.mark.parametrize("name", ["torofun-3p", "torofun-4p", "playcard-2p"])
+def test_a_seat_the_ruleset_does_not_have_is_refused_with_its_seats(name):
+    deal = window_position(name)
+    missing = {2: "W", 3: "S", 4: "X"}[n_of(name)]
+    for seat in (missing, n_of(name), -1):
+        with pytest.raises(UnknownSeat) as info:
+            deal.cante(seat, "C")
+        assert " ".join(deal.rules.seat_names) in str(info.value)
+        assert isinstance(info.value, ValueError)
+    assert deal.side_of("N") == 0 and deal.hand("N") == deal.hand(0)

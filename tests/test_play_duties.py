@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from tutepgn.cards import CARD_SUIT, CODES, card_from_code, cards_in, suit_from_letter
-from tutepgn.engine import Deal
-from tutepgn.errors import IllegalPlay
+from tutepgn.cards import CARD_SUIT, CODES, CardSet, card_from_code, suit_from_letter
+from tutepgn.engine import Deal, Play
+from tutepgn.errors import IllegalPlay, UnknownSeat
 from tutepgn.rules import preset
 
 TRICK_PRESETS = ["ludoteka-pairs", "torofun-3p", "torofun-4p"]
@@ -56,7 +56,7 @@ def trick_deal(name: str, hands: list[str], plays: str = "", seat3: str = SEAT3_
 
 def legal(deal: Deal) -> set[str]:
     """The legal plays of the player to move, as card codes."""
-    return {CODES[c] for c in cards_in(deal.legal_plays())}
+    return set(deal.legal_plays().codes())
 
 
 def hand(deal: Deal, seat: int) -> set[str]:
@@ -69,9 +69,10 @@ def assert_refused(deal: Deal, code: str, rule: str, option: str | None = "same"
     c = card_from_code(code)
     before_hand, before_trick, before_log = deal.hands[seat], list(deal.trick), len(deal.log)
     assert not deal.can_play(c)
-    assert not deal.can_play(c, seat)
+    assert not deal.can_play(seat, c)
+    assert not deal.can_play(deal.rules.seat_names[seat], code)
     with pytest.raises(IllegalPlay) as info:
-        deal.verify_play(c, seat)
+        deal.verify_play(seat, c)
     assert info.value.rule == rule
     assert info.value.option == (rule if option == "same" else option)
     assert info.value.seat == seat
@@ -86,8 +87,8 @@ def assert_playable(deal: Deal, code: str) -> None:
     """``code`` may be played now, and playing it works."""
     seat = deal.turn
     c = card_from_code(code)
-    assert deal.can_play(c, seat)
-    deal.verify_play(c, seat)
+    assert deal.can_play(seat, c)
+    deal.verify_play(deal.rules.seat_names[seat], code)
     deal.play(code)
     assert code not in hand(deal, seat)
 
@@ -225,18 +226,18 @@ def test_not_held(name):
 def test_not_your_turn(name):
     deal = trick_deal(name, ["10C 4E 5E", "1E 3E 5B", "7C 10B 6O"])
     c = card_from_code("1E")
-    assert not deal.can_play(c, 1)
+    assert not deal.can_play(1, c)
     with pytest.raises(IllegalPlay) as info:
-        deal.verify_play(c, 1)
+        deal.verify_play(1, c)
     assert info.value.rule == "not_your_turn" and info.value.option is None
     with pytest.raises(IllegalPlay) as info:
-        deal.play("1E", seat=1)
+        deal.play(deal.rules.seat_names[1], "1E")
     assert info.value.rule == "not_your_turn"
     assert deal.turn == 0 and not deal.trick and "1E" in hand(deal, 1)
     # Also mid-trick: seat 2 may not play before seat 1.
     deal.play("10C")
     with pytest.raises(IllegalPlay) as info:
-        deal.play("7C", seat=2)
+        deal.play(2, "7C")
     assert info.value.rule == "not_your_turn"
     assert deal.trick == [card_from_code("10C")]
 
@@ -491,7 +492,36 @@ def test_2p_duties_never_apply_during_a_whole_stock_phase(name):
     for seed in range(5):
         deal = Deal.shuffled(preset(name), seed=seed)
         while deal.stock_left:
-            assert deal.legal_plays() == deal.hands[deal.turn]
-            deal.play(cards_in(deal.legal_plays())[0])
+            assert deal.legal_plays() == CardSet(deal.hands[deal.turn])
+            deal.play(min(deal.legal_plays()))
         assert sum(m.bit_count() for m in deal.hands) == 16
         assert len(deal.tricks) == 12
+
+
+# ---------------------------------------------------------------------------
+# The public surface: (seat, card) or (card) alone, seats as letters, legal_plays a CardSet.
+
+@pytest.mark.parametrize("name", TRICK_PRESETS)
+def test_a_play_names_its_seat_by_letter_or_number_or_not_at_all(name):
+    for form in ((), ("N",), (0,)):
+        deal = trick_deal(name, ["10C 4E 5E", "1E 3E 5B", "7C 10B 6O"])
+        assert deal.can_play(*form, "10C") and deal.can(Play(0, card_from_code("10C")))
+        deal.verify_play(*form, "10C")
+        assert deal.play(*form, "10C") == Play(0, card_from_code("10C"))
+    second = deal.rules.seat_names[1]
+    assert not deal.can_play("N", "4E") and not deal.can(Play(0, card_from_code("4E")))
+    with pytest.raises(IllegalPlay) as info:
+        deal.play("N", "4E")
+    assert info.value.rule == "not_your_turn"
+    assert deal.play(second, "1E") == Play(1, card_from_code("1E"))
+    with pytest.raises(UnknownSeat):
+        deal.play("X", "7C")
+
+
+@pytest.mark.parametrize("name", TRICK_PRESETS)
+def test_legal_plays_is_a_card_set_and_legal_actions_its_plays(name):
+    deal = trick_deal(name, ["10C 4E 5E", "1E 3E 5B", "7C 10B 6O"], plays="10C")
+    legal_cards = deal.legal_plays()
+    assert isinstance(legal_cards, CardSet) and legal_cards <= CardSet(deal.hands[deal.turn])
+    assert [a for a in deal.legal_actions() if type(a) is Play] == [Play(deal.turn, c) for c in legal_cards]
+    assert all(deal.can(Play(deal.turn, c)) == (c in legal_cards) for c in deal.hand(deal.turn))

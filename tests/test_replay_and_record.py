@@ -20,12 +20,13 @@ from tutepgn.engine import Cante, Deal, Play
 from tutepgn.notation import Record, format_side_values
 from tutepgn.reader import read_record
 from tutepgn.recorder import Recorder
-from tutepgn.replay import event_text, frames
+from tutepgn.replay import event_text, frames, replay
 from tutepgn.render import table_text
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, greedy_bot
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _replayed(record: Record) -> Deal:
@@ -108,6 +109,76 @@ def test_an_event_after_the_end_is_skipped() -> None:
     assert steps[-1].rule == "deal_over" and steps[-1].skipped and steps[-1].over
     assert steps[-1].totals == steps[-2].totals
     assert all(f.illegal is None for f in steps[:-1])
+
+
+# ---------------------------------------------------------------------------
+# The library: replay steps and restart.
+
+
+def test_replay_of_a_legal_record_applies_every_event() -> None:
+    record = next(deal_records(preset("torofun-2p"), 1, seed=4))
+    deal = record.to_deal()
+    steps = list(replay(deal, record.events))
+    assert [s.index for s in steps] == list(range(len(record.events)))
+    assert all(s.error is None and s.applied for s in steps) and [s.event for s in steps] == record.events
+    assert deal.over and deal.log == record.events
+    assert list(replay(record.to_deal(), record.events, only_illegal=True)) == []
+
+
+def test_replay_forces_an_illegal_play_and_skips_a_refused_cante() -> None:
+    record = next(deal_records(preset("torofun-4p"), 1, seed=5))
+    deal = record.to_deal()
+    second = record.events[1]
+    owner = next(s for s in range(4) if s != second.seat and deal.hand(s))
+    stolen = deal.hand(owner)[0]
+    events = [Cante(0, 0), record.events[0], Play(second.seat, stolen)]
+    cante, first, forced = replay(deal, events)
+    assert (cante.error.rule, cante.applied) == ("declare_after_won_trick", False) and deal.cantes == []
+    assert (first.error, first.applied) == (None, True)
+    assert (forced.index, forced.error.rule, forced.applied) == (2, "not_held", True)
+    assert stolen not in deal.hand(owner) and deal.trick[-1] == stolen
+    assert deal.log == events[1:]  # the refused cante is not in the log, the forced play is
+    illegal = replay(record.to_deal(), events, only_illegal=True)
+    assert [(s.index, s.error.rule, s.applied) for s in illegal] == [(0, cante.error.rule, False), (2, "not_held", True)]
+
+
+def test_replay_goes_on_after_the_end_without_applying() -> None:
+    record = next(deal_records(preset("playcard-2p"), 1, seed=5))
+    deal = record.to_deal()
+    events = [*record.events, Play(0, card_from_code("1O")), Play(1, card_from_code("1C"))]
+    *_, last_legal, after, again = replay(deal, events)
+    assert last_legal.error is None and deal.over
+    assert [(s.error.rule, s.applied) for s in (after, again)] == [("deal_over", False)] * 2
+    assert deal.log == record.events
+
+
+def test_restart_is_the_deal_at_its_start_and_undo_replays_all_but_the_last() -> None:
+    record = next(deal_records(preset("playcard-2p"), 1, seed=9))
+    deal = record.to_deal()
+    for _ in replay(deal, record.events):
+        pass
+    fresh = deal.restart()
+    assert fresh is not deal and fresh.log == [] and not fresh.tricks
+    assert (fresh.hands, fresh.stock, fresh.turned, fresh.dealer, fresh.first_of_match, fresh.turn) == (
+        list(deal.initial_hands), list(deal.initial_stock), deal.initial_turned, deal.dealer, deal.first_of_match,
+        record.to_deal().turn)
+    for _ in replay(fresh, deal.log[:-1]):
+        pass
+    assert fresh.log == deal.log[:-1] and not fresh.over
+    fresh.apply(deal.log[-1])
+    assert fresh.score() == deal.score()
+
+
+def test_the_readme_library_example_runs() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The library", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(code, "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
 
 
 def test_frame_table_line_reads_like_the_trick() -> None:
@@ -254,7 +325,7 @@ def test_record_refuses_an_illegal_card_then_goes_on(tmp_path: Path) -> None:
                     Recorder(probe).parse(entry))
     else:
         raise AssertionError("no illegal card to try")
-    legal = CardSet(probe.legal_plays()).codes()
+    legal = probe.legal_plays().codes()
     script = entries[:i] + [CODES[bad[0]]] + entries[i:]
     target = tmp_path / "deal.tpgn"
     result = runner.invoke(app, ["record", "-r", "torofun-4p", "--seed", "6", "-o", str(target)],

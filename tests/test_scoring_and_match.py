@@ -1,7 +1,7 @@
 """The count of a deal, its match points, and the match around it.
 
 Short hand-written deals are played to the end and their ScoreSheet checked
-number by number, following /work/shared/reference/rules.md.
+number by number, following docs/rules.md.
 
 Seats: 4 players 0=N 1=W 2=S 3=E (N/S side 0, W/E side 1); 3 players
 0=N 1=W 2=E; 2 players 0=N 1=S.

@@ -712,3 +712,44 @@ def test_first_deal_of_ludoteka_match_trump_oros_and_the_2_of_oros_leads() -> No
     # Not the first deal: mano leads, the turned card shows trump (S's 40 is in bastos).
     report = check(d4("1. N 4O 10O 11O 5O", "S 40", tags='[Match "m1"]\n[DealNo "2"]\n'))
     assert report.valid and report.sheet is not None and [(c.suit, c.points) for c in report.sheet.cantes] == [(3, 40)]
+
+
+# ---------------------------------------------------------------------------
+# The report's JSON model.
+
+
+def _report_schema() -> tuple[object, dict[str, object]]:
+    import json
+    from pathlib import Path
+    jsonschema = pytest.importorskip("jsonschema")
+    path = Path(__file__).resolve().parent.parent / "docs" / "schema" / "validate-report.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    return jsonschema, {"$defs": schema["$defs"], "$ref": "#/$defs/report"}
+
+
+def test_the_report_model_is_to_dict_typed_and_follows_the_schema() -> None:
+    import json
+    from tutepgn.validate import ReportModel
+    jsonschema, schema = _report_schema()
+    bad = check(d2("1. N 4E 3O", "N x2B", "2. N 2O 2C", rules="torofun-2p"))
+    texts = [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 1, seed=2)]
+    reports = [bad, *validate_records(iter_records("\n".join(texts)))]
+    for report in reports:
+        for sheet in (True, False):
+            data = report.to_dict(sheet)
+            model = report.model(sheet)
+            assert list(data) == list(ReportModel.model_fields)  # the CLI's JSON keeps its key order
+            assert model.model_dump() == data
+            assert ReportModel.model_validate_json(model.model_dump_json()) == model
+            jsonschema.validate(json.loads(json.dumps(data)), schema)
+    model = bad.model()
+    assert model.findings[0].code == "exchange_turned_rank" and model.findings[0].seat == "N"
+    assert [x.card for x in model.exchanges] == ["2B"] and model.sheet is not None
+    assert model.sheet.tricks[0].leader == "N" and model.sheet.tricks[0].cards == ["4E", "3O"]
+    assert reports[-1].model().standing_after is not None
+
+
+def test_findings_take_their_fields_by_position_or_by_name() -> None:
+    assert Finding("error", "syntax", "bad", line=3) == Finding(severity="error", code="syntax", message="bad", line=3)
+    assert list(Finding("info", "x", "y").to_dict()) == ["severity", "code", "option", "message", "line", "column",
+                                                          "trick", "seat", "event"]

@@ -9,17 +9,20 @@ The public API in one import:
 """
 
 from .cards import Card, CardSet, card_from_code, card_code
-from .engine import Action, Cante, Deal, Exchange, Match, Play, ScoreSheet, Trick, Tute, play_duty
+from .duties import play_duty
+from .engine import Action, Cante, Deal, Exchange, Play, Tute
 from .errors import (
     ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
-    NotationError, Problem, TuteError, UnknownRuleset,
+    NotationError, Problem, TuteError, UnknownRuleset, UnknownSeat,
 )
+from .match import Match
 from .rules import PRESETS, Ruleset, preset, ruleset
+from .score import ScoreSheet, Trick
 
 __all__ = [
     "Action", "ArchiveError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError", "ErrorItem",
     "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "Match", "NotationError",
     "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
-    "UnknownRuleset", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
+    "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]
 __version__ = "0.1.0"

@@ -53,8 +53,6 @@ class IllegalAction(TuteError, ValueError):
     preset shares (such as playing a card you do not hold).
     """
 
-    kind = "illegal"
-
     def __init__(self, message: str, *, rule: str, option: str | None = None,
                  seat: int | None = None) -> None:
         super().__init__(message)
@@ -77,6 +75,10 @@ class IllegalDeclaration(IllegalAction):
 
 class UnknownRuleset(TuteError, ValueError):
     """A preset name or an override that does not exist or does not fit."""
+
+
+class UnknownSeat(TuteError, ValueError):
+    """A seat that the ruleset does not have: a letter it does not name, or a number out of range."""
 
 
 class NotationError(TuteError, ValueError):

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from .cards import CODES, SUIT_LETTERS, CardSet, card_reader, pack
 from .engine import Action, Cante, Deal, Exchange, Play, Tute
-from .errors import EntryError, IllegalAction, NotationError, TuteError
+from .errors import EntryError, IllegalAction, NotationError
 from .notation import Record, format_side_values, result_text
 from .notation import event_text
-from .replay import Frame, match_target, snapshot
+from .replay import Frame, match_target, replay, snapshot
 from .rules import Ruleset, ruleset
 
 ENTRIES = "a card (1O), a declaration (N 40, E 20C, S tute 12, S x7B), ? or help for the legal choices, undo"
@@ -202,7 +202,7 @@ class Recorder:
         deal = self.deal
         if deal.over:
             return "the deal is over"
-        plays = CardSet(deal.legal_plays()).codes()
+        plays = deal.legal_plays().codes()
         declarations = [event_text(a, deal) for a in deal.legal_actions() if type(a) is not Play]
         text = f"{deal.rules.seat_names[deal.turn]} may play {' '.join(plays)}"
         return text + (f"; or declare: {', '.join(declarations)}" if declarations else "")
@@ -266,10 +266,9 @@ class Recorder:
         old = self.deal
         if not old.log:
             return Reply("nothing to undo", refused=True)
-        fresh = Deal(old.rules, list(old.initial_hands), list(old.initial_stock), old.initial_turned, old.dealer,
-                     first_of_match=old.first_of_match)
-        for action in old.log[:-1]:
-            fresh.apply(action)
+        fresh = old.restart()
+        for _ in replay(fresh, old.log[:-1]):
+            pass
         self.deal = fresh
         self.save()
         return Reply(f"took back {event_text(old.log[-1], old)}")

@@ -9,10 +9,11 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from .cards import SUIT_LETTERS
 from .replay import Frame
 
-SUIT_STYLES = {"O": "yellow", "C": "red", "E": "blue", "B": "green"}
-"""Colour of each suit's cards: oros, copas, espadas, bastos."""
+SUIT_STYLES = dict(zip(SUIT_LETTERS, ("yellow", "red", "blue", "green")))
+"""Colour of each suit's cards, by suit letter: oros, copas, espadas, bastos."""
 
 
 def card_text(code: str) -> Text:

@@ -1,4 +1,8 @@
-"""Stepping through a deal: one frame at the start and one after each event of a record.
+"""Stepping through a deal: :func:`replay` applies a record's events, :func:`frames` shows each moment.
+
+:func:`replay` is the one place where the events of a record are applied to a
+deal, legal or not: the validator, the frames of a viewer and the recorder's
+undo all step through it.
 
 A :class:`Frame` is what a viewer shows at one moment: every hand, the cards
 on the table, the turned card and the stock, the points so far, the cantes
@@ -21,13 +25,56 @@ so the rest of the record can still be followed.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import CODES, SUIT_LETTERS, CardSet
 from .engine import Action, Cante, Deal, Exchange, Play
 from .errors import IllegalAction
 from .notation import Record, event_text, result_text, side_labels
 from .reader import Source, iter_records
+
+
+class Step(NamedTuple):
+    """One event of a replay: its 0-based index, the event, the rule it broke (None: legal), and whether
+    it was applied (a legal event, or an illegal one forced as written; not a refused cante or tute, nor
+    anything after the end of the deal)."""
+
+    index: int
+    event: Action
+    error: IllegalAction | None
+    applied: bool
+
+
+def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) -> Iterator[Step]:
+    """Apply each event to ``deal`` in turn and yield a :class:`Step` after each, with ``deal`` as it left it.
+
+    A legal event is applied; an illegal one is forced as the record wrote it
+    (:meth:`~tutepgn.engine.Deal.force`), so the rest of the record can still
+    be followed.  Nothing stops the replay: an event after the end of the deal
+    comes with the rule ``deal_over`` and is not applied.  ``only_illegal``
+    yields the steps of illegal events alone: the validator's case, where
+    nearly every event is legal and a step for each would cost time.
+
+    >>> from tutepgn.simulate import deal_records
+    >>> from tutepgn.rules import preset
+    >>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
+    >>> deal = record.to_deal()
+    >>> all(step.error is None for step in replay(deal, record.events)), deal.over
+    (True, True)
+    """
+    apply = deal.apply
+    force = deal.force
+    new = tuple.__new__  # a step without the named tuple's Python-level __new__: one per event of millions
+    for index, event in enumerate(events):
+        try:
+            apply(event)
+        except IllegalAction as error:
+            yield new(Step, (index, event, error, force(event)))
+            continue
+        if not only_illegal:
+            yield new(Step, (index, event, None, True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +178,9 @@ def frames(record: Record) -> list[Frame]:
     deal = record.to_deal()
     target = match_target(record)
     out = [snapshot(deal, match_target=target)]
-    for i, event in enumerate(record.events, 1):
-        try:
-            deal.apply(event)
-        except IllegalAction as exc:
-            out.append(snapshot(deal, i, event, error=exc, skipped=not deal.force(event), match_target=target))
-            continue
-        out.append(snapshot(deal, i, event, match_target=target))
+    for step in replay(deal, record.events):
+        out.append(snapshot(deal, step.index + 1, step.event, error=step.error, skipped=not step.applied,
+                            match_target=target))
     return out
 
 

@@ -13,17 +13,19 @@ its preset name plus the options that differ from it, which is also how the
 from __future__ import annotations
 
 import types
-from functools import cached_property
 import typing
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .cards import SUIT_LETTERS, card_from_code, pack
-from .errors import UnknownRuleset
+from .errors import UnknownRuleset, UnknownSeat
 
 SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
 """Seat letters in turn order (counter-clockwise: each seat plays after the one on its left)."""
+SeatLike = typing.Union[int, str]
+"""A seat as its number in turn order or as its letter (``"N"``), as :meth:`Ruleset.seat` reads it."""
 
 
 class Ruleset(BaseModel):
@@ -158,6 +160,20 @@ class Ruleset(BaseModel):
     def seat_names(self) -> tuple[str, ...]:
         """Seat letters in turn order."""
         return SEAT_NAMES[self.players]
+
+    def seat(self, seat: SeatLike) -> int:
+        """The number of a seat given by its letter (``"N"``) or its number; raise :class:`UnknownSeat` if none.
+
+        >>> preset("playcard-2p").seat("S"), preset("torofun-4p").seat(2)
+        (1, 2)
+        """
+        names = SEAT_NAMES[self.players]
+        if type(seat) is int and 0 <= seat < len(names):
+            return seat
+        if isinstance(seat, str) and seat.upper() in names:
+            return names.index(seat.upper())
+        raise UnknownSeat(f"{seat!r} is not a seat of {self.players} players: seats are "
+                          f"{' '.join(names)} (or 0 to {len(names) - 1} in turn order)")
 
     # -- Notation ------------------------------------------------------------
     @classmethod

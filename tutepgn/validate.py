@@ -22,177 +22,20 @@ MatchScore continuity, the end at the target, no deal after the end.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from dataclasses import dataclass, replace
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
-from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet
-from .errors import IllegalAction
+from .engine import Action, Cante, Deal, Play
 from .notation import (
     UNFINISHED, NotationError, Record, event_text, format_side_values, parse_side_values, result_text, side_labels,
 )
+from .replay import replay
+from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
+from .score import ScoreSheet
 
-Severity = Literal["error", "warning", "info"]
-
-
-@dataclass(slots=True)
-class Finding:
-    """One thing the validator found: what, where, and the rule behind it.
-
-    ``code`` is the engine's rule code for illegal events (``must_follow``,
-    ``forty_first`` ...), or one of the validator's own codes for the record
-    as a whole (``score_mismatch``, ``hand_size`` ...), listed in docs/validate.md.
-    """
-
-    severity: Severity
-    code: str
-    message: str
-    option: str | None = None
-    line: int | None = None
-    column: int | None = None
-    trick: int | None = None
-    seat: str | None = None
-    event: str | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        """The finding as JSON data."""
-        return {"severity": self.severity, "code": self.code, "option": self.option, "message": self.message,
-                "line": self.line, "column": self.column, "trick": self.trick, "seat": self.seat,
-                "event": self.event}
-
-
-class ReportModel(BaseModel):
-    """The JSON form of a :class:`Report` (:meth:`Report.to_dict`), as the API serves it."""
-
-    source: str | None
-    record: int = Field(description="0-based index of the record in its source.")
-    line: int = Field(description="First line of the record in its source.")
-    rules: str | None
-    valid: bool
-    parse_errors: list[dict[str, Any]]
-    findings: list[Finding]
-    sides: list[str]
-    claimed_score: list[int] | None
-    computed_score: list[int] | None
-    score_ok: bool | None
-    claimed_result: str | None
-    computed_result: str | None
-    result_ok: bool | None
-    match_target: int | None
-    standing_after: list[int] | None
-    sheet: dict[str, Any] | None = Field(description="The score sheet: tricks, card points, cantes, totals, winner.")
-    refused_cantes: list[dict[str, Any]]
-    exchanges: list[dict[str, Any]]
-    explanation: list[str]
-
-
-@dataclass(slots=True)
-class RefusedCante:
-    """A cante the record declares that the rules refuse: it scores nothing."""
-    seat: int
-    side: int
-    suit: int
-    points: int
-    reason: str
-
-
-@dataclass
-class Report:
-    """What the validator concluded about one record."""
-
-    record: Record
-    rules: Ruleset | None = None
-    findings: list[Finding] = field(default_factory=list)
-    sheet: ScoreSheet | None = None
-    refused_cantes: list[RefusedCante] = field(default_factory=list)
-    claimed_score: tuple[int, ...] | None = None
-    claimed_result: str | None = None
-    computed_result: str | None = None
-    match_target: int | None = None
-    standing_after: tuple[int, ...] | None = None
-    explanation: list[str] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Finding]:
-        """Findings of severity error."""
-        return [f for f in self.findings if f.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        """Findings of severity warning."""
-        return [f for f in self.findings if f.severity == "warning"]
-
-    @property
-    def parse_errors(self) -> list[NotationError]:
-        """Syntax errors the reader found in the record."""
-        return self.record.errors
-
-    @property
-    def valid(self) -> bool:
-        """True when the record parses and replays with no error (a score mismatch is an error)."""
-        return not self.record.errors and not self.errors
-
-    @property
-    def score_ok(self) -> bool | None:
-        """Whether the Score tag equals the recomputed totals; None when either is unknown."""
-        if self.claimed_score is None or self.sheet is None or not self.sheet.complete and self.sheet.tute is None:
-            return None
-        return tuple(self.claimed_score) == tuple(self.sheet.totals)
-
-    @property
-    def result_ok(self) -> bool | None:
-        """Whether the claimed result (the Result tag, else the termination marker) equals the recomputed one.
-
-        None when the deal is unfinished or the record claims no result (``*``).
-        """
-        claimed = self.claimed_result if self.claimed_result is not None else self.record.termination
-        if self.computed_result is None or self.computed_result == UNFINISHED or claimed == UNFINISHED:
-            return None
-        return claimed == self.computed_result
-
-    def to_dict(self, sheet: bool = True) -> dict[str, object]:
-        """The report as JSON data (schema in docs/validate.md); ``sheet=False`` leaves the score sheet out."""
-        names = self.rules.seat_names if self.rules else ("N", "W", "S", "E")
-        labels = list(side_labels(self.rules)) if self.rules else []
-        return {
-            "source": self.record.source,
-            "record": self.record.index,
-            "line": self.record.line,
-            "rules": str(self.rules) if self.rules else self.record.tags.get("Rules"),
-            "valid": self.valid,
-            "parse_errors": [e.to_dict() for e in self.record.errors],
-            "findings": [f.to_dict() for f in self.findings],
-            "sides": labels,
-            "claimed_score": list(self.claimed_score) if self.claimed_score is not None else None,
-            "computed_score": list(self.sheet.totals) if self.sheet else None,
-            "score_ok": self.score_ok,
-            "claimed_result": self.claimed_result,
-            "computed_result": self.computed_result,
-            "result_ok": self.result_ok,
-            "match_target": self.match_target,
-            "standing_after": list(self.standing_after) if self.standing_after is not None else None,
-            "sheet": self.sheet.to_dict(names) if self.sheet and sheet else None,
-            "refused_cantes": [{"seat": names[c.seat], "suit": SUIT_LETTERS[c.suit], "points": c.points,
-                                "reason": c.reason} for c in self.refused_cantes],
-            "exchanges": self._exchanges(names),
-            "explanation": self.explanation,
-        }
-
-    def _exchanges(self, names: tuple[str, ...]) -> list[dict[str, object]]:
-        """Each exchange in the record: who gave which card, after how many tricks."""
-        n = len(names)
-        out: list[dict[str, object]] = []
-        plays = 0
-        for event in self.record.events:
-            if type(event) is Play:
-                plays += 1
-            elif type(event) is Exchange:
-                out.append({"seat": names[event.seat], "card": CODES[event.card], "after_trick": plays // n})
-        return out
-
+__all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
+           "validate", "validate_records", "validate_sources"]
 
 # ---------------------------------------------------------------------------
 # One record.
@@ -323,18 +166,11 @@ def _what(event: Action, deal: Deal) -> str:
 
 
 def _replay(record: Record, deal: Deal, report: Report) -> None:
-    """Apply every event; on an illegal one, report it and go on as the record wrote it."""
+    """Replay every event; report each illegal one, which the replay forced as the record wrote it."""
     names = deal.rules.seat_names
     positions = record.positions
-    apply = deal.apply
-    for i, event in enumerate(record.events):
-        try:
-            apply(event)
-            continue
-        except IllegalAction as exc:
-            error = exc
-        line, column = positions[i] if i < len(positions) else (None, None)
-        trick = len(deal.tricks) + 1
+    for index, event, error, applied in replay(deal, record.events, only_illegal=True):
+        line, column = positions[index] if index < len(positions) else (None, None)
         text = _what(event, deal)
         if error.rule == "deal_over":
             report.findings.append(Finding(
@@ -342,10 +178,13 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
                 + (" (a tute ended it)" if deal.tute_event else ""), line=line, column=column,
                 seat=names[event.seat], event=text))
             break
+        # Read after the event was forced: a play is in the trick on the table, or completed the last one.
+        played = applied and type(event) is Play
+        trick = len(deal.tricks) + (1 if deal.trick or not played else 0)
         message = error.message
-        if error.rule == "not_your_turn" and not deal.trick:
-            who = (f"{names[deal.turn]}, the first leader," if not deal.tricks
-                   else f"{names[deal.turn]}, who won trick {trick - 1},")
+        if error.rule == "not_your_turn" and len(deal.trick) == 1:  # the lead of a trick
+            leader = names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader]
+            who = f"{leader}, who won trick {trick - 1}," if deal.tricks else f"{leader}, the first leader,"
             message = f"trick {trick} is written as led by {names[event.seat]}, but {who} leads it"
         report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
                                        trick=trick, seat=names[event.seat], event=text))
@@ -354,7 +193,6 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
             report.refused_cantes.append(RefusedCante(
                 event.seat, r.side_of(event.seat), event.suit,
                 r.cuarenta_points if event.suit == deal.trump else r.cante_points, error.rule))
-        deal.force(event)
     if not deal.over and record.termination != UNFINISHED:
         report.findings.append(Finding(
             "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
@@ -544,41 +382,6 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
 
 # ---------------------------------------------------------------------------
 # Files, in one process or several.
-
-
-@dataclass
-class Summary:
-    """Counts over a validation run, for the summary line and the exit code."""
-    records: int = 0
-    valid: int = 0
-    invalid: int = 0
-    score_mismatches: int = 0
-    result_mismatches: int = 0
-    parse_errors: int = 0
-    seconds: float = 0.0
-
-    def add(self, report: dict[str, object]) -> None:
-        """Count one report (as :meth:`Report.to_dict` gives it)."""
-        self.records += 1
-        if report["valid"]:
-            self.valid += 1
-        else:
-            self.invalid += 1
-        self.score_mismatches += report["score_ok"] is False
-        self.result_mismatches += report["result_ok"] is False
-        self.parse_errors += bool(report["parse_errors"])
-
-    def to_dict(self) -> dict[str, object]:
-        """The counts as JSON data."""
-        return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
-                "score_mismatches": self.score_mismatches, "result_mismatches": self.result_mismatches,
-                "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
-
-    def __str__(self) -> str:
-        rate = f", {self.records / self.seconds:,.0f} records/s" if self.seconds > 0 else ""
-        return (f"{self.records} records: {self.valid} valid, {self.invalid} invalid, "
-                f"{self.score_mismatches} score mismatches, {self.result_mismatches} result mismatches, "
-                f"{self.parse_errors} with parse errors; {self.seconds:.2f} s{rate}")
 
 
 _Batch = list[tuple[str | None, int, int, str]]

@@ -57,7 +57,8 @@ def router(service: Service) -> APIRouter:
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
         text = deal_text(service, view, deal_id)
         record = parse_record(text)
-        report = validate(record).to_dict()
+        model = validate(record).model()
+        report = model.model_dump()
         try:
             steps = [frame_json(f) for f in frames(record)]
         except NotationError as exc:
@@ -65,7 +66,7 @@ def router(service: Service) -> APIRouter:
         return templates.TemplateResponse(request, "deal.html", {
             "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
             "text": text,
-            "sentence": result_sentence(report) if report.get("sheet") else None})
+            "sentence": result_sentence(model) if model.sheet else None})
 
     @pages.get("/validate", response_class=HTMLResponse)
     def validate_page(request: Request) -> HTMLResponse:

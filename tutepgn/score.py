@@ -1,0 +1,106 @@
+"""The count of a deal: tricks, card points, cantes, the last ten, the winner and the match points.
+
+:func:`count` reads a :class:`~tutepgn.engine.Deal` as it stands and returns
+its :class:`ScoreSheet`; :meth:`Deal.score <tutepgn.engine.Deal.score>` is
+the way to call it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from .cards import Card, Suit
+
+if TYPE_CHECKING:
+    from .engine import Deal, Tute
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order, who won it and its card points."""
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class CanteScore:
+    """A cante as scored: who sang which suit, and its value."""
+    seat: int
+    side: int
+    suit: Suit
+    points: int
+
+
+@dataclass(slots=True)
+class ScoreSheet:
+    """The count of a deal, side by side, and what it is worth in the match."""
+    sides: int
+    tricks: tuple[Trick, ...]
+    card_points: tuple[int, ...]
+    last_trick_side: int | None
+    last_trick_bonus: int
+    cantes: tuple[CanteScore, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+    tie_break: bool
+    match_points: tuple[int, ...]
+    doubled: bool
+    tute: Tute | None
+    wins_match: bool
+    complete: bool
+
+    def cante_points(self, side: int) -> int:
+        """Points a side scored by cantes."""
+        return sum(c.points for c in self.cantes if c.side == side)
+
+
+def count(deal: Deal, match_target: int | None = None) -> ScoreSheet:
+    """The count so far, and at the end, the winner and the match points.
+
+    ``match_target`` decides the tute effect that depends on it (Ludoteka);
+    it defaults to the ruleset's.
+    """
+    r = deal.rules
+    k = r.sides
+    target = r.match_target if match_target is None else match_target
+    cards = list(deal.won_points)
+    tute = deal.tute_event
+    complete = deal.turn < 0 and tute is None
+    last_side = r.side_of(deal.tricks[-1].winner) if complete else None
+    totals = list(cards)
+    if last_side is not None:
+        totals[last_side] += r.last_trick_bonus
+    for c in deal.cantes:
+        totals[c.side] += c.points
+    winner: int | None = None
+    tie_break = False
+    doubled = False
+    wins_match = False
+    points = [0] * k
+    if tute is not None:
+        winner = r.side_of(tute.seat)
+        if r.tute_effect == "win_match" or (
+                r.tute_wins_match_below_target is not None and target < r.tute_wins_match_below_target):
+            wins_match = True
+        else:
+            points[winner] = r.tute_match_points
+    elif complete:
+        best = max(totals)
+        tied = [s for s in range(k) if totals[s] == best]
+        if len(tied) == 1:
+            winner = tied[0]
+        else:
+            tie_break = True
+            winner = next(r.side_of(t.winner) for t in reversed(deal.tricks) if r.side_of(t.winner) in tied)
+        basis = totals[winner] if r.double_basis == "total" else (
+            cards[winner] + (r.last_trick_bonus if last_side == winner else 0))
+        doubled = r.double_threshold is not None and basis > r.double_threshold
+        points[winner] = r.double_points if doubled else r.deal_points
+    return ScoreSheet(
+        sides=k, tricks=tuple(deal.tricks), card_points=tuple(cards), last_trick_side=last_side,
+        last_trick_bonus=r.last_trick_bonus if last_side is not None else 0, cantes=tuple(deal.cantes),
+        totals=tuple(totals), winner=winner, tie_break=tie_break, match_points=tuple(points),
+        doubled=doubled, tute=tute, wins_match=wins_match, complete=complete,
+    )
