@@ -20,7 +20,8 @@ from tutepgn.engine import Cante, Deal, Play
 from tutepgn.notation import Record, format_side_values
 from tutepgn.reader import read_record
 from tutepgn.recorder import Recorder
-from tutepgn.replay import event_text, frames
+from tutepgn.events import Context
+from tutepgn.replay import frames
 from tutepgn.render import table_text
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, greedy_bot
@@ -60,7 +61,7 @@ def test_frames_follow_a_simulated_deal_of_each_preset(name: str) -> None:
                                         for i, c in enumerate(trick.cards))
             assert frame.winner == names[trick.winner] and frame.trick_points == trick.points
         for frame, event in zip(steps[1:], record.events):
-            assert frame.text == event_text(event, deal)
+            assert frame.text == event.text(Context.of(deal))
             if type(event) is not Play:
                 assert frame.text in frame.cantes + frame.exchanges or frame.over  # a tute ends the deal
         if deal.rules.players == 2:
@@ -194,7 +195,7 @@ def _script(rules: str, seed: int, dealer: int = 0) -> tuple[list[str], Deal]:
     entries = []
     while not deal.over:
         action = greedy_bot(deal, rng)
-        entries.append(CODES[action.card] if type(action) is Play else event_text(action, deal))
+        entries.append(CODES[action.card] if type(action) is Play else action.text(Context.of(deal)))
         deal.apply(action)
     return entries, deal
 
@@ -286,8 +287,9 @@ def test_record_library_parses_entries() -> None:
     trump = "OCEB"[deal.trump]
     assert rec.parse("n 1o") == Play(0, card_from_code("1O"))
     assert rec.parse("AO") == Play(deal.turn, card_from_code("1O"))
-    assert event_text(rec.parse("S 40"), deal) == "S 40" and event_text(rec.parse(f"N 40{trump}"), deal) == "N 40"
-    assert event_text(rec.parse("N tute R"), deal) == "N tute 12" and event_text(rec.parse("S x2B"), deal) == "S x2B"
+    ctx = Context.of(deal)
+    assert rec.parse("S 40").text(ctx) == "S 40" and rec.parse(f"N 40{trump}").text(ctx) == "N 40"
+    assert rec.parse("N tute R").text(ctx) == "N tute 12" and rec.parse("S x2B").text(ctx) == "S x2B"
     with pytest.raises(ValueError, match="40 is the cante in trump"):
         rec.parse("N 40" + ("O" if trump != "O" else "C"))
 

@@ -21,64 +21,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .cards import (
     ABOVE, BIT, CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUIT_MASK, SUITS,
     Card, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
 from .errors import IllegalDeclaration, IllegalPlay
+from .events import PLAYS, Action, Cante, Exchange, Play, Tute
 from .rules import Ruleset
-
-# ---------------------------------------------------------------------------
-# Events: what a record says happened, in order.
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A card played to the current trick."""
-    seat: int
-    card: Card
-
-    def __str__(self) -> str:
-        return CODES[self.card]
-
-
-PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in range(40)) for seat in range(4))
-"""Every possible play, made once: readers of millions of records share them (plays are immutable)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Cante:
-    """A declared rey and caballo of one suit: 20, or 40 in trump."""
-    seat: int
-    suit: Suit
-
-    def __str__(self) -> str:
-        return f"cante {SUIT_LETTERS[self.suit]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Tute:
-    """A declared hand of all four reyes (rank 12) or all four caballos (rank 11)."""
-    seat: int
-    rank: int
-
-    def __str__(self) -> str:
-        return f"tute {self.rank}"
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """The 7 (or 2) of trump given for the turned card under the stock."""
-    seat: int
-    card: Card
-
-    def __str__(self) -> str:
-        return f"exchange {CODES[self.card]}"
-
-
-Action = Union[Play, Cante, Tute, Exchange]
 
 
 class Trick(NamedTuple):

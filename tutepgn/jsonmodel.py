@@ -37,10 +37,10 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, computed_field, model_validator
 
-from .cards import CARD_STYLES, CODES, STYLE_SUITS, SUIT_NAMES, TOKEN_STYLES, card_reader, cards_in, hand_order
-from .engine import Action, Cante, Exchange, Play, Tute
+from .cards import CARD_STYLES, SUIT_TEXT, TOKEN_STYLES, cards_in, hand_order
+from .events import Context, Play, event_from_json
 from .errors import JsonRecordError, NotationError
-from .notation import SEAT_TAGS, UNFINISHED, Note, Record, side_labels, trump_suit
+from .notation import CARD_TAGS, SEAT_TAGS, UNFINISHED, Note, Record, restyle, side_labels, trump_suit
 from .reader import _blocks
 from .rules import SEAT_NAMES
 
@@ -49,16 +49,6 @@ VERSION = 1
 
 CardStyle = Literal["es", "es-letters", "it", "fr", "en", "names"]
 Seat = Literal["N", "W", "S", "E"]
-
-SUIT_TEXT: dict[str, tuple[str, ...]] = {
-    **{style: tuple(letters) for style, letters in STYLE_SUITS.items()},
-    "en": ("coins", "cups", "swords", "clubs"),
-    "names": SUIT_NAMES,
-}
-"""How each card style writes a suit (a cante's ``suit``, the derived ``trump_suit``), oros copas espadas bastos."""
-
-CARD_TAGS = ("Deal", "Stock", "Trump")
-"""Tags whose values hold cards."""
 
 TagName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
 TagValue = Annotated[str, StringConstraints(pattern=r"^[^\n\r]*$")]
@@ -123,6 +113,9 @@ class ExchangeEvent(_Event):
 
 EventModel = Annotated[Union[PlayEvent, CanteEvent, TuteEvent, ExchangeEvent], Field(discriminator="type")]
 """One event of the play, told apart by its ``type``."""
+EVENT_MODELS: dict[str, type[_Event]] = {"play": PlayEvent, "cante": CanteEvent, "tute": TuteEvent,
+                                         "exchange": ExchangeEvent}
+"""The JSON model of each event class, by the class's ``kind`` (its JSON ``type``)."""
 
 DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")
 """The record's derived fields: written for convenience, ignored on input."""
@@ -285,9 +278,6 @@ def _validation_error(exc: ValidationError, **where: Any) -> JsonRecordError:
 # ---------------------------------------------------------------------------
 # Record <-> model.
 
-_CARD_WORD = re.compile(r"[^\s:]+")
-
-
 def tags_in_es(tags: dict[str, str]) -> dict[str, str]:
     """A copy of a record's tags with the cards of Deal, Stock and Trump in es codes and no Cards tag.
 
@@ -298,11 +288,9 @@ def tags_in_es(tags: dict[str, str]) -> dict[str, str]:
     if style not in TOKEN_STYLES:
         raise ValueError(f"[Cards] unknown card style {style!r} for tag values; use one of {', '.join(TOKEN_STYLES)}")
     if style != "es":
-        table = card_reader(style)
         for name in CARD_TAGS:
             if name in out:
-                out[name] = _CARD_WORD.sub(lambda m: CODES[table[m[0].upper()]] if m[0].upper() in table else m[0],
-                                           out[name])
+                out[name] = restyle(out[name], style)
     return out
 
 
@@ -310,40 +298,32 @@ def record_to_model(record: Record, cards: str = "es") -> RecordModel:
     """The JSON model of a record, cards and suits of the events in style ``cards``."""
     if cards not in CARD_STYLES:
         raise ValueError(f"unknown card style {cards!r}; styles are {', '.join(CARD_STYLES)}")
-    text = CARD_STYLES[cards]
-    suits = SUIT_TEXT[cards]
     names = _seat_names(record)
     assert names is not None
     try:
         n = record.rules.players
     except ValueError:
         n = 4
+    ctx = Context(names, None, cards)  # JSON names a cante's suit: no need of the trump
     notes = record.notes
     positions = record.positions if len(record.positions) == len(record.events) else None
     events: list[Any] = []
     trick = in_trick = 0
     for i, event in enumerate(record.events):
-        note = notes.get(i)
-        common: dict[str, Any] = {"seat": names[event.seat]}
+        data = event.to_json(ctx)
         if positions is not None:
-            common["line"], common["column"] = positions[i]
+            data["line"], data["column"] = positions[i]
+        note = notes.get(i)
         if note is not None:
-            common["nags"], common["comments"] = list(note.nags), list(note.comments)
-        kind = type(event)
-        if kind is Play:
+            data["nags"], data["comments"] = list(note.nags), list(note.comments)
+        if type(event) is Play:
             if in_trick == 0:
                 trick += 1
             in_trick = in_trick + 1 if in_trick + 1 < n else 0
-            events.append(PlayEvent(type="play", trick=trick, card=text[event.card], **common))
-            continue
-        in_trick = 0  # the writer starts a new trick line after a declaration
-        if kind is Cante:
-            events.append(CanteEvent(type="cante", suit=suits[event.suit], **common))  # type: ignore[attr-defined]
-        elif kind is Tute:
-            events.append(TuteEvent(type="tute", rank=event.rank, **common))  # type: ignore[attr-defined]
+            data["trick"] = trick
         else:
-            assert kind is Exchange
-            events.append(ExchangeEvent(type="exchange", card=text[event.card], **common))  # type: ignore[attr-defined]
+            in_trick = 0  # the writer starts a new trick line after a declaration
+        events.append(EVENT_MODELS[event.kind](**data))
     intro = notes.get(-1)
     return RecordModel(cards=cards, tags=tags_in_es(record.tags), intro=list(intro.comments) if intro else [],  # type: ignore[arg-type]
                        events=events, termination=record.termination)
@@ -361,8 +341,6 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
     if style not in CARD_STYLES:
         raise JsonRecordError(f"unknown card style {style!r}; styles are {', '.join(CARD_STYLES)}", path="cards",
                               **where)
-    table = card_reader(style)
-    suit_of = {t.upper(): s for s, t in enumerate(SUIT_TEXT[style])}
     try:
         tags = tags_in_es(model.tags)
     except ValueError as exc:
@@ -377,26 +355,13 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
     if model.intro:
         record.notes[-1] = Note(comments=list(model.intro))
     placed = all(e.line is not None and e.column is not None for e in model.events)
+    ctx = Context(names, None, style)
     for i, e in enumerate(model.events):
-        at = f"events[{i}]"
-        if e.seat not in names:
-            raise JsonRecordError(f"{e.seat!r} is not a seat at this table ({' '.join(names)})", path=f"{at}.seat",
-                                  **where)
-        seat = names.index(e.seat)
-        event: Action
-        if isinstance(e, (PlayEvent, ExchangeEvent)):
-            card = table.get(e.card.upper())
-            if card is None:
-                raise JsonRecordError(f"{e.card!r} is not a card in style {style}", path=f"{at}.card", **where)
-            event = Play(seat, card) if isinstance(e, PlayEvent) else Exchange(seat, card)
-        elif isinstance(e, CanteEvent):
-            suit = suit_of.get(e.suit.upper())
-            if suit is None:
-                raise JsonRecordError(f"{e.suit!r} is not a suit in style {style} ({' '.join(SUIT_TEXT[style])})",
-                                      path=f"{at}.suit", **where)
-            event = Cante(seat, suit)
-        else:
-            event = Tute(seat, e.rank)
+        try:
+            event = event_from_json(dict(e), ctx, f"events[{i}].")
+        except JsonRecordError as exc:
+            exc.source, exc.index, exc.line = source, index, line
+            raise
         record.events.append(event)
         if placed:
             record.positions.append((e.line, e.column))  # type: ignore[arg-type]

@@ -26,15 +26,18 @@ from functools import lru_cache, reduce
 from operator import or_
 
 from .cards import (
-    CARD_STYLES, CODES, SUIT_LETTERS, STYLE_SUITS, TOKEN_STYLES, Card, CardSet, Mask, card_reader,
-    display_cards,
+    CARD_STYLES, CODES, SUIT_LETTERS, TOKEN_STYLES, Card, CardSet, Mask, card_reader, display_cards,
 )
-from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet, Tute
+from .engine import Deal, ScoreSheet
+from .events import Action, Context, Play
 from .errors import NotationError, TuteError
 from .rules import SEAT_NAMES, Ruleset
 
 VERSION = 1
 """Notation version, documented in docs/notation.md."""
+
+TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+"""A tag name, as the grammar reads one: case-sensitive, a letter first."""
 
 SEAT_TAGS = {"N": "North", "W": "West", "S": "South", "E": "East"}
 """The tag that names the player in each seat."""
@@ -283,6 +286,19 @@ class Record:
 # ---------------------------------------------------------------------------
 # Tag values.
 
+CARD_TAGS = ("Deal", "Stock", "Trump")
+"""Tags whose values hold cards."""
+_CARD_WORD = re.compile(r"[^\s:]+")
+"""A card in a Deal, Stock or Trump tag value (seat letters before a colon never match a card)."""
+
+
+def restyle(text: str, source: str, target: str = "es") -> str:
+    """A tag value with its cards rewritten from one card style into another; other words stay as they are."""
+    read = card_reader(source)
+    write = CARD_STYLES[target]
+    return _CARD_WORD.sub(lambda m: write[read[m[0].upper()]] if m[0].upper() in read else m[0], text)
+
+
 @lru_cache(maxsize=8)
 def _card_bits(style: str) -> dict[str, int]:
     """Card text (as written, and upper-cased) to its bit, for reading hands fast."""
@@ -358,11 +374,6 @@ def _escape_comment(text: str) -> str:
     return re.sub(r"\n\[", "\n\\\\[", text)
 
 
-def _restyle(text: str, style: str, record: Record) -> str:
-    """Rewrite the cards of a tag value from the record's style into ``style``."""
-    source = card_reader(record.card_style)
-    target = CARD_STYLES[style]
-    return " ".join(target[source[w.upper()]] if w.upper() in source else w for w in text.split())
 
 
 def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
@@ -389,7 +400,7 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
             pass
         for name in ("Stock", "Trump"):
             if name in tags:
-                tags[name] = _restyle(tags[name], style, record)
+                tags[name] = " ".join(restyle(tags[name], record.card_style, style).split())
         for name in ("Score", "MatchScore"):
             if name in tags:
                 try:
@@ -431,7 +442,6 @@ def write_record(record: Record, style: str = "es") -> str:
 def play_lines(record: Record, style: str = "es") -> list[str]:
     """The play section: one trick a line, each declaration on its own line, then the marker."""
     cards = CARD_STYLES[style]
-    suits = STYLE_SUITS[style]
     try:
         r = record.rules
         n, names = r.players, r.seat_names
@@ -443,6 +453,7 @@ def play_lines(record: Record, style: str = "es") -> list[str]:
     intro = notes.get(-1)
     if intro is not None:
         lines.append(_note_text(intro).lstrip())
+    ctx: Context | None = None  # made at the first declaration
     trick_no = 0
     i, count = 0, len(events)
     while i < count:
@@ -460,35 +471,12 @@ def play_lines(record: Record, style: str = "es") -> list[str]:
             lines.append(f"{trick_no}. {names[event.seat]} " + " ".join(words))
             i = j
             continue
-        if type(event) is Cante:
-            what = f"20{suits[event.suit]}" if not _is_trump(record, event.suit) else "40"
-        elif type(event) is Tute:
-            what = f"tute {event.rank}"
-        else:
-            assert type(event) is Exchange
-            what = f"x{cards[event.card]}"
-        lines.append(f"{names[event.seat]} {what}" + (_note_text(notes[i]) if i in notes else ""))
+        if ctx is None:
+            ctx = Context(names, trump_suit(record), style)
+        lines.append(event.text(ctx) + (_note_text(notes[i]) if i in notes else ""))
         i += 1
     lines.append(record.termination)
     return lines
-
-
-def event_text(event: Action, deal: Deal) -> str:
-    """An event in notation, with its seat: ``N 1O``, ``N 40``, ``E 20C``, ``S tute 12``, ``S x7B``."""
-    name = deal.rules.seat_names[event.seat]
-    if type(event) is Play:
-        return f"{name} {CODES[event.card]}"
-    if type(event) is Cante:
-        return f"{name} {'40' if event.suit == deal.trump else '20' + SUIT_LETTERS[event.suit]}"
-    if type(event) is Tute:
-        return f"{name} tute {event.rank}"
-    assert type(event) is Exchange
-    return f"{name} x{CODES[event.card]}"
-
-
-def _is_trump(record: Record, suit: int) -> bool:
-    """Whether a cante's suit is trump in this record (so it is written as 40)."""
-    return trump_suit(record) == suit
 
 
 def trump_suit(record: Record) -> int | None:

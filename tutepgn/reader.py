@@ -32,10 +32,10 @@ from typing import IO, NamedTuple, Union
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .cards import CODES, STYLE_SUITS, TOKEN_STYLES, card_reader, suit_reader
-from .engine import PLAYS, Action, Cante, Exchange, Tute
+from .cards import TOKEN_STYLES, card_reader
+from .events import PLAYS, Action, Context, parse_declaration
 from .errors import NotationError
-from .notation import NAG_GLYPHS, UNFINISHED, Note, Record, rules_of, trump_suit
+from .notation import CARD_TAGS, TAG_NAME, NAG_GLYPHS, UNFINISHED, Note, Record, restyle, rules_of, trump_suit
 
 GRAMMAR = "tute.lark"
 """The grammar file, ``grammar/tute.lark`` in a checkout, installed as package data of ``tutepgn.grammar``."""
@@ -219,9 +219,8 @@ def _fast_record(text: str, first_line: int) -> Record:
     names = rules.seat_names
     seat_of = {name: s for s, name in enumerate(names)}
     events = record.events
-    table = card_reader("es")
     turn_order = _TURN_ORDER[n]
-    trump: int | None = -1  # not looked up yet
+    ctx: Context | None = None  # made at the first declaration: most records have few
     expected_trick = 1
     i += 1
     last = n_lines - 1
@@ -247,25 +246,12 @@ def _fast_record(text: str, first_line: int) -> Record:
             seat = seat_of.get(m.group(1))
             if seat is None:
                 raise _NotExport
-            what = m.group(2)
-            head = what[0]
-            if head == "4":
-                if trump == -1:
-                    trump = trump_suit(record)
-                if trump is None:
-                    raise _NotExport
-                events.append(Cante(seat, trump))
-            elif head == "2":
-                suit = "OCEB".index(what[2])
-                if trump == -1:
-                    trump = trump_suit(record)
-                if suit == trump:  # a 20 in trump is written 40 in the export format
-                    raise _NotExport
-                events.append(Cante(seat, suit))
-            elif head == "t":
-                events.append(Tute(seat, int(what[5:])))
-            else:
-                events.append(Exchange(seat, table[what[1:]]))
+            if ctx is None:
+                ctx = Context(names, trump_suit(record))
+            event = parse_declaration(seat, m.group(2), ctx)
+            if event.text(ctx) != line:  # e.g. a 20 in trump, which the export format writes 40
+                raise _NotExport
+            events.append(event)
         i += 1
     if i != last or not _RESULT.fullmatch(lines[last]):
         raise _NotExport
@@ -395,11 +381,9 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
         style = "es"
     record.tags.pop("Cards", None)
     if style not in ("es", "es-letters"):  # the record holds canonical codes: the Cards tag is gone
-        tag_table = card_reader(style)
-        for name in ("Deal", "Stock", "Trump"):
+        for name in CARD_TAGS:
             if name in record.tags:
-                record.tags[name] = _CARD_WORD.sub(
-                    lambda m: CODES[tag_table[m[0].upper()]] if m[0].upper() in tag_table else m[0], record.tags[name])
+                record.tags[name] = restyle(record.tags[name], style)
     try:
         rules = record.rules
         n, names = rules.players, rules.seat_names
@@ -411,11 +395,10 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
         first = next((it for it in items if isinstance(it, tuple)), None)
         n, names = (len(first[3]) if first and 2 <= len(first[3]) <= 4 else 4), ("N", "W", "S", "E")
     table = card_reader(style)
-    suits = suit_reader(style)
     seat_of = {name: s for s, name in enumerate(names)}
     if intro is not None:
         record.notes[-1] = intro
-    trump: int | None = -1
+    ctx: Context | None = None
     expected_trick = 1
     tricks = [it for it in items if isinstance(it, tuple)]
     for item in items:
@@ -447,36 +430,13 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
             fail(f"{item.seat} is not a seat in a {n}-player game", item.seat, expected=" ".join(names))
             continue
         token = item.token
-        text = str(token).upper()
-        event: Action
-        if item.kind == "cante":
-            if text[0] == "4":
-                if trump == -1:
-                    trump = trump_suit(record)
-                named = suits.get(text[2:]) if len(text) > 2 else trump
-                if trump is None and named is None:
-                    fail("40 is the cante in trump, but the record has no Trump tag", token,
-                         expected=f"a Trump tag, or 40 with its suit ({STYLE_SUITS[style]})")
-                    continue
-                if trump is not None and named != trump:
-                    fail(f"40 is the cante in trump ({STYLE_SUITS[style][trump]}); {token} names another suit", token,
-                         expected=f"40 or 20{text[2:]}")
-                    continue
-                event = Cante(seat, named if named is not None else 0)
-            else:
-                suit = suits.get(text[2:]) if len(text) > 2 else None
-                if suit is None:
-                    fail("a cante of 20 names its suit", token, expected=f"20 then one of {STYLE_SUITS[style]}")
-                    continue
-                event = Cante(seat, suit)
-        elif item.kind == "tute":
-            event = Tute(seat, {"R": 12, "C": 11}.get(text, int(text) if text.isdigit() else 0))
-        else:
-            card = table.get(text)
-            if card is None:
-                fail(f"{token} is not a card in style {style}", token)
-                continue
-            event = Exchange(seat, card)
+        if ctx is None:
+            ctx = Context(names, trump_suit(record), style)
+        try:
+            event = parse_declaration(seat, _DECLARATION_TEXT[item.kind] + str(token), ctx)
+        except NotationError as exc:
+            fail(exc.message, token, expected=exc.expected)
+            continue
         _add(record, event, item)
     record.termination = str(termination)
     result = record.tags.get("Result")
@@ -489,8 +449,8 @@ def _grammar_record(text: str, first_line: int, source: str | None, index: int, 
     return record
 
 
-_CARD_WORD = re.compile(r"[^\s:]+")
-"""A card in a Deal, Stock or Trump tag value (seat letters before a colon never match a card)."""
+_DECLARATION_TEXT = {"cante": "", "tute": "tute ", "exchange": "x"}
+"""What the grammar's declaration token leaves out: the words before it."""
 
 
 def _add(record: Record, event: Action, item: _Item) -> None:
@@ -737,14 +697,13 @@ def _export_header(text: str, pos: int) -> tuple[dict[str, str], int, int] | Non
     if len(parts) != 2 * lines or len(tags) != lines:
         return None  # a line that is no tag line, or a repeated tag
     if not tags.keys() <= _TAG_NAMES:  # names seen before are known good; check the others once
-        if not all(_TAG_NAME.fullmatch(name) for name in tags):
+        if not all(TAG_NAME.fullmatch(name) for name in tags):
             return None
         if len(_TAG_NAMES) < 4096:
             _TAG_NAMES.update(tags)
     return tags, lines + text.count("\n", head_end + 1, nxt), nxt
 
 
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_NAMES: set[str] = set()
 """Tag names that read as names (the grammar's rule): a file repeats a few dozen."""
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from .cards import CODES, SUIT_LETTERS, CardSet
 from .engine import Action, Cante, Deal, Exchange, Play
 from .errors import IllegalAction
-from .notation import Record, event_text, result_text, side_labels
+from .events import Context
+from .notation import Record, result_text, side_labels
 from .reader import Source, iter_records
 
 
@@ -91,7 +92,7 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
     return Frame(
         index=index,
         event=event,
-        text="" if event is None else event_text(event, deal),
+        text="" if event is None else event.text(Context.of(deal)),
         seats=names,
         sides=side_labels(r),
         hands=tuple(tuple(CardSet(deal.hands[s]).codes()) for s in range(n)),
@@ -105,8 +106,8 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
         stock=deal.stock_left if deal.initial_stock else None,
         card_points=tuple(deal.won_points),
         cante_points=tuple(cante_points),
-        cantes=tuple(event_text(Cante(c.seat, c.suit), deal) for c in deal.cantes),
-        exchanges=tuple(event_text(e, deal) for e in deal.log if type(e) is Exchange),
+        cantes=tuple(Cante(c.seat, c.suit).text(Context.of(deal)) for c in deal.cantes),
+        exchanges=tuple(e.text(Context.of(deal)) for e in deal.log if type(e) is Exchange),
         illegal=None if error is None else error.message,
         rule=None if error is None else error.rule,
         skipped=skipped,

@@ -30,8 +30,9 @@ from pydantic import BaseModel, Field
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Action, Cante, Deal, Exchange, Play, ScoreSheet
 from .errors import IllegalAction
+from .events import Context
 from .notation import (
-    UNFINISHED, NotationError, Record, event_text, format_side_values, parse_side_values, result_text, side_labels,
+    UNFINISHED, NotationError, Record, format_side_values, parse_side_values, result_text, side_labels,
 )
 from .rules import Ruleset
 
@@ -319,7 +320,7 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
 
 def _what(event: Action, deal: Deal) -> str:
     """An event for a finding: a card alone (the seat has a field of its own), a declaration in full."""
-    return CODES[event.card] if type(event) is Play else event_text(event, deal)
+    return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
 def _replay(record: Record, deal: Deal, report: Report) -> None:
