@@ -36,9 +36,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import SUMMARY_COLUMNS, Archive, ImportSummary, PageCache, default_path, run_with_timeout
 from tutepgn.convert import convert
-from tutepgn.jsonmodel import RecordModel, record_to_model
+from tutepgn.notation import RecordModel, record_to_model
 from tutepgn.errors import ConvertError, NotationError
-from tutepgn.reader import iter_raw_records, parse_record
+from tutepgn.notation import iter_raw_records, parse_record
 from tutepgn.replay import frames
 from tutepgn.rules import PRESETS, Ruleset, preset
 from tutepgn.search import SORTS, DealPage, DealSummary, SearchFilters

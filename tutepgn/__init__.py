@@ -9,11 +9,12 @@ The public API in one import:
 """
 
 from .cards import Card, CardSet, card_from_code, card_code
-from .engine import Action, Cante, Deal, Exchange, Match, Play, ScoreSheet, Trick, Tute, play_duty
+from .engine import Deal, Match, ScoreSheet, Trick, play_duty
 from .errors import (
     ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
     NotationError, Problem, TuteError, UnknownRuleset,
 )
+from .events import Action, Cante, Exchange, Play, Tute
 from .rules import PRESETS, Ruleset, preset, ruleset
 
 __all__ = [

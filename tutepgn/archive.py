@@ -41,9 +41,9 @@ import pyarrow.compute as pc
 from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
 from .engine import Cante, Exchange, Play, Tute
 from .errors import ArchiveError, NotationError, TuteError
-from .notation import Record, side_labels, trump_suit
+from .notation import SEAT_TAGS, Header, Record, parse_or_placeholder
 from .rules import SEAT_NAMES
-from .reader import batch_records, iter_raw_records, parse_record, scan_tags
+from .notation import batch_records, iter_raw_records, parse_record, scan_tags
 from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
 from .validate import Report, validate_records
 
@@ -190,7 +190,6 @@ _TABLES: dict[str, pa.Schema] = {
 DEAL_COLUMNS: tuple[str, ...] = tuple(_TABLES["deals"].names)
 """The columns of table deals."""
 
-_SEAT_TAG = {"N": "North", "W": "West", "S": "South", "E": "East"}
 _CARD_CODE = pa.array(CODES)
 _CARD_SUIT = pa.array([SUIT_LETTERS[CARD_SUIT[c]] for c in range(40)])
 _CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], _U8)
@@ -238,9 +237,10 @@ _PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4
 """Rey and caballo of each suit, as a mask."""
 
 
-def _safe_dealer(record: Record) -> int | None:
+def _header(record: Record) -> Header | None:
+    """The record's header, or None when its ruleset is unreadable."""
     try:
-        return record.dealer
+        return record.header(lenient=True)
     except NotationError:
         return None
 
@@ -254,9 +254,9 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
     record = report.record
     tags = record.tags
     rules = report.rules
-    names = rules.seat_names if rules else ("N", "W", "S", "E")
+    names = rules.seat_names if rules else SEAT_NAMES[4]
     n = len(names)
-    labels = side_labels(rules) if rules else ()
+    labels = rules.side_labels if rules else ()
     sheet = report.sheet
     export = record.tpgn() if not record.errors else text
     did, digest = deal_id(export)
@@ -264,14 +264,15 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
     if did in seen:
         return False
     seen[did] = True
-    player = [tags.get(_SEAT_TAG[name]) for name in names]
-    try:
-        turned, hands, match_score, trump = record.turned, record.hands, record.match_score, trump_suit(record)
-    except NotationError:
+    player = [tags.get(SEAT_TAGS[name]) for name in names]
+    header = _header(record)
+    if header is None or header.errors.keys() & {"Trump", "Deal", "MatchScore"}:
         turned, hands, match_score, trump = None, None, None, None
+    else:
+        turned, hands, match_score, trump = header.turned, header.hands, header.match_score, header.trump
     totals = list(sheet.totals) if sheet else None
     winner = sheet.winner if sheet else None
-    comments = [c for note in record.notes.values() for c in note.comments]
+    comments = record.comments
     date, year = _date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
     d = out["deals"]
@@ -366,7 +367,7 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
         "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
         "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
     }
-    dealer = _safe_dealer(record)
+    dealer = header.dealer if header is not None else None
     mano = (dealer + 1) % n if dealer is not None else None
     row["mano"] = names[mano] if mano is not None else None
     row["mano_side"] = labels[rules.side_of(mano)] if mano is not None and rules else None
@@ -412,11 +413,7 @@ def arrow_batch(batch: list[_Raw]) -> dict[str, pa.Table]:
 
     def records() -> Iterator[Record]:
         for name, index, first_line, text in batch:
-            try:
-                yield parse_record(text, first_line=first_line, source=name, index=index)
-            except NotationError as exc:
-                exc.source, exc.index = name, index
-                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
+            yield parse_or_placeholder(text, first_line=first_line, source=name, index=index)
 
     out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in _TABLES.items()}
     out["_seen"] = {}
@@ -867,7 +864,7 @@ class Archive:
                 out.write(("\n" if count else "") + text)
                 count += 1
             return count
-        from .jsonmodel import to_json
+        from .notation import to_json
         if fmt == "json":
             out.write("[")
         for text in self.texts(filters, sort=sort, limit=limit):
@@ -878,7 +875,7 @@ class Archive:
                     out.write(("\n" if count else "") + text)
                     count += 1
                     continue
-                record = Record(tags=scan_tags(text), errors=[exc])
+                record = Record.unreadable(exc, scan_tags(text), 1)
             if fmt == "tpgn":
                 out.write(("\n" if count else "") + record.tpgn(cards))
             else:

@@ -30,7 +30,7 @@ from .cards import CODES, CardSet, card_reader, pack
 from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError, TuteError
 from .events import PLAYS, Action, Context, Play, parse_declaration
-from .notation import TAG_NAME, Record, format_side_values, result_text
+from .notation import TAG_NAME, Header, Record, format_side_values, result_text
 from .replay import Frame, match_target, snapshot
 from .rules import Ruleset, ruleset
 
@@ -93,17 +93,17 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def _check_shape(rules: Ruleset, record: Record) -> None:
+def _check_shape(rules: Ruleset, header: Header) -> None:
     """An entered deal holds every card of the pack once: full hands, and the stock for 2 players."""
     names = rules.seat_names
-    hands = record.hands or []
+    hands = header.hands or ()
     for seat, mask in enumerate(hands):
         if mask.bit_count() != rules.hand_size:
             raise ValueError(f"[Deal] {names[seat]} holds {mask.bit_count()} cards; a hand has {rules.hand_size}")
     held = 0
     for mask in hands:
         held |= mask
-    for c in record.stock:
+    for c in header.stock:
         held |= 1 << c
     full = pack(rules.removed_ranks)
     if held & ~full:
@@ -297,11 +297,11 @@ def _entered_deal(r: Ruleset, deal: str, stock: str | None, turned: str | None, 
         tags["Trump"] = stock.split()[-1]
     if first:
         tags["DealNo"] = "1"
-    record = Record(tags=tags)
     try:
-        _check_shape(r, record)
+        header = Record(tags=tags).header()
+        _check_shape(r, header)
         if "Trump" not in tags:
             raise ValueError("give the turned card, which shows trump: one of the dealer's cards")
-        return record.to_deal()
+        return header.deal()
     except NotationError as exc:
         raise ValueError(exc.message) from None

@@ -27,8 +27,7 @@ from .cards import CODES, SUIT_LETTERS, CardSet
 from .engine import Action, Cante, Deal, Exchange, Play
 from .errors import IllegalAction
 from .events import Context
-from .notation import Record, result_text, side_labels
-from .reader import Source, iter_records
+from .notation import Record, Source, iter_records, result_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,7 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
         event=event,
         text="" if event is None else event.text(Context.of(deal)),
         seats=names,
-        sides=side_labels(r),
+        sides=r.side_labels,
         hands=tuple(tuple(CardSet(deal.hands[s]).codes()) for s in range(n)),
         table=tuple((names[(leader + i) % n], CODES[c]) for i, c in enumerate(cards)),
         winner=names[deal.tricks[-1].winner] if completed else None,
@@ -129,7 +128,7 @@ def frames(record: Record) -> list[Frame]:
     Raises :class:`~tutepgn.notation.NotationError` when the record does not
     give its starting position (Rules, Dealer, Deal, and Trump tags).
     """
-    deal = record.to_deal()
+    deal = record.header().deal()
     target = match_target(record)
     out = [snapshot(deal, match_target=target)]
     for i, event in enumerate(record.events, 1):
