@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO
 
 from tutepgn.engine import Play
-from tutepgn.reader import iter_records, scan_headers
+from tutepgn.notation import iter_records, scan_headers
 from tutepgn.rules import preset
 from tutepgn.simulate import deal_records
 from tutepgn.validate import validate_records

@@ -34,7 +34,7 @@ with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx
 from tutepgn.api.app import Settings, create_app
 
 from tutepgn.archive import Archive
-from tutepgn.reader import iter_raw_records
+from tutepgn.notation import iter_raw_records
 from tutepgn.rules import PRESETS, preset
 from tutepgn.search import SearchFilters, encode_cursor
 from tutepgn.simulate import deal_records

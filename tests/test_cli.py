@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from tutepgn.cli.main import app
-from tutepgn.reader import iter_records
+from tutepgn.notation import iter_records
 
 runner = CliRunner()
 

@@ -17,8 +17,7 @@ from tutepgn.cards import CODES, CardSet, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.cli.replay import move
 from tutepgn.engine import Cante, Deal, Play
-from tutepgn.notation import Record, format_side_values
-from tutepgn.reader import read_record
+from tutepgn.notation import Record, format_side_values, read_record
 from tutepgn.recorder import Recorder
 from tutepgn.events import Context
 from tutepgn.replay import frames
@@ -30,7 +29,7 @@ runner = CliRunner()
 
 
 def _replayed(record: Record) -> Deal:
-    deal = record.to_deal()
+    deal = record.header().deal()
     for event in record.events:
         deal.apply(event)
     return deal
@@ -87,7 +86,7 @@ def test_frames_show_cantes_and_exchanges_at_their_moment() -> None:
 
 def test_an_illegal_event_is_marked_and_the_deal_goes_on() -> None:
     record = next(deal_records(preset("torofun-4p"), 1, seed=5))
-    deal = record.to_deal()
+    deal = record.header().deal()
     second = record.events[1]
     assert isinstance(second, Play)
     owner = next(s for s in range(4) if s != second.seat and deal.hand(s))
@@ -153,7 +152,7 @@ def test_replay_record_2(tmp_path: Path) -> None:
     records = _write_records(target, "playcard-2p", 2, seed=9)
     result = runner.invoke(app, ["replay", str(target), "--record", "2", "--all"])
     assert result.exit_code == 0, result.output
-    first_hand = str(CardSet(records[1].hands[0]))  # type: ignore[index]
+    first_hand = str(CardSet(records[1].header().hands[0]))  # type: ignore[index]
     assert f"N {first_hand}" in result.output
     for line in _trick_lines(records[1]):
         assert line in result.output

@@ -15,7 +15,7 @@ import re
 from ..cards import card_reader
 from ..events import PLAYS, Context, parse_declaration
 from .record import Record
-from .tags import RESULT, TAG_NAME, TAG_VALUE, UNFINISHED, rules_of, unescape
+from .tags import RESULT, TAG_NAME, TAG_VALUE, UNFINISHED, rules_of, trump_of, unescape
 
 _TAG_LINE = re.compile(rf'\[({TAG_NAME.pattern}) "({TAG_VALUE})"\]\n?')
 _TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?")
@@ -93,7 +93,7 @@ def _read(text: str, first_line: int) -> Record:
             if seat is None:
                 raise _NotExport
             if ctx is None:
-                ctx = Context(names, record.header(lenient=True).trump)
+                ctx = Context(names, trump_of(tags, rules))
             event = parse_declaration(seat, m.group(2), ctx)
             if event.text(ctx) != line:  # e.g. a 20 in trump, which the export format writes 40
                 raise _NotExport

@@ -21,7 +21,7 @@ from ..errors import NotationError
 from ..events import PLAYS, Action, Context, parse_declaration
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
-from .tags import CARD_TAGS, UNFINISHED, restyle, rules_of, unescape
+from .tags import CARD_TAGS, UNFINISHED, restyle, rules_of, trump_of, unescape
 
 GRAMMAR = "tute.lark"
 """The grammar file, ``grammar/tute.lark`` in a checkout, installed as package data of ``tutepgn.grammar``."""
@@ -40,12 +40,11 @@ class _Item:
     kind: str
     token: Token
     seat: Token | None = None
-    value: Token | None = None
     note: Note | None = None
 
 
 class _Builder(Transformer):  # type: ignore[type-arg]
-    """One method per grammar rule, in grammar order; each returns plain data for :func:`_assemble`."""
+    """One method per grammar rule, in grammar order; each returns plain data for :func:`read_grammar`."""
 
     def start(self, children: list) -> object:
         return children[0]
@@ -77,17 +76,17 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return _Item("play", card, note=_note(notes))
 
     def declaration(self, children: list) -> _Item:
-        seat, (kind, token, value), *notes = children
-        return _Item(kind, token, seat=seat, value=value, note=_note(notes))
+        seat, (kind, token), *notes = children
+        return _Item(kind, token, seat=seat, note=_note(notes))
 
-    def cante(self, children: list) -> tuple[str, Token, None]:
-        return "cante", children[0], None
+    def cante(self, children: list) -> tuple[str, Token]:
+        return "cante", children[0]
 
-    def tute(self, children: list) -> tuple[str, Token, Token]:
-        return "tute", children[0], children[0]
+    def tute(self, children: list) -> tuple[str, Token]:
+        return "tute", children[0]
 
-    def exchange(self, children: list) -> tuple[str, Token, Token]:
-        return "exchange", children[0], children[0]
+    def exchange(self, children: list) -> tuple[str, Token]:
+        return "exchange", children[0]
 
     def annotation(self, children: list) -> tuple[str, int]:
         text = str(children[0])
@@ -197,7 +196,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
             continue
         token = item.token
         if ctx is None:
-            ctx = Context(names, None if rules is None else record.header(rules, lenient=True).trump, style)
+            ctx = Context(names, None if rules is None else trump_of(record.tags, rules), style)
         try:
             event = parse_declaration(seat, _DECLARATION_TEXT[item.kind] + str(token), ctx)
         except NotationError as exc:

@@ -16,7 +16,6 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, computed_field, model_validator
 
 from ..cards import CARD_STYLES, SUIT_TEXT, cards_in, hand_order
-from ..errors import NotationError
 from .record import Record
 from .tags import RESULT, SEAT_TAGS, TAG_NAME, UNFINISHED, Header
 
@@ -131,7 +130,7 @@ class RecordModel(BaseModel):
         if self._memo is None:
             try:
                 self._memo = Record(tags=self.tags).header(lenient=True)
-            except NotationError:
+            except ValueError:  # a NotationError at the Rules tag, or a Cards tag naming no style
                 return None
         return self._memo
 

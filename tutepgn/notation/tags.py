@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from operator import or_
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..cards import CARD_STYLES, SUIT_LETTERS, Card, Mask, Suit, card_reader
@@ -176,6 +177,15 @@ class Header:
             raise tag_error(self, "Deal", str(exc)) from exc
 
 
+def trump_of(tags: dict[str, str], rules: Ruleset) -> Suit | None:
+    """The trump suit the tags give: the first-deal suit where the ruleset fixes one (``DealNo "1"``), else the
+    turned card's (Trump tag); None when unknown or unreadable.  Cheap: the reader asks at a record's first cante."""
+    if rules.first_deal_trump and tags.get("DealNo") == "1":
+        return SUIT_LETTERS.index(rules.first_deal_trump)
+    turned = card_reader(tags.get("Cards", "es")).get(tags.get("Trump", "").strip().upper())
+    return None if turned is None else turned // 10
+
+
 def tag_error(record: Record | Header, name: str, message: str, *, text: str | None = None) -> NotationError:
     """An error at a tag's line, its message starting with the tag's name."""
     return NotationError(f"[{name}] {message}", line=record.tag_lines.get(name, record.line), column=1,
@@ -211,17 +221,14 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
     deal_no = tags.get("DealNo", "")
     header.deal_no = int(deal_no) if deal_no.isdigit() else None
     header.first_of_match = deal_no == "1"
-    if rules.first_deal_trump and header.first_of_match:
-        header.trump = SUIT_LETTERS.index(rules.first_deal_trump)
-    elif header.turned is not None:
-        header.trump = header.turned // 10
+    header.trump = trump_of(tags, rules)
     if "Score" in tags:
-        example = format_side_values([78, 52, 0][:rules.sides], rules)
         header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
-            record, rules, "Score", f"{tags['Score']!r}: write one value per side, e.g. {example}", text=""))
+            record, rules, "Score", lambda: f"{tags['Score']!r}: write one value per side, e.g. "
+                                            f"{format_side_values([78, 52, 0][:rules.sides], rules)}", text=""))
     if "MatchScore" in tags:
         header.match_score = read("MatchScore", lambda: _side_values(  # type: ignore[assignment]
-            record, rules, "MatchScore", "write e.g. NS:2 WE:1"))
+            record, rules, "MatchScore", lambda: "write e.g. NS:2 WE:1"))
     target = tags.get("MatchTarget")
     if target is not None:
         header.match_target = read("MatchTarget", lambda: _match_target(record, target))  # type: ignore[assignment]
@@ -253,10 +260,11 @@ def _turned(record: Record, style: str) -> Card:
     return cards[0]
 
 
-def _side_values(record: Record, rules: Ruleset, name: str, message: str, text: str | None = None) -> tuple[int, ...]:
+def _side_values(record: Record, rules: Ruleset, name: str, message: Callable[[], str],
+                 text: str | None = None) -> tuple[int, ...]:
     values = parse_side_values(record.tags[name], rules)
     if values is None:
-        raise tag_error(record, name, message, text=text)
+        raise tag_error(record, name, message(), text=text)
     return values
 
 
