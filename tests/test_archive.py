@@ -196,10 +196,7 @@ def build_oracle(paths: list[Path]) -> dict[int, Fact]:
         labels = rules.side_labels if rules else ()
         seats = {x: rec.tags.get(SEAT_TAGS[x]) for x in letters}
         side = {x: labels[rules.side_of(i)] for i, x in enumerate(letters)} if rules else {}
-        try:
-            header = rec.header(lenient=True)
-        except NotationError:
-            header = None
+        header = rec.header_or_none()
         trump = header.trump if header is not None else None
         winner = labels[sheet.winner] if sheet and sheet.winner is not None else None
         totals = list(sheet.totals) if sheet else None

@@ -41,7 +41,7 @@ import pyarrow.compute as pc
 from .cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
 from .engine import Cante, Exchange, Play, Tute
 from .errors import ArchiveError, NotationError, TuteError
-from .notation import SEAT_TAGS, Header, Record, parse_or_placeholder
+from .notation import SEAT_TAGS, Record, parse_or_placeholder
 from .rules import SEAT_NAMES
 from .notation import batch_records, iter_raw_records, parse_record, scan_tags
 from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
@@ -237,14 +237,6 @@ _PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4
 """Rey and caballo of each suit, as a mask."""
 
 
-def _header(record: Record) -> Header | None:
-    """The record's header, or None when its ruleset is unreadable."""
-    try:
-        return record.header(lenient=True)
-    except NotationError:
-        return None
-
-
 def _int(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
 
@@ -265,7 +257,7 @@ def _add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -
         return False
     seen[did] = True
     player = [tags.get(SEAT_TAGS[name]) for name in names]
-    header = _header(record)
+    header = record.header_or_none()
     if header is None or header.errors.keys() & {"Trump", "Deal", "MatchScore"}:
         turned, hands, match_score, trump = None, None, None, None
     else:

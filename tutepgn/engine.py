@@ -28,7 +28,7 @@ from .cards import (
     Card, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
 from .errors import IllegalDeclaration, IllegalPlay
-from .events import PLAYS, Action, Cante, Exchange, Play, Tute
+from .events import Action, Cante, Exchange, Play, Tute
 from .rules import Ruleset
 
 

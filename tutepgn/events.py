@@ -10,7 +10,7 @@ kind of event is added here (its class, its text, its JSON, its place in
 only dispatch to it.
 
 >>> ctx = Context(seats=("N", "S"), trump=0)
->>> [e.text(ctx) for e in (Play(0, 9), Cante(0, 0), Cante(1, 1), Tute(1, 12), Exchange(0, 3))]
+>>> [e.text(ctx) for e in (Play(0, 9), Cante(0, 0), Cante(1, 1), Tute(1, 12), Exchange(0, 4))]
 ['N 1O', 'N 40', 'S 20C', 'S tute 12', 'N x7O']
 >>> parse_declaration(1, "tute R", ctx), parse_declaration(0, "40", ctx)
 (Tute(seat=1, rank=12), Cante(seat=0, suit=0))
@@ -69,20 +69,29 @@ def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
-    """A card played to the current trick."""
+class _CardEvent:
+    """An event that names a seat and a card; the notation writes the card after :attr:`mark`."""
     seat: int
     card: Card
 
-    kind: ClassVar[str] = "play"
+    kind: ClassVar[str]
+    mark: ClassVar[str]
 
     def text(self, ctx: Context) -> str:
-        """``N 1O``: the seat and the card."""
-        return f"{ctx.seats[self.seat]} {CARD_STYLES[ctx.cards][self.card]}"
+        """The seat, then the card (``N 1O``, ``S x7B``)."""
+        return f"{ctx.seats[self.seat]} {self.mark}{CARD_STYLES[ctx.cards][self.card]}"
 
     def to_json(self, ctx: Context) -> dict[str, Any]:
         """The event's own JSON fields (the record adds trick, position and notes)."""
-        return {"type": "play", "seat": ctx.seats[self.seat], "card": CARD_STYLES[ctx.cards][self.card]}
+        return {"type": self.kind, "seat": ctx.seats[self.seat], "card": CARD_STYLES[ctx.cards][self.card]}
+
+
+@dataclass(frozen=True, slots=True)
+class Play(_CardEvent):
+    """A card played to the current trick."""
+
+    kind: ClassVar[str] = "play"
+    mark: ClassVar[str] = ""
 
     @classmethod
     def from_json(cls, data: dict[str, Any], ctx: Context, at: str = "") -> Play:
@@ -146,20 +155,11 @@ class Tute:
 
 
 @dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(_CardEvent):
     """The 7 (or 2) of trump given for the turned card under the stock."""
-    seat: int
-    card: Card
 
     kind: ClassVar[str] = "exchange"
-
-    def text(self, ctx: Context) -> str:
-        """``S x7B``: the card given."""
-        return f"{ctx.seats[self.seat]} x{CARD_STYLES[ctx.cards][self.card]}"
-
-    def to_json(self, ctx: Context) -> dict[str, Any]:
-        """The event's own JSON fields."""
-        return {"type": "exchange", "seat": ctx.seats[self.seat], "card": CARD_STYLES[ctx.cards][self.card]}
+    mark: ClassVar[str] = "x"
 
     @classmethod
     def from_json(cls, data: dict[str, Any], ctx: Context, at: str = "") -> Exchange:

@@ -12,8 +12,8 @@
 >>> record = read_record('[Rules "playcard-2p"]\\n[Trump "12O"]\\n\\n1. N 1O 3O\\nN 40\\n*')
 >>> [entry.line for entry in record.entries], record.header().trump
 ([4, 4, 5], 0)
->>> tpgn.dumps([record]).splitlines()[-2:]
-['1. N 1O 3O', 'N 40']
+>>> tpgn.dumps([record, record]).splitlines()[-4:]
+['', '1. N 1O 3O', 'N 40', '*']
 """
 
 from ..errors import JsonRecordError, NotationError

@@ -38,7 +38,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ..cards import CARD_STYLES, TOKEN_STYLES
-from ..errors import JsonRecordError, NotationError
+from ..errors import JsonRecordError
 from ..events import Context, Play, event_from_json
 from ..rules import SEAT_NAMES
 from .jsonmodel import EVENT_MODELS, RecordModel
@@ -91,10 +91,8 @@ def tags_in_es(tags: dict[str, str]) -> dict[str, str]:
 
 def _seat_names(record: Record) -> tuple[str, ...]:
     """The record's seat letters; N W S E (as the writer assumes) when its ruleset is unreadable."""
-    try:
-        return record.header(lenient=True).rules.seat_names
-    except NotationError:
-        return SEAT_NAMES[4]
+    header = record.header_or_none()
+    return SEAT_NAMES[4] if header is None else header.rules.seat_names
 
 
 def record_to_model(record: Record, cards: str = "es") -> RecordModel:

@@ -159,6 +159,14 @@ class Record:
         self._header = (key, header)
         return header
 
+    def header_or_none(self) -> Header | None:
+        """The header read leniently (each unreadable tag left None), or None when even the Rules tag is
+        unreadable: for whoever shows what can be shown (the writer, the JSON form, the archive)."""
+        try:
+            return self.header(lenient=True)
+        except NotationError:
+            return None
+
     @property
     def card_style(self) -> str:
         """The card style the record's tags are written in (the Cards tag; ``es`` by default)."""

@@ -11,11 +11,10 @@ writing it again reuses them.
 from __future__ import annotations
 
 from ..cards import CARD_STYLES, TOKEN_STYLES, display_cards
-from ..errors import NotationError
 from ..events import Context, Play
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
-from .tags import SEAT_TAGS, Header, escape_comment, escape_tag_value, format_side_values, restyle
+from .tags import SEAT_TAGS, escape_comment, escape_tag_value, format_side_values, restyle
 
 ROSTER = ("Event", "Site", "Date", "Round", "Rules")
 """Tags every exported record carries first, in this order (``?`` when unknown)."""
@@ -26,19 +25,11 @@ ALWAYS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Rules"
 GLYPH_OF = {n: g for g, n in NAG_GLYPHS.items()}
 
 
-def _header(record: Record) -> Header | None:
-    """The record's header, each unreadable tag left as written; None when even the Rules tag is unreadable."""
-    try:
-        return record.header(lenient=True)
-    except NotationError:
-        return None
-
-
 def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
     """The tags in export order with canonical values where the record's values can be read."""
     tags = dict(record.tags)
     tags.setdefault("Result", record.termination)  # a record without a Result tag: its marker says it
-    header = _header(record)
+    header = record.header_or_none()
     if header is not None:
         r = header.rules
         tags["Rules"] = str(r)
@@ -93,7 +84,7 @@ def write_record(record: Record, style: str = "es") -> str:
 def play_lines(record: Record, style: str = "es") -> list[str]:
     """The play section: one trick a line, each declaration on its own line, then the marker."""
     cards = CARD_STYLES[style]
-    header = _header(record)
+    header = record.header_or_none()
     names = header.rules.seat_names if header is not None else SEAT_NAMES[4]
     n = len(names)
     annotated = record.annotated
