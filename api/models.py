@@ -3,7 +3,7 @@
 from pydantic import BaseModel
 
 from tutepgn.archive import DealSummary
-from tutepgn.jsonmodel import RecordModel
+from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
 from tutepgn.validate import ReportModel, Summary
 

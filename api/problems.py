@@ -7,7 +7,6 @@ request errors, oversized bodies and crashes into a
 """
 
 from collections.abc import Sequence
-from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError

@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from tutepgn.engine import Play
-from tutepgn.reader import iter_records, scan_headers
+from tutepgn.events import Play
+from tutepgn.notation import iter_records, scan_headers
 from tutepgn.rules import preset
 from tutepgn.simulate import deal_records
 from tutepgn.validate import validate_records

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from itertools import chain, zip_longest
 
-from tutepgn.reader import iter_raw_records, iter_records
+from tutepgn.notation import iter_raw_records, iter_records
 from tutepgn.rules import preset
 from tutepgn.simulate import deal_records
 from tutepgn.validate import validate_sources

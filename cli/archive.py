@@ -18,13 +18,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import BATCH_SIZE, EXPORT_FORMATS, Archive, default_path, run_sql
+from tutepgn.archive import Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, run_sql
 from tutepgn.cli.filters import with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError
 from tutepgn.inputs import expand
-from tutepgn.archive import SORTS, SearchFilters
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")

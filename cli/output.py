@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -25,6 +25,7 @@ from rich.text import Text
 from typer.exceptions import TyperException
 
 from tutepgn.errors import ErrorItem, NotationError, Problem, TuteError
+from tutepgn.notation import jsonform
 
 out = Console()
 err = Console(stderr=True)
@@ -76,15 +77,6 @@ def dumps(data: object) -> str:
     return json.dumps(data, default=json_default, ensure_ascii=False)
 
 
-def json_array(texts: Iterable[str]) -> Iterator[str]:
-    """Chunks of a JSON array of documents already written: one a line, ``[]`` when there are none."""
-    written = False
-    for text in texts:
-        yield (",\n" if written else "[\n") + text
-        written = True
-    yield "\n]\n" if written else "[]\n"
-
-
 def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
          render: Callable[[], Iterable[RenderableType]] | None = None) -> None:
     """Write ``data`` in ``form``: a list as a JSON array, JSON lines or CSV rows (``columns``, else the keys);
@@ -94,7 +86,7 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
         if rows is None:
             typer.echo(dumps(data))
         else:
-            sys.stdout.writelines(json_array(map(dumps, rows)))
+            sys.stdout.writelines(jsonform.join(map(dumps, rows)))
     elif form == Format.nl:
         for item in rows if rows is not None else [data]:
             typer.echo(dumps(item))

@@ -8,9 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from tutepgn.cli.output import fail, format_option, json_array, out
+from tutepgn.cli.output import fail, format_option, out
 from tutepgn.cli.rules import ruleset
-from tutepgn.jsonmodel import to_json
+from tutepgn.notation import jsonform, tpgn
 from tutepgn.sheets import score_sheet
 from tutepgn.simulate import BotName, deal_records, match_records
 from tutepgn.validate import validate
@@ -37,12 +37,7 @@ def simulate(
         for record in records:
             out.print(score_sheet(validate(record).model()))
         return
-    if fmt == "json":
-        chunks = json_array(map(to_json, records))
-    elif fmt == "jsonl":
-        chunks = (to_json(record) + "\n" for record in records)
-    else:
-        chunks = (("\n" if i else "") + record.tpgn() for i, record in enumerate(records))
+    chunks = tpgn.iter_dump(records) if fmt == "tpgn" else jsonform.iter_dump(records, lines=fmt == "jsonl")
     stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     try:
         stream.writelines(chunks)

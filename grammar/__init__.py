@@ -1,1 +1,1 @@
-"""The notation grammar, installed as package data (``tute.lark``); see ``tutepgn.reader``."""
+"""The notation grammar, installed as package data (``tute.lark``); see ``tutepgn.notation.grammar``."""

@@ -35,7 +35,7 @@ from tutepgn.api.app import Settings, create_app
 
 from tutepgn.archive import CSV_COLUMNS, Archive, SearchFilters, encode_cursor
 from tutepgn.errors import ErrorItem
-from tutepgn.reader import iter_raw_records
+from tutepgn.notation import iter_raw_records
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records
 

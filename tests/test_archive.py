@@ -32,15 +32,14 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from tutepgn.api.pool import PageCache, Readers
-from tutepgn.archive import Archive, ImportSummary, default_path, run_sql, run_with_timeout
+from tutepgn.archive import Archive, ImportSummary, SearchFilters, default_path, run_sql, run_with_timeout
 from tutepgn.cards import card, card_from_code
 from tutepgn.cli.main import app
-from tutepgn.engine import Deal, Exchange, Play
+from tutepgn.engine import Deal
+from tutepgn.events import Exchange, Play
 from tutepgn.errors import NotationError
-from tutepgn.notation import Note, Record, SEAT_TAGS, side_labels, trump_suit
-from tutepgn.reader import iter_raw_records, parse_record, scan_tags
+from tutepgn.notation import SEAT_TAGS, Record, iter_raw_records, parse_record, scan_tags
 from tutepgn.rules import PRESETS, preset
-from tutepgn.archive import SearchFilters
 from tutepgn.simulate import deal_records, greedy_bot, match_records
 from tutepgn.validate import validate_records
 
@@ -87,7 +86,7 @@ def _handmade(name: str) -> Record:
     record.tags.update(spec["tags"])
     record.tags["Round"] = name
     if spec["comment"]:
-        record.notes[-1] = Note(comments=[spec["comment"]])
+        record.intro = [spec["comment"]]
     return record
 
 
@@ -194,16 +193,14 @@ def build_oracle(paths: list[Path]) -> dict[int, Fact]:
         if did in facts:
             continue
         letters = rules.seat_names if rules else ("N", "W", "S", "E")
-        labels = side_labels(rules) if rules else ()
+        labels = rules.side_labels if rules else ()
         seats = {x: rec.tags.get(SEAT_TAGS[x]) for x in letters}
         side = {x: labels[rules.side_of(i)] for i, x in enumerate(letters)} if rules else {}
-        trump = trump_suit(rec)
+        header = rec.header_or_none()
+        trump = header.trump if header is not None else None
         winner = labels[sheet.winner] if sheet and sheet.winner is not None else None
         totals = list(sheet.totals) if sheet else None
-        try:
-            hands = rec.hands
-        except NotationError:
-            hands = None
+        hands = header.hands if header is not None else None
         sung = dict.fromkeys(letters, 0)
         cantes = []
         for c in sheet.cantes if sheet else ():
@@ -222,7 +219,7 @@ def build_oracle(paths: list[Path]) -> dict[int, Fact]:
             doubled=bool(sheet and sheet.doubled), tie_break=bool(sheet and sheet.tie_break),
             exchanges=sum(type(e) is Exchange for e in rec.events), valid=report.valid,
             codes={f.code for f in report.findings},
-            comments="\n".join(c for note in rec.notes.values() for c in note.comments),
+            comments="\n".join(rec.comments),
             match=rec.tags.get("Match"), date=_date(rec.tags.get("Date", "")), complete=bool(sheet and sheet.complete),
             plays=sum(type(e) is Play for e in rec.events), card_points=list(sheet.card_points) if sheet else None,
             totals=totals, findings=len(report.findings), errors=len(report.errors))
@@ -859,7 +856,7 @@ def test_import_killed_mid_way_leaves_whole_batches_and_a_second_import_complete
 # Export formats.
 
 def test_export_json_and_jsonl_parse_back(data: Data, arc: Archive) -> None:
-    from tutepgn.jsonmodel import iter_json, iter_jsonl
+    from tutepgn.notation.jsonform import iter_json, iter_jsonl
     good = SearchFilters(valid=True, until="2025-03-31")
     texts = set(arc.texts(good))
     for fmt, reader in (("jsonl", iter_jsonl), ("json", iter_json)):

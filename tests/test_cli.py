@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tutepgn.cli.main import app
-from tutepgn.reader import iter_records
+from tutepgn.notation import iter_records
 
 runner = CliRunner()
 

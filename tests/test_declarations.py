@@ -17,7 +17,8 @@ from positions import ALL, PAIRS, build, plays
 
 from tutepgn import Deal, IllegalDeclaration, UnknownSeat, preset
 from tutepgn.cards import BASTOS, COPAS, ESPADAS, OROS, card_code
-from tutepgn.engine import Cante, CanteScore, Tute
+from tutepgn.events import Cante, Tute
+from tutepgn.score import CanteScore
 
 TOROFUN = ["torofun-2p", "torofun-3p", "torofun-4p"]
 ONE_PER_TRICK = ["playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]

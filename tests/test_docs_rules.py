@@ -10,8 +10,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tutepgn.cli import main as cli_main
-from tutepgn.cli import output as cli_output
+from tutepgn.cli import main as cli_main, output as cli_output
 from tutepgn.rules import PRESETS, SEAT_NAMES, Ruleset, _format_option
 from tutepgn.sources import SHARED, SOURCES, source_of
 

@@ -13,14 +13,10 @@ from typer.testing import CliRunner
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.main import app
 from tutepgn.convert import convert, format_of_path, iter_input, sniff
-from tutepgn.errors import TuteError
-from tutepgn.jsonmodel import (
-    RecordModel, from_json, iter_json, iter_jsonl, json_schema, model_to_record, record_to_model,
-    schema_text, to_json,
-)
-from tutepgn.errors import ConvertError, JsonRecordError, NotationError
-from tutepgn.notation import Note, Record, write_record
-from tutepgn.reader import iter_records, read_record
+from tutepgn.errors import ConvertError, JsonRecordError, NotationError, TuteError
+from tutepgn.notation import Note, Record, iter_records, read_record, write_record
+from tutepgn.notation.jsonform import from_json, iter_json, iter_jsonl, model_to_record, record_to_model, to_json
+from tutepgn.notation.jsonmodel import RecordModel, json_schema, schema_text
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records
 
@@ -64,7 +60,7 @@ def test_text_json_text_is_lossless(archives, name: str) -> None:  # type: ignor
         assert "\n" not in line
         back = from_json(line)
         assert back.tpgn() == text
-        assert back.positions == record.positions
+        assert [e[1:3] for e in back.entries] == [e[1:3] for e in record.entries]
         assert to_json(back) == line
 
 
@@ -110,12 +106,15 @@ def _annotated(record: Record, rng: random.Random) -> Record:
     """The record with an intro, annotations and awkward comments on some events."""
     awkward = ["plain", "a } brace", "back\\slash", "two\nlines", "line\n[Looks \"like a tag\"]", "  spaced  ",
                "", "ñandú «quotes» \"double\"", "{nested}", "; not a line comment", "$5 !?"]
-    record.notes[-1] = Note(comments=[rng.choice(awkward), "intro two"])
+    out = Record(tags=record.tags, intro=[rng.choice(awkward), "intro two"], termination=record.termination)
+    notes = {}
     for i in rng.sample(range(len(record.events)), min(6, len(record.events))):
         nags = rng.sample([1, 2, 3, 4, 5, 6, 14, 255, 0], rng.randint(0, 3))
         comments = rng.sample(awkward, rng.randint(0 if nags else 1, 2))
-        record.notes[i] = Note(nags, comments)
-    return record
+        notes[i] = Note(nags, comments)
+    for i, entry in enumerate(record.entries):
+        out.add(entry.event, entry.line, entry.column, notes.get(i))
+    return out
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -174,7 +173,7 @@ def test_minimal_hand_written_json() -> None:
     record = from_json('{"tags": {"Rules": "playcard-2p", "Trump": "12O"}, "events": ['
                        '{"type": "play", "seat": "N", "card": "1o"}, {"type": "play", "seat": "S", "card": "3O"},'
                        '{"type": "cante", "seat": "N", "suit": "o"}]}')
-    assert record.positions == [] and record.termination == "*"
+    assert record.position(0) is None and record.termination == "*"
     assert record.tpgn().endswith("\n1. N 1O 3O\nN 40\n*\n")
     # Derived fields are ignored: stale ones do not matter.
     data = json.loads(to_json(record))
@@ -256,7 +255,7 @@ def test_json_documents_array_or_one_object(archives) -> None:  # type: ignore[n
 
 def test_schema_file_is_current() -> None:
     assert SCHEMA.read_text(encoding="utf-8") == schema_text(), (
-        "docs/schema/record.schema.json is out of date: python -m tutepgn.jsonmodel > docs/schema/record.schema.json")
+        "docs/schema/record.schema.json is out of date: python -m tutepgn.notation.jsonmodel > docs/schema/record.schema.json")
 
 
 def test_schema_marks_derived_fields_and_requires_only_input() -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import pytest
 
 from tutepgn.cards import CARD_SUIT, CODES, CardSet, card_from_code, suit_from_letter
-from tutepgn.engine import Deal, Play
+from tutepgn.engine import Deal
+from tutepgn.events import Play
 from tutepgn.errors import IllegalPlay, UnknownSeat
 from tutepgn.rules import preset
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutepgn.errors import NotationError
-from tutepgn.reader import iter_records, scan_headers
+from tutepgn.notation import iter_records, scan_headers
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
 
@@ -119,8 +118,8 @@ def test_damaged_records_fail_only_with_located_notation_errors(text: str, cards
             assert error.index == record.index
     if strict_error is None:
         assert errors == []
-        assert [(r.tags, r.events, r.positions, r.termination) for r in strict] == [
-            (r.tags, r.events, r.positions, r.termination) for r in lenient]
+        assert [(r.tags, r.entries, r.termination) for r in strict] == [
+            (r.tags, r.entries, r.termination) for r in lenient]
     else:
         assert errors, "strict mode raised where lenient mode found nothing"
         first = errors[0]

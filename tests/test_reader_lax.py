@@ -13,12 +13,13 @@ from functools import lru_cache
 
 import pytest
 
-from tutepgn import reader
 from tutepgn.cards import CODES
-from tutepgn.engine import Cante, Exchange, Play, Tute
+from tutepgn.events import Cante, Exchange, Play, Tute
 from tutepgn.errors import NotationError
-from tutepgn.notation import Note, Record
-from tutepgn.reader import _fast_record, _grammar_record, _NotExport, iter_records, read_record, scan_headers, scan_tags
+from tutepgn.notation import Note, Record, iter_records, play_lines, read_record, scan_headers, scan_tags, split
+from tutepgn.notation.export import read_export
+from tutepgn.notation.grammar import read_grammar
+from tutepgn.notation.split import BLOCK_SIZE
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
 
@@ -28,16 +29,27 @@ def c(code: str) -> int:
     return CODES.index(code)
 
 
+def positions(record: Record) -> list[tuple[int | None, int | None]]:
+    """Where each event stood."""
+    return [(e.line, e.column) for e in record.entries]
+
+
+def notes(record: Record) -> dict[int, tuple[list[int], list[str]]]:
+    """Each event's note as (nags, comments), by event index; the intro's comments at -1."""
+    out = {-1: ([], record.intro)} if record.intro else {}
+    out.update({i: (e.note.nags, e.note.comments) for i, e in enumerate(record.entries) if e.note is not None})
+    return out
+
+
 def key(record: Record) -> tuple:
     """Everything a record says, as comparable data."""
-    return (record.tags, record.events, record.positions,
-            {i: (n.nags, n.comments) for i, n in record.notes.items()}, record.termination)
+    return record.tags, record.events, positions(record), notes(record), record.termination
 
 
 def shifted(record: Record, lines: int) -> tuple:
     """``key(record)`` as if the record stood ``lines`` lines further down its file."""
-    tags, events, positions, notes, termination = key(record)
-    return tags, events, [(line + lines, col) for line, col in positions], notes, termination
+    tags, events, where, notes_, termination = key(record)
+    return tags, events, [(line + lines, col) for line, col in where], notes_, termination
 
 
 @lru_cache(maxsize=None)
@@ -89,8 +101,8 @@ def test_a_lax_record_reads_exactly() -> None:
     assert record.tags == {"Event": "Club night", "Site": "Madrid", "Rules": "playcard-2p", "Trump": "3O"}
     assert record.tag_lines == {"Event": 4, "Site": 4, "Rules": 5, "Trump": 7}
     assert record.events == LAX_EVENTS
-    assert record.positions == LAX_POSITIONS
-    assert {i: (n.nags, n.comments) for i, n in record.notes.items()} == LAX_NOTES
+    assert positions(record) == LAX_POSITIONS
+    assert notes(record) == LAX_NOTES
     assert record.termination == "*"
     assert (record.line, record.index, record.source, record.errors) == (4, 0, None, [])
 
@@ -99,7 +111,7 @@ def test_the_lax_record_rewritten_in_export_format_reads_back_the_same() -> None
     record = read_record(LAX)
     again = read_record(record.tpgn())
     assert again.events == record.events
-    assert {i: (n.nags, n.comments) for i, n in again.notes.items()} == LAX_NOTES
+    assert notes(again) == LAX_NOTES
     assert again.tags == {"Event": "Club night", "Site": "Madrid", "Date": "????.??.??", "Round": "?",
                           "Rules": "playcard-2p", "North": "?", "South": "?", "Dealer": "?", "Trump": "3O",
                           "Result": "*"}
@@ -112,8 +124,8 @@ def test_crlf_and_a_bom_change_nothing(tmp_path) -> None:
     expected = (LAX_EVENTS, LAX_POSITIONS, LAX_NOTES)
     for source in (crlf, path, str(path), open(path, encoding="utf-8", newline="")):
         record = read_record(source)
-        assert (record.events, record.positions,
-                {i: (n.nags, n.comments) for i, n in record.notes.items()}) == expected
+        assert (record.events, positions(record),
+                notes(record)) == expected
         assert record.tags["Event"] == "Club night"  # no BOM glued to the first tag
         assert record.tag_lines["Event"] == 4
 
@@ -133,7 +145,7 @@ def test_spaces_tabs_and_blank_lines_anywhere() -> None:
     assert a.events == b.events == [Play(0, c("1O")), Play(1, c("3O")), Play(2, c("4O")), Play(3, c("5O")),
                                     Cante(3, 1), Play(3, c("6O")), Play(0, c("7O")), Play(1, c("10O")),
                                     Play(2, c("11O")), Tute(2, 12)]
-    assert b.positions == [(8, 7), (8, 11), (10, 2), (10, 7), (12, 1), (15, 7), (15, 10), (16, 1), (16, 5),
+    assert positions(b) == [(8, 7), (8, 11), (10, 2), (10, 7), (12, 1), (15, 7), (15, 10), (16, 1), (16, 5),
                            (17, 4)]
     assert (b.line, b.tag_lines) == (3, {"Rules": 3, "Trump": 6})
 
@@ -142,7 +154,7 @@ def test_tags_on_one_line() -> None:
     record = read_record('[Rules "torofun-2p"] [Trump "1B"][Event "x y"]\n1. N 1O 3O\n*')
     assert record.tags == {"Rules": "torofun-2p", "Trump": "1B", "Event": "x y"}
     assert record.tag_lines == {"Rules": 1, "Trump": 1, "Event": 1}
-    assert record.positions == [(2, 6), (2, 9)]
+    assert positions(record) == [(2, 6), (2, 9)]
     text = '[Rules "torofun-2p"] [Trump "1B"]\n\n1. N 1O 3O\n*\n'
     assert [h.tags for h in scan_headers(text)] == [read_record(text).tags] == [{"Rules": "torofun-2p",
                                                                                 "Trump": "1B"}]
@@ -166,8 +178,8 @@ def test_comments_everywhere_the_grammar_allows() -> None:
             "*")
     record = read_record(text)
     assert record.events == [Play(0, c("1O")), Play(1, c("3O")), Cante(0, 1), Play(0, c("4O"))]
-    assert record.positions == [(5, 6), (6, 26), (7, 1), (9, 6)]
-    assert {i: n.comments for i, n in record.notes.items()} == {
+    assert positions(record) == [(5, 6), (6, 26), (7, 1), (9, 6)]
+    assert {i: comments for i, (_, comments) in notes(record).items()} == {
         -1: ["before the play", "and a line comment", "multi\nline \\ with } escapes"],
         0: ["after a card", "a line comment after a card", "a second comment on 1O"],
         2: ["after a declaration", "a line comment on its own line"],
@@ -177,9 +189,9 @@ def test_comments_everywhere_the_grammar_allows() -> None:
 
 def test_annotations() -> None:
     record = read_record('[Rules "playcard-2p"]\n1. N 1O! 3O?! 2. S 4O !! $12 $255 5O ?? !? ?\n*')
-    assert [(i, n.nags) for i, n in sorted(record.notes.items())] == [(0, [1]), (1, [6]), (2, [3, 12, 255]),
-                                                                     (3, [4, 5, 2])]
-    assert read_record(record.tpgn()).notes.keys() == record.notes.keys()
+    assert [(i, nags) for i, (nags, _) in sorted(notes(record).items())] == [(0, [1]), (1, [6]), (2, [3, 12, 255]),
+                                                                            (3, [4, 5, 2])]
+    assert notes(read_record(record.tpgn())).keys() == notes(record).keys()
 
 
 def test_card_aliases_and_lower_case() -> None:
@@ -203,25 +215,24 @@ def test_missing_optional_tags() -> None:
     record = read_record('[Rules "torofun-3p"]\n\n1. W 1O 3O 4O\n*\n')
     assert record.tags == {"Rules": "torofun-3p"}
     assert record.events == [Play(1, c("1O")), Play(2, c("3O")), Play(0, c("4O"))]
-    assert (record.result, record.dealer, record.hands, record.stock, record.turned, record.claimed_score) == (
-        "*", None, None, [], None, None)
+    header = record.header()
+    assert (record.result, header.dealer, header.hands, header.stock, header.turned, header.claimed_score) == (
+        "*", None, None, (), None, None)
     assert record.errors == []
 
 
 def test_an_unfinished_record_may_end_in_an_incomplete_trick() -> None:
     export = '[Rules "ludoteka-pairs"]\n[Result "*"]\n\n1. N 1O 3O 4O 5O\n2. W 6O 7O\n*\n'
     lax = '[Rules "ludoteka-pairs"]\n1. N 1O 3O 4O 5O 2. W 6O 7O {stopped here} *'
-    with pytest.raises(_NotExport):
-        _fast_record(lax, 1)
-    fast = _fast_record(export, 1)  # the export fast path accepts it
+    assert read_export(lax, 1) is None
+    fast = read_export(export, 1)  # the export fast path accepts it
     for record in (read_record(export), read_record(lax), fast):
         assert record.events[4:] == [Play(1, c("6O")), Play(2, c("7O"))]
         assert record.termination == "*"
         assert record.errors == []
     # A last trick with too many cards is an error on both paths.
     long = export.replace("2. W 6O 7O", "2. W 6O 7O 10O 11O 12O")
-    with pytest.raises(_NotExport):
-        _fast_record(long, 1)
+    assert read_export(long, 1) is None
     assert where(error_of(long)) == (None, 0, 5, 20, "12O", "4 cards")
     # ... and with declarations after the open trick.
     assert read_record('[Rules "ludoteka-pairs"]\n[Trump "1C"]\n1. N 1O\nN 40\n*').events == [
@@ -238,7 +249,7 @@ def test_records_back_to_back_without_blank_lines() -> None:
     records = list(iter_records(text, strict=True))
     assert [(r.index, r.line, r.tags["Rules"], r.termination) for r in records] == [
         (0, 1, "playcard-2p", "*"), (1, 4, "torofun-2p", "S+2"), (2, 8, "torofun-3p", "*")]
-    assert [r.positions for r in records] == [[(2, 6), (2, 9)], [(6, 6), (6, 9)], [(9, 6), (9, 9), (9, 12)]]
+    assert [positions(r) for r in records] == [[(2, 6), (2, 9)], [(6, 6), (6, 9)], [(9, 6), (9, 9), (9, 12)]]
     assert [(h.tags["Rules"], h.index, h.line) for h in scan_headers(text)] == [
         ("playcard-2p", 0, 1), ("torofun-2p", 1, 4), ("torofun-3p", 2, 8)]
 
@@ -257,7 +268,7 @@ def test_export_records_back_to_back_without_blank_lines() -> None:
 def test_an_indented_tag_line_starts_the_next_record() -> None:
     text = '[Rules "playcard-2p"]\n1. N 1O 3O\n*\n   [Rules "torofun-2p"]\n\t1. S 4O 5O\n\t*\n'
     records = list(iter_records(text, strict=True))
-    assert [(r.line, r.tags, r.positions) for r in records] == [
+    assert [(r.line, r.tags, positions(r)) for r in records] == [
         (1, {"Rules": "playcard-2p"}, [(2, 6), (2, 9)]), (4, {"Rules": "torofun-2p"}, [(5, 7), (5, 10)])]
     assert [(h.tags, h.line) for h in scan_headers(text)] == [(r.tags, r.line) for r in records]
 
@@ -299,12 +310,12 @@ def test_path_string_and_stream_give_identical_records(tmp_path) -> None:
 def test_a_file_larger_than_the_block_size(tmp_path) -> None:
     texts = [t for name in PRESETS for t in sim(name, 20, seed=9)]
     one_pass = "\n".join(texts) + "\n"
-    text = one_pass * (reader._BLOCK // len(one_pass) + 2)  # more than one block of 1 MiB
-    assert len(text) > reader._BLOCK
+    text = one_pass * (BLOCK_SIZE // len(one_pass) + 2)  # more than one block of 1 MiB
+    assert len(text) > BLOCK_SIZE
     path = tmp_path / "big.tpgn"
     path.write_text(text, encoding="utf-8")
     records = list(iter_records(path, strict=True))
-    assert len(records) == len(texts) * (reader._BLOCK // len(one_pass) + 2)
+    assert len(records) == len(texts) * (BLOCK_SIZE // len(one_pass) + 2)
     line = 1
     alone = [read_record(t) for t in texts]
     for i, record in enumerate(records):
@@ -323,7 +334,7 @@ def test_small_blocks_cut_records_anywhere(tmp_path, monkeypatch, block: int) ->
     path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))  # CRLF: blocks may end between \r and \n
     expected = [(r.line, key(r)) for r in iter_records(text, strict=True)]
     assert len(expected) == 8
-    monkeypatch.setattr(reader, "_BLOCK", block)
+    monkeypatch.setattr(split, "BLOCK_SIZE", block)
     assert [(r.line, key(r)) for r in iter_records(path, strict=True)] == expected
     assert [(h.tags, h.line) for h in scan_headers(path)] == [(tags, line) for line, (tags, *_) in expected]
 
@@ -472,13 +483,14 @@ def test_fast_path_and_grammar_path_agree() -> None:
     texts = _parity_texts()
     assert len(texts) >= 3000
     for text in texts:
-        fast = _fast_record(text, 5)  # raises _NotExport if the fast path declined: it must not
-        slow = _grammar_record(text, 5, None, 0, None, True)
+        fast = read_export(text, 5)  # None if the fast path declined: it must not
+        slow = read_grammar(text, 5, None, 0, None, True)
+        assert fast is not None, text
         assert key(fast) == key(slow), text
         assert (fast.tag_lines, fast.line) == (slow.tag_lines, slow.line)
         assert slow.errors == []
     # Some declarations of every kind were in there.
-    kinds = {type(e) for text in texts for e in _fast_record(text, 1).events}
+    kinds = {type(e) for text in texts for e in read_export(text, 1).events}  # type: ignore[union-attr]
     assert kinds == {Play, Cante, Tute, Exchange}
 
 
@@ -491,8 +503,7 @@ def test_fast_path_declines_what_it_does_not_check() -> None:
                 base.replace('[Result "', '[Result "?'), re.sub(r"\n1\. [NWE]", "\n1. S", base),
                 base.replace('[Rules "', '[Rules "x'), base.replace('\n[Rules', '\n[Cards "es"]\n[Rules')):
         assert lax != base
-        with pytest.raises((_NotExport, KeyError, ValueError)):
-            _fast_record(lax, 1)
+        assert read_export(lax, 1) is None
 
 
 # ---------------------------------------------------------------------------
@@ -542,7 +553,7 @@ def test_header_scan_agrees_with_the_full_reader(tmp_path, monkeypatch) -> None:
     path.write_text(text, encoding="utf-8")
     assert [(h.tags, h.index, h.line, h.source) for h in scan_headers(path)] == [e + (str(path),) for e in expected]
     for block in (50, 511, 2048):
-        monkeypatch.setattr(reader, "_BLOCK", block)
+        monkeypatch.setattr(split, "BLOCK_SIZE", block)
         assert [(h.tags, h.index, h.line) for h in scan_headers(path)] == expected
         assert [(r.tags, r.index, r.line) for r in iter_records(path, strict=True)] == expected
 
@@ -556,24 +567,20 @@ def test_header_scan_of_a_broken_record_keeps_the_tags_before_the_break() -> Non
 
 
 def test_note_model_is_the_notation_one() -> None:
-    assert isinstance(read_record(LAX).notes[0], Note)
+    assert isinstance(read_record(LAX).entries[0].note, Note)
 
 
 def test_kept_play_text_is_what_the_writer_would_write() -> None:
     """The fast path keeps the play lines of export-form records; writing them afresh must give the same text."""
-    from tutepgn.notation import play_lines
-    from tutepgn.rules import PRESETS, preset
-    from tutepgn.simulate import deal_records, match_records
-
     texts = [r.tpgn() for name in PRESETS for r in deal_records(preset(name), 60, seed=11)]
     texts += [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 2, seed=3)]
     kept = 0
     for text in texts:
         record = read_record(text)
-        if record._play_text is None:
+        if record.play_text is None:
             continue
         kept += 1
-        assert "\n".join(play_lines(record)[:-1]) == record._play_text[2]
+        assert "\n".join(play_lines(record)[:-1]) == record.play_text
         assert record.tpgn() == text
     assert kept == len(texts)
 

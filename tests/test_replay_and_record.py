@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 from tutepgn.cards import CODES, CardSet, card_from_code
 from tutepgn.cli.main import app
 from tutepgn.cli.replay import move
-from tutepgn.engine import Cante, Deal, Play
-from tutepgn.notation import Record, format_side_values
-from tutepgn.reader import read_record
+from tutepgn.engine import Deal
+from tutepgn.events import Cante, Context, Play
+from tutepgn.notation import Record, format_side_values, read_record
 from tutepgn.recorder import Recorder
-from tutepgn.replay import event_text, frames, replay
+from tutepgn.replay import frames, replay
 from tutepgn.render import table_text
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, greedy_bot
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _replayed(record: Record) -> Deal:
-    deal = record.to_deal()
+    deal = record.header().deal()
     for event in record.events:
         deal.apply(event)
     return deal
@@ -61,7 +61,7 @@ def test_frames_follow_a_simulated_deal_of_each_preset(name: str) -> None:
                                         for i, c in enumerate(trick.cards))
             assert frame.winner == names[trick.winner] and frame.trick_points == trick.points
         for frame, event in zip(steps[1:], record.events):
-            assert frame.text == event_text(event, deal)
+            assert frame.text == event.text(Context.of(deal))
             if type(event) is not Play:
                 assert frame.text in frame.cantes + frame.exchanges or frame.over  # a tute ends the deal
         if deal.rules.players == 2:
@@ -87,7 +87,7 @@ def test_frames_show_cantes_and_exchanges_at_their_moment() -> None:
 
 def test_an_illegal_event_is_marked_and_the_deal_goes_on() -> None:
     record = next(deal_records(preset("torofun-4p"), 1, seed=5))
-    deal = record.to_deal()
+    deal = record.header().deal()
     second = record.events[1]
     assert isinstance(second, Play)
     owner = next(s for s in range(4) if s != second.seat and deal.hand(s))
@@ -223,7 +223,7 @@ def test_replay_record_2(tmp_path: Path) -> None:
     records = _write_records(target, "playcard-2p", 2, seed=9)
     result = runner.invoke(app, ["replay", str(target), "--record", "2", "--all"])
     assert result.exit_code == 0, result.output
-    first_hand = str(CardSet(records[1].hands[0]))  # type: ignore[index]
+    first_hand = str(CardSet(records[1].header().hands[0]))  # type: ignore[index]
     assert f"N {first_hand}" in result.output
     for line in _trick_lines(records[1]):
         assert line in result.output
@@ -265,7 +265,7 @@ def _script(rules: str, seed: int, dealer: int = 0) -> tuple[list[str], Deal]:
     entries = []
     while not deal.over:
         action = greedy_bot(deal, rng)
-        entries.append(CODES[action.card] if type(action) is Play else event_text(action, deal))
+        entries.append(CODES[action.card] if type(action) is Play else action.text(Context.of(deal)))
         deal.apply(action)
     return entries, deal
 
@@ -357,8 +357,9 @@ def test_record_library_parses_entries() -> None:
     trump = "OCEB"[deal.trump]
     assert rec.parse("n 1o") == Play(0, card_from_code("1O"))
     assert rec.parse("AO") == Play(deal.turn, card_from_code("1O"))
-    assert event_text(rec.parse("S 40"), deal) == "S 40" and event_text(rec.parse(f"N 40{trump}"), deal) == "N 40"
-    assert event_text(rec.parse("N tute R"), deal) == "N tute 12" and event_text(rec.parse("S x2B"), deal) == "S x2B"
+    ctx = Context.of(deal)
+    assert rec.parse("S 40").text(ctx) == "S 40" and rec.parse(f"N 40{trump}").text(ctx) == "N 40"
+    assert rec.parse("N tute R").text(ctx) == "N tute 12" and rec.parse("S x2B").text(ctx) == "S x2B"
     with pytest.raises(ValueError, match="40 is the cante in trump"):
         rec.parse("N 40" + ("O" if trump != "O" else "C"))
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from tutepgn.cards import CARD_RANK, CARD_STYLES, CARD_SUIT, OROS, card_from_code
-from tutepgn.engine import Cante, Deal, Exchange, Play, ScoreSheet, Tute
-from tutepgn.notation import UNFINISHED, Record, format_side_values, result_text
-from tutepgn.reader import iter_records, read_record
+from tutepgn.engine import Deal
+from tutepgn.score import ScoreSheet
+from tutepgn.events import Cante, Exchange, Play, Tute
+from tutepgn.notation import UNFINISHED, Record, format_side_values, iter_records, read_record, result_text
 from tutepgn.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +51,7 @@ def sample(file: str) -> tuple[Record, ...]:
 
 def replay(record: Record) -> tuple[Deal, ScoreSheet]:
     """Replay a record's events from its tags; the sheet is scored against its MatchTarget if it has one."""
-    deal = record.to_deal()
+    deal = record.header().deal()
     for event in record.events:
         deal.apply(event)
     target = record.tags.get("MatchTarget")
@@ -61,15 +62,17 @@ def check_score_and_result(record: Record) -> ScoreSheet:
     """A complete record replays and claims the engine's Score and Result."""
     deal, sheet = replay(record)
     assert deal.over, f"{record!r}: the play stops before the end of the deal but the result is {record.result}"
-    claimed = record.claimed_score  # the sides in any order in a lax record
+    header = record.header()
+    claimed = header.claimed_score  # the sides in any order in a lax record
     assert claimed is not None
-    assert format_side_values(claimed, record.rules) == format_side_values(sheet.totals, record.rules)
-    assert record.tags["Result"] == result_text(sheet, record.rules) == record.termination
+    assert format_side_values(claimed, header.rules) == format_side_values(sheet.totals, header.rules)
+    assert record.tags["Result"] == result_text(sheet, header.rules) == record.termination
     return sheet
 
 
 def side_of_seat(record: Record, letter: str) -> int:
-    return record.rules.side_of(record.rules.seat_names.index(letter))
+    rules = record.header().rules
+    return rules.side_of(rules.seat_names.index(letter))
 
 
 # ---------------------------------------------------------------------------
@@ -79,7 +82,7 @@ def side_of_seat(record: Record, letter: str) -> int:
 def test_there_are_enough_samples() -> None:
     hand = [r for path in HAND_FILES for r in records(path)]
     assert len(hand) >= 12
-    assert {r.rules.preset for r in hand} == set(PRESETS)
+    assert {r.header().rules.preset for r in hand} == set(PRESETS)
     assert (SAMPLES / "README.md").exists()
     listed = (SAMPLES / "README.md").read_text(encoding="utf-8")
     for path in HAND_FILES:
@@ -140,7 +143,7 @@ def test_doc_has_an_export_format_record_for_every_preset() -> None:
         for style in ("es", "it", "fr"):
             recs = list(iter_records(block, strict=True))
             if len(recs) == 1 and recs[0].tpgn(style) == block and recs[0].termination != UNFINISHED:
-                exported.add(recs[0].rules.preset)
+                exported.add(recs[0].header().rules.preset)
     assert exported == set(PRESETS)
 
 
@@ -174,7 +177,7 @@ def test_ludoteka_match_is_one_continuous_match() -> None:
     standing = [0, 0]
     for i, record in enumerate(recs):
         assert int(record.tags["MatchTarget"]) == target
-        assert record.match_score == tuple(standing), f"deal {i + 1}: MatchScore is not the standing so far"
+        assert record.header().match_score == tuple(standing), f"deal {i + 1}: MatchScore is not the standing so far"
         assert max(standing) < target, "a deal after the end of the match"
         deal, sheet = replay(record)
         assert deal.dealer == i % 4, "the deal passes one seat each deal"
@@ -188,8 +191,8 @@ def test_ludoteka_first_deal_plays_in_oros_and_the_2_of_oros_leads() -> None:
     assert first.tags["DealNo"] == "1"
     deal, _ = replay(first)
     assert deal.trump == OROS
-    assert CARD_SUIT[first.turned] != OROS, "the turned card should not already be oros"
-    holder = next(s for s, hand in enumerate(first.hands) if hand >> card_from_code("2O") & 1)
+    assert CARD_SUIT[first.header().turned] != OROS, "the turned card should not already be oros"
+    holder = next(s for s, hand in enumerate(first.header().hands) if hand >> card_from_code("2O") & 1)
     assert deal.first_leader == holder != deal.mano
     assert first.events[0] == Play(holder, first.events[0].card)
     cantes = [i for i, e in enumerate(first.events) if type(e) is Cante]
@@ -199,10 +202,10 @@ def test_ludoteka_first_deal_plays_in_oros_and_the_2_of_oros_leads() -> None:
 
 def test_playcard_exchange_of_the_7_and_a_cante_after_the_stock() -> None:
     (record,) = sample("playcard-exchange-and-late-cante.tpgn")
-    assert record.rules.preset == "playcard-2p"
+    assert record.header().rules.preset == "playcard-2p"
     exchanges = [e for e in record.events if type(e) is Exchange]
     assert exchanges and all(CARD_RANK[e.card] == 7 for e in exchanges)
-    deal = record.to_deal()
+    deal = record.header().deal()
     late = []
     for event in record.events:
         if type(event) is Cante and deal.stock_left == 0:
@@ -214,7 +217,7 @@ def test_playcard_exchange_of_the_7_and_a_cante_after_the_stock() -> None:
 def test_torofun_2p_exchanges_the_7_and_the_2() -> None:
     for file in ("torofun-2p-exchange-7-and-2.tpgn", "torofun-2p-italian-cards.tpgn"):
         (record,) = sample(file)
-        assert record.rules.preset == "torofun-2p"
+        assert record.header().rules.preset == "torofun-2p"
         ranks = [CARD_RANK[e.card] for e in record.events if type(e) is Exchange]
         assert ranks == [7, 2], file
 
@@ -232,12 +235,12 @@ def test_tutes_and_their_effects() -> None:
     for record in sample("tutes.tpgn"):
         _, sheet = replay(record)
         assert sheet.tute is not None and type(record.events[-1]) is Tute
-        by_preset[record.rules.preset] = (record, sheet)
+        by_preset[record.header().rules.preset] = (record, sheet)
     first_lead, sheet = by_preset["playcard-2p"]
     assert type(first_lead.events[0]) is Tute, "the tute comes before the first lead"
     assert first_lead.result == "S+1"
     ludoteka, sheet = by_preset["ludoteka-pairs"]
-    assert ludoteka.rules.match_target >= 5 and max(sheet.match_points) == 2 and not sheet.wins_match
+    assert ludoteka.header().rules.match_target >= 5 and max(sheet.match_points) == 2 and not sheet.wins_match
     torofun, sheet = by_preset["torofun-3p"]
     assert sheet.wins_match and torofun.result.endswith("+match")
 
@@ -255,15 +258,15 @@ def test_doubles_count_what_their_ruleset_counts() -> None:
     _, sheet = replay(ludoteka)
     winner = sheet.winner
     cards_and_last = sheet.card_points[winner] + sheet.last_trick_bonus * (sheet.last_trick_side == winner)
-    assert ludoteka.rules.preset == "ludoteka-pairs" and sheet.doubled
+    assert ludoteka.header().rules.preset == "ludoteka-pairs" and sheet.doubled
     assert sheet.totals[winner] > 100 >= cards_and_last, "the cantes make this double"
     _, same = replay(same_deal)
-    assert same_deal.rules.preset == "torofun-4p" and same_deal.tags["Deal"] == ludoteka.tags["Deal"]
+    assert same_deal.header().rules.preset == "torofun-4p" and same_deal.tags["Deal"] == ludoteka.tags["Deal"]
     assert [e for e in same_deal.events if type(e) is Play] == [e for e in ludoteka.events if type(e) is Play]
     assert same.totals[same.winner] > 120 and not same.doubled and same_deal.result.endswith("+1")
     _, big = replay(over_120)
     w = big.winner
-    assert over_120.rules.preset == "torofun-4p" and big.doubled and over_120.result.endswith("+2")
+    assert over_120.header().rules.preset == "torofun-4p" and big.doubled and over_120.result.endswith("+2")
     assert big.card_points[w] + big.last_trick_bonus * (big.last_trick_side == w) > 120
 
 
@@ -277,11 +280,11 @@ def test_unfinished_deal_ends_in_an_open_trick() -> None:
 
 def test_torofun_3p_and_4p_deals() -> None:
     (three,) = sample("torofun-3p.tpgn")
-    assert three.rules.preset == "torofun-3p" and three.rules.sides == 3
+    assert three.header().rules.preset == "torofun-3p" and three.header().rules.sides == 3
     _, sheet = replay(three)
     assert sheet.tie_break, "the 3-player sample breaks a tie between two of the three"
     (four,) = sample("torofun-4p-lost-cante.tpgn")
-    assert four.rules.preset == "torofun-4p"
+    assert four.header().rules.preset == "torofun-4p"
     deal, _ = replay(four)
     assert deal.lost_cantes, "no cante was lost by silence"
 
@@ -295,8 +298,8 @@ def test_hand_written_sample_uses_the_lax_forms() -> None:
     assert re.search(r"[0-9]\.[NWSE]", text), "irregular spacing"
     assert re.search(r"(?m)^\d+\..*\d+\. ", text), "several tricks on a line"
     assert record.tags["Rules"] == "playcard", "the preset alias"
-    notes = [n for i, n in record.notes.items() if i >= 0]
-    assert any(n.nags for n in notes) and any(n.comments for n in notes) and -1 in record.notes
+    notes = [e.note for e in record.entries if e.note is not None]
+    assert any(n.nags for n in notes) and any(n.comments for n in notes) and record.intro
     tag_lines = [line for line in record.tpgn().splitlines() if line.startswith("[")]
     assert tag_lines[-1].startswith("[Annotator "), "an unknown tag, written after the known ones"
     check_score_and_result(record)

@@ -16,7 +16,7 @@ from positions import ALL, PAIRS, build, plays
 
 from tutepgn import Deal, Match, preset
 from tutepgn.cards import BASTOS, CARD_SUIT, OROS, card_from_code, cards_in, pack
-from tutepgn.engine import Cante, Tute
+from tutepgn.events import Cante, Tute
 
 TWO = ["playcard-2p", "torofun-2p"]
 

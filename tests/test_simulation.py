@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from tutepgn.cards import CARD_POINTS, cards_in, pack
-from tutepgn.engine import Deal, Play
+from tutepgn.engine import Deal
+from tutepgn.events import Play
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import play_out, random_bot, simulate_deals, simulate_matches
 

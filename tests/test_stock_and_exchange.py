@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from tutepgn.cards import CODES, card_from_code, suit_from_letter
-from tutepgn.engine import Cante, Deal, Exchange, Play
+from tutepgn.engine import Deal
+from tutepgn.events import Cante, Exchange, Play
 from tutepgn.errors import IllegalDeclaration, IllegalPlay
 from tutepgn.rules import preset
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutepgn.engine import Tute
-from tutepgn.reader import iter_records, read_record
+from tutepgn.events import Tute
+from tutepgn.notation import iter_records, read_record
 from tutepgn.rules import preset
 from tutepgn.simulate import match_records
 from tutepgn.validate import Finding, Report, validate, validate_records

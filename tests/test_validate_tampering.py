@@ -26,7 +26,7 @@ from functools import cache
 import pytest
 
 from tutepgn.cards import card
-from tutepgn.reader import read_record
+from tutepgn.notation import read_record
 from tutepgn.rules import preset
 from tutepgn.simulate import deal_records
 from tutepgn.validate import Report, validate, validate_sources
@@ -165,8 +165,8 @@ def test_illegal_cante_inserted(name: str) -> None:
             continue
         k = rng.randrange(len(lines.tricks) - 1)  # after trick k + 1, never the last: the deal goes on
         at = lines.tricks[k]
-        deal = record.to_deal()
-        for event, (line, _) in zip(record.events, record.positions):
+        deal = record.header().deal()
+        for event, line, *_ in record.entries:
             if line - 1 > at:
                 break
             deal.apply(event)

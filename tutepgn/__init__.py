@@ -10,11 +10,12 @@ The public API in one import:
 
 from .cards import Card, CardSet, card_from_code, card_code
 from .duties import play_duty
-from .engine import Action, Cante, Deal, Exchange, Play, Tute
+from .engine import Deal
 from .errors import (
     ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
     NotationError, Problem, TuteError, UnknownRuleset, UnknownSeat,
 )
+from .events import Action, Cante, Exchange, Play, Tute
 from .match import Match
 from .rules import PRESETS, Ruleset, preset, ruleset
 from .score import ScoreSheet, Trick

@@ -38,7 +38,7 @@ RANK_POINTS: dict[Rank, int] = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
 RANK_NAMES = {1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis",
               7: "siete", 10: "sota", 11: "caballo", 12: "rey"}
 
-SOTA, CABALLO, REY = 10, 11, 12
+CABALLO, REY = 11, 12
 
 _STRENGTH = {rank: i for i, rank in enumerate(RANKS_BY_STRENGTH)}
 
@@ -81,11 +81,6 @@ def card_from_code(code: str) -> Card:
         raise ValueError(f"{code!r} is not a card code (rank 1-7, 10, 11, 12 then suit O, C, E or B)") from None
 
 
-def card_name(c: Card) -> str:
-    """Full Spanish name for display, e.g. ``caballo de copas``."""
-    return f"{RANK_NAMES[CARD_RANK[c]]} de {SUIT_NAMES[CARD_SUIT[c]]}"
-
-
 def card_points(c: Card) -> int:
     """Points the card is worth in a won trick."""
     return CARD_POINTS[c]
@@ -124,11 +119,6 @@ def cards_in(mask: Mask) -> list[Card]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def highest(mask: Mask) -> Card:
-    """The card with the highest int in a non-empty mask (the strongest, within one suit)."""
-    return mask.bit_length() - 1
 
 
 def hand_order(c: Card) -> tuple[int, int]:
@@ -238,6 +228,12 @@ TOKEN_STYLES = ("es", "es-letters", "it", "fr")
 """Styles whose cards are single tokens, so they can be written in a .tpgn record."""
 STYLE_SUITS = {"es": SUIT_LETTERS, "es-letters": SUIT_LETTERS, "it": "DCSB", "fr": "DHSC"}
 """Suit letters per token style, as a cante of 20 names its suit."""
+SUIT_TEXT: dict[str, tuple[str, ...]] = {
+    **{style: tuple(letters) for style, letters in STYLE_SUITS.items()},
+    "en": _EN_SUITS,
+    "names": SUIT_NAMES,
+}
+"""How each card style writes a suit (a cante's JSON ``suit``, a record's trump suit), oros copas espadas bastos."""
 
 _READ: dict[str, dict[str, Card]] = {}
 

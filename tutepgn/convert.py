@@ -26,9 +26,7 @@ from typing import IO, Any, Literal
 
 from .cards import CARD_STYLES, TOKEN_STYLES
 from .errors import ConvertError, NotationError, TuteError
-from .jsonmodel import iter_json, iter_jsonl, to_json
-from .notation import Record, write_record
-from .reader import iter_records, read_record
+from .notation import Record, jsonform, tpgn, write_record
 
 __all__ = ["FORMATS", "Conversion", "ConvertError", "convert", "format_of_path", "iter_input", "sniff"]
 
@@ -130,8 +128,8 @@ def iter_input(source: Source, *, fmt: Format | None = None, cards: str | None =
 
 def _read(opened: Source, form: Format, cards: str | None) -> Iterator[Record]:
     if form == "tpgn":
-        return iter_records(opened, cards=cards)
-    return (iter_json if form == "json" else iter_jsonl)(opened)
+        return tpgn.iter_load(opened, cards=cards)
+    return jsonform.iter_load(opened, lines=form == "jsonl")
 
 
 class Conversion:
@@ -180,9 +178,15 @@ class Conversion:
     def _write(self, record: Record) -> str:
         if self.to == "tpgn":
             return write_record(record, self.cards)
-        return to_json(record, self.cards)
+        return jsonform.to_json(record, self.cards)
 
     def __iter__(self) -> Iterator[str]:
+        if self.to == "tpgn":
+            return tpgn.join(self._texts())
+        return jsonform.join(self._texts(), lines=self.to == "jsonl")
+
+    def _texts(self) -> Iterator[str]:
+        """Each record written, those that cannot be read or written reported and left out."""
         to = self.to
         for record in self._records():
             self.read += 1
@@ -197,15 +201,8 @@ class Conversion:
                 self._report(NotationError(f"cannot be written as {to}: {exc}", line=record.line, column=1,
                                            source=record.source, index=record.index))
                 continue
-            if to == "tpgn":
-                yield ("\n" if self.written else "") + text
-            elif to == "json":
-                yield (",\n" if self.written else "[\n") + text
-            else:
-                yield text + "\n"
             self.written += 1
-        if to == "json":
-            yield "\n]\n" if self.written else "[]\n"
+            yield text
 
 
 def convert(source: Source, to: str = "tpgn", cards: str = "es", from_cards: str | None = None, *,

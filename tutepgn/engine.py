@@ -26,7 +26,6 @@ its letter (``"N"``, ``"W"``, ``"S"``, ``"E"`` as the ruleset names them).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import TypeVar, Union, overload
 
 from .cards import (
@@ -36,58 +35,10 @@ from .cards import (
 from .declarations import CABALLOS, CANTE_PAIRS, FOURS, DeclarationRules
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
+from .events import Action, Cante, Exchange, Play, Tute
 from .rules import Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
-# ---------------------------------------------------------------------------
-# Events: what a record says happened, in order.
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A card played to the current trick."""
-    seat: int
-    card: Card
-
-    def __str__(self) -> str:
-        return CODES[self.card]
-
-
-PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(seat, c) for c in range(40)) for seat in range(4))
-"""Every possible play, made once: readers of millions of records share them (plays are immutable)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Cante:
-    """A declared rey and caballo of one suit: 20, or 40 in trump."""
-    seat: int
-    suit: Suit
-
-    def __str__(self) -> str:
-        return f"cante {SUIT_LETTERS[self.suit]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Tute:
-    """A declared hand of all four reyes (rank 12) or all four caballos (rank 11)."""
-    seat: int
-    rank: int
-
-    def __str__(self) -> str:
-        return f"tute {self.rank}"
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """The 7 (or 2) of trump given for the turned card under the stock."""
-    seat: int
-    card: Card
-
-    def __str__(self) -> str:
-        return f"exchange {CODES[self.card]}"
-
-
-Action = Union[Play, Cante, Tute, Exchange]
 A = TypeVar("A", Play, Cante, Tute, Exchange)
 CardLike = Union[Card, str]
 """A card as an int or as its code (``"1O"``)."""

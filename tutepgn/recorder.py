@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from .cards import CODES, SUIT_LETTERS, CardSet, card_reader, pack
-from .engine import Action, Cante, Deal, Exchange, Play, Tute
+from .cards import CODES, CardSet, card_reader, pack
+from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError
-from .notation import Record, format_side_values, result_text
-from .notation import event_text
+from .events import PLAYS, Action, Context, Play, parse_declaration
+from .notation import TAG_NAME, Header, Record, format_side_values, result_text
 from .replay import Frame, match_target, replay, snapshot
 from .rules import Ruleset, ruleset
 
@@ -39,9 +39,9 @@ ENTRIES = "a card (1O), a declaration (N 40, E 20C, S tute 12, S x7B), ? or help
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 """Tags the recorder writes itself, from the ruleset, the deal and the play."""
 
-_ENTRY = re.compile(r"(?:(?P<seat>[NWSE])\s+)?(?:(?P<cante>[24]0)(?P<suit>[OCEB])?|tute\s*(?P<rank>1[12]|[RC])"
-                    r"|x\s*(?P<given>\w+)|(?P<card>\w+))", re.I)
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_ENTRY = re.compile(r"(?:(?P<seat>[NWSE])\s+)?(?P<what>(?:tute|x)\s*\w+|\w+)", re.I)
+"""An entry: an optional seat, then a card or a declaration (read by :func:`~tutepgn.events.parse_declaration`)."""
+_DECLARATION = re.compile(r"[24]0|tute|x", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
     for item in items:
         name, eq, value = item.partition("=")
         name = name.strip()
-        if not eq or not _TAG_NAME.fullmatch(name):
+        if not eq or not TAG_NAME.fullmatch(name):
             raise ValueError(f"{item!r} is not a tag: write Name=value, e.g. Event=Club night")
         tags[name] = value.strip()
     return tags
@@ -93,17 +93,17 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def _check_shape(rules: Ruleset, record: Record) -> None:
+def _check_shape(rules: Ruleset, header: Header) -> None:
     """An entered deal holds every card of the pack once: full hands, and the stock for 2 players."""
     names = rules.seat_names
-    hands = record.hands or []
+    hands = header.hands or ()
     for seat, mask in enumerate(hands):
         if mask.bit_count() != rules.hand_size:
             raise ValueError(f"[Deal] {names[seat]} holds {mask.bit_count()} cards; a hand has {rules.hand_size}")
     held = 0
     for mask in hands:
         held |= mask
-    for c in record.stock:
+    for c in header.stock:
         held |= 1 << c
     full = pack(rules.removed_ranks)
     if held & ~full:
@@ -203,7 +203,7 @@ class Recorder:
         if deal.over:
             return "the deal is over"
         plays = deal.legal_plays().codes()
-        declarations = [event_text(a, deal) for a in deal.legal_actions() if type(a) is not Play]
+        declarations = [a.text(Context.of(deal)) for a in deal.legal_actions() if type(a) is not Play]
         text = f"{deal.rules.seat_names[deal.turn]} may play {' '.join(plays)}"
         return text + (f"; or declare: {', '.join(declarations)}" if declarations else "")
 
@@ -218,25 +218,16 @@ class Recorder:
         if letter and letter not in names:
             raise EntryError(f"{letter} is not a seat here; seats are {' '.join(names)}")
         seat = names.index(letter) if letter else deal.turn
-        cards = card_reader("es")
-        if m["cante"]:
-            if m["cante"] == "20" and not m["suit"]:
-                raise EntryError("a cante of 20 names its suit: 20O, 20C, 20E or 20B")
-            suit = SUIT_LETTERS.index(m["suit"].upper()) if m["suit"] else deal.trump
-            if m["cante"] == "40" and suit != deal.trump:
-                raise EntryError(f"40 is the cante in trump ({SUIT_LETTERS[deal.trump]}); "
-                                 f"write 20{SUIT_LETTERS[suit]} for the other suit")
-            return Cante(seat, suit)
-        if m["rank"]:
-            return Tute(seat, {"R": 12, "C": 11}.get(m["rank"].upper()) or int(m["rank"]))
-        written = m["given"] or m["card"]
-        word = written.upper()
-        if word not in cards:
-            raise EntryError(f"{written!r} is not a card (rank 1-7, 10, 11, 12 then suit O, C, E or B); "
+        if _DECLARATION.match(m["what"]):
+            try:
+                return parse_declaration(seat, m["what"], Context.of(deal))
+            except NotationError as exc:
+                raise EntryError(exc.message + (f" (expected {exc.expected})" if exc.expected else "")) from None
+        card = card_reader("es").get(m["what"].upper())
+        if card is None:
+            raise EntryError(f"{m['what']!r} is not a card (rank 1-7, 10, 11, 12 then suit O, C, E or B); "
                              f"enter {ENTRIES}")
-        if m["given"]:
-            return Exchange(seat, cards[word])
-        return Play(seat, cards[word])
+        return PLAYS[seat][card]
 
     def enter(self, line: str) -> Reply:
         """Take one line: an entry to apply, ``?``/``help``, or ``undo``.  Saves after every change."""
@@ -271,13 +262,13 @@ class Recorder:
             pass
         self.deal = fresh
         self.save()
-        return Reply(f"took back {event_text(old.log[-1], old)}")
+        return Reply(f"took back {old.log[-1].text(Context.of(old))}")
 
     def _applied(self, action: Action) -> str:
         """An accepted entry in words, with the trick it completed, the declarations now open, or the result."""
         deal = self.deal
         names = deal.rules.seat_names
-        words = [event_text(action, deal)]
+        words = [action.text(Context.of(deal))]
         if type(action) is Play and not deal.trick:
             t = deal.tricks[-1]
             words.append(f"trick {len(deal.tricks)}: {' '.join(CODES[c] for c in t.cards)} "
@@ -287,7 +278,7 @@ class Recorder:
             words.append(f"deal over: Score {format_side_values(sheet.totals, deal.rules)}, "
                          f"Result {result_text(sheet, deal.rules)}")
         else:
-            declarations = [event_text(a, deal) for a in deal.legal_actions() if type(a) is not Play]
+            declarations = [a.text(Context.of(deal)) for a in deal.legal_actions() if type(a) is not Play]
             if declarations:
                 words.append(f"may declare: {', '.join(declarations)}")
         return "; ".join(words)
@@ -305,11 +296,11 @@ def _entered_deal(r: Ruleset, deal: str, stock: str | None, turned: str | None, 
         tags["Trump"] = stock.split()[-1]
     if first:
         tags["DealNo"] = "1"
-    record = Record(tags=tags)
     try:
-        _check_shape(r, record)
+        header = Record(tags=tags).header()
+        _check_shape(r, header)
         if "Trump" not in tags:
             raise ValueError("give the turned card, which shows trump: one of the dealer's cards")
-        return record.to_deal()
+        return header.deal()
     except NotationError as exc:
         raise ValueError(exc.message) from None

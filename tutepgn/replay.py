@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import CODES, SUIT_LETTERS, CardSet
-from .engine import Action, Cante, Deal, Exchange, Play
+from .engine import Deal
+from .events import Action, Cante, Context, Exchange, Play
 from .errors import IllegalAction
-from .notation import Record, event_text, result_text, side_labels
-from .reader import Source, iter_records
+from .notation import Record, Source, iter_records, result_text
 
 
 class Step(NamedTuple):
@@ -138,9 +138,9 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
     return Frame(
         index=index,
         event=event,
-        text="" if event is None else event_text(event, deal),
+        text="" if event is None else event.text(Context.of(deal)),
         seats=names,
-        sides=side_labels(r),
+        sides=r.side_labels,
         hands=tuple(tuple(CardSet(deal.hands[s]).codes()) for s in range(n)),
         table=tuple((names[(leader + i) % n], CODES[c]) for i, c in enumerate(cards)),
         winner=names[deal.tricks[-1].winner] if completed else None,
@@ -152,8 +152,8 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
         stock=deal.stock_left if deal.initial_stock else None,
         card_points=tuple(deal.won_points),
         cante_points=tuple(cante_points),
-        cantes=tuple(event_text(Cante(c.seat, c.suit), deal) for c in deal.cantes),
-        exchanges=tuple(event_text(e, deal) for e in deal.log if type(e) is Exchange),
+        cantes=tuple(Cante(c.seat, c.suit).text(Context.of(deal)) for c in deal.cantes),
+        exchanges=tuple(e.text(Context.of(deal)) for e in deal.log if type(e) is Exchange),
         illegal=None if error is None else error.message,
         rule=None if error is None else error.rule,
         skipped=skipped,
@@ -175,7 +175,7 @@ def frames(record: Record) -> list[Frame]:
     Raises :class:`~tutepgn.notation.NotationError` when the record does not
     give its starting position (Rules, Dealer, Deal, and Trump tags).
     """
-    deal = record.to_deal()
+    deal = record.header().deal()
     target = match_target(record)
     out = [snapshot(deal, match_target=target)]
     for step in replay(deal, record.events):

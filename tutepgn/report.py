@@ -18,9 +18,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from .cards import CODES, SUIT_LETTERS
-from .engine import Exchange, Play
 from .errors import ErrorItem, NotationError
-from .notation import UNFINISHED, Record, side_labels
+from .events import Exchange, Play
+from .notation import UNFINISHED, Record
 from .rules import SEAT_NAMES, Ruleset
 from .score import ScoreSheet
 
@@ -239,7 +239,7 @@ class Report:
             str(r) if r else self.record.tags.get("Rules"), self.valid,
             [e.item().model_dump() for e in self.record.errors],
             [f.model_dump() for f in self.findings],
-            list(side_labels(r)) if r else [],
+            list(r.side_labels) if r else [],
             list(self.claimed_score) if self.claimed_score is not None else None,
             list(self.sheet.totals) if self.sheet else None,
             self.score_ok, self.claimed_result, self.computed_result, self.result_ok, self.match_target,

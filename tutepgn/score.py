@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from .cards import Card, Suit
 
 if TYPE_CHECKING:
-    from .engine import Deal, Tute
+    from .engine import Deal
+    from .events import Tute
 
 
 class Trick(NamedTuple):

@@ -15,7 +15,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-from .engine import Action, Cante, Deal, Exchange, Play, Tute
+from .engine import Deal
+from .events import Action, Cante, Exchange, Play, Tute
 from .match import Match
 from .notation import SEAT_TAGS, Record
 from .rules import Ruleset

@@ -21,18 +21,27 @@ MatchScore continuity, the end at the target, no deal after the end.
 
 from __future__ import annotations
 
+import io
+import shutil
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
-from .engine import Action, Cante, Deal, Play
+from .engine import Deal
+from .events import Action, Cante, Context, Play
 from .notation import (
-    UNFINISHED, NotationError, Record, event_text, format_side_values, parse_side_values, result_text, side_labels,
+    UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
+    parse_record, result_text,
 )
+from .notation.split import open_source
 from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
 from .score import ScoreSheet
+from .workers import ordered_map
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
            "validate", "validate_records", "validate_sources"]
@@ -48,7 +57,7 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
         report.findings.append(Finding("error", "syntax", error.message, line=error.line, column=error.column,
                                        event=error.text or None))
     try:
-        rules = ruleset or record.rules
+        header = record.header(ruleset, lenient=True)
     except NotationError as exc:
         # The reader already reported the Rules tag as a parse error: name it once, as a rules finding.
         same = [f for f in report.findings if f.code == "syntax" and (f.message, f.line) == (exc.message, exc.line)]
@@ -57,13 +66,13 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
         else:
             report.findings.append(_tag_finding(exc, "rules"))
         return report
-    report.rules = rules
-    report.match_target = match_target if match_target is not None else _match_target(record, rules, report)
-    deal = _starting_deal(record, rules, report)
+    report.rules = header.rules
+    report.match_target = match_target if match_target is not None else _match_target(record, header, report)
+    deal = _starting_deal(record, header, report)
     if deal is None:
         return report
     _replay(record, deal, report)
-    _judge_score(record, deal, report)
+    _judge_score(record, header, deal, report)
     return report
 
 
@@ -71,16 +80,16 @@ def _tag_finding(exc: NotationError, code: str) -> Finding:
     return Finding("error", code, exc.message, line=exc.line, column=exc.column, event=exc.text or None)
 
 
-def _match_target(record: Record, rules: Ruleset, report: Report) -> int:
+def _match_target(record: Record, header: Header, report: Report) -> int:
     """The match target: the MatchTarget tag, else the ruleset's."""
-    text = record.tags.get("MatchTarget")
-    if text is None:
-        return rules.match_target
-    if not text.isdigit() or int(text) < 1:
-        report.findings.append(Finding("error", "match_target", f"MatchTarget {text!r} is not a whole number",
+    rules = header.rules
+    error = header.errors.get("MatchTarget")
+    if error is not None:
+        report.findings.append(Finding("error", "match_target", error.message,
                                        line=record.tag_lines.get("MatchTarget")))
+    target = header.match_target
+    if target is None:
         return rules.match_target
-    target = int(text)
     if rules.match_target_choices and target not in rules.match_target_choices:
         report.findings.append(Finding(
             "warning", "match_target", f"MatchTarget {target} is not one the ruleset offers "
@@ -89,18 +98,15 @@ def _match_target(record: Record, rules: Ruleset, report: Report) -> int:
     return target
 
 
-def _starting_deal(record: Record, rules: Ruleset, report: Report) -> Deal | None:
+def _starting_deal(record: Record, header: Header, report: Report) -> Deal | None:
     """The deal at its start from the tags, reconstructed from the play when the Deal tag is missing."""
     add = report.findings.append
-    try:
-        hands = record.hands
-        dealer = record.dealer
-        turned = record.turned
-        stock = record.stock
-    except NotationError as exc:
-        add(_tag_finding(exc, "tag"))
-        return None
-    if dealer is None:
+    for name in ("Deal", "Dealer", "Trump", "Stock"):
+        if name in header.errors:
+            add(_tag_finding(header.errors[name], "tag"))
+            return None
+    rules, hands, turned = header.rules, header.hands, header.turned
+    if header.dealer is None:
         add(Finding("error", "no_dealer", "the record has no Dealer tag, so mano and the first lead are unknown",
                     line=record.line))
         return None
@@ -124,11 +130,11 @@ def _starting_deal(record: Record, rules: Ruleset, report: Report) -> Deal | Non
                         "unknown, so the play duties cannot be judged for certain", line=record.line))
             return None
     else:
-        _check_deal_tags(record, rules, hands, stock, turned, report)
+        _check_deal_tags(record, rules, list(hands), list(header.stock), turned, report)
     try:
-        return Deal(rules, hands, stock, turned, dealer, first_of_match=record.tags.get("DealNo") == "1")
-    except ValueError as exc:
-        add(Finding("error", "deal", str(exc), line=record.tag_lines.get("Deal", record.line), column=1))
+        return header.deal(None if hands is None else list(hands))
+    except NotationError as exc:  # the engine refused the cards: its own words say why
+        add(Finding("error", "deal", str(exc.__cause__), line=record.tag_lines.get("Deal", record.line), column=1))
         return None
 
 
@@ -162,15 +168,14 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
 
 def _what(event: Action, deal: Deal) -> str:
     """An event for a finding: a card alone (the seat has a field of its own), a declaration in full."""
-    return CODES[event.card] if type(event) is Play else event_text(event, deal)
+    return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
 def _replay(record: Record, deal: Deal, report: Report) -> None:
     """Replay every event; report each illegal one, which the replay forced as the record wrote it."""
     names = deal.rules.seat_names
-    positions = record.positions
     for index, event, error, applied in replay(deal, record.events, only_illegal=True):
-        line, column = positions[index] if index < len(positions) else (None, None)
+        line, column = record.position(index) or (None, None)
         text = _what(event, deal)
         if error.rule == "deal_over":
             report.findings.append(Finding(
@@ -204,25 +209,20 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
 
 
 def _termination_line(record: Record) -> int | None:
-    return record.positions[-1][0] + 1 if record.positions else None
+    last = record.position(-1)
+    return None if last is None else last[0] + 1
 
 
-def _judge_score(record: Record, deal: Deal, report: Report) -> None:
+def _judge_score(record: Record, header: Header, deal: Deal, report: Report) -> None:
     """Compare the claimed Score and Result with the recomputed ones; explain a difference."""
     rules = deal.rules
     sheet = deal.score(report.match_target)
     report.sheet = sheet
     report.computed_result = result_text(sheet, rules) if deal.over else UNFINISHED
-    labels = side_labels(rules)
-    if "Score" in record.tags:
-        try:
-            report.claimed_score = parse_side_values(
-                record.tags["Score"], rules,
-                lambda: NotationError(f"[Score] {record.tags['Score']!r}: write one value per side, e.g. "
-                                      f"{format_side_values([78, 52, 0][:rules.sides], rules)}",
-                                      line=record.tag_lines.get("Score", record.line), column=1))
-        except NotationError as exc:
-            report.findings.append(_tag_finding(exc, "score_tag"))
+    labels = rules.side_labels
+    if "Score" in header.errors:
+        report.findings.append(_tag_finding(header.errors["Score"], "score_tag"))
+    report.claimed_score = header.claimed_score
     if record.termination == UNFINISHED or not deal.over:
         report.findings.append(Finding("info", "unfinished", "unfinished deal: the winner, the totals and the "
                                        "match points cannot be judged; the cards played so far were checked",
@@ -264,7 +264,7 @@ def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -
 def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[RefusedCante],
                   rules: Ruleset) -> list[str]:
     """Sentences that say where a claimed count differs from the recomputed one, side by side."""
-    labels = side_labels(rules)
+    labels = rules.side_labels
     out = []
     for side, label in enumerate(labels):
         got, said = sheet.totals[side], claimed[side] if side < len(claimed) else None
@@ -335,11 +335,11 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
     deal_no_text = record.tags.get("DealNo", "")
     deal_no = int(deal_no_text) if deal_no_text.isdigit() else None
     line = record.tag_lines.get("DealNo", record.line)
-    try:
-        dealer = record.dealer
-        standing_before = record.match_score
-    except NotationError as exc:
-        add(_tag_finding(exc, "tag"))
+    header = record.header(rules, lenient=True)
+    dealer, standing_before = header.dealer, header.match_score
+    error = header.errors.get("Dealer") or header.errors.get("MatchScore")
+    if error is not None:
+        add(_tag_finding(error, "tag"))
         dealer, standing_before = None, None
     if state is None:
         if deal_no != 1:
@@ -390,21 +390,10 @@ _Batch = list[tuple[str | None, int, int, str]]
 
 def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool) -> list[dict[str, object]]:
     """Parse and validate consecutive records (a worker's job); matches never straddle batches."""
-    from .reader import parse_record
     ruleset = Ruleset.from_spec(spec) if spec else None
-
-    def records() -> Iterator[Record]:
-        for name, index, first_line, text in batch:
-            try:
-                yield parse_record(text, first_line=first_line, source=name, index=index, strict=strict)
-            except NotationError as exc:
-                exc.source, exc.index = name, index
-                if strict:
-                    raise
-                from .reader import scan_tags
-                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
-
-    return [report.to_dict(sheets) for report in validate_records(records(), ruleset)]
+    records = (parse_or_placeholder(text, first_line=first_line, source=name, index=index, strict=strict)
+               for name, index, first_line, text in batch)
+    return [report.to_dict(sheets) for report in validate_records(records, ruleset)]
 
 
 def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, *, strict: bool = False,
@@ -414,24 +403,11 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
     Records of one match are kept in one batch, so matches are checked whole.
     With ``strict=True`` the first syntax error raises :class:`NotationError`.
     """
-    from .reader import batch_records, iter_raw_records
     spec = str(ruleset) if ruleset else None
     batches = batch_records(iter_raw_records(sources), batch_size)
-    if jobs <= 1:
-        for batch in batches:
-            yield from _validate_batch(batch, spec, strict, sheets)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from itertools import islice
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        pending = [pool.submit(_validate_batch, b, spec, strict, sheets) for b in islice(batches, jobs * 2)]
-        while pending:
-            done = pending.pop(0)
-            nxt = next(batches, None)
-            if nxt is not None:
-                pending.append(pool.submit(_validate_batch, nxt, spec, strict, sheets))
-            yield from done.result()
+    work = partial(_validate_batch, spec=spec, strict=strict, sheets=sheets)
+    for reports in ordered_map(work, batches, jobs, ahead=jobs * 2):
+        yield from reports
 
 
 # ---------------------------------------------------------------------------
@@ -446,11 +422,8 @@ def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, 
     blank lines); corrected records are written in export format in their
     place.  Returns the new text and the number of records corrected.
     """
-    import io
-
-    from .reader import _blocks, iter_raw_records, parse_record
     by_index = {int(r["record"]): r for r in reports}  # type: ignore[call-overload]
-    blocks, _, handle = _blocks(source)  # type: ignore[arg-type]
+    blocks, _, handle = open_source(source)  # type: ignore[arg-type]
     try:
         whole = "".join(blocks)  # as the reader sees it: BOM dropped, CRLF read as LF
     finally:
@@ -483,9 +456,6 @@ def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool 
     """Write ``path`` with Score and Result corrected (see :func:`fix_results`) to FILE.fixed.tpgn, or over
     the file itself keeping FILE.bak; never a half-written file (written aside, then renamed).
     Returns the records corrected, the file written and the backup (None when there was nothing to fix)."""
-    import shutil
-    from pathlib import Path  # (the annotations name it; only this function uses paths)
-
     path = Path(path)
     text, fixed = fix_results(path, reports)
     if not fixed:
@@ -503,8 +473,6 @@ def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool 
 def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[dict[str, object]]:
     """Pass ``reports`` on, counting each in ``summary`` and the time so far in ``summary.seconds``, so that
     whoever streams the reports (``tute validate``, the API) has the summary when the last one is out."""
-    import time  # (appended: the module's head has no clock)
-
     start = time.perf_counter()
     for report in reports:
         summary.add(report)
@@ -523,9 +491,6 @@ def validate_text(text: str) -> tuple[list[dict[str, object]], Summary, list[Not
     every record come back instead (with no reports).  A text without a record
     is an error too.
     """
-    import io
-
-    from .reader import iter_raw_records, parse_record
     records: list[Record] = []
     errors: list[NotationError] = []
     for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path

@@ -8,8 +8,7 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
 from tutepgn.archive import SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
-from tutepgn.jsonmodel import record_to_model
-from tutepgn.reader import parse_record
+from tutepgn.notation import parse_record, record_to_model
 from tutepgn.validate import ReportModel, validate
 
 from ..deps import Service, SortParam, filter_parameters

@@ -10,8 +10,7 @@ from fastapi.templating import Jinja2Templates
 
 from tutepgn.archive import SORTS, Archive, SearchFilters
 from tutepgn.errors import NotationError
-from tutepgn.notation import SEAT_TAGS
-from tutepgn.reader import parse_record
+from tutepgn.notation import SEAT_TAGS, parse_record
 from tutepgn.replay import frames
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate

@@ -9,7 +9,7 @@ from fastapi.responses import PlainTextResponse
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
 from tutepgn.errors import ConvertError, Problem
-from tutepgn.reader import iter_raw_records
+from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
 from ..deps import Service

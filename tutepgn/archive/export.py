@@ -1,8 +1,8 @@
 """Writing matching deals out: tpgn, json, jsonl and csv as text (to a file, or streamed), parquet to a directory.
 
-Each format of several records has one writer here (:func:`tpgn_text`,
-:func:`json_array`, :func:`json_lines`, :func:`csv_text`), used by ``tute
-export`` and by the service's downloads alike.  Stored texts go out as they
+Records go out through the notation's writers of several records
+(:func:`tutepgn.notation.tpgn.join`, :func:`tutepgn.notation.jsonform.join`), and rows
+through :func:`csv_text`, for ``tute export`` and the service's downloads alike.  Stored texts go out as they
 are when nothing needs changing (tpgn in Spanish cards: no parsing at all).
 """
 
@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import NotationError
-from ..notation import Record
-from ..reader import parse_record, scan_tags
+from ..notation import Record, jsonform, parse_record, scan_tags, to_json, tpgn
 from .columns import CSV_COLUMNS
 from .search import SearchFilters
 
@@ -26,26 +25,6 @@ if TYPE_CHECKING:
 
 EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
 """The formats of :func:`export` (parquet only to a directory)."""
-
-
-def tpgn_text(records: Iterable[str]) -> Iterator[str]:
-    """Records in export format, a blank line between two."""
-    for i, text in enumerate(records):
-        yield ("\n" if i else "") + text
-
-
-def json_array(documents: Iterable[str]) -> Iterator[str]:
-    """JSON records as one array, a record a line (``[`` and ``]`` on lines of their own)."""
-    yield "["
-    for i, doc in enumerate(documents):
-        yield ("," if i else "") + "\n" + doc
-    yield "\n]\n"
-
-
-def json_lines(documents: Iterable[str]) -> Iterator[str]:
-    """JSON records, one a line."""
-    for doc in documents:
-        yield doc + "\n"
 
 
 def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -64,7 +43,6 @@ def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
 def _written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
     """Stored texts as records in ``fmt`` (tpgn or JSON) with ``cards``; a record flagged at import keeps
     its text in tpgn and gives its tags in JSON."""
-    from ..jsonmodel import to_json
     for text in texts:
         try:
             record = parse_record(text)
@@ -72,7 +50,7 @@ def _written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
             if fmt == "tpgn":
                 yield text
                 continue
-            record = Record(tags=scan_tags(text), errors=[exc])
+            record = Record.unreadable(exc, scan_tags(text), 1)
         yield record.tpgn(cards) if fmt == "tpgn" else to_json(record, cards)
 
 
@@ -91,8 +69,8 @@ def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards:
         raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
     texts = tap(archive.texts(filters, sort=sort, limit=limit))
     if fmt == "tpgn":
-        return tpgn_text(texts if cards == "es" else _written(texts, fmt, cards))
-    return (json_array if fmt == "json" else json_lines)(_written(texts, fmt, cards))
+        return tpgn.join(texts if cards == "es" else _written(texts, fmt, cards))
+    return jsonform.join(_written(texts, fmt, cards), lines=fmt == "jsonl")
 
 
 def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,

@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..reader import batch_records
+from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
 from .rows import Raw, arrow_batch, worker_batch

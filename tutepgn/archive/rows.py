@@ -18,11 +18,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, card, display_cards
-from ..engine import Cante, Exchange, Play, Tute
-from ..errors import NotationError
-from ..notation import SEAT_TAGS, Record, side_labels, trump_suit
-from ..reader import parse_record, scan_tags
+from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, display_cards
+from ..declarations import CANTE_PAIRS
+from ..events import Cante, Exchange, Play, Tute
+from ..notation import SEAT_TAGS, Record, parse_or_placeholder
 from ..rules import SEAT_NAMES
 from ..validate import Report, validate_records
 from .columns import ARROW, DEAL_COLUMNS
@@ -80,15 +79,6 @@ def _date(text: str) -> tuple[dt.date | None, int | None]:
 
 _CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
 
-_PAIRS = tuple((1 << card(12, suit)) | (1 << card(11, suit)) for suit in range(4))
-"""Rey and caballo of each suit, as a mask."""
-
-
-def _safe_dealer(record: Record) -> int | None:
-    try:
-        return record.dealer
-    except NotationError:
-        return None
 
 
 def _int(text: str | None) -> int | None:
@@ -100,9 +90,9 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     record = report.record
     tags = record.tags
     rules = report.rules
-    names = rules.seat_names if rules else ("N", "W", "S", "E")
+    names = rules.seat_names if rules else SEAT_NAMES[4]
     n = len(names)
-    labels = side_labels(rules) if rules else ()
+    labels = rules.side_labels if rules else ()
     sheet = report.sheet
     export = record.tpgn() if not record.errors else text
     did, digest = deal_id(export)
@@ -111,13 +101,14 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         return False
     seen[did] = True
     player = [tags.get(SEAT_TAGS[name]) for name in names]
-    try:
-        turned, hands, match_score, trump = record.turned, record.hands, record.match_score, trump_suit(record)
-    except NotationError:
+    header = record.header_or_none()
+    if header is None or header.errors.keys() & {"Trump", "Deal", "MatchScore"}:
         turned, hands, match_score, trump = None, None, None, None
+    else:
+        turned, hands, match_score, trump = header.turned, header.hands, header.match_score, header.trump
     totals = list(sheet.totals) if sheet else None
     winner = sheet.winner if sheet else None
-    comments = [c for note in record.notes.values() for c in note.comments]
+    comments = record.comments
     date, year = _date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
     # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
@@ -211,7 +202,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
         "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
     }
-    dealer = _safe_dealer(record)
+    dealer = header.dealer if header is not None else None
     mano = (dealer + 1) % n if dealer is not None else None
     row["mano"] = names[mano] if mano is not None else None
     row["mano_side"] = labels[rules.side_of(mano)] if mano is not None and rules else None
@@ -224,13 +215,13 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     for letter in "NWSE":
         row[f"hand_{letter.lower()}"] = by_letter.get(letter)
         row[f"sung_{letter.lower()}"] = sung.get(letter)
-    pair = _PAIRS[trump] if trump is not None else 0
+    pair = CANTE_PAIRS[trump] if trump is not None else 0
     holder = next((x for x, m in enumerate(hands or ()) if pair and m & pair == pair), None)
     row["cuarenta_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
     unsung = 0  # suits some seat was dealt rey and caballo of and never sang
     for letter, mask in by_letter.items():
         for suit in range(4):
-            if mask & _PAIRS[suit] == _PAIRS[suit] and not sung[letter] >> suit & 1:
+            if mask & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
     for name, column in out["_deal_columns"]:  # the table's columns: one the row lacks fails here, not in DuckDB
@@ -257,11 +248,7 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
 
     def records() -> Iterator[Record]:
         for name, index, first_line, text in batch:
-            try:
-                yield parse_record(text, first_line=first_line, source=name, index=index)
-            except NotationError as exc:
-                exc.source, exc.index = name, index
-                yield Record(tags=scan_tags(text), source=name, index=index, line=first_line, errors=[exc])
+            yield parse_or_placeholder(text, first_line=first_line, source=name, index=index)
 
     out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
     out["_seen"] = {}

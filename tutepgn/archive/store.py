@@ -16,7 +16,7 @@ from typing import IO, Any
 import duckdb
 
 from ..errors import ArchiveError
-from ..reader import iter_raw_records
+from ..notation import iter_raw_records
 from .columns import DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
 from .ingest import BATCH_SIZE, ImportSummary, import_raw

@@ -1,0 +1,109 @@
+"""The fast path of the reader: a record in the strict export format, line by line.
+
+Archives hold the export format, so nearly every record read takes this
+path: one regex per line, the plays of a trick taken from tables made once
+(:data:`~tutepgn.events.PLAYS`), no object per card beyond the shared plays,
+and the play lines kept on the record so that writing it again and working out
+positions cost nothing until asked.  Anything else gives None, and the
+grammar reads the record (a parity test holds both to the same result).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..cards import card_reader
+from ..events import PLAYS, Context, parse_declaration
+from .record import Record
+from .tags import RESULT, TAG_NAME, TAG_VALUE, UNFINISHED, rules_of, trump_of, unescape
+
+_TAG_LINE = re.compile(rf'\[({TAG_NAME.pattern}) "({TAG_VALUE})"\]\n?')
+_TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?")
+_DECL_LINE = re.compile(r"([NWSE]) (40|20[OCEB]|tute 1[12]|x[27][OCEB])\n?")
+
+_SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items()} for seat in range(4))
+"""Each seat's play of each card, by its es-style text."""
+_TURN_ORDER = {n: tuple(tuple(_SEAT_PLAYS[(seat + k) % n] for k in range(n)) for seat in range(n)) for n in (2, 3, 4)}
+"""For ``n`` players and a leader: the seats' play tables in turn order."""
+
+
+class _NotExport(Exception):
+    """The record is not in export format: let the grammar read it."""
+
+
+def read_export(text: str, first_line: int) -> Record | None:
+    """The record of ``text`` if it is in strict export format (es cards), else None."""
+    try:
+        return _read(text, first_line)
+    except (_NotExport, KeyError, ValueError, IndexError):
+        return None
+
+
+def _read(text: str, first_line: int) -> Record:
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    i = 0
+    n_lines = len(lines)
+    while i < n_lines and lines[i][:1] == "[":
+        m = _TAG_LINE.fullmatch(lines[i])
+        if m is None:
+            raise _NotExport
+        if m.group(1) in tags:
+            raise _NotExport
+        tags[m.group(1)] = unescape(m.group(2))
+        tag_lines[m.group(1)] = first_line + i
+        i += 1
+    if i >= n_lines or lines[i] != "" or "Cards" in tags:
+        raise _NotExport
+    play_start = i + 1
+    record = Record(tags=tags, tag_lines=tag_lines, line=first_line)
+    rules = rules_of(tags.get("Rules", ""), tag_lines.get("Rules", first_line))
+    n = rules.players
+    names = rules.seat_names
+    seat_of = {name: s for s, name in enumerate(names)}
+    events = record.events
+    turn_order = _TURN_ORDER[n]
+    ctx: Context | None = None  # made at the first declaration: most records have few
+    expected_trick = 1
+    i += 1
+    last = n_lines - 1
+    while i < last:
+        line = lines[i]
+        m = _TRICK_LINE.fullmatch(line)
+        if m is not None:
+            number, leader, cards = m.groups()
+            if int(number) != expected_trick:
+                raise _NotExport
+            expected_trick += 1
+            seat = seat_of.get(leader)
+            if seat is None:
+                raise _NotExport
+            words = cards.split()
+            if len(words) != n and (len(words) > n or i != last - 1 or lines[last] != UNFINISHED):
+                raise _NotExport
+            events.extend([plays[w] for plays, w in zip(turn_order[seat], words)])
+        else:
+            m = _DECL_LINE.fullmatch(line)
+            if m is None:
+                raise _NotExport
+            seat = seat_of.get(m.group(1))
+            if seat is None:
+                raise _NotExport
+            if ctx is None:
+                ctx = Context(names, trump_of(tags, rules))
+            event = parse_declaration(seat, m.group(2), ctx)
+            if event.text(ctx) != line:  # e.g. a 20 in trump, which the export format writes 40
+                raise _NotExport
+            events.append(event)
+        i += 1
+    if i != last or not RESULT.fullmatch(lines[last]):
+        raise _NotExport
+    record.termination = lines[last]
+    if tags.get("Result", UNFINISHED) != record.termination:
+        raise _NotExport
+    # Every play line was read in export form, so the writer may reuse them as they are.
+    record.keep_play_text("\n".join(lines[play_start:last]), first_line + play_start)
+    return record

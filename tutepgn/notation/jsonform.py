@@ -1,0 +1,362 @@
+"""The JSON form of records: reading and writing JSON documents and JSON lines.
+
+One record is one JSON object (docs/json.md; the JSON Schema is
+docs/schema/record.schema.json, written from :func:`json_schema`).  Its fields
+are of two kinds:
+
+* **authoritative**: ``version``, ``cards``, ``tags``, ``intro``, ``events``
+  and ``termination``.  They hold everything a ``.tpgn`` record says, so
+  text -> Record -> JSON -> Record -> text gives the same bytes as
+  text -> Record -> text;
+* **derived**: ``rules``, ``players``, ``seats``, ``dealer``, ``deal``,
+  ``stock``, ``trump``, ``trump_suit``, ``score`` and ``result``, and each
+  play's ``trick``.  They are computed from the authoritative fields when
+  JSON is written, for the convenience of whoever reads it, and are ignored
+  when JSON is read: edit the tags, not them.
+
+``cards`` names the card style of the events and of the derived card fields
+(any style, ``en`` and ``names`` included: JSON has no trouble with spaces).
+Tag values are always in the notation's canonical ``es`` codes, whatever
+``cards`` says.
+
+>>> from tutepgn.notation import read_record
+>>> rec = read_record('[Rules "playcard-2p"]\\n[Trump "12O"]\\n\\n1. N 1O! {good} 3O\\nN 40\\n*')
+>>> data = json.loads(to_json(rec, cards="names"))
+>>> data["events"][0]["card"], data["events"][0]["nags"], data["events"][2]["suit"]
+('as de oros', [1], 'oros')
+>>> from_json(to_json(rec, cards="names")).tpgn() == rec.tpgn()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from ..cards import CARD_STYLES, TOKEN_STYLES
+from ..errors import JsonRecordError
+from ..events import Context, Play, event_from_json
+from ..rules import SEAT_NAMES
+from .jsonmodel import EVENT_MODELS, RecordModel
+from .record import Note, Record
+from .split import Source, open_source
+from .tags import CARD_TAGS, restyle
+
+# ---------------------------------------------------------------------------
+# Errors.
+
+def _path(loc: Iterable[object]) -> str:
+    out = ""
+    previous: object = None
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not (isinstance(previous, int) and part in ("play", "cante", "tute", "exchange")):
+            out += f".{part}" if out else str(part)
+        previous = part
+    return out
+
+
+def _validation_error(exc: ValidationError, **where: Any) -> JsonRecordError:
+    problems = exc.errors(include_url=False)
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    value = first.get("input")
+    shown = f" (found {json.dumps(value, ensure_ascii=False)[:60]})" if isinstance(value, (str, int, float)) else ""
+    return JsonRecordError(f"{first['msg']}{shown}{more}", path=_path(first["loc"]), **where)
+
+
+# ---------------------------------------------------------------------------
+# Record <-> model.
+
+def tags_in_es(tags: dict[str, str]) -> dict[str, str]:
+    """A copy of a record's tags with the cards of Deal, Stock and Trump in es codes and no Cards tag.
+
+    Raises ``ValueError`` when a Cards tag names a style that a tag cannot be written in.
+    """
+    out = dict(tags)
+    style = out.pop("Cards", "es")
+    if style not in TOKEN_STYLES:
+        raise ValueError(f"[Cards] unknown card style {style!r} for tag values; use one of {', '.join(TOKEN_STYLES)}")
+    if style != "es":
+        for name in CARD_TAGS:
+            if name in out:
+                out[name] = restyle(out[name], style)
+    return out
+
+
+def _seat_names(record: Record) -> tuple[str, ...]:
+    """The record's seat letters; N W S E (as the writer assumes) when its ruleset is unreadable."""
+    header = record.header_or_none()
+    return SEAT_NAMES[4] if header is None else header.rules.seat_names
+
+
+def record_to_model(record: Record, cards: str = "es") -> RecordModel:
+    """The JSON model of a record, cards and suits of the events in style ``cards``."""
+    if cards not in CARD_STYLES:
+        raise ValueError(f"unknown card style {cards!r}; styles are {', '.join(CARD_STYLES)}")
+    names = _seat_names(record)
+    n = len(names)
+    ctx = Context(names, None, cards)  # JSON names a cante's suit: no need of the trump
+    events: list[Any] = []
+    trick = in_trick = 0
+    for entry in record.entries:
+        event = entry.event
+        data = event.to_json(ctx)
+        if entry.line is not None:
+            data["line"], data["column"] = entry.line, entry.column
+        if entry.note is not None:
+            data["nags"], data["comments"] = list(entry.note.nags), list(entry.note.comments)
+        if type(event) is Play:
+            if in_trick == 0:
+                trick += 1
+            in_trick = in_trick + 1 if in_trick + 1 < n else 0
+            data["trick"] = trick
+        else:
+            in_trick = 0  # the writer starts a new trick line after a declaration
+        events.append(EVENT_MODELS[event.kind](**data))
+    return RecordModel(cards=cards, tags=tags_in_es(record.tags), intro=list(record.intro),  # type: ignore[arg-type]
+                       events=events, termination=record.termination)
+
+
+def model_to_record(model: RecordModel, cards: str | None = None, *, source: str | None = None, index: int = 0,
+                    line: int = 1) -> Record:
+    """The record a JSON model holds; ``cards`` overrides the model's ``cards`` field.
+
+    Raises :class:`JsonRecordError` (located at ``line``) for an event that
+    does not fit: a seat not at this table, a card or suit not in the style.
+    """
+    style = cards or model.cards
+    where = {"source": source, "index": index, "line": line}
+    if style not in CARD_STYLES:
+        raise JsonRecordError(f"unknown card style {style!r}; styles are {', '.join(CARD_STYLES)}", path="cards",
+                              **where)
+    try:
+        tags = tags_in_es(model.tags)
+    except ValueError as exc:
+        raise JsonRecordError(str(exc), path="tags.Cards", **where) from None
+    record = Record(tags=tags, intro=list(model.intro), termination=model.termination, source=source, index=index,
+                    line=line)
+    result = model.tags.get("Result")
+    if result is not None and result != model.termination:
+        raise JsonRecordError(f"the termination {model.termination!r} disagrees with the Result tag {result!r}",
+                              path="termination", **where)
+    ctx = Context(_seat_names(record), None, style)
+    placed = all(e.line is not None and e.column is not None for e in model.events)
+    for i, e in enumerate(model.events):
+        try:
+            event = event_from_json(dict(e), ctx, f"events[{i}].")
+        except JsonRecordError as exc:
+            exc.source, exc.index, exc.line = source, index, line
+            raise
+        record.add(event, e.line if placed else None, e.column if placed else None,
+                   Note(list(e.nags), list(e.comments)) if e.nags or e.comments else None)
+    return record
+
+
+# ---------------------------------------------------------------------------
+# Text.
+
+def to_json(record: Record, cards: str = "es") -> str:
+    """A record as one line of JSON (no newline at the end), for JSON lines."""
+    return record_to_model(record, cards).model_dump_json()
+
+
+def model_from_data(data: Any, *, source: str | None = None, index: int = 0, line: int = 1) -> RecordModel:
+    """Validate decoded JSON data as a record model; :class:`JsonRecordError` when it does not fit."""
+    if not isinstance(data, dict):
+        raise JsonRecordError(f"a record is a JSON object, not {type(data).__name__}", source=source, index=index,
+                              line=line)
+    try:
+        return RecordModel.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_error(exc, source=source, index=index, line=line) from None
+
+
+def from_json(text: str, *, cards: str | None = None, source: str | None = None, index: int = 0,
+              line: int = 1) -> Record:
+    """The record of one JSON object.  Raises :class:`JsonRecordError` (a ``ValueError``) when it is not one."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonRecordError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1, column=exc.colno,
+                              source=source, index=index) from None
+    return model_to_record(model_from_data(data, source=source, index=index, line=line), cards, source=source,
+                           index=index, line=line)
+
+
+def _failed(exc: JsonRecordError, data: Any = None) -> Record:
+    """The stand-in for a record that could not be read (lenient mode): its tags if any, and the error."""
+    tags = data.get("tags") if isinstance(data, dict) else None
+    tags = {k: v for k, v in tags.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(tags, dict) else {}
+    return Record.unreadable(exc, tags, exc.line)
+
+
+def iter_jsonl(source: Source, *, strict: bool = False, cards: str | None = None) -> Iterator[Record]:
+    """Read JSON lines (a path, a text or a text stream): one record object a line; blank lines are skipped.
+
+    In lenient mode (the default) a line that is not a record is yielded as a
+    record with no events and the error in ``record.errors``, located at its
+    line; with ``strict=True`` it raises :class:`JsonRecordError`.
+    """
+    blocks, name, handle = open_source(source)
+    try:
+        index = 0
+        for lineno, text in _lines(blocks):
+            if not text.strip():
+                continue
+            try:
+                yield from_json(text, cards=cards, source=name, index=index, line=lineno)
+            except JsonRecordError as exc:
+                if strict:
+                    raise
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    data = None
+                yield _failed(exc, data)
+            index += 1
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def iter_json(source: Source, *, strict: bool = False, cards: str | None = None) -> Iterator[Record]:
+    """Read a JSON document (a path, a text or a text stream): an array of record objects, or one object.
+
+    A record that does not fit is handled as in :func:`iter_jsonl`; a
+    document that is not valid JSON raises :class:`JsonRecordError` in any mode.
+    """
+    blocks, name, handle = open_source(source)
+    try:
+        text = "".join(blocks)
+    finally:
+        if handle is not None:
+            handle.close()
+    decoder = json.JSONDecoder()
+
+    def syntax(exc: json.JSONDecodeError | None, pos: int, message: str = "") -> JsonRecordError:
+        if exc is not None:
+            return JsonRecordError(f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, source=name)
+        line = text.count("\n", 0, pos) + 1
+        return JsonRecordError(message, line=line, column=pos - text.rfind("\n", 0, pos), source=name)
+
+    ws = re.compile(r"\s*")
+    pos = ws.match(text).end()  # type: ignore[union-attr]
+    if text.startswith("[", pos):
+        pos = ws.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if text.startswith("]", pos):
+            items: Iterator[tuple[int, int, Any]] = iter(())
+        else:
+            items = iter(list(_array_items(text, pos, decoder, syntax)))  # all or nothing: a broken document is unreadable
+    else:
+        try:
+            data, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise syntax(exc, pos) from None
+        if ws.match(text, end).end() != len(text):  # type: ignore[union-attr]
+            raise syntax(None, ws.match(text, end).end(), "text after the JSON document")  # type: ignore[union-attr]
+        items = iter(((0, pos, data),))
+    for index, start, data in items:
+        line = text.count("\n", 0, start) + 1
+        try:
+            model = model_from_data(data, source=name, index=index, line=line)
+            yield model_to_record(model, cards, source=name, index=index, line=line)
+        except JsonRecordError as exc:
+            if strict:
+                raise
+            yield _failed(exc, data)
+
+
+def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) -> Iterator[tuple[int, int, Any]]:
+    """``(index, offset, value)`` of each element of the JSON array whose first element starts at ``pos``."""
+    ws = re.compile(r"\s*")
+    index = 0
+    while True:
+        try:
+            data, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise syntax(exc, pos) from None
+        yield index, pos, data
+        index += 1
+        pos = ws.match(text, end).end()
+        if text.startswith(",", pos):
+            pos = ws.match(text, pos + 1).end()
+            continue
+        if text.startswith("]", pos):
+            rest = ws.match(text, pos + 1).end()
+            if rest != len(text):
+                raise syntax(None, rest, "text after the JSON array")
+            return
+        raise syntax(None, pos, "expected , or ] in the array of records")
+
+
+def _lines(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a stream of text blocks, without the newlines."""
+    carry = ""
+    lineno = 1
+    for block in blocks:
+        parts = (carry + block).split("\n")
+        carry = parts.pop()
+        for part in parts:
+            yield lineno, part
+            lineno += 1
+    if carry:
+        yield lineno, carry
+
+
+
+
+# ---------------------------------------------------------------------------
+# Many records, as endplay's parsers read and write them.
+
+def iter_load(source: Source, *, lines: bool = False, strict: bool = False, cards: str | None = None
+              ) -> Iterator[Record]:
+    """Every record of a JSON document (an array or one object), or of JSON lines with ``lines=True``."""
+    return (iter_jsonl if lines else iter_json)(source, strict=strict, cards=cards)
+
+
+def loads(text: str, *, lines: bool = False, strict: bool = False, cards: str | None = None) -> list[Record]:
+    """Every record of a JSON text (JSON lines with ``lines=True``)."""
+    return list(iter_load(text, lines=lines, strict=strict, cards=cards))
+
+
+def load(fp: IO[str], *, lines: bool = False, strict: bool = False, cards: str | None = None) -> list[Record]:
+    """Every record of a JSON text stream (JSON lines with ``lines=True``)."""
+    return list(iter_load(fp, lines=lines, strict=strict, cards=cards))
+
+
+def join(texts: Iterable[str], *, lines: bool = False) -> Iterator[str]:
+    """Records written one by one (:func:`to_json`) as the pieces of a file.
+
+    A JSON array, one record a line between ``[`` and ``]`` (``[]`` when there
+    is none); with ``lines=True``, JSON lines.  Both end with a newline.
+    """
+    if lines:
+        for text in texts:
+            yield text + "\n"
+        return
+    first = True
+    for text in texts:
+        yield ("[\n" if first else ",\n") + text
+        first = False
+    yield "[]\n" if first else "\n]\n"
+
+
+def iter_dump(records: Iterable[Record], cards: str = "es", *, lines: bool = False) -> Iterator[str]:
+    """Records as a JSON array (JSON lines with ``lines=True``), piece by piece, for streaming."""
+    return join((to_json(record, cards) for record in records), lines=lines)
+
+
+def dumps(records: Iterable[Record], cards: str = "es", *, lines: bool = False) -> str:
+    """Records as a JSON array (JSON lines with ``lines=True``), as one text."""
+    return "".join(iter_dump(records, cards, lines=lines))
+
+
+def dump(records: Iterable[Record], fp: IO[str], cards: str = "es", *, lines: bool = False) -> None:
+    """Write records as a JSON array (JSON lines with ``lines=True``) to a text stream."""
+    fp.writelines(iter_dump(records, cards, lines=lines))

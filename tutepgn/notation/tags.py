@@ -1,0 +1,336 @@
+"""Tag values: what each known tag means, read once into a :class:`Header`.
+
+A record's tags are kept as text (:attr:`Record.tags`); :class:`Header` is
+their meaning: the ruleset, the dealer, the hands, the stock, the turned card
+and the trump, the claimed score, the match standing and target.  Reading a
+header is where a tag is found wrong, and the error names the tag
+(``[Deal] ...``) and its line.  The patterns and escapes of the syntax that
+the readers and the writer share live here too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache, reduce
+from operator import or_
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..cards import CARD_STYLES, SUIT_LETTERS, Card, Mask, Suit, card_reader
+from ..engine import Deal
+from ..score import ScoreSheet
+from ..errors import NotationError, TuteError
+from ..rules import Ruleset
+
+if TYPE_CHECKING:
+    from .record import Record
+
+TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+"""A tag name, as the grammar reads one: case-sensitive, a letter first."""
+TAG_VALUE = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
+"""The inside of a quoted tag value: ``\\"`` and ``\\\\`` are its escapes (unrolled: no alternation per character)."""
+RESULT = re.compile(r"(?:NS|WE|[NWSE])\+(?:[0-9]+|match)|\*")
+"""A termination marker (and Result tag value): ``NS+1``, ``N+match``, or ``*``."""
+UNFINISHED = "*"
+
+SEAT_TAGS = {"N": "North", "W": "West", "S": "South", "E": "East"}
+"""The tag that names the player in each seat."""
+CARD_TAGS = ("Deal", "Stock", "Trump")
+"""Tags whose values hold cards."""
+
+_UNESCAPE = re.compile(r"\\(.)", re.S)
+_TAG_ESCAPE = str.maketrans({"\\": "\\\\", '"': '\\"'})
+
+
+def unescape(text: str) -> str:
+    """A tag value or brace comment without its backslash escapes."""
+    return _UNESCAPE.sub(r"\1", text) if "\\" in text else text
+
+
+def escape_tag_value(value: str) -> str:
+    """A tag value ready to go between double quotes."""
+    return value.translate(_TAG_ESCAPE)
+
+
+def escape_comment(text: str) -> str:
+    """A comment ready to go between braces (a line starting with ``[`` would read as a tag)."""
+    text = text.replace("\\", "\\\\").replace("}", "\\}")
+    return re.sub(r"\n\[", "\n\\\\[", text)
+
+
+_CARD_WORD = re.compile(r"[^\s:]+")
+"""A card in a Deal, Stock or Trump tag value (seat letters before a colon never match a card)."""
+
+
+def restyle(text: str, source: str, target: str = "es") -> str:
+    """A tag value with its cards rewritten from one card style into another; other words stay as they are."""
+    read = card_reader(source)
+    write = CARD_STYLES[target]
+    return _CARD_WORD.sub(lambda m: write[read[m[0].upper()]] if m[0].upper() in read else m[0], text)
+
+
+_RULESETS: dict[str, Ruleset] = {}
+"""Rulesets by Rules tag value: archives repeat a few specs, and a record asks for its ruleset often."""
+
+
+def rules_of(spec: str, line: int = 1) -> Ruleset:
+    """The ruleset of a Rules tag value (cached); :class:`NotationError` when missing or unknown."""
+    rules = _RULESETS.get(spec)
+    if rules is not None:
+        return rules
+    if not spec.strip() or spec.strip() == "?":
+        raise NotationError("[Rules] the Rules tag is missing: every record names its ruleset", line=line, column=1,
+                            expected='[Rules "PRESET option=value ..."]')
+    try:
+        rules = Ruleset.from_spec(spec)
+    except TuteError as exc:
+        raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
+    if len(_RULESETS) >= 256:
+        _RULESETS.clear()
+    _RULESETS[spec] = rules
+    return rules
+
+
+def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> str:
+    """``NS:78 WE:62``: one value per side."""
+    return " ".join(f"{label}:{v}" for label, v in zip(rules.side_labels, values))
+
+
+def parse_side_values(text: str, rules: Ruleset) -> tuple[int, ...] | None:
+    """Read ``NS:78 WE:62`` (sides in any order) into values by side index; None when it is not that."""
+    labels = rules.side_labels
+    values: dict[str, int] = {}
+    for part in text.split():
+        label, _, value = part.partition(":")
+        if label not in labels or not value.lstrip("-").isdigit():
+            return None
+        values[label] = int(value)
+    if set(values) != set(labels):
+        return None
+    return tuple(values[label] for label in labels)
+
+
+def result_text(sheet: ScoreSheet, rules: Ruleset) -> str:
+    """The Result of a finished deal: ``NS+1``, ``N+2``, ``NS+match``; ``*`` if unfinished."""
+    if sheet.winner is None:
+        return UNFINISHED
+    label = rules.side_labels[sheet.winner]
+    return f"{label}+match" if sheet.wins_match else f"{label}+{sheet.match_points[sheet.winner]}"
+
+
+# ---------------------------------------------------------------------------
+# The header.
+
+HEADER_TAGS = ("Rules", "Cards", "Dealer", "Deal", "Stock", "Trump", "DealNo", "Score", "MatchScore", "MatchTarget")
+"""The tags a :class:`Header` reads, in the order it reads them."""
+
+
+@dataclass(eq=False)
+class Header:
+    """What a record's tags mean, read once.
+
+    A value is None when its tag is missing, or (read with ``lenient=True``)
+    when it cannot be read: then ``errors`` holds the tag's error, by tag
+    name.  It keeps the record's tags and where they stand, to place errors.  ``trump`` is the turned card's suit, or the first-deal suit where
+    the ruleset fixes it; ``first_of_match`` is ``DealNo "1"``.
+    """
+
+    tags: dict[str, str] = field(repr=False)
+    tag_lines: dict[str, int] = field(repr=False)
+    line: int = field(repr=False)
+    source: str | None = field(repr=False)
+    index: int = field(repr=False)
+    rules: Ruleset
+    dealer: int | None = None
+    hands: tuple[Mask, ...] | None = None
+    stock: tuple[Card, ...] = ()
+    turned: Card | None = None
+    trump: Suit | None = None
+    deal_no: int | None = None
+    first_of_match: bool = False
+    claimed_score: tuple[int, ...] | None = None
+    match_score: tuple[int, ...] | None = None
+    match_target: int | None = None
+    errors: dict[str, NotationError] = field(default_factory=dict)
+
+    def deal(self, hands: list[Mask] | None = None) -> Deal:
+        """The engine deal at its start; ``hands`` stand in for a missing Deal tag.
+
+        Raises :class:`NotationError` at the tag at fault: a tag that could not
+        be read, a Deal, Dealer or Trump tag missing, or cards the engine
+        refuses (the engine's ``ValueError`` is the error's cause).
+        """
+        for name in ("Dealer", "Deal", "Stock", "Trump"):
+            if name in self.errors:
+                raise self.errors[name]
+        hands = list(self.hands) if hands is None and self.hands is not None else hands
+        if hands is None:
+            raise tag_error(self, "Deal", "the record has no Deal tag: the starting hands are unknown")
+        if self.dealer is None:
+            raise tag_error(self, "Dealer", "the record has no Dealer tag")
+        if self.turned is None:
+            raise tag_error(self, "Trump", "the record has no Trump tag: the turned card is unknown")
+        try:
+            return Deal(self.rules, hands, list(self.stock), self.turned, self.dealer,
+                        first_of_match=self.first_of_match)
+        except ValueError as exc:
+            raise tag_error(self, "Deal", str(exc)) from exc
+
+
+def trump_of(tags: dict[str, str], rules: Ruleset) -> Suit | None:
+    """The trump suit the tags give: the first-deal suit where the ruleset fixes one (``DealNo "1"``), else the
+    turned card's (Trump tag); None when unknown or unreadable.  Cheap: the reader asks at a record's first cante."""
+    if rules.first_deal_trump and tags.get("DealNo") == "1":
+        return SUIT_LETTERS.index(rules.first_deal_trump)
+    turned = card_reader(tags.get("Cards", "es")).get(tags.get("Trump", "").strip().upper())
+    return None if turned is None else turned // 10
+
+
+def tag_error(record: Record | Header, name: str, message: str, *, text: str | None = None) -> NotationError:
+    """An error at a tag's line, its message starting with the tag's name."""
+    return NotationError(f"[{name}] {message}", line=record.tag_lines.get(name, record.line), column=1,
+                         text=record.tags.get(name, "") if text is None else text, source=record.source,
+                         index=record.index)
+
+
+def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool = False) -> Header:
+    """Read the tags of :data:`HEADER_TAGS`; see :meth:`Record.header`."""
+    tags = record.tags
+    if rules is None:
+        rules = rules_of(tags.get("Rules", ""), record.tag_lines.get("Rules", record.line))
+    header = Header(tags, record.tag_lines, record.line, record.source, record.index, rules)
+    style = tags.get("Cards", "es")
+
+    def read(name: str, parse) -> object:  # type: ignore[no-untyped-def]
+        try:
+            return parse()
+        except NotationError as exc:
+            if not lenient:
+                raise
+            header.errors[name] = exc
+            return None
+
+    if tags.get("Dealer", "?") not in ("?", ""):
+        header.dealer = read("Dealer", lambda: _seat(record, rules, tags["Dealer"], "Dealer"))  # type: ignore[assignment]
+    if "Deal" in tags:
+        header.hands = read("Deal", lambda: _hands(record, rules, style))  # type: ignore[assignment]
+    if "Stock" in tags:
+        header.stock = read("Stock", lambda: tuple(_cards(record, "Stock", style))) or ()  # type: ignore[assignment]
+    if "Trump" in tags:
+        header.turned = read("Trump", lambda: _turned(record, style))  # type: ignore[assignment]
+    deal_no = tags.get("DealNo", "")
+    header.deal_no = int(deal_no) if deal_no.isdigit() else None
+    header.first_of_match = deal_no == "1"
+    header.trump = trump_of(tags, rules)
+    if "Score" in tags:
+        header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
+            record, rules, "Score", lambda: f"{tags['Score']!r}: write one value per side, e.g. "
+                                            f"{format_side_values([78, 52, 0][:rules.sides], rules)}", text=""))
+    if "MatchScore" in tags:
+        header.match_score = read("MatchScore", lambda: _side_values(  # type: ignore[assignment]
+            record, rules, "MatchScore", lambda: "write e.g. NS:2 WE:1"))
+    target = tags.get("MatchTarget")
+    if target is not None:
+        header.match_target = read("MatchTarget", lambda: _match_target(record, target))  # type: ignore[assignment]
+    return header
+
+
+def _seat(record: Record, rules: Ruleset, letter: str, tag: str) -> int:
+    names = rules.seat_names
+    if letter not in names:
+        raise tag_error(record, tag, f"{letter!r} is not a seat here; seats are {' '.join(names)}")
+    return names.index(letter)
+
+
+def _cards(record: Record, name: str, style: str) -> list[Card]:
+    table = card_reader(style)
+    out = []
+    for word in record.tags[name].split():
+        card = table.get(word.upper())
+        if card is None:
+            raise tag_error(record, name, f"{word!r} is not a card in style {style}")
+        out.append(card)
+    return out
+
+
+def _turned(record: Record, style: str) -> Card:
+    cards = _cards(record, "Trump", style)
+    if len(cards) != 1:
+        raise tag_error(record, "Trump", "give the one turned card")
+    return cards[0]
+
+
+def _side_values(record: Record, rules: Ruleset, name: str, message: Callable[[], str],
+                 text: str | None = None) -> tuple[int, ...]:
+    values = parse_side_values(record.tags[name], rules)
+    if values is None:
+        raise tag_error(record, name, message(), text=text)
+    return values
+
+
+def _match_target(record: Record, text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise NotationError(f"MatchTarget {text!r} is not a whole number", column=1, text=text,
+                            line=record.tag_lines.get("MatchTarget", record.line), source=record.source,
+                            index=record.index)
+    return int(text)
+
+
+@lru_cache(maxsize=8)
+def _card_bits(style: str) -> dict[str, int]:
+    """Card text (as written, and upper-cased) to its bit, for reading hands fast."""
+    bits = {text: 1 << c for text, c in card_reader(style).items()}
+    bits.update({text.lower(): b for text, b in bits.items()})
+    return bits
+
+
+def _hands(record: Record, rules: Ruleset, style: str) -> tuple[Mask, ...]:
+    """Each seat's starting hand from the Deal tag: in one pass when it is well written, else word by word."""
+    return _fast_hands(record.tags["Deal"], rules, style) or _read_hands(record, rules, style)
+
+
+def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | None:
+    """The Deal tag read in one pass when every card and seat is well written; None otherwise."""
+    names = rules.seat_names
+    bits = _card_bits(style)
+    pieces = value.split(":")
+    hands: list[Mask | None] = [None] * len(names)
+    seat = pieces[0].strip()
+    try:
+        for i, piece in enumerate(pieces[1:], 1):
+            words = piece.split()
+            following = words.pop() if i < len(pieces) - 1 and words else None
+            index = names.index(seat)
+            if hands[index] is not None:
+                return None
+            hands[index] = reduce(or_, map(bits.__getitem__, words), 0)
+            seat = following or ""
+    except (KeyError, ValueError):
+        return None
+    return None if any(h is None for h in hands) else tuple(hands)  # type: ignore[arg-type]
+
+
+def _read_hands(record: Record, rules: Ruleset, style: str) -> tuple[Mask, ...]:
+    """The Deal tag read word by word, to say exactly what is wrong with it."""
+    names = rules.seat_names
+    hands: list[Mask | None] = [None] * len(names)
+    table = card_reader(style)
+    seat = -1
+    for word in record.tags["Deal"].replace(":", ": ").split():
+        if word[-1] == ":":
+            if word[:-1] not in names or hands[names.index(word[:-1])] is not None:
+                raise tag_error(record, "Deal", f"{word!r}: each hand starts with a seat ({' '.join(names)}) and a "
+                                                "colon, once per seat")
+            seat = names.index(word[:-1])
+            hands[seat] = 0
+            continue
+        card = table.get(word.upper())
+        if card is None or seat < 0:
+            raise tag_error(record, "Deal", f"{word!r} is not a card in style {style}" if seat >= 0
+                            else "the first hand must start with a seat and a colon, e.g. N:")
+        hands[seat] |= 1 << card  # type: ignore[operator]
+    if any(h is None for h in hands):
+        missing = [names[i] for i, h in enumerate(hands) if h is None]
+        raise tag_error(record, "Deal", f"no hand for {' '.join(missing)}")
+    return tuple(h or 0 for h in hands)

@@ -1,0 +1,131 @@
+"""The writer of the export format: the same bytes for the same content.
+
+Tags come in a fixed order with canonical values where the record's values can
+be read (:func:`canonical_tags`); the play is one trick a line, each
+declaration on a line of its own as the event writes itself
+(:meth:`~tutepgn.events.Play.text`), then the termination marker.  A record
+read in export form keeps its play lines (:attr:`Record.play_text`), and
+writing it again reuses them.
+"""
+
+from __future__ import annotations
+
+from ..cards import CARD_STYLES, TOKEN_STYLES, display_cards
+from ..events import Context, Play
+from ..rules import SEAT_NAMES
+from .record import NAG_GLYPHS, Note, Record
+from .tags import SEAT_TAGS, escape_comment, escape_tag_value, format_side_values, restyle
+
+ROSTER = ("Event", "Site", "Date", "Round", "Rules")
+"""Tags every exported record carries first, in this order (``?`` when unknown)."""
+AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
+"""Known tags after the seat tags, in export order; Dealer and Result are always written."""
+ALWAYS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Rules": "?", "Dealer": "?", "Result": "*"}
+"""Tags written even when missing, and the value they then have."""
+GLYPH_OF = {n: g for g, n in NAG_GLYPHS.items()}
+
+
+def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
+    """The tags in export order with canonical values where the record's values can be read."""
+    tags = dict(record.tags)
+    tags.setdefault("Result", record.termination)  # a record without a Result tag: its marker says it
+    header = record.header_or_none()
+    if header is not None:
+        r = header.rules
+        tags["Rules"] = str(r)
+        seat_tags = [SEAT_TAGS[n] for n in r.seat_names]
+    else:
+        seat_tags = [SEAT_TAGS[n] for n in SEAT_NAMES[4] if SEAT_TAGS[n] in tags]
+    tags.pop("Cards", None)
+    if header is not None:
+        names = r.seat_names
+        if header.hands is not None:
+            target = CARD_STYLES[style]
+            tags["Deal"] = " ".join(
+                f"{names[s]}:" + " ".join([target[c] for c in display_cards(m)]) for s, m in enumerate(header.hands))
+        for name in ("Stock", "Trump"):
+            if name in tags:
+                tags[name] = " ".join(restyle(tags[name], record.card_style, style).split())
+        if header.claimed_score is not None:
+            tags["Score"] = format_side_values(header.claimed_score, r)
+        if header.match_score is not None:
+            tags["MatchScore"] = format_side_values(header.match_score, r)
+    ordered: list[tuple[str, str]] = []
+    for name in ROSTER:
+        ordered.append((name, tags.pop(name, ALWAYS[name])))
+        if name == "Rules" and style != "es":
+            ordered.append(("Cards", style))
+    for name in seat_tags:
+        ordered.append((name, tags.pop(name, "?")))
+    for name in AFTER_SEATS:
+        if name in tags or name in ALWAYS:
+            ordered.append((name, tags.pop(name, ALWAYS.get(name, "?"))))
+    ordered.extend(sorted(tags.items()))
+    return ordered
+
+
+def write_record(record: Record, style: str = "es") -> str:
+    """Write a record in export format, cards in a token style (``es`` is canonical)."""
+    if style not in TOKEN_STYLES:
+        raise ValueError(f"card style {style!r} cannot be written in .tpgn (its cards are not single tokens); "
+                         f"use one of {', '.join(TOKEN_STYLES)}")
+    lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in canonical_tags(record, style)]
+    lines.append("")
+    kept = record.play_text if style == "es" else None
+    if kept is not None:
+        if kept:
+            lines.append(kept)
+        lines.append(record.termination)
+    else:
+        lines.extend(play_lines(record, style))
+    return "\n".join(lines) + "\n"
+
+
+def play_lines(record: Record, style: str = "es") -> list[str]:
+    """The play section: one trick a line, each declaration on its own line, then the marker."""
+    cards = CARD_STYLES[style]
+    header = record.header_or_none()
+    names = header.rules.seat_names if header is not None else SEAT_NAMES[4]
+    n = len(names)
+    annotated = record.annotated
+    events = record.events
+    lines: list[str] = []
+    if record.intro:
+        lines.append(_note_text(Note(comments=record.intro)).lstrip())
+    ctx: Context | None = None  # made at the first declaration
+    trick_no = 0
+    i, count = 0, len(events)
+    while i < count:
+        event = events[i]
+        if type(event) is Play:
+            # A trick: up to n plays in a row (a declaration in the middle ends the line early).
+            end = min(i + n, count)
+            j = i + 1
+            while j < end and type(events[j]) is Play:
+                j += 1
+            trick_no += 1
+            words = [cards[e.card] for e in events[i:j]]  # type: ignore[union-attr]
+            if annotated:
+                words = [w + _note_text(record.note(k)) for k, w in enumerate(words, i)]
+            lines.append(f"{trick_no}. {names[event.seat]} " + " ".join(words))
+            i = j
+            continue
+        if ctx is None:
+            ctx = Context(names, None if header is None else header.trump, style)
+        lines.append(event.text(ctx) + _note_text(record.note(i)))
+        i += 1
+    lines.append(record.termination)
+    return lines
+
+
+def _note_text(note: Note | None) -> str:
+    """A note as written after its event: a glyph for the first annotation if it has one, then ``$n`` and comments."""
+    if note is None:
+        return ""
+    parts = []
+    glyphs = "".join(GLYPH_OF[n] for n in note.nags[:1] if n in GLYPH_OF)
+    rest = note.nags[1:] if glyphs else note.nags
+    parts.extend(f"${n}" for n in rest)
+    parts.extend("{" + escape_comment(c) + "}" for c in note.comments)
+    return glyphs + "".join(" " + p for p in parts)
+
