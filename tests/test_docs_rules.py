@@ -11,7 +11,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tutepgn.cli import main as cli_main, output as cli_output
-from tutepgn.rules import PRESETS, SEAT_NAMES, Ruleset, _format_option
+from tutepgn.rules import PRESETS, SEAT_NAMES, Ruleset, option_text
 from tutepgn.sources import SHARED, SOURCES, source_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +19,7 @@ DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 SEEDS = ROOT.parent / "shared" / "seeds"
 OPTIONS = [k for k in Ruleset.model_fields if k != "preset"]
 SEED_OF = {"ludoteka-pairs": "000", "playcard-2p": "001", "torofun-2p": "002", "torofun-3p": "002", "torofun-4p": "002"}
-CONTESTED = [k for k in OPTIONS if len({_format_option(getattr(r, k)) for r in PRESETS.values()}) > 1]
+CONTESTED = [k for k in OPTIONS if len({option_text(getattr(r, k)) for r in PRESETS.values()}) > 1]
 """Options whose value differs between presets: each preset must say where its value comes from."""
 
 
@@ -60,7 +60,7 @@ def test_docs_tables_show_the_preset_values_and_citations(name: str) -> None:
     rows = table_rows(section(f"### `{name}`"))
     r = PRESETS[name]
     for option in OPTIONS:
-        expected = [_format_option(getattr(r, option)), source_of(name, option)]
+        expected = [option_text(getattr(r, option)), source_of(name, option)]
         assert rows.get(option) == expected, (
             f"docs/rules.md, {name}: regenerate the row for {option}:\n"
             f"| `{option}` | {'`%s`' % expected[0] if expected[0] else ''} | {expected[1]} |")

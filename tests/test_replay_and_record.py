@@ -117,17 +117,17 @@ def test_an_event_after_the_end_is_skipped() -> None:
 
 def test_replay_of_a_legal_record_applies_every_event() -> None:
     record = next(deal_records(preset("torofun-2p"), 1, seed=4))
-    deal = record.to_deal()
+    deal = record.header().deal()
     steps = list(replay(deal, record.events))
     assert [s.index for s in steps] == list(range(len(record.events)))
     assert all(s.error is None and s.applied for s in steps) and [s.event for s in steps] == record.events
     assert deal.over and deal.log == record.events
-    assert list(replay(record.to_deal(), record.events, only_illegal=True)) == []
+    assert list(replay(record.header().deal(), record.events, only_illegal=True)) == []
 
 
 def test_replay_forces_an_illegal_play_and_skips_a_refused_cante() -> None:
     record = next(deal_records(preset("torofun-4p"), 1, seed=5))
-    deal = record.to_deal()
+    deal = record.header().deal()
     second = record.events[1]
     owner = next(s for s in range(4) if s != second.seat and deal.hand(s))
     stolen = deal.hand(owner)[0]
@@ -138,13 +138,13 @@ def test_replay_forces_an_illegal_play_and_skips_a_refused_cante() -> None:
     assert (forced.index, forced.error.rule, forced.applied) == (2, "not_held", True)
     assert stolen not in deal.hand(owner) and deal.trick[-1] == stolen
     assert deal.log == events[1:]  # the refused cante is not in the log, the forced play is
-    illegal = replay(record.to_deal(), events, only_illegal=True)
+    illegal = replay(record.header().deal(), events, only_illegal=True)
     assert [(s.index, s.error.rule, s.applied) for s in illegal] == [(0, cante.error.rule, False), (2, "not_held", True)]
 
 
 def test_replay_goes_on_after_the_end_without_applying() -> None:
     record = next(deal_records(preset("playcard-2p"), 1, seed=5))
-    deal = record.to_deal()
+    deal = record.header().deal()
     events = [*record.events, Play(0, card_from_code("1O")), Play(1, card_from_code("1C"))]
     *_, last_legal, after, again = replay(deal, events)
     assert last_legal.error is None and deal.over
@@ -154,14 +154,14 @@ def test_replay_goes_on_after_the_end_without_applying() -> None:
 
 def test_restart_is_the_deal_at_its_start_and_undo_replays_all_but_the_last() -> None:
     record = next(deal_records(preset("playcard-2p"), 1, seed=9))
-    deal = record.to_deal()
+    deal = record.header().deal()
     for _ in replay(deal, record.events):
         pass
     fresh = deal.restart()
     assert fresh is not deal and fresh.log == [] and not fresh.tricks
     assert (fresh.hands, fresh.stock, fresh.turned, fresh.dealer, fresh.first_of_match, fresh.turn) == (
         list(deal.initial_hands), list(deal.initial_stock), deal.initial_turned, deal.dealer, deal.first_of_match,
-        record.to_deal().turn)
+        record.header().deal().turn)
     for _ in replay(fresh, deal.log[:-1]):
         pass
     assert fresh.log == deal.log[:-1] and not fresh.over

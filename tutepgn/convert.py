@@ -12,6 +12,7 @@ spaces in them) is refused up front with :class:`ConvertError`.
 >>> line = "".join(conversion)
 >>> '"card":"ace of coins"' in line, conversion.written, conversion.failed
 (True, 1, 0)
+>>> from tutepgn.notation import read_record
 >>> "".join(convert(line, to="tpgn")) == read_record(text).tpgn()
 True
 """

@@ -60,7 +60,7 @@ def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) 
     >>> from tutepgn.simulate import deal_records
     >>> from tutepgn.rules import preset
     >>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
-    >>> deal = record.to_deal()
+    >>> deal = record.header().deal()
     >>> all(step.error is None for step in replay(deal, record.events)), deal.over
     (True, True)
     """

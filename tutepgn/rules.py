@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .cards import SUIT_LETTERS, card_from_code, pack
 from .errors import UnknownRuleset, UnknownSeat
+from .sources import source_of
 
 SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
 """Seat letters in turn order (counter-clockwise: each seat plays after the one on its left)."""
@@ -212,7 +213,7 @@ class Ruleset(BaseModel):
     @cached_property
     def spec(self) -> str:
         """The ruleset as a Rules tag writes it: the preset, then each override as option=value."""
-        return " ".join([self.preset] + [f"{k}={_format_option(v)}" for k, v in self.overrides().items()])
+        return " ".join([self.preset] + [f"{k}={option_text(v)}" for k, v in self.overrides().items()])
 
     def __str__(self) -> str:
         return self.spec
@@ -239,7 +240,7 @@ def _parse_option(name: str, text: str) -> Any:
     return text
 
 
-def _format_option(value: Any) -> str:
+def option_text(value: Any) -> str:
     """Write an option value the way :func:`_parse_option` reads it."""
     if value is None:
         return "none"
@@ -310,10 +311,8 @@ def option_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
     """Every option of ``ruleset`` but the preset, as ``tute rules NAME`` lists it: the option, its value,
     the value written as an override writes it (``text``), its meaning, and where the value comes from
     (``override``, else the preset's citation)."""
-    from .sources import source_of  # sources.py imports nothing, so this is no cycle; here to keep the module's head
-
     overridden = ruleset.overrides()
-    return [{"option": name, "value": getattr(ruleset, name), "text": _format_option(getattr(ruleset, name)),
+    return [{"option": name, "value": getattr(ruleset, name), "text": option_text(getattr(ruleset, name)),
              "description": field.description or "",
              "source": "override" if name in overridden else source_of(ruleset.preset, name)}
             for name, field in Ruleset.model_fields.items() if name != "preset"]
