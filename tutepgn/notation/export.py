@@ -19,7 +19,8 @@ from .tags import RESULT, TAG_NAME, TAG_VALUE, UNFINISHED, rules_of, trump_of, u
 
 _TAG_LINE = re.compile(rf'\[({TAG_NAME.pattern}) "({TAG_VALUE})"\]\n?')
 _TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?")
-_DECL_LINE = re.compile(r"([NWSE]) (40|20[OCEB]|tute 1[12]|x[27][OCEB])\n?")
+_DECL_LINE = re.compile(r"([NWSE]) (\S.*)")
+"""A declaration line: its seat, then what :func:`~tutepgn.events.parse_declaration` reads (a new kind needs no edit here)."""
 
 _SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items()} for seat in range(4))
 """Each seat's play of each card, by its es-style text."""
