@@ -19,7 +19,9 @@ only dispatch to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+
+from pydantic import Field
 
 from .cards import CARD_STYLES, STYLE_SUITS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
@@ -68,6 +70,10 @@ def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
     return card
 
 
+JsonFields = tuple[tuple[str, Any, Any], ...]
+"""An event's own fields in its JSON model, after ``type``: (name, type, pydantic ``Field``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _CardEvent:
     """An event that names a seat and a card; the notation writes the card after :attr:`mark`."""
@@ -76,6 +82,9 @@ class _CardEvent:
 
     kind: ClassVar[str]
     mark: ClassVar[str]
+    json_doc: ClassVar[str]
+    json_fields: ClassVar[JsonFields]
+    json_nags: ClassVar[str]
 
     def text(self, ctx: Context) -> str:
         """The seat, then the card (``N 1O``, ``S x7B``)."""
@@ -92,6 +101,14 @@ class Play(_CardEvent):
 
     kind: ClassVar[str] = "play"
     mark: ClassVar[str] = ""
+    json_doc: ClassVar[str] = "A card played to the current trick."
+    json_fields: ClassVar[JsonFields] = (
+        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that played the card.")),
+        ("trick", int | None, Field(None, ge=1, description="Derived: the 1-based number of the trick. Ignored on "
+                                    "input.", json_schema_extra={"readOnly": True})),
+        ("card", str, Field(description="The card, in the record's card style (the `cards` field).")),
+    )
+    json_nags: ClassVar[str] = "Annotations as numbers: ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6, $n n."
 
     @classmethod
     def from_json(cls, data: dict[str, Any], ctx: Context, at: str = "") -> Play:
@@ -110,6 +127,13 @@ class Cante:
     suit: Suit
 
     kind: ClassVar[str] = "cante"
+    json_doc: ClassVar[str] = "A cante (declared rey and caballo of one suit): 40 when the suit is trump, else 20."
+    json_fields: ClassVar[JsonFields] = (
+        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that declared.")),
+        ("suit", str, Field(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
+                                        "clubs ...).")),
+    )
+    json_nags: ClassVar[str] = "Annotations as numbers."
 
     def text(self, ctx: Context) -> str:
         """``N 40`` in trump, else ``E 20C``."""
@@ -139,6 +163,12 @@ class Tute:
     rank: int
 
     kind: ClassVar[str] = "tute"
+    json_doc: ClassVar[str] = "A tute: all four reyes (12) or all four caballos (11) declared."
+    json_fields: ClassVar[JsonFields] = (
+        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that declared.")),
+        ("rank", Literal[12, 11], Field(description="12: reyes; 11: caballos.")),
+    )
+    json_nags: ClassVar[str] = "Annotations as numbers."
 
     def text(self, ctx: Context) -> str:
         """``S tute 12``."""
@@ -160,6 +190,12 @@ class Exchange(_CardEvent):
 
     kind: ClassVar[str] = "exchange"
     mark: ClassVar[str] = "x"
+    json_doc: ClassVar[str] = "The 7 (or 2) of trump given for the turned card."
+    json_fields: ClassVar[JsonFields] = (
+        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that exchanged.")),
+        ("card", str, Field(description="The card given (the 7 or 2 of trump), in the record's card style.")),
+    )
+    json_nags: ClassVar[str] = "Annotations as numbers."
 
     @classmethod
     def from_json(cls, data: dict[str, Any], ctx: Context, at: str = "") -> Exchange:

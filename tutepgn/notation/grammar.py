@@ -41,6 +41,8 @@ class _Item:
     token: Token
     seat: Token | None = None
     note: Note | None = None
+    text: str = ""
+    """A declaration's words after the seat, as :func:`~tutepgn.events.parse_declaration` reads them."""
 
 
 class _Builder(Transformer):  # type: ignore[type-arg]
@@ -76,17 +78,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return _Item("play", card, note=_note(notes))
 
     def declaration(self, children: list) -> _Item:
-        seat, (kind, token), *notes = children
-        return _Item(kind, token, seat=seat, note=_note(notes))
+        seat, (text, token), *notes = children
+        return _Item("declaration", token, seat=seat, note=_note(notes), text=text)
 
-    def cante(self, children: list) -> tuple[str, Token]:
-        return "cante", children[0]
-
-    def tute(self, children: list) -> tuple[str, Token]:
-        return "tute", children[0]
-
-    def exchange(self, children: list) -> tuple[str, Token]:
-        return "exchange", children[0]
+    def declared(self, children: list) -> tuple[str, Token]:
+        """The declaration's words, and its last token (where an error in it is placed)."""
+        return " ".join(children), children[-1]
 
     def annotation(self, children: list) -> tuple[str, int]:
         text = str(children[0])
@@ -198,7 +195,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
         if ctx is None:
             ctx = Context(names, None if rules is None else trump_of(record.tags, rules), style)
         try:
-            event = parse_declaration(seat, _DECLARATION_TEXT[item.kind] + str(token), ctx)
+            event = parse_declaration(seat, item.text, ctx)
         except NotationError as exc:
             fail(exc.message, token, expected=exc.expected)
             continue
@@ -209,10 +206,6 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
         fail(f"the termination marker {termination} disagrees with the Result tag {result!r}", termination,
              expected=result)
     return record
-
-
-_DECLARATION_TEXT = {"cante": "", "tute": "tute ", "exchange": "x"}
-"""What the grammar's declaration token leaves out: the words before it."""
 
 
 def _add(record: Record, event: Action, item: _Item, first_line: int) -> None:
@@ -250,7 +243,7 @@ _TERMINAL_WORDS = {
     "SEAT": "a seat letter", "CARD": "a card", "CANTE": "a cante (40 or 20C)", "TUTE_RANK": "12 or 11",
     "GLYPH": "an annotation glyph", "NUMERIC_ANNOTATION": "$n", "BRACE_COMMENT": "{comment}",
     "LINE_COMMENT": "; comment", "RESULT": "a result marker like NS+1", "UNFINISHED": "*",
-    "LSQB": "[", "RSQB": "]", "_TUTE": "tute", "_EXCHANGE": "x",
+    "LSQB": "[", "RSQB": "]", "TUTE": "tute", "EXCHANGE": "x",
 }
 
 

@@ -2,10 +2,11 @@
 
 One record is one JSON object (docs/json.md); :class:`RecordModel` is its
 pydantic model and the JSON Schema docs/schema/record.schema.json is written
-from it (:func:`json_schema`).  Each event model matches an event class of
-:mod:`tutepgn.events` by its ``type`` (:data:`EVENT_MODELS`), and the event
-class writes and reads the fields that say the event
-(:meth:`~tutepgn.events.Play.to_json`, ``from_json``).
+from it (:func:`json_schema`).  Each event model is made from an event class of
+:mod:`tutepgn.events` (its ``kind``, ``json_fields``, ``json_doc``), and the
+event class writes and reads the fields that say the event
+(:meth:`~tutepgn.events.Play.to_json`, ``from_json``): a new kind of event
+needs no edit here.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, computed_field, model_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, computed_field, create_model, model_validator,
+)
 
 from ..cards import CARD_STYLES, SUIT_TEXT, cards_in, hand_order
+from ..events import EVENT_TYPES, Action
 from .record import Record
 from .tags import RESULT, SEAT_TAGS, TAG_NAME, UNFINISHED, Header
 
@@ -37,57 +41,24 @@ class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class PlayEvent(_Event):
-    """A card played to the current trick."""
-    type: Literal["play"]
-    seat: Seat = Field(description="The seat that played the card.")
-    trick: int | None = Field(None, ge=1, description="Derived: the 1-based number of the trick. Ignored on input.",
-                              json_schema_extra={"readOnly": True})
-    card: str = Field(description="The card, in the record's card style (the `cards` field).")
-    line: int | None = Field(None, ge=1, description=_POSITION)
-    column: int | None = Field(None, ge=1, description=_POSITION)
-    nags: list[Nag] = Field(default_factory=list, description="Annotations as numbers: ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6, $n n.")
-    comments: list[str] = Field(default_factory=list, description="Comments after the event, in order.")
+def _event_model(event: type[Action]) -> type[_Event]:
+    """The JSON model of an event class: its ``type``, its own fields (``json_fields``), then where it stood
+    and its notes.  Named ``PlayEvent``, ``CanteEvent``...: the schema's definitions."""
+    fields: dict[str, Any] = {"type": (Literal[event.kind], ...)}  # type: ignore[valid-type]
+    fields.update((name, (kind, info)) for name, kind, info in event.json_fields)
+    fields.update(
+        line=(int | None, Field(None, ge=1, description=_POSITION)),
+        column=(int | None, Field(None, ge=1, description=_POSITION)),
+        nags=(list[Nag], Field(default_factory=list, description=event.json_nags)),
+        comments=(list[str], Field(default_factory=list, description="Comments after the event, in order.")),
+    )
+    return create_model(f"{event.__name__}Event", __base__=_Event, __doc__=event.json_doc, **fields)
 
 
-class CanteEvent(_Event):
-    """A cante (declared rey and caballo of one suit): 40 when the suit is trump, else 20."""
-    type: Literal["cante"]
-    seat: Seat = Field(description="The seat that declared.")
-    suit: str = Field(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords clubs ...).")
-    line: int | None = Field(None, ge=1, description=_POSITION)
-    column: int | None = Field(None, ge=1, description=_POSITION)
-    nags: list[Nag] = Field(default_factory=list, description="Annotations as numbers.")
-    comments: list[str] = Field(default_factory=list, description="Comments after the event, in order.")
-
-
-class TuteEvent(_Event):
-    """A tute: all four reyes (12) or all four caballos (11) declared."""
-    type: Literal["tute"]
-    seat: Seat = Field(description="The seat that declared.")
-    rank: Literal[12, 11] = Field(description="12: reyes; 11: caballos.")
-    line: int | None = Field(None, ge=1, description=_POSITION)
-    column: int | None = Field(None, ge=1, description=_POSITION)
-    nags: list[Nag] = Field(default_factory=list, description="Annotations as numbers.")
-    comments: list[str] = Field(default_factory=list, description="Comments after the event, in order.")
-
-
-class ExchangeEvent(_Event):
-    """The 7 (or 2) of trump given for the turned card."""
-    type: Literal["exchange"]
-    seat: Seat = Field(description="The seat that exchanged.")
-    card: str = Field(description="The card given (the 7 or 2 of trump), in the record's card style.")
-    line: int | None = Field(None, ge=1, description=_POSITION)
-    column: int | None = Field(None, ge=1, description=_POSITION)
-    nags: list[Nag] = Field(default_factory=list, description="Annotations as numbers.")
-    comments: list[str] = Field(default_factory=list, description="Comments after the event, in order.")
-
-
-EventModel = Annotated[Union[PlayEvent, CanteEvent, TuteEvent, ExchangeEvent], Field(discriminator="type")]
-"""One event of the play, told apart by its ``type``."""
-EVENT_MODELS: dict[str, type[_Event]] = {"play": PlayEvent, "cante": CanteEvent, "tute": TuteEvent,
-                                         "exchange": ExchangeEvent}
+EVENT_MODELS: dict[str, type[_Event]] = {kind: _event_model(event) for kind, event in EVENT_TYPES.items()}
 """The JSON model of each event class, by the class's ``kind`` (its JSON ``type``)."""
+EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # type: ignore[valid-type]
+"""One event of the play, told apart by its ``type``."""
 
 DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")
 """The record's derived fields: written for convenience, ignored on input."""
