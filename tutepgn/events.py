@@ -72,6 +72,8 @@ def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
 
 JsonFields = tuple[tuple[str, Any, Any], ...]
 """An event's own fields in its JSON model, after ``type``: (name, type, pydantic ``Field``)."""
+SeatLetter = Literal["N", "W", "S", "E"]
+"""A seat as JSON and the filters write it: its letter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,7 @@ class Play(_CardEvent):
     mark: ClassVar[str] = ""
     json_doc: ClassVar[str] = "A card played to the current trick."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that played the card.")),
+        ("seat", SeatLetter, Field(description="The seat that played the card.")),
         ("trick", int | None, Field(None, ge=1, description="Derived: the 1-based number of the trick. Ignored on "
                                     "input.", json_schema_extra={"readOnly": True})),
         ("card", str, Field(description="The card, in the record's card style (the `cards` field).")),
@@ -129,7 +131,7 @@ class Cante:
     kind: ClassVar[str] = "cante"
     json_doc: ClassVar[str] = "A cante (declared rey and caballo of one suit): 40 when the suit is trump, else 20."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that declared.")),
+        ("seat", SeatLetter, Field(description="The seat that declared.")),
         ("suit", str, Field(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
                                         "clubs ...).")),
     )
@@ -165,7 +167,7 @@ class Tute:
     kind: ClassVar[str] = "tute"
     json_doc: ClassVar[str] = "A tute: all four reyes (12) or all four caballos (11) declared."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that declared.")),
+        ("seat", SeatLetter, Field(description="The seat that declared.")),
         ("rank", Literal[12, 11], Field(description="12: reyes; 11: caballos.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
@@ -192,7 +194,7 @@ class Exchange(_CardEvent):
     mark: ClassVar[str] = "x"
     json_doc: ClassVar[str] = "The 7 (or 2) of trump given for the turned card."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", Literal["N", "W", "S", "E"], Field(description="The seat that exchanged.")),
+        ("seat", SeatLetter, Field(description="The seat that exchanged.")),
         ("card", str, Field(description="The card given (the 7 or 2 of trump), in the record's card style.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."

@@ -19,9 +19,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..cards import SUIT_LETTERS, card_reader
+from ..events import SeatLetter
 from ..notation import SEAT_TAGS
 
-Seat = Literal["N", "W", "S", "E"]
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
     "date": ("coalesce(date, DATE '9999-12-31')", False, "DATE"),
     "-date": ("coalesce(date, DATE '0001-01-01')", True, "DATE"),
@@ -90,7 +90,7 @@ class SearchFilters(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player: str | None = Field(None, description="A player's name, at any seat (or at `seat`).")
-    seat: Seat | None = Field(None, description="With `player`: the seat the player sat at.")
+    seat: SeatLetter | None = Field(None, description="With `player`: the seat the player sat at.")
     partner: str | None = Field(None, description="With `player`: the player's partner (4 players).")
     opponent: str | None = Field(None, description="With `player`: a player on another side.")
     since: dt.date | None = Field(None, description="Deals on or after this date (YYYY-MM-DD).")

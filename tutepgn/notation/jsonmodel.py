@@ -24,7 +24,6 @@ from .record import Record
 from .tags import RESULT, SEAT_TAGS, TAG_NAME, UNFINISHED, Header
 
 CardStyle = Literal["es", "es-letters", "it", "fr", "en", "names"]
-Seat = Literal["N", "W", "S", "E"]
 
 TagName = Annotated[str, StringConstraints(pattern=rf"^{TAG_NAME.pattern}$")]
 TagValue = Annotated[str, StringConstraints(pattern=r"^[^\n\r]*$")]
