@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
 from .cards import CODES, SUIT_LETTERS, CardSet
@@ -206,8 +206,6 @@ def pick_record(source: Source, number: int = 1) -> Record:
 def frame_data(frame: Frame) -> dict[str, object]:
     """A frame as JSON data, as the web page's frames and ``tute replay --json`` give it: every field but the
     event object (its notation is ``text``), plus the points per side so far."""
-    from dataclasses import asdict  # (appended: the module's head imports only dataclass)
-
     data = asdict(frame)
     data.pop("event", None)
     data["points"] = list(frame.points)

@@ -1,8 +1,7 @@
 """The HTML pages: a search, a deal (its replay and report), and a validator."""
 
-from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -11,7 +10,7 @@ from fastapi.templating import Jinja2Templates
 from tutepgn.archive import SORTS, Archive, SearchFilters
 from tutepgn.errors import NotationError
 from tutepgn.notation import SEAT_TAGS, parse_record
-from tutepgn.replay import frames
+from tutepgn.replay import frame_data, frames
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate
 
@@ -19,14 +18,6 @@ from ..deps import Service, search_filters
 from .deals import deal_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-
-def frame_json(frame: Any) -> dict[str, Any]:
-    """A replay frame as the deal page's script reads it."""
-    data = asdict(frame)
-    data.pop("event", None)
-    data["points"] = list(frame.points)
-    return data
 
 
 def router(service: Service) -> APIRouter:
@@ -59,7 +50,7 @@ def router(service: Service) -> APIRouter:
         model = validate(record).model()
         report = model.model_dump()
         try:
-            steps = [frame_json(f) for f in frames(record)]
+            steps = [frame_data(f) for f in frames(record)]
         except NotationError as exc:
             steps, report["explanation"] = [], [*report["explanation"], str(exc)]
         return templates.TemplateResponse(request, "deal.html", {
