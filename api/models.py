@@ -1,8 +1,11 @@
 """The service's own answers (the library's models serve the others)."""
 
-from pydantic import BaseModel
+from typing import Literal
+
+from pydantic import BaseModel, Field
 
 from tutepgn.archive import DealSummary
+from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
 from tutepgn.validate import ReportModel, Summary
@@ -16,10 +19,19 @@ class ValidationResponse(BaseModel):
 
 
 class DealDetail(BaseModel):
-    """One deal: its summary, its record as JSON, and links to its other forms."""
+    """One deal: its summary, its record as JSON, and links to its other forms.
+
+    The archive keeps records it cannot read (flagged invalid); such a deal is
+    served too, as its stored text and its located syntax errors, not as a failure.
+    """
 
     summary: DealSummary
-    record: RecordModel
+    state: Literal["valid", "invalid", "unreadable"] = Field(
+        description="valid; invalid (read, but the validator found errors); unreadable (syntax errors: "
+                    "`record` is null, `text` and `errors` say what and where).")
+    record: RecordModel | None
+    errors: list[ErrorItem] = Field(description="The record's syntax errors, located (empty unless unreadable).")
+    text: str | None = Field(description="The stored text when the record is unreadable (else see `links.tpgn`).")
     links: dict[str, str]
 
 
