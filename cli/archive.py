@@ -18,7 +18,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, run_sql
+from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, rebuild_file,
+                             run_sql)
 from tutepgn.cli.filters import with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
@@ -253,22 +254,15 @@ def rebuild(
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
     form = chosen(fmt, as_json)
     source = db or default_path()
-    target = output or source.with_name(source.name + ".rebuild")
-    if target.exists():
-        raise fail(FileExistsError(f"{target} exists: remove it or choose another --output"))
-    archive = open_archive(source, read_only=True, check_schema=False)  # rebuild is how an old file is brought up to date
+    if not source.exists():
+        raise fail(FileNotFoundError(f"no archive at {source}"))
     try:
-        summary = archive.rebuild(target, jobs=jobs)
-    finally:
-        archive.close()
-    backup = None
-    if output is None:
-        backup = source.with_name(source.name + ".bak")
-        source.replace(backup)
-        target.replace(source)
+        summary, backup = rebuild_file(source, output, jobs=jobs)
+    except (FileExistsError, duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
     if form == Format.json:
         emit(form, {"db": str(output or source), "backup": backup and str(backup), **summary.to_dict()})
     elif backup is not None:
         err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
     else:
-        err.print(f"rebuilt into {target} ({summary})", highlight=False, soft_wrap=True)
+        err.print(f"rebuilt into {output} ({summary})", highlight=False, soft_wrap=True)

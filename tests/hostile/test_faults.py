@@ -6,6 +6,10 @@ TestClient, the ``tute`` command in a subprocess.
 
 from __future__ import annotations
 
+import io
+import signal
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -15,8 +19,12 @@ with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from typer.testing import CliRunner
+
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
+from tutepgn.cli.main import app
+from tutepgn.notation import iter_raw_records
 from tutepgn.errors import ErrorItem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +42,7 @@ def flagged(tmp_path: Path) -> tuple[TestClient, int]:
     """A service over an archive holding one record with a syntax error (imported by the library)."""
     db = tmp_path / "flagged.duckdb"
     with Archive(db) as archive:
-        summary = archive.import_sources([SAMPLES / "tutes.tpgn", __import__("io").StringIO(SYNTAX_ERROR)])
+        summary = archive.import_sources([SAMPLES / "tutes.tpgn", io.StringIO(SYNTAX_ERROR)])
         assert summary.added == 4 and summary.invalid == 1
         (deal_id,) = archive.con.execute("SELECT id FROM deals WHERE NOT valid").fetchone()
     app = create_app(Settings(db=db))
@@ -74,3 +82,61 @@ def test_the_page_of_a_record_with_a_syntax_error_marks_the_error_in_its_text(fl
     line = page.split('id="line-15"', 1)[1].split("</div>", 1)[0]
     assert "1. N 13X 7B 11B 1B 4B" in line and "col 6:" in line and "unexpected character" in line
     assert page.count('class="ln bad"') == 1
+
+
+# -- Rebuilds --------------------------------------------------------------------------------------
+
+def _results(db: Path) -> list[tuple]:
+    """Each deal's validation result: its counts and its findings."""
+    with Archive(db, read_only=True) as archive:
+        return archive.con.execute("""
+            SELECT d.id, d.valid, d.errors, d.warnings, list(i.code ORDER BY i.code) FILTER (WHERE i.code IS NOT NULL)
+            FROM deals d LEFT JOIN issues i ON i.deal_id = d.id GROUP BY ALL ORDER BY d.id""").fetchall()
+
+
+def test_a_rebuild_replays_each_import_as_it_was_a_match_in_two_runs(tmp_path: Path) -> None:
+    deals = [text for *_, text in iter_raw_records([SAMPLES / "ludoteka-match.tpgn"])][:4]
+    db = tmp_path / "match.duckdb"
+    with Archive(db) as archive:  # two imports from streams: both count their records from 0
+        archive.import_sources([io.StringIO("\n".join(deals[:2]))])
+        archive.import_sources([io.StringIO("\n".join(deals[2:]))])
+        runs = archive.con.execute("SELECT import_run, import_index FROM deals ORDER BY ALL").fetchall()
+        assert runs == [(1, 0), (1, 1), (2, 0), (2, 1)]
+        assert archive.con.execute("SELECT run, records, added FROM imports ORDER BY run").fetchall() == [
+            (1, 2, 2), (2, 2, 2)]
+    before = _results(db)
+    assert [valid for _, valid, *_ in before] == [True] * 4
+    assert sum("match_first_deal" in (codes or []) for *_, codes in before) == 1  # deal 3 starts its own run
+    result = CliRunner().invoke(app, ["archive", "rebuild", "--db", str(db), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert _results(db) == before
+    with Archive(db, read_only=True) as archive:
+        assert archive.con.execute("SELECT import_run, import_index FROM deals ORDER BY ALL").fetchall() == runs
+
+
+def test_a_rebuild_in_place_takes_in_the_write_ahead_log_first(tmp_path: Path) -> None:
+    db = tmp_path / "wal.duckdb"
+    first, second = SAMPLES / "tutes.tpgn", SAMPLES / "doubles.tpgn"
+    child = f"""
+import os, signal
+from tutepgn.archive import Archive
+archive = Archive({str(db)!r})
+archive.import_sources([{str(first)!r}])
+archive.con.execute("SET checkpoint_threshold = '1GB'")  # no automatic checkpoint: the commit stays in the log
+archive.import_sources([{str(second)!r}], on_commit=lambda: os.kill(os.getpid(), signal.SIGKILL))
+"""
+    proc = subprocess.run([sys.executable, "-c", child], cwd=ROOT)
+    assert proc.returncode == -signal.SIGKILL
+    wal = db.with_name(db.name + ".wal")
+    assert wal.exists() and wal.stat().st_size > 0
+    with Archive(db, read_only=True) as archive:  # a reader replays the log in memory
+        total = archive.count()
+    assert total == 6
+    result = CliRunner().invoke(app, ["archive", "rebuild", "--db", str(db), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    backup = db.with_name(db.name + ".bak")
+    assert not wal.exists() and not backup.with_name(backup.name + ".wal").exists()
+    with Archive(db) as archive:
+        assert archive.count() == total and archive.verify() == []
+    with Archive(backup, read_only=True) as archive:
+        assert archive.count() == total

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -19,7 +21,7 @@ from ..errors import ArchiveError
 from ..notation import iter_raw_records
 from .columns import DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
-from .ingest import BATCH_SIZE, ImportSummary, import_raw
+from .ingest import BATCH_SIZE, ImportSummary, import_raw, import_runs
 from .rows import Raw, deal_id
 from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
 
@@ -323,13 +325,65 @@ class Archive:
         return problems
 
     def rebuild(self, target: str | os.PathLike[str], *, jobs: int = 1) -> ImportSummary:
-        """A fresh archive file at ``target`` from the stored records (re-parsed, re-validated)."""
-        cursor = self.con.execute("SELECT source, source_index, source_line, text FROM deals ORDER BY source, "
-                                  "source_index")
+        """A fresh archive file at ``target`` from the stored records (re-parsed, re-validated).
 
-        def raw() -> Iterator[Raw]:
-            while rows := cursor.fetchmany(5000):
-                yield from ((src, idx or 0, line or 1, text) for src, idx, line, text in rows)
+        Each import of this archive is replayed as an import of its own, its
+        records in the order it read them, so no validation result changes
+        (an archive from before imports were numbered is replayed as one
+        import, in the order of its sources' names and places).
+        """
+        columns = {row[0] for row in self.con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'deals' AND schema_name = 'main'").fetchall()}
+        numbered = "import_run" in columns
+        paths: dict[int, list[str]] = dict(self.con.execute("SELECT run, paths FROM imports").fetchall()) \
+            if numbered else {}
+        cursor = self.con.execute(
+            f"SELECT {'import_run' if numbered else '0'}, source, source_index, source_line, text FROM deals "
+            f"ORDER BY {'import_run, import_index' if numbered else 'source, source_index'}")
 
+        def rows() -> Iterator[tuple[int, Raw]]:
+            while batch := cursor.fetchmany(5000):
+                yield from ((run, (src, idx or 0, line or 1, text)) for run, src, idx, line, text in batch)
+
+        runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
         with Archive(target) as fresh:
-            return fresh.import_raw(raw(), jobs=jobs)
+            return import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+
+
+def checkpoint(path: str | os.PathLike[str]) -> None:
+    """Fold the file's write-ahead log (``FILE.wal``) into it, so the file alone holds every committed deal.
+
+    DuckDB keeps the last commits in the log until a checkpoint; a process
+    killed before one leaves the log beside the file.  A file that is to be
+    moved or replaced must take its log in first.  Needs the file unlocked
+    (no service or import using it).
+    """
+    con = duckdb.connect(str(path))
+    try:
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def rebuild_file(source: str | os.PathLike[str], output: str | os.PathLike[str] | None = None, *,
+                 jobs: int = 1) -> tuple[ImportSummary, Path | None]:
+    """Rebuild the archive at ``source`` into ``output``, or in place (the old file kept as ``FILE.bak``).
+
+    In place, the file first takes in its write-ahead log, so the ``.bak`` holds
+    every deal and no stale log is left beside the new file.  Returns the
+    summary and the backup's path (None with ``output``).
+    """
+    source = Path(source)
+    target = Path(output) if output is not None else source.with_name(source.name + ".rebuild")
+    if target.exists():
+        raise FileExistsError(f"{target} exists: remove it or choose another output")
+    if output is None:
+        checkpoint(source)
+    with Archive(source, read_only=True, check_schema=False) as archive:  # how an old file is brought up to date
+        summary = archive.rebuild(target, jobs=jobs)
+    if output is not None:
+        return summary, None
+    backup = source.with_name(source.name + ".bak")
+    source.replace(backup)
+    target.replace(source)
+    return summary, backup
