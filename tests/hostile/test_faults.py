@@ -7,9 +7,11 @@ TestClient, the ``tute`` command in a subprocess.
 from __future__ import annotations
 
 import io
+import os
 import signal
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -140,3 +142,56 @@ archive.import_sources([{str(second)!r}], on_commit=lambda: os.kill(os.getpid(),
         assert archive.count() == total and archive.verify() == []
     with Archive(backup, read_only=True) as archive:
         assert archive.count() == total
+
+
+# -- Killed commands leave no process behind ------------------------------------------------------
+
+def _group(pgid: int) -> dict[int, str]:
+    """The live processes of a process group (zombies left out), with their command lines, from /proc."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        state, _, group = stat.rsplit(")", 1)[1].split()[:3]
+        if int(group) == pgid and state != "Z":
+            found[int(entry)] = command
+    return found
+
+
+@pytest.fixture(scope="module")
+def many_records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Enough records to keep two workers busy for a while: the simulated samples, twenty times over."""
+    path = tmp_path_factory.mktemp("many") / "many.tpgn"
+    texts = [p.read_text(encoding="utf-8") for p in sorted((SAMPLES / "simulated").glob("*.tpgn"))]
+    path.write_text("\n".join(texts * 20), encoding="utf-8")
+    return path
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.parametrize("command", ["validate", "import"])
+def test_a_killed_command_leaves_no_worker_behind(command: str, many_records: Path, tmp_path: Path) -> None:
+    words = [sys.executable, "-m", "tutepgn.cli", command, "--jobs", "2", str(many_records)]
+    if command == "import":
+        words += ["--db", str(tmp_path / "killed.duckdb"), "--batch-size", "500"]  # pieces for both workers
+    proc = subprocess.Popen(words, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while sum("multiprocessing" in c and "resource_tracker" not in c  # both workers at work
+                  for c in _group(proc.pid).values()) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, "the workers never started"
+            time.sleep(0.05)
+        assert any("resource_tracker" in c for c in _group(proc.pid).values())
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait() == -signal.SIGKILL
+        deadline = time.monotonic() + 5
+        while _group(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _group(proc.pid) == {}
+    finally:
+        for pid in _group(proc.pid):  # never leave one behind, even when the test fails
+            os.kill(pid, signal.SIGKILL)
