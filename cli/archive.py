@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import duckdb
 import typer
@@ -23,7 +23,8 @@ from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchF
 from tutepgn.cli.filters import with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
-from tutepgn.errors import ArchiveError
+from tutepgn.archive import ImportSummary
+from tutepgn.errors import ArchiveError, OutputError
 from tutepgn.inputs import expand
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
@@ -36,6 +37,16 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
     try:
         return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
     except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
+
+
+def import_or_fail(archive: Archive, sources: list[object], **options: Any) -> ImportSummary:
+    """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
+    store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
+    how many records that was)."""
+    try:
+        return archive.import_sources(sources, **options)
+    except (OSError, UnicodeDecodeError, ArchiveError, ValueError) as exc:
         raise fail(exc) from None
 
 
@@ -68,10 +79,8 @@ def import_(
                 rate = records / max(time.perf_counter() - start, 1e-9)
                 progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
 
-            summary = archive.import_sources(sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
-                                             progress=report)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(exc) from None
+            summary = import_or_fail(archive, sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                                     progress=report)
     finally:
         archive.close()
     if form == Format.json:
@@ -190,6 +199,10 @@ def export(
                                limit=limit)
     except ValueError as exc:
         raise fail(exc) from None
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a full disk, /dev/full, no permission
+        raise fail(OutputError(f"cannot write {output or 'stdout'}: {exc.strerror or exc}")) from None
     finally:
         archive.close()
     err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""), soft_wrap=True, highlight=False)

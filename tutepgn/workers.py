@@ -40,14 +40,14 @@ def lifeline(parent: int, by_main_thread: bool) -> None:
         except (OSError, AttributeError):
             pass
     if os.getppid() != parent:  # it died before the line above
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)
     threading.Thread(target=_watch, args=(parent,), daemon=True, name="tutepgn-lifeline").start()
 
 
 def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH_SECONDS)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def ordered_map(work: Callable[[T], R], pieces: Iterator[T], jobs: int, *, ahead: int) -> Iterator[R]:

@@ -7,7 +7,9 @@ TestClient, the ``tute`` command in a subprocess.
 from __future__ import annotations
 
 import io
+import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -195,3 +197,81 @@ def test_a_killed_command_leaves_no_worker_behind(command: str, many_records: Pa
     finally:
         for pid in _group(proc.pid):  # never leave one behind, even when the test fails
             os.kill(pid, signal.SIGKILL)
+
+
+# -- The command line: closed pipes, full disks, bad records ------------------------------------
+
+TUTE = [sys.executable, "-m", "tutepgn.cli"]
+
+
+@pytest.fixture(scope="module")
+def archive_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive of the simulated samples: 275 deals, more than a pipe holds when written out."""
+    db = tmp_path_factory.mktemp("pipes") / "archive.duckdb"
+    with Archive(db) as archive:
+        archive.import_sources(sorted((SAMPLES / "simulated").glob("*.tpgn")))
+    return db
+
+
+@pytest.mark.parametrize("words", [["export"], ["export", "--format", "csv"], ["search"], ["search", "--json"],
+                                   ["search", "--format", "tpgn", "--limit", "500"], ["stats"], ["stats", "--json"]],
+                         ids=" ".join)
+def test_a_closed_pipe_is_a_normal_end(words: list[str], archive_file: Path) -> None:
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first byte: every write meets a closed pipe
+    try:
+        proc = subprocess.run([*TUTE, *words, "--db", str(archive_file)], stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr
+
+
+def test_export_into_head_ends_with_status_0(archive_file: Path) -> None:
+    command = " ".join([*TUTE, "export", "--db", str(archive_file)]) + " | head -1; echo status ${PIPESTATUS[0]}"
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[0].startswith("[Event ")
+    assert proc.stdout.splitlines()[-1] == "status 0" and "Traceback" not in proc.stderr
+
+
+def test_export_to_a_full_device_is_a_problem(archive_file: Path) -> None:
+    proc = subprocess.run([*TUTE, "export", "--db", str(archive_file), "-o", "/dev/full", "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    problem = json.loads(proc.stderr)
+    assert problem["title"] == "Cannot write" and problem["status"] == 2 and "/dev/full" in problem["detail"]
+
+
+def _file_size_limit(limit: int) -> None:
+    """In the child: files may not grow past ``limit`` bytes, as on a full disk (Python ignores SIGXFSZ, so a
+    write past it fails with EFBIG instead of killing the process)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+
+def test_import_on_a_full_disk_is_a_located_problem(tmp_path: Path) -> None:
+    db = tmp_path / "full.duckdb"
+    Archive(db).close()  # the empty archive; now its write-ahead log cannot grow past 64 KiB
+    proc = subprocess.run([*TUTE, "import", str(SAMPLES / "simulated"), "--db", str(db), "--jobs", "1", "--json"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=lambda: _file_size_limit(65536))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "FatalException" not in proc.stderr
+    problem = json.loads(proc.stderr)
+    assert problem["title"] == "Error" and problem["instance"] == "tute import"
+    (item,) = problem["errors"]
+    assert item["source"] == str(db) and "could not be written" in item["message"]
+    assert "0 records were committed" in item["message"]
+    with Archive(db) as archive:  # with room again, the archive opens, unharmed, and takes the import
+        assert archive.count() == 0
+        summary = archive.import_sources(sorted((SAMPLES / "simulated").glob("*.tpgn")))
+        assert summary.added == summary.records == archive.count() > 0
+
+
+def test_serve_load_of_a_record_the_archive_cannot_store_exits_with_status_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tpgn"
+    bad.write_text(UNFINISHED.replace('[Dealer "E"]', '[Dealer "E"]\n[DealNo "99999999999"]'), encoding="utf-8")
+    db = tmp_path / "serve.duckdb"
+    Archive(db).close()
+    # --workers 2 without --read-only stops right after the load, however the load went
+    proc = subprocess.run([*TUTE, "serve", "--db", str(db), "--load", str(bad), "--workers", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr

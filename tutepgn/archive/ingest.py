@@ -10,18 +10,23 @@ adds nothing, and an interrupted import leaves only whole batches behind.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..errors import ArchiveWriteError
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
 from .rows import Raw, arrow_batch, worker_batch
+
+log = logging.getLogger(__name__)
 
 BATCH_SIZE = 16 * 8000
 """Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
@@ -112,47 +117,57 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
         if on_commit is not None:
             on_commit()
 
-    pending = 0  # records read into the open transaction
+    pending = committed = 0  # records read into the open transaction, and into committed ones
     added: dict[int, int] = {}
     if memory_limit is not None:
         con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
     try:
-        for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
-            number, before, read = sizes.pop(0)
-            deals = tables["deals"]
-            invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
-            summary.invalid += invalid
-            if skip_invalid and invalid:
-                keep = deals.filter(deals.column("valid")).column("id")
-                tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
-                summary.skipped_invalid += invalid
-            tables["deals"] = _placed(tables["deals"], number, before)
-            if not pending:
-                con.execute("BEGIN TRANSACTION")
-            pending += read
-            new = _insert(con, tables)
-            summary.added += new
-            added[number] = added.get(number, 0) + new
-            summary.records += read
-            if pending >= batch_size:
+        try:
+            for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
+                number, before, read = sizes.pop(0)
+                deals = tables["deals"]
+                invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+                summary.invalid += invalid
+                if skip_invalid and invalid:
+                    keep = deals.filter(deals.column("valid")).column("id")
+                    tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                    summary.skipped_invalid += invalid
+                tables["deals"] = _placed(tables["deals"], number, before)
+                if not pending:
+                    con.execute("BEGIN TRANSACTION")
+                pending += read
+                new = _insert(con, tables)
+                summary.added += new
+                added[number] = added.get(number, 0) + new
+                summary.records += read
+                if pending >= batch_size:
+                    commit()
+                    committed, pending = summary.records, 0
+                if progress:
+                    progress(summary.records, summary.added)
+            if pending:
                 commit()
-                pending = 0
-            if progress:
-                progress(summary.records, summary.added)
-        if pending:
-            commit()
-            pending = 0
-    finally:
-        if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
-            con.execute("ROLLBACK")
-        if memory_limit is not None:
-            con.execute("SET memory_limit = ?", [memory_limit])
-    con.execute("CHECKPOINT")
-    summary.seconds = time.perf_counter() - start
-    finished = time.strftime("%Y-%m-%d %H:%M:%S")
-    for number, row in sorted(done.items()):
-        row[2], row[5] = finished, added.get(number, 0)
-        con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?)", row)
+                committed, pending = summary.records, 0
+        finally:
+            with suppress(duckdb.Error):  # on a connection a fatal error invalidated, these fail too
+                if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
+                    con.execute("ROLLBACK")
+                if memory_limit is not None:
+                    con.execute("SET memory_limit = ?", [memory_limit])
+    except duckdb.Error as exc:
+        raise ArchiveWriteError(f"the archive could not be written ({exc}); {committed:,} records were committed "
+                                "before that: import again to finish (stored records are skipped)",
+                                committed=committed) from exc
+    try:  # every record is committed: whatever fails from here on, the import did its work and says so
+        con.execute("CHECKPOINT")
+        summary.seconds = time.perf_counter() - start
+        finished = time.strftime("%Y-%m-%d %H:%M:%S")
+        for number, row in sorted(done.items()):
+            row[2], row[5] = finished, added.get(number, 0)
+            con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?)", row)
+    except duckdb.Error as exc:  # a full disk at the checkpoint: the commits are safe in the write-ahead log
+        log.warning("import committed, but the checkpoint after it failed (the next open replays the log): %s", exc)
+        summary.seconds = time.perf_counter() - start
     return summary
 
 

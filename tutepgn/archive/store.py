@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import duckdb
 
-from ..errors import ArchiveError
+from ..errors import ArchiveError, ArchiveWriteError
 from ..notation import iter_raw_records
 from .columns import DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
@@ -117,9 +117,13 @@ class Archive:
 
         See :func:`.ingest.import_raw`: ``batch_size`` records a transaction, ``on_commit`` after each.
         """
-        return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
-                          progress=progress, names=names, on_commit=on_commit,
-                          memory_limit=None if self.secure else self.memory_limit)
+        try:
+            return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                              progress=progress, names=names, on_commit=on_commit,
+                              memory_limit=None if self.secure else self.memory_limit)
+        except ArchiveWriteError as exc:
+            exc.source = str(self.path)
+            raise
 
     # -- Reading ------------------------------------------------------------------
     def count(self, filters: SearchFilters | None = None) -> int:
