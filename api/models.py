@@ -41,3 +41,12 @@ class RulesetInfo(BaseModel):
     name: str
     options: Ruleset
     sources: dict[str, str]
+
+
+class Health(BaseModel):
+    """What GET /api/v1/health answers while the archive can be used (a 503 problem says why it cannot)."""
+
+    status: Literal["ok", "read-only"] = Field(description="ok: reads and imports; read-only: reads only.")
+    deals: int = Field(description="Deals in the archive: a query answered now.")
+    write_failure: str | None = Field(description="The last import the archive could not write (a full disk), "
+                                                  "and when; null since an import succeeded.")

@@ -17,6 +17,7 @@ import time
 import warnings
 from pathlib import Path
 
+import duckdb
 import pytest
 
 with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx is what we have
@@ -275,3 +276,118 @@ def test_serve_load_of_a_record_the_archive_cannot_store_exits_with_status_2(tmp
     proc = subprocess.run([*TUTE, "serve", "--db", str(db), "--load", str(bad), "--workers", "2"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+
+
+# -- The service after a full disk -----------------------------------------------------------------
+
+FULL_DISK_SERVICE = """
+import json, resource, sys, time, warnings
+from pathlib import Path
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+from tutepgn.api.app import Settings, create_app
+from tutepgn.archive import Archive
+from tutepgn.notation import iter_raw_records
+
+db, samples = Path(sys.argv[1]), Path(sys.argv[2])
+with Archive(db) as archive:
+    archive.import_sources([samples / "tutes.tpgn"])
+texts = [t for *_, t in iter_raw_records([samples / "simulated" / "torofun-4p-50-deals.tpgn"])]
+client = TestClient(create_app(Settings(db=db, api_keys=frozenset({"k"}))), raise_server_exceptions=False)
+key = {"X-API-Key": "k"}
+
+def note(step, r):
+    print(json.dumps([step, r.status_code, r.json()]), flush=True)
+
+note("before", client.get("/api/v1/health"))
+hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+resource.setrlimit(resource.RLIMIT_FSIZE, (65536, hard))  # the disk is full: no file grows past 64 KiB
+note("import 40", client.post("/api/v1/import", content="\\n".join(texts[:40]), headers=key))  # its log cannot grow
+note("health", client.get("/api/v1/health"))
+note("import 1", client.post("/api/v1/import", content=texts[45], headers=key))  # its log can: the checkpoint fails
+note("search", client.get("/api/v1/deals", params={"limit": 500}))
+resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))  # space is back
+note("import 40 again", client.post("/api/v1/import", content="\\n".join(texts[:40]), headers=key))
+note("after", client.get("/api/v1/health"))
+"""
+
+
+def test_the_service_recovers_from_a_full_disk_without_a_restart(tmp_path: Path) -> None:
+    """The real thing: DuckDB on a full disk (a file size limit in a child process) invalidates its database
+    at the checkpoint after a commit; the client of that import is told it succeeded, and the service opens
+    the archive again by itself."""
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK_SERVICE, str(tmp_path / "full.duckdb"), str(SAMPLES)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    steps = {step: (status, body) for step, status, body in map(json.loads, proc.stdout.splitlines())}
+    assert steps["before"] == (200, {"status": "ok", "deals": 3, "write_failure": None})
+    status, problem = steps["import 40"]  # failed before its commit: said so, with what was committed
+    assert status == 503 and problem["title"] == "Service unavailable"
+    assert "0 records were committed" in problem["detail"] and "full.duckdb" not in problem["detail"]
+    status, health = steps["health"]
+    assert status == 200 and health["deals"] == 3 and "TransactionException" in health["write_failure"]
+    assert "database has been invalidated" in proc.stderr  # the real fault, met by the next step
+    assert steps["import 1"] == (200, {**steps["import 1"][1], "records": 1, "added": 1})  # committed: a success
+    status, page = steps["search"]
+    assert status == 200 and len(page["items"]) == 4  # opened again: the committed deal is there
+    assert steps["import 40 again"][0] == 200 and steps["import 40 again"][1]["added"] == 40
+    assert steps["after"] == (200, {"status": "ok", "deals": 44, "write_failure": None})
+
+
+class _Invalidated:
+    """A connection as DuckDB leaves it after a fatal error: every call fails the same way."""
+
+    def __getattr__(self, name: str) -> object:
+        def fail(*args: object, **kwargs: object) -> None:
+            raise duckdb.FatalException("FATAL Error: Failed: database has been invalidated because of a previous "
+                                        "fatal error. The database must be restarted prior to being used again.")
+        return fail
+
+
+def test_health_answers_503_until_the_archive_can_be_opened_again(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "health.duckdb"
+    with Archive(db) as archive:
+        archive.import_sources([SAMPLES / "tutes.tpgn"])
+    app = create_app(Settings(db=db))
+    service = app.state.service
+    client = TestClient(app, raise_server_exceptions=False)
+    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None}
+    monkeypatch.setattr("tutepgn.api.deps.REOPEN_SECONDS", 0.0)
+    reopen = Archive.reopen
+    service.readers.reset()
+    service.archive.con.close()
+    service.archive.con = _Invalidated()  # a fatal error meanwhile, and the file cannot be opened yet
+
+    def still_full(archive: Archive) -> None:
+        raise duckdb.IOException('Could not write file "/secret/path.duckdb": No space left on device')
+
+    monkeypatch.setattr(Archive, "reopen", still_full)
+    for path in (f"{API}/health", f"{API}/deals", f"{API}/deals/1", f"{API}/stats", "/"):
+        r = client.get(path)
+        assert r.status_code == 503, (path, r.text)
+        assert r.headers["content-type"] == "application/problem+json" and r.headers["retry-after"] == "1"
+        assert "cannot be opened again yet: IOException" in r.json()["detail"] and "secret" not in r.text
+    assert client.get(f"{API}/rules").status_code == 200  # what needs no archive still answers
+    monkeypatch.setattr(Archive, "reopen", reopen)  # space is back
+    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None}
+    assert client.get(f"{API}/deals").json()["items"]
+    app.state.archive.close()
+
+
+def test_a_fatal_error_met_by_a_request_opens_the_archive_again(tmp_path: Path) -> None:
+    db = tmp_path / "fatal.duckdb"
+    with Archive(db) as archive:
+        archive.import_sources([SAMPLES / "tutes.tpgn"])
+    app = create_app(Settings(db=db))
+    client = TestClient(app, raise_server_exceptions=False)
+    service = app.state.service
+    service.readers.reset()
+    service.archive.con.close()
+    service.archive.con = _Invalidated()
+    r = client.get(f"{API}/deals")  # meets the fault: answered 503, and the archive is opened again
+    assert r.status_code == 503 and r.json()["detail"] == "the archive failed and was opened again: try again"
+    assert service.failure is None
+    assert client.get(f"{API}/deals").status_code == 200
+    app.state.archive.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
@@ -53,27 +54,43 @@ class Archive:
         self.read_only = read_only
         self.memory_limit = memory_limit
         self.secure = secure
+        self.threads = threads
         if connection is not None:
             self.con = connection
             return
-        config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
-                                  "autoinstall_known_extensions": False}
-        if threads:
-            config["threads"] = threads
-        if secure:
-            config["enable_external_access"] = False
-        if read_only:
-            if not self.path.exists():
-                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
-            self.con = duckdb.connect(str(self.path), read_only=True, config=config)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.con = duckdb.connect(str(self.path), config=config)
-            self.con.execute(SCHEMA)
-        if secure:
-            self.con.execute("SET lock_configuration = true")
+        self.con = self._connect()
         if check_schema:
             self._check_schema()
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        """A connection to the file, configured as this archive was asked to be."""
+        config: dict[str, Any] = {"memory_limit": self.memory_limit, "autoload_known_extensions": False,
+                                  "autoinstall_known_extensions": False}
+        if self.threads:
+            config["threads"] = self.threads
+        if self.secure:
+            config["enable_external_access"] = False
+        if self.read_only:
+            if not self.path.exists():
+                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
+            con = duckdb.connect(str(self.path), read_only=True, config=config)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = duckdb.connect(str(self.path), config=config)
+            con.execute(SCHEMA)
+        if self.secure:
+            con.execute("SET lock_configuration = true")
+        return con
+
+    def reopen(self) -> None:
+        """Close the connection and open the file again, as at first: the way back after a fatal error
+        (:func:`fatal`), once its cause (a full disk) is gone.  Every cursor of the old connection
+        (:meth:`reader`) must be closed first, or DuckDB hands back the same broken database.  Opening
+        replays the write-ahead log, so every commit is there; it raises if the file still cannot be used."""
+        with suppress(duckdb.Error):
+            self.con.close()
+        self.con = self._connect()
+        self.con.execute("SELECT count(*) FROM deals").fetchone()  # a database still invalidated fails here
 
     def _check_schema(self) -> None:
         """Refuse a file written by another version of the schema, saying how to bring it up to date."""
@@ -352,6 +369,12 @@ class Archive:
         runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
         with Archive(target) as fresh:
             return import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+
+
+def fatal(exc: BaseException) -> bool:
+    """Whether ``exc`` left DuckDB's database unusable until it is opened again: a fatal error (such as a
+    checkpoint on a full disk) "invalidates" it, and every query after fails the same way."""
+    return isinstance(exc, duckdb.FatalException) or (isinstance(exc, duckdb.Error) and "invalidated" in str(exc))
 
 
 def checkpoint(path: str | os.PathLike[str]) -> None:
