@@ -170,8 +170,9 @@ def test_the_excerpts_are_exact_copies_of_the_source_texts() -> None:
 
 def test_the_docs_cite_nothing_outside_the_repository() -> None:
     assert not OUTSIDE.search(DOC.replace("seed=1", "")), OUTSIDE.search(DOC)
-    for label in (t.label for t in TEXTS.values()):
-        assert f"| {label} |" in section("## The source texts"), f"docs/rules.md does not describe {label}"
+    for t in TEXTS.values():
+        assert f"| {t.label} | {t.title} | {t.language} | {t.about} |" in section("## The source texts"), (
+            f"docs/rules.md does not describe {t.label} as tutepgn.citations.TEXTS does")
 
 
 # -- Decisions the engine makes where the texts are silent --------------------------------
