@@ -1,5 +1,7 @@
 """The service's own answers (the library's models serve the others)."""
 
+from typing import Any
+
 from pydantic import BaseModel
 
 from tutepgn.archive import DealSummary
@@ -24,8 +26,11 @@ class DealDetail(BaseModel):
 
 
 class RulesetInfo(BaseModel):
-    """A preset: its options and, per option, the source sentence or decision behind its value."""
+    """A preset: its options; per option, the source sentence or decision behind its value (``sources``, in
+    words; ``citations``, as data); and the decisions the engine makes for it where the texts are silent."""
 
     name: str
     options: Ruleset
     sources: dict[str, str]
+    citations: dict[str, dict[str, Any]]
+    decisions: list[dict[str, Any]]
