@@ -1,6 +1,6 @@
 """The service's own answers (the library's models serve the others)."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -36,11 +36,14 @@ class DealDetail(BaseModel):
 
 
 class RulesetInfo(BaseModel):
-    """A preset: its options and, per option, the source sentence or decision behind its value."""
+    """A preset: its options; per option, the source sentence or decision behind its value (``sources``, in
+    words; ``citations``, as data); and the decisions the engine makes for it where the texts are silent."""
 
     name: str
     options: Ruleset
     sources: dict[str, str]
+    citations: dict[str, dict[str, Any]]
+    decisions: list[dict[str, Any]]
 
 
 class Health(BaseModel):

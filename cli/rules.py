@@ -1,4 +1,5 @@
-"""``tute rules``: the presets, or every option of one ruleset with its value and where it comes from."""
+"""``tute rules``: the presets, or every option of one ruleset with its value and where it comes from,
+and the decisions the engine makes for it where the source texts are silent."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import typer
 from rich.table import Table
 
 from tutepgn import rules as rules_mod
+from tutepgn.sources import decisions_for
 from tutepgn.cli.output import JsonFlag, chosen, emit, fail, format_option
 from tutepgn.errors import TuteError
 
@@ -25,7 +27,7 @@ def rules(
     fmt: format_option("table", "json") = "table",
     as_json: JsonFlag = False,
 ) -> None:
-    """List the presets, or print every option of one with its value and source."""
+    """List the presets, or print every option of one with its value and source, and the engine's decisions."""
     form = chosen(fmt, as_json)
     if name is None:
         presets = rules_mod.PRESETS
@@ -43,6 +45,13 @@ def rules(
         table.add_column(col, overflow="fold")
     for row in rows:
         table.add_row(row["option"], row["text"], row["description"], row["source"])
+    decisions = decisions_for(r)
+    decided = Table(title="Decisions the engine makes where the source texts are silent", show_lines=True)
+    for col in ("decision", "what the engine does", "stated in"):
+        decided.add_column(col, overflow="fold")
+    for d in decisions:
+        decided.add_row(d.title, d.statement, d.link)
     emit(form, {"ruleset": str(r), "preset": r.preset, "options": [
-        {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"]}
-        for row in rows]}, render=lambda: [table])
+        {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"],
+         "citation": row["citation"]} for row in rows],
+        "decisions": [d.to_dict() for d in decisions]}, render=lambda: [table, decided])

@@ -52,7 +52,14 @@ class DeclarationRules:
     over: bool  # a property of the deal
 
     def _close_window(self) -> None:
-        """At the next lead, apply what silence after a won trick costs."""
+        """At the next lead, apply what silence after a won trick costs.
+
+        Silence is a window with no cante (``window_cantes`` counts cantes only:
+        an exchange is not one), judged now, on the hands after any exchange;
+        a cante lost is one the side could sing at this moment.  These are the
+        decisions ``silence_judged_at_the_lead`` and ``exchange_is_not_a_cante``
+        of :data:`tutepgn.sources.DECISIONS` (docs/rules.md, section 6).
+        """
         side = self.window_side
         if not self._silence_costs or self.window_cantes:
             self.window_side = None

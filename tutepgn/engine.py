@@ -107,7 +107,8 @@ class Deal(DeclarationRules):
         self.lost_cantes: set[tuple[int, Suit]] = set()
         self.last_draw: dict[int, Card] = {}
         self.tute_event: Tute | None = None
-        # The declaration window opens after each trick for the side that won it.
+        # The declaration window opens after each trick for the side that won it; window_cantes counts
+        # its cantes (an exchange is a declaration but not a cante).
         self.window_side: int | None = None
         self.window_cantes = 0
         self.window_after_draw = False
@@ -295,7 +296,7 @@ class Deal(DeclarationRules):
                                  w != seat and self._side[w] == self._side[seat], self.rules)[0] >> c & 1:
                     self._check_play(seat, c)
         if not trick and self.window_side is not None:
-            self._close_window()  # judged on the hand before the lead, as the window was
+            self._close_window()  # silence is judged now, on the hands after any exchange
         self.hands[seat] = hand ^ BIT[c]
         suit = CARD_SUIT[c]
         if trick:

@@ -81,9 +81,10 @@ class Ruleset(BaseModel):
     cantes_per_trick: int = Field(1, description="Most cantes a side may declare after one won trick.")
     forty_first: bool = Field(True, description="No 20 from a player who could sing the 40 at that moment.")
     cante_only_if_sung_at_first_win: bool = Field(
-        False, description="A side that sings nothing right after its first won trick cannot sing in that deal.")
+        False, description="A side that sings no cante right after its first won trick cannot sing in that deal.")
     forfeit_unsung_cantes: bool = Field(
-        False, description="After a won trick with no declaration, every cante the side could have declared is lost for the deal.")
+        False, description="After a won trick in which the side sings no cante, every cante it could have sung "
+                           "when the window closed is lost for the deal.")
     declare_only_after_draw: bool = Field(
         False, description="Cantes and tute only after a trick that was followed by a draw from the stock.")
     no_declare_with_last_drawn: bool = Field(
@@ -253,7 +254,7 @@ def option_text(value: Any) -> str:
 
 # ---------------------------------------------------------------------------
 # Presets.  Each value's source is cited in docs/rules.md and by `tute rules NAME`
-# (see SOURCES below); values marked "decision" are the product's own choice.
+# (tutepgn.sources.SOURCES); values marked "decision" are the product's own choice.
 
 _TOROFUN: dict[str, Any] = dict(
     cantes_per_trick=1, forty_first=True, forfeit_unsung_cantes=True,
@@ -310,9 +311,16 @@ def ruleset(spec: str | Ruleset) -> Ruleset:
 def option_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
     """Every option of ``ruleset`` but the preset, as ``tute rules NAME`` lists it: the option, its value,
     the value written as an override writes it (``text``), its meaning, and where the value comes from
-    (``override``, else the preset's citation)."""
+    (``source``: ``override``, else the preset's citation in words; ``citation``: that citation as data,
+    None for an override)."""
     overridden = ruleset.overrides()
-    return [{"option": name, "value": getattr(ruleset, name), "text": option_text(getattr(ruleset, name)),
-             "description": field.description or "",
-             "source": "override" if name in overridden else source_of(ruleset.preset, name)}
-            for name, field in Ruleset.model_fields.items() if name != "preset"]
+    rows = []
+    for name, field in Ruleset.model_fields.items():
+        if name == "preset":
+            continue
+        citation = None if name in overridden else source_of(ruleset.preset, name)
+        rows.append({"option": name, "value": getattr(ruleset, name), "text": option_text(getattr(ruleset, name)),
+                     "description": field.description or "",
+                     "source": "override" if citation is None else str(citation),
+                     "citation": None if citation is None else citation.to_dict()})
+    return rows

@@ -3,7 +3,7 @@
 from fastapi import APIRouter, HTTPException
 
 from tutepgn.rules import PRESETS, preset
-from tutepgn.sources import source_of
+from tutepgn.sources import decisions_for, source_of
 
 from ..models import RulesetInfo
 
@@ -11,8 +11,10 @@ from ..models import RulesetInfo
 def ruleset_info(name: str) -> RulesetInfo:
     """A preset as the API describes it."""
     r = PRESETS[name]
-    return RulesetInfo(name=name, options=r, sources={k: source_of(name, k) for k in type(r).model_fields
-                                                      if k != "preset"})
+    cited = {k: source_of(name, k) for k in type(r).model_fields if k != "preset"}
+    return RulesetInfo(name=name, options=r, sources={k: str(c) for k, c in cited.items()},
+                       citations={k: c.to_dict() for k, c in cited.items()},
+                       decisions=[d.to_dict() for d in decisions_for(r)])
 
 
 def router() -> APIRouter:

@@ -1,0 +1,130 @@
+"""What a citation is: a quoted sentence of a named source text, our own words, and a section of docs/rules.md.
+
+Users have the project and its docs, not the source texts, so a citation
+names the text as a reader knows it (:data:`TEXTS`), quotes the sentence in
+its own language with an English translation, and points at the section of
+``docs/rules.md`` that states the rule in our words.  The data (which value
+cites what, and the decisions the engine makes where the texts are silent) is
+in :mod:`tutepgn.sources`.
+
+>>> c = Citation("ludoteka-pairs", (Quote("fr", "il devra chanter 40 avant 20", "he must sing 40 before 20"),))
+>>> print(c)
+Ludoteka rules (French): «il devra chanter 40 avant 20» — "he must sing 40 before 20" (see docs/rules.md#ludoteka-pairs)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rules import Ruleset
+
+DOC = "docs/rules.md"
+"""The page every citation points into."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A source text as a reader can find it: the name we cite it by, its title, language and what it is."""
+
+    label: str
+    title: str
+    language: str
+    about: str
+
+
+TEXTS: dict[str, SourceText] = {
+    "fr": SourceText("Ludoteka rules (French)", "the rules of Tute on Ludoteka.com («Tute», sections «Déroulement "
+                     "du jeu», «Canticos», «Décompte des plis»)", "French",
+                     "Ludoteka.com's rules of Tute in pairs, 4 players"),
+    "sv": SourceText("Playcard FAQ (Swedish)", "«Tute: frågor och svar» (Tute: questions and answers), "
+                     "Playcard games", "Swedish", "Playcard's short FAQ on the 2-player Tute its table deals"),
+    "tl": SourceText("Mga Patakaran ng Tute (Tagalog)", "«Mga Patakaran ng Tute» (The rules of Tute)", "Tagalog",
+                     "a rules page with 2, 3 and 4 player modes"),
+}
+"""The three source texts, keyed by language code."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A sentence (or part of one, ``…`` marking a cut) copied exactly from a source text, with its translation."""
+
+    text: str
+    original: str
+    english: str
+
+    def __str__(self) -> str:
+        return f'{TEXTS[self.text].label}: «{self.original}» — "{self.english}"'
+
+    def to_dict(self) -> dict[str, str]:
+        """The quote as JSON: the source's name and language, the original words and the translation."""
+        source = TEXTS[self.text]
+        return {"source": source.label, "language": source.language, "original": self.original,
+                "english": self.english}
+
+
+def anchor(heading: str) -> str:
+    """The link anchor a markdown heading gets (GitHub's rule): lower case, no punctuation, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a preset's value comes from: quotes, our words (``note``), and the section of docs/rules.md.
+
+    ``decision`` marks a value the product chose where the texts are silent or ambiguous.
+    """
+
+    section: str
+    quotes: tuple[Quote, ...] = ()
+    note: str = ""
+    decision: bool = False
+
+    @property
+    def text(self) -> str:
+        """The citation without its section, as the tables of docs/rules.md print it."""
+        body = "; ".join(map(str, self.quotes))
+        if self.note:
+            body = f"{body}: {self.note}" if body else self.note
+        return f"decision: {body}" if self.decision else body
+
+    @property
+    def link(self) -> str:
+        """The section of docs/rules.md that states the rule in our words."""
+        return f"{DOC}#{self.section}"
+
+    def __str__(self) -> str:
+        return f"{self.text} (see {self.link})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The citation as JSON (``tute rules --json``, the API)."""
+        return {"text": str(self), "section": self.link, "decision": self.decision,
+                "quotes": [q.to_dict() for q in self.quotes], "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A rule the engine applies where the texts are silent, with no option of its own.
+
+    docs/rules.md states it under a heading equal to ``title``; ``applies``
+    says which rulesets it concerns, so ``tute rules NAME`` lists only those.
+    """
+
+    key: str
+    title: str
+    statement: str
+    quotes: tuple[Quote, ...]
+    applies: Callable[[Ruleset], bool]
+
+    @property
+    def link(self) -> str:
+        """The section of docs/rules.md that states the decision."""
+        return f"{DOC}#{anchor(self.title)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The decision as JSON (``tute rules --json``, the API)."""
+        return {"decision": self.key, "title": self.title, "statement": self.statement, "section": self.link,
+                "quotes": [q.to_dict() for q in self.quotes]}
