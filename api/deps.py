@@ -3,7 +3,9 @@ dependencies that read a request (a reader, the search filters, the API key)."""
 
 import asyncio
 import hmac
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
@@ -12,14 +14,15 @@ import duckdb
 from fastapi import Header, HTTPException, Query, Request
 from pydantic import ValidationError
 
-from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, run_with_timeout
-from tutepgn.errors import ErrorItem
+from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, fatal, run_with_timeout
+from tutepgn.errors import ArchiveError, ErrorItem
 
 from .pool import PageCache, Readers
 from .problems import parameter_errors
 from .settings import Settings
 
 T = TypeVar("T")
+log = logging.getLogger("tutepgn.api")
 
 PAGING = frozenset({"sort", "limit", "cursor"})
 """Query parameters that go with the filters: the order and the page."""
@@ -28,13 +31,24 @@ SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", patt
     s.replace("-", "\\-") for s in SORTS) + ")$")]
 
 
+REOPEN_SECONDS = 1.0
+"""While the archive cannot be used, requests try to open it again at most this often."""
+
+
 class Service:
-    """One archive served: opened once, read on lent cursors, written under one lock."""
+    """One archive served: opened once, read on lent cursors, written under one lock; opened again after a
+    fatal error (a full disk at a checkpoint) once the file can be used, without a restart."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
         self.readers = Readers(self.archive)
+        self.failure: str | None = None
+        """Why the archive cannot be used now (None while it can)."""
+        self.write_failure: str | None = None
+        """The last import the archive could not write, and when (None since one succeeded)."""
+        self.reopen_lock = threading.Lock()
+        self.last_reopen = 0.0
         self.cache = PageCache(settings.search_cache) if settings.search_cache else None
         self.write_lock = threading.Lock()
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
@@ -45,10 +59,57 @@ class Service:
         self.readers.close()
         self.archive.close()
 
+    # -- Faults: a database DuckDB invalidated is opened again, at most once a REOPEN_SECONDS ----------------
+    def failed(self, exc: BaseException) -> None:
+        """Note a fatal error of the archive (:func:`tutepgn.archive.fatal`) and try to open it again."""
+        self.failure = f"the archive failed: {type(exc).__name__}"
+        log.error("the archive failed and will be opened again: %s", exc)
+        self.recover(force=True)
+
+    def recover(self, *, force: bool = False) -> bool:
+        """Open the archive again if it failed (at most once a :data:`REOPEN_SECONDS` unless ``force``);
+        True when it can be used."""
+        if self.failure is None:
+            return True
+        with self.reopen_lock:
+            if self.failure is None:
+                return True
+            if not force and time.monotonic() - self.last_reopen < REOPEN_SECONDS:
+                return False
+            self.last_reopen = time.monotonic()
+            self.readers.reset()
+            try:
+                self.archive.reopen()
+            except (duckdb.Error, ArchiveError, OSError) as exc:
+                self.failure = f"the archive cannot be opened again yet: {type(exc).__name__}"
+                log.error("the archive cannot be opened again yet: %s", exc)
+                return False
+            self.failure = None
+            if self.cache is not None:
+                self.cache.clear()
+            log.warning("the archive was opened again and is in use")
+            return True
+
+    def check_connection(self) -> None:
+        """After an import: a fatal error at its checkpoint invalidates the database though every record was
+        committed; find out now and open it again, rather than at the next request."""
+        try:
+            self.archive.con.execute("SELECT 1").fetchone()
+        except duckdb.Error as exc:
+            if fatal(exc):
+                self.failed(exc)
+
+    def usable(self) -> None:
+        """Answer 503 while the archive cannot be used (after trying to open it again)."""
+        if not self.recover():
+            raise HTTPException(503, f"{self.failure}; it is opened again as soon as it can be: try again later",
+                                headers={"Retry-After": str(max(1, round(REOPEN_SECONDS)))})
+
     # Cheap and async, so they run on the event loop: a search or a deal fetch takes one thread (for its route)
     # and waits in line for it once.
     async def reader(self) -> AsyncIterator[Archive]:
-        """A reader for this request (a dependency)."""
+        """A reader for this request (a dependency): 503 while the archive cannot be used."""
+        self.usable()
         with self.readers.borrowed() as view:
             yield view
 

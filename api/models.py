@@ -1,10 +1,11 @@
 """The service's own answers (the library's models serve the others)."""
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tutepgn.archive import DealSummary
+from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
 from tutepgn.validate import ReportModel, Summary
@@ -18,10 +19,19 @@ class ValidationResponse(BaseModel):
 
 
 class DealDetail(BaseModel):
-    """One deal: its summary, its record as JSON, and links to its other forms."""
+    """One deal: its summary, its record as JSON, and links to its other forms.
+
+    The archive keeps records it cannot read (flagged invalid); such a deal is
+    served too, as its stored text and its located syntax errors, not as a failure.
+    """
 
     summary: DealSummary
-    record: RecordModel
+    state: Literal["valid", "invalid", "unreadable"] = Field(
+        description="valid; invalid (read, but the validator found errors); unreadable (syntax errors: "
+                    "`record` is null, `text` and `errors` say what and where).")
+    record: RecordModel | None
+    errors: list[ErrorItem] = Field(description="The record's syntax errors, located (empty unless unreadable).")
+    text: str | None = Field(description="The stored text when the record is unreadable (else see `links.tpgn`).")
     links: dict[str, str]
 
 
@@ -34,3 +44,12 @@ class RulesetInfo(BaseModel):
     sources: dict[str, str]
     citations: dict[str, dict[str, Any]]
     decisions: list[dict[str, Any]]
+
+
+class Health(BaseModel):
+    """What GET /api/v1/health answers while the archive can be used (a 503 problem says why it cannot)."""
+
+    status: Literal["ok", "read-only"] = Field(description="ok: reads and imports; read-only: reads only.")
+    deals: int = Field(description="Deals in the archive: a query answered now.")
+    write_failure: str | None = Field(description="The last import the archive could not write (a full disk), "
+                                                  "and when; null since an import succeeded.")

@@ -32,10 +32,13 @@ class Readers:
         self.keep = keep
         self.idle: deque[Archive] = deque()
         """The readers waiting for a request (deques are thread-safe)."""
+        self.generation = 0
+        """Counts :meth:`reset`: a reader lent before one is closed when given back, never lent again."""
 
     @contextmanager
     def borrowed(self) -> Iterator[Archive]:
         """A reader for one request: the most recently given back one, or a new one."""
+        generation = self.generation
         try:
             view = self.idle.pop()
         except IndexError:
@@ -45,7 +48,9 @@ class Readers:
         except BaseException:
             view.close()
             raise
-        if len(self.idle) < self.keep:
+        if generation != self.generation:  # the archive was opened again meanwhile
+            view.close()
+        elif len(self.idle) < self.keep:
             self.idle.append(view)
         else:  # a burst of requests is over: keep no more than a busy service needs
             view.close()
@@ -54,6 +59,12 @@ class Readers:
         """Close the idle readers."""
         while self.idle:
             self.idle.pop().close()
+
+    def reset(self) -> None:
+        """Close the idle readers and every lent one when it is given back: before the archive is opened
+        again, since DuckDB keeps a database open while any cursor of it is."""
+        self.generation += 1
+        self.close()
 
 
 class PageCache:

@@ -15,10 +15,12 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
 
 TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 504: "Query took too long"}
+          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
+          504: "Query took too long"}
 """The title of a problem, by status."""
 
 
@@ -66,6 +68,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        if fatal(exc):  # DuckDB invalidated the database (a full disk at a checkpoint): open it again
+            service = request.app.state.service
+            service.failed(exc)
+            response = problem_response(request.scope, 503, "the archive failed and was opened again: try again"
+                                        if service.failure is None else f"{service.failure}; try again later")
+            response.headers["Retry-After"] = "1"
+            return response
         return problem_response(request.scope, 500, "the server failed; the error was logged")
 
 

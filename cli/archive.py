@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import duckdb
 import typer
@@ -18,11 +18,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, run_sql
+from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, rebuild_file,
+                             run_sql)
 from tutepgn.cli.filters import with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
-from tutepgn.errors import ArchiveError
+from tutepgn.archive import ImportSummary
+from tutepgn.errors import ArchiveError, OutputError
 from tutepgn.inputs import expand
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
@@ -35,6 +37,16 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
     try:
         return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
     except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
+
+
+def import_or_fail(archive: Archive, sources: list[object], **options: Any) -> ImportSummary:
+    """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
+    store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
+    how many records that was)."""
+    try:
+        return archive.import_sources(sources, **options)
+    except (OSError, UnicodeDecodeError, ArchiveError, ValueError) as exc:
         raise fail(exc) from None
 
 
@@ -67,10 +79,8 @@ def import_(
                 rate = records / max(time.perf_counter() - start, 1e-9)
                 progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
 
-            summary = archive.import_sources(sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
-                                             progress=report)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(exc) from None
+            summary = import_or_fail(archive, sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                                     progress=report)
     finally:
         archive.close()
     if form == Format.json:
@@ -189,6 +199,10 @@ def export(
                                limit=limit)
     except ValueError as exc:
         raise fail(exc) from None
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a full disk, /dev/full, no permission
+        raise fail(OutputError(f"cannot write {output or 'stdout'}: {exc.strerror or exc}")) from None
     finally:
         archive.close()
     err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""), soft_wrap=True, highlight=False)
@@ -253,22 +267,15 @@ def rebuild(
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
     form = chosen(fmt, as_json)
     source = db or default_path()
-    target = output or source.with_name(source.name + ".rebuild")
-    if target.exists():
-        raise fail(FileExistsError(f"{target} exists: remove it or choose another --output"))
-    archive = open_archive(source, read_only=True, check_schema=False)  # rebuild is how an old file is brought up to date
+    if not source.exists():
+        raise fail(FileNotFoundError(f"no archive at {source}"))
     try:
-        summary = archive.rebuild(target, jobs=jobs)
-    finally:
-        archive.close()
-    backup = None
-    if output is None:
-        backup = source.with_name(source.name + ".bak")
-        source.replace(backup)
-        target.replace(source)
+        summary, backup = rebuild_file(source, output, jobs=jobs)
+    except (FileExistsError, duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
     if form == Format.json:
         emit(form, {"db": str(output or source), "backup": backup and str(backup), **summary.to_dict()})
     elif backup is not None:
         err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
     else:
-        err.print(f"rebuilt into {target} ({summary})", highlight=False, soft_wrap=True)
+        err.print(f"rebuilt into {output} ({summary})", highlight=False, soft_wrap=True)

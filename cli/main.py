@@ -6,6 +6,7 @@ A command parses its options, makes one library call and maps errors (see
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import typer
@@ -13,12 +14,13 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from tutepgn.cli import archive, convert, record, replay, rules, serve, simulate, validate
-from tutepgn.cli.output import EXIT_USAGE, fail, invocation
+from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 
 
 class TuteGroup(TyperGroup):
     """The root command: notes the command line for the error shape, and in JSON mode reports a usage
-    error (a missing argument, a bad value, an unknown option or command) as a JSON problem too."""
+    error (a missing argument, a bad value, an unknown option or command) as a JSON problem too.  A closed
+    stdout (``| head``) ends any command normally."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         invocation.words = list(args)
@@ -39,7 +41,12 @@ class TuteGroup(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # a reader that went away shows here, not in Python's last flush
+        except BrokenPipeError:  # tute export | head -1: the reader has what it wanted
+            raise closed_pipe() from None
         except TyperException as exc:
             if not invocation.json:
                 raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,14 +25,24 @@ from rich.table import Table
 from rich.text import Text
 from typer.exceptions import TyperException
 
-from tutepgn.errors import ErrorItem, NotationError, Problem, TuteError
+from tutepgn.errors import ErrorItem, NotationError, OutputError, Problem, TuteError
 from tutepgn.notation import jsonform
 
-out = Console()
+class StdoutConsole(Console):
+    """The console of stdout: a closed pipe (``| head``) ends the command with status 0, as every command's
+    own writes do (:func:`closed_pipe`), where rich would exit with 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise closed_pipe()
+
+
+out = StdoutConsole()
 err = Console(stderr=True)
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-"""Exit codes: 0 success, 1 invalid or mismatched records (or a failed check), 2 unreadable input or usage error."""
+"""Exit codes: 0 success, 1 invalid or mismatched records (or a failed check), 2 unreadable input, a usage
+error, or an archive or output that cannot be opened or written (docs/cli.md)."""
 
 
 class Format(str, Enum):
@@ -119,7 +130,7 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any)
 
 _TITLES: tuple[tuple[type[BaseException], str], ...] = (
     (NotationError, "Syntax error"), (TyperException, "Usage error"), (TimeoutError, "Time limit"),
-    (FileExistsError, "File exists"), (OSError, "Unreadable input"), (UnicodeError, "Unreadable input"),
+    (FileExistsError, "File exists"), (OutputError, "Cannot write"), (OSError, "Unreadable input"), (UnicodeError, "Unreadable input"),
     (ValueError, "Invalid value"), (Exception, "Error"))
 
 
@@ -173,3 +184,15 @@ def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",
     """Report ``exc`` (see :func:`say`) and give the exit to raise: ``raise fail(exc) from None``."""
     say(exc, status, label, items)
     return typer.Exit(status)
+
+
+def closed_pipe() -> typer.Exit:
+    """The exit when the reader of stdout went away (``tute export | head -1``): a normal end, status 0.
+
+    What is still buffered for stdout goes to the null device, so that Python's
+    last flush does not fail again on the closed pipe.
+    """
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+    return typer.Exit(EXIT_OK)

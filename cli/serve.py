@@ -35,14 +35,14 @@ def serve(
     except (ValueError, OSError) as exc:  # a bad TUTEPGN_* value, an unreadable key file
         raise fail(exc) from None
     if load:
-        from tutepgn.cli.archive import open_archive
+        from tutepgn.cli.archive import import_or_fail, open_archive
         from tutepgn.inputs import expand
         try:
             sources = expand(load)
         except FileNotFoundError as exc:
             raise fail(exc) from None
         with open_archive(settings.db, read_only=False) as archive:
-            summary = archive.import_sources(sources, jobs=1)
+            summary = import_or_fail(archive, sources, jobs=1)
         typer.echo(f"{settings.db}: {summary}", err=True)
     if workers > 1:
         if not settings.read_only:

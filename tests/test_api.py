@@ -305,8 +305,9 @@ def test_one_deal_as_json(app: Any, client: TestClient, one: dict[str, Any]) -> 
     r = client.get(f"{API}/deals/{one['id']}")
     assert r.status_code == 200, r.text
     body = r.json()
-    assert set(body) == {"summary", "record", "links"}
+    assert set(body) == {"summary", "state", "record", "errors", "text", "links"}
     assert body["summary"] == one
+    assert body["state"] == "valid" and body["errors"] == [] and body["text"] is None
     record = body["record"]
     assert record["tags"]["Rules"].startswith("ludoteka-pairs")
     assert record["tags"]["North"] == one["seats"]["N"]

@@ -55,6 +55,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                                              "headers": {"X-API-Key": KEY}}, 413)],
     ("GET", "/api/v1/stats"): [("GET", "/api/v1/stats", {"params": {"min_points": "many"}}, 422)],
     ("GET", "/api/v1/players"): [("GET", "/api/v1/players", {"params": {"limit": 0}}, 422)],
+    ("GET", "/api/v1/health"): [("POST", "/api/v1/health", {}, 405)],  # its 503 is in tests/hostile/test_faults.py
     ("GET", "/api/v1/rules"): [("POST", "/api/v1/rules", {}, 405)],
     ("GET", "/api/v1/rules/{name}"): [("GET", "/api/v1/rules/no-such-preset", {}, 404)],
     ("GET", "/"): [("POST", "/", {}, 405)],
@@ -84,7 +85,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 17 and routes == set(CASES)
+    assert len(routes) == 18 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

@@ -12,8 +12,8 @@ from .cards import Card, CardSet, card_from_code, card_code
 from .duties import play_duty
 from .engine import Deal
 from .errors import (
-    ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
-    NotationError, Problem, TuteError, UnknownRuleset, UnknownSeat,
+    ArchiveError, ArchiveWriteError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay,
+    JsonRecordError, NotationError, OutputError, Problem, TuteError, UnknownRuleset, UnknownSeat,
 )
 from .events import Action, Cante, Exchange, Play, Tute
 from .match import Match
@@ -21,9 +21,9 @@ from .rules import PRESETS, Ruleset, preset, ruleset
 from .score import ScoreSheet, Trick
 
 __all__ = [
-    "Action", "ArchiveError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError", "ErrorItem",
+    "Action", "ArchiveError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError", "ErrorItem",
     "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "Match", "NotationError",
-    "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
+    "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]
 __version__ = "0.1.0"

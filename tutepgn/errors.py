@@ -136,3 +136,20 @@ class EntryError(TuteError, ValueError):
 
 class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
+
+
+class ArchiveWriteError(ArchiveError):
+    """An import the archive could not write (a full disk, an I/O error): the batch in flight was rolled back,
+    the batches committed before it stay (``committed`` records), so importing again finishes the work."""
+
+    def __init__(self, message: str, *, source: str | None = None, committed: int = 0) -> None:
+        super().__init__(message)
+        self.source, self.committed = source, committed
+
+    def item(self) -> ErrorItem:
+        """The error, located in the archive file."""
+        return ErrorItem(source=self.source, message=str(self))
+
+
+class OutputError(TuteError, OSError):
+    """Output that cannot be written: a full disk, a device such as /dev/full, no permission."""

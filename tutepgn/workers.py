@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -12,20 +18,55 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: a signal the kernel sends a process when its parent dies."""
+WATCH_SECONDS = 0.5
+"""How often a worker checks that the process that started it is still there."""
+
+
+def lifeline(parent: int, by_main_thread: bool) -> None:
+    """A worker's initializer: the worker dies with the process that started it.
+
+    Killed with SIGKILL, a process cannot stop its workers, which would then
+    wait for work for good.  On Linux the kernel kills the worker when its
+    parent dies (``PR_SET_PDEATHSIG``; only when the pool was started by the main
+    thread, since the kernel watches the starting thread, not the process); on
+    every system a daemon thread sees the worker adopted by another process
+    and ends it within :data:`WATCH_SECONDS`.
+    """
+    if by_main_thread and sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before the line above
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=_watch, args=(parent,), daemon=True, name="tutepgn-lifeline").start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
+
 
 def ordered_map(work: Callable[[T], R], pieces: Iterator[T], jobs: int, *, ahead: int) -> Iterator[R]:
     """``work(piece)`` for every piece, in order: here when ``jobs`` <= 1, else in ``jobs`` worker processes.
 
     At most ``ahead`` pieces are out at once, so memory stays flat however long
-    the input.  Workers start by forkserver: small, not copies of a main process
-    that may hold DuckDB's buffers.  ``work`` must be picklable (a module-level
-    function, or a ``functools.partial`` of one).
+    the input.  Workers are spawned: fresh interpreters, not copies of a main
+    process that may hold DuckDB's buffers, and children of this process, so
+    they die with it (:func:`lifeline`; a fork server would outlive it, and so
+    would its workers).  ``work`` must be picklable (a module-level function, or
+    a ``functools.partial`` of one).
     """
     if jobs <= 1:
         for piece in pieces:
             yield work(piece)
         return
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
+    by_main_thread = threading.current_thread() is threading.main_thread()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=lifeline, initargs=(os.getpid(), by_main_thread)) as pool:
         pending = deque(pool.submit(work, piece) for piece in islice(pieces, ahead))
         while pending:
             done = pending.popleft()

@@ -1,12 +1,15 @@
-"""The archive as a whole: statistics over matching deals, and the players."""
+"""The archive as a whole: statistics over matching deals, the players, and its health."""
 
 from typing import Annotated, Any
 
+import duckdb
 from fastapi import APIRouter, Depends, Query
 
-from tutepgn.archive import Archive, SearchFilters
+from tutepgn.archive import Archive, SearchFilters, fatal
+from tutepgn.errors import Problem
 
 from ..deps import Service, filter_parameters
+from ..models import Health
 
 
 def router(service: Service) -> APIRouter:
@@ -21,5 +24,22 @@ def router(service: Service) -> APIRouter:
     def players(view: Reader, limit: Annotated[int, Query(ge=1, le=service.settings.max_page)] = 100
                 ) -> list[dict[str, Any]]:
         return service.timed(view, lambda: view.players(limit))
+
+    @api.get("/health", response_model=Health, summary="The archive's state: ok or read-only (200), or why it "
+             "cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
+                                                     "used now (`detail` says why); it is opened again when it can."}})
+    def health() -> Health:
+        for attempt in range(2):  # a fatal error found here is answered after opening the archive again
+            service.usable()
+            try:
+                with service.readers.borrowed() as view:
+                    deals = service.timed(view, view.count)
+                break
+            except duckdb.Error as exc:
+                if not fatal(exc) or attempt:
+                    raise
+                service.failed(exc)
+        return Health(status="read-only" if service.settings.read_only else "ok", deals=deals,
+                      write_failure=service.write_failure)
 
     return api

@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
 from tutepgn.archive import SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
-from tutepgn.notation import parse_record, record_to_model
+from tutepgn.notation import Record, parse_or_placeholder, record_to_model
 from tutepgn.validate import ReportModel, validate
 
 from ..deps import Service, SortParam, filter_parameters
@@ -31,6 +31,12 @@ def deal_text(service: Service, view: Archive, deal_id: int) -> str:
     if text is None:
         raise HTTPException(404, f"no deal {deal_id} in the archive")
     return text
+
+
+def stored_record(text: str) -> Record:
+    """A stored record read back: the archive keeps records with syntax errors too (flagged), which come
+    as their tags and their located errors (``record.errors``) rather than as a failure."""
+    return parse_or_placeholder(text)
 
 
 def router(service: Service) -> APIRouter:
@@ -79,7 +85,7 @@ def router(service: Service) -> APIRouter:
     @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
              summary="One deal's validation report and score sheet")
     def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
-        return validate(parse_record(deal_text(service, view, deal_id))).to_dict()
+        return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
     def deal_json(deal_id: int, view: Reader) -> Response:
@@ -87,8 +93,12 @@ def router(service: Service) -> APIRouter:
         if row is None:
             raise HTTPException(404, f"no deal {deal_id} in the archive")
         text = row.pop("text")
+        record = stored_record(text)
+        state = "unreadable" if record.errors else "valid" if row["valid"] else "invalid"
         return json_response(DealDetail(
-            summary=DealSummary.from_row(row), record=record_to_model(parse_record(text)),
+            summary=DealSummary.from_row(row), state=state,
+            record=None if record.errors else record_to_model(record),
+            errors=[e.item() for e in record.errors], text=text if record.errors else None,
             links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn", "sheet": f"/api/v1/deals/{deal_id}/sheet",
                    "page": f"/deals/{deal_id}"}))
 

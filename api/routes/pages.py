@@ -9,13 +9,13 @@ from fastapi.templating import Jinja2Templates
 
 from tutepgn.archive import SORTS, Archive, SearchFilters
 from tutepgn.errors import NotationError
-from tutepgn.notation import SEAT_TAGS, parse_record
+from tutepgn.notation import SEAT_TAGS
 from tutepgn.replay import frame_data, frames
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate
 
 from ..deps import Service, search_filters
-from .deals import deal_text
+from .deals import deal_text, stored_record
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -46,16 +46,23 @@ def router(service: Service) -> APIRouter:
     @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
         text = deal_text(service, view, deal_id)
-        record = parse_record(text)
+        record = stored_record(text)
         model = validate(record).model()
         report = model.model_dump()
-        try:
-            steps = [frame_data(f) for f in frames(record)]
-        except NotationError as exc:
-            steps, report["explanation"] = [], [*report["explanation"], str(exc)]
+        steps = []
+        if not record.errors:  # a record with syntax errors is shown as its text with the errors marked
+            try:
+                steps = [frame_data(f) for f in frames(record)]
+            except NotationError as exc:
+                report["explanation"] = [*report["explanation"], str(exc)]
+        marks: dict[int, list[dict[str, object]]] = {}
+        for finding in report["findings"]:
+            if finding["line"]:
+                marks.setdefault(finding["line"], []).append(finding)
         return templates.TemplateResponse(request, "deal.html", {
             "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
-            "text": text,
+            "text": text, "lines": text.rstrip("\n").split("\n"), "marks": marks,
+            "unreadable": bool(record.errors),
             "sentence": result_sentence(model) if model.sheet else None})
 
     @pages.get("/validate", response_class=HTMLResponse)

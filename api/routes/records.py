@@ -1,6 +1,8 @@
 """Posted records: validate them, convert them, or import them into the archive (with an API key)."""
 
 import io
+import logging
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -8,7 +10,7 @@ from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
-from tutepgn.errors import ConvertError, Problem
+from tutepgn.errors import ArchiveWriteError, ConvertError, Problem
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
@@ -19,6 +21,7 @@ from ..problems import unprocessable
 TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
                                               "content": {"text/plain": {"schema": {"type": "string"}}}}}
 """The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
+log = logging.getLogger("tutepgn.api")
 MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
 
 
@@ -68,7 +71,9 @@ def router(service: Service) -> APIRouter:
 
     @api.post("/import", response_model=ImportSummary,
               summary="Import posted records into the archive (needs an API key)", openapi_extra=TEXT_BODY,
-              dependencies=[Depends(service.require_key)])
+              dependencies=[Depends(service.require_key)],
+              responses={503: {"model": Problem, "description": "The archive could not be written (a full disk): "
+                               "`detail` says how many records were committed before that."}})
     async def import_text(request: Request) -> ImportSummary:
         if service.settings.read_only:
             raise HTTPException(405, "this service runs read-only")
@@ -76,8 +81,20 @@ def router(service: Service) -> APIRouter:
 
         def work() -> ImportSummary:
             with service.write_lock:  # cached pages are dropped as each batch commits
-                return service.archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"],
-                                                  on_commit=service.cache.clear if service.cache else None)
+                service.usable()
+                try:
+                    summary = service.archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"],
+                                                         on_commit=service.cache.clear if service.cache else None)
+                except ArchiveWriteError as exc:  # nothing of the failed batch is stored; committed ones are
+                    service.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
+                    log.error("an import could not be written: %s", exc)
+                    raise HTTPException(503, f"the archive could not be written (a full disk or an I/O error); "
+                                        f"{exc.committed:,} records were committed before that: import again to "
+                                        "finish (stored records are skipped)") from None
+                finally:
+                    service.check_connection()  # a fatal error after the last commit: opened again now
+                service.write_failure = None
+                return summary  # committed: a success, whatever failed after the last commit
 
         return await service.off_loop(work)  # parsing, validating and writing
 

@@ -38,6 +38,9 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("source", _S, "file it was imported from"),
         Column("source_index", _I32, "0-based record index in that file"),
         Column("source_line", _I32, "first line of the record in that file"),
+        Column("import_run", _I32, "the import that stored it: `run` of table imports"),
+        Column("import_index", _I32, "0-based place of the record in that import (a rebuild replays imports "
+               "in this order)"),
         Column("event", _S), Column("site", _S), Column("date_text", _S, "the Date tag as written"),
         Column("date", pa.date32(), "the Date tag, NULL with unknown parts"), Column("year", pa.int16()),
         Column("round", _S),
@@ -86,7 +89,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("message", _S), Column("line", _I32), Column("col", _I32), Column("trick", _U8), Column("seat", _S),
     ),
     "imports": (
-        Column("started", pa.timestamp("us")), Column("finished", pa.timestamp("us")), Column("paths", _TEXTS),
+        Column("run", _I32, "the import's number, from 1"), Column("started", pa.timestamp("us")), Column("finished", pa.timestamp("us")), Column("paths", _TEXTS),
         Column("records", _I32), Column("added", _I32),
     ),
 }

@@ -10,18 +10,23 @@ adds nothing, and an interrupted import leaves only whole batches behind.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..errors import ArchiveWriteError
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
 from .rows import Raw, arrow_batch, worker_batch
+
+log = logging.getLogger(__name__)
 
 BATCH_SIZE = 16 * 8000
 """Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
@@ -61,7 +66,7 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
                batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
                names: list[str] | None = None, on_commit: Callable[[], None] | None = None,
                memory_limit: str | None = None) -> ImportSummary:
-    """Import records already split from their sources into the archive open on ``con``.
+    """Import records already split from their sources into the archive open on ``con``: one import run.
 
     Each transaction holds ``batch_size`` records (rounded up to whole pieces
     of work); the workers get pieces of at most :data:`WORK_SIZE`.
@@ -70,58 +75,108 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
     after the import runs with :data:`IMPORT_MEMORY_LIMIT`; None when its
     configuration is locked.
     """
+    return import_runs(con, [(raw, names or [])], jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                       progress=progress, on_commit=on_commit, memory_limit=memory_limit)
+
+
+def next_run(con: duckdb.DuckDBPyConnection) -> int:
+    """The number of the next import run: past every finished run and every run that stored deals (an
+    interrupted import keeps its committed deals but leaves no row in ``imports``)."""
+    return int(con.execute("SELECT greatest((SELECT coalesce(max(run), 0) FROM imports), "
+                           "(SELECT coalesce(max(import_run), 0) FROM deals)) + 1").fetchone()[0])  # type: ignore[index]
+
+
+def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Raw], list[str]]], *, jobs: int = 1,
+                skip_invalid: bool = False, batch_size: int = BATCH_SIZE,
+                progress: Callable[[int, int], None] | None = None, on_commit: Callable[[], None] | None = None,
+                memory_limit: str | None = None) -> ImportSummary:
+    """Import runs of records (each its records and the names of its sources), each stored as a run of its own.
+
+    Every deal keeps its run and its place in it (``import_run``, ``import_index``),
+    and no piece of work spans two runs, so the validator sees each run's records
+    as the import that stored them did: a rebuild replays them the same way.
+    """
     summary = ImportSummary()
     start = time.perf_counter()
-    started = time.strftime("%Y-%m-%d %H:%M:%S")
-    sizes: list[int] = []  # records read per piece (a record repeated within a piece gives one row)
+    run = next_run(con)
+    sizes: list[tuple[int, int, int]] = []  # (run, records read before the piece in its run, records read)
+    done: dict[int, list[object]] = {}  # run -> its row of table imports, once its last piece is in
     piece = -(-batch_size // -(-batch_size // WORK_SIZE))  # the batch in equal pieces of at most WORK_SIZE
 
     def pieces() -> Iterator[list[Raw]]:
-        for work in batch_records(raw, piece):
-            sizes.append(len(work))
-            yield work
+        for number, (raw, names) in enumerate(runs, start=run):
+            started, read = time.strftime("%Y-%m-%d %H:%M:%S"), 0
+            for work in batch_records(raw, piece):
+                sizes.append((number, read, len(work)))
+                read += len(work)
+                yield work
+            done[number] = [number, started, None, names, read, 0]
 
     def commit() -> None:
         con.execute("COMMIT")
         if on_commit is not None:
             on_commit()
 
-    pending = 0  # records read into the open transaction
+    pending = committed = 0  # records read into the open transaction, and into committed ones
+    added: dict[int, int] = {}
     if memory_limit is not None:
         con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
     try:
-        for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
-            deals = tables["deals"]
-            read = sizes.pop(0)
-            invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
-            summary.invalid += invalid
-            if skip_invalid and invalid:
-                keep = deals.filter(deals.column("valid")).column("id")
-                tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
-                summary.skipped_invalid += invalid
-            if not pending:
-                con.execute("BEGIN TRANSACTION")
-            pending += read
-            summary.added += _insert(con, tables)
-            summary.records += read
-            if pending >= batch_size:
+        try:
+            for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
+                number, before, read = sizes.pop(0)
+                deals = tables["deals"]
+                invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+                summary.invalid += invalid
+                if skip_invalid and invalid:
+                    keep = deals.filter(deals.column("valid")).column("id")
+                    tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                    summary.skipped_invalid += invalid
+                tables["deals"] = _placed(tables["deals"], number, before)
+                if not pending:
+                    con.execute("BEGIN TRANSACTION")
+                pending += read
+                new = _insert(con, tables)
+                summary.added += new
+                added[number] = added.get(number, 0) + new
+                summary.records += read
+                if pending >= batch_size:
+                    commit()
+                    committed, pending = summary.records, 0
+                if progress:
+                    progress(summary.records, summary.added)
+            if pending:
                 commit()
-                pending = 0
-            if progress:
-                progress(summary.records, summary.added)
-        if pending:
-            commit()
-            pending = 0
-    finally:
-        if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
-            con.execute("ROLLBACK")
-        if memory_limit is not None:
-            con.execute("SET memory_limit = ?", [memory_limit])
-    con.execute("CHECKPOINT")
-    summary.seconds = time.perf_counter() - start
-    con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
-                [started, time.strftime("%Y-%m-%d %H:%M:%S"), names or [], summary.records, summary.added])
+                committed, pending = summary.records, 0
+        finally:
+            with suppress(duckdb.Error):  # on a connection a fatal error invalidated, these fail too
+                if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
+                    con.execute("ROLLBACK")
+                if memory_limit is not None:
+                    con.execute("SET memory_limit = ?", [memory_limit])
+    except duckdb.Error as exc:
+        raise ArchiveWriteError(f"the archive could not be written ({exc}); {committed:,} records were committed "
+                                "before that: import again to finish (stored records are skipped)",
+                                committed=committed) from exc
+    try:  # every record is committed: whatever fails from here on, the import did its work and says so
+        con.execute("CHECKPOINT")
+        summary.seconds = time.perf_counter() - start
+        finished = time.strftime("%Y-%m-%d %H:%M:%S")
+        for number, row in sorted(done.items()):
+            row[2], row[5] = finished, added.get(number, 0)
+            con.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?)", row)
+    except duckdb.Error as exc:  # a full disk at the checkpoint: the commits are safe in the write-ahead log
+        log.warning("import committed, but the checkpoint after it failed (the next open replays the log): %s", exc)
+        summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _placed(deals: pa.Table, run: int, before: int) -> pa.Table:
+    """A piece's deals with their run and their place in it (the worker knows only the place in the piece)."""
+    names = deals.column_names
+    run_at, index_at = names.index("import_run"), names.index("import_index")
+    deals = deals.set_column(run_at, "import_run", pa.array([run] * deals.num_rows, pa.int32()))
+    return deals.set_column(index_at, "import_index", pc.add(deals.column(index_at), pa.scalar(before, pa.int32())))
 
 
 def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:

@@ -201,6 +201,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),
         "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
         "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
+        "import_run": None, "import_index": None,  # set by arrow_batch and the import (ingest.py)
     }
     dealer = header.dealer if header is not None else None
     mano = (dealer + 1) % n if dealer is not None else None
@@ -254,8 +255,9 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
     out["_seen"] = {}
     out["_deal_columns"] = [(name, out["deals"][name]) for name in DEAL_COLUMNS]
     out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
-    for report, (_, _, _, text) in zip(validate_records(records()), batch):
-        add_rows(report, text, out)
+    out["deals"]["import_index"][:] = [place for place, (report, (_, _, _, text))  # the piece's own places
+                                       in enumerate(zip(validate_records(records()), batch))
+                                       if add_rows(report, text, out)]
     tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t != "plays"}
     tables["plays"] = plays_table(out["_plays"])
     return tables

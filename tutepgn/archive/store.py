@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
 import duckdb
 
-from ..errors import ArchiveError
+from ..errors import ArchiveError, ArchiveWriteError
 from ..notation import iter_raw_records
 from .columns import DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
-from .ingest import BATCH_SIZE, ImportSummary, import_raw
+from .ingest import BATCH_SIZE, ImportSummary, import_raw, import_runs
 from .rows import Raw, deal_id
 from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
 
@@ -51,27 +54,43 @@ class Archive:
         self.read_only = read_only
         self.memory_limit = memory_limit
         self.secure = secure
+        self.threads = threads
         if connection is not None:
             self.con = connection
             return
-        config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
-                                  "autoinstall_known_extensions": False}
-        if threads:
-            config["threads"] = threads
-        if secure:
-            config["enable_external_access"] = False
-        if read_only:
-            if not self.path.exists():
-                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
-            self.con = duckdb.connect(str(self.path), read_only=True, config=config)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.con = duckdb.connect(str(self.path), config=config)
-            self.con.execute(SCHEMA)
-        if secure:
-            self.con.execute("SET lock_configuration = true")
+        self.con = self._connect()
         if check_schema:
             self._check_schema()
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        """A connection to the file, configured as this archive was asked to be."""
+        config: dict[str, Any] = {"memory_limit": self.memory_limit, "autoload_known_extensions": False,
+                                  "autoinstall_known_extensions": False}
+        if self.threads:
+            config["threads"] = self.threads
+        if self.secure:
+            config["enable_external_access"] = False
+        if self.read_only:
+            if not self.path.exists():
+                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
+            con = duckdb.connect(str(self.path), read_only=True, config=config)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = duckdb.connect(str(self.path), config=config)
+            con.execute(SCHEMA)
+        if self.secure:
+            con.execute("SET lock_configuration = true")
+        return con
+
+    def reopen(self) -> None:
+        """Close the connection and open the file again, as at first: the way back after a fatal error
+        (:func:`fatal`), once its cause (a full disk) is gone.  Every cursor of the old connection
+        (:meth:`reader`) must be closed first, or DuckDB hands back the same broken database.  Opening
+        replays the write-ahead log, so every commit is there; it raises if the file still cannot be used."""
+        with suppress(duckdb.Error):
+            self.con.close()
+        self.con = self._connect()
+        self.con.execute("SELECT count(*) FROM deals").fetchone()  # a database still invalidated fails here
 
     def _check_schema(self) -> None:
         """Refuse a file written by another version of the schema, saying how to bring it up to date."""
@@ -115,9 +134,13 @@ class Archive:
 
         See :func:`.ingest.import_raw`: ``batch_size`` records a transaction, ``on_commit`` after each.
         """
-        return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
-                          progress=progress, names=names, on_commit=on_commit,
-                          memory_limit=None if self.secure else self.memory_limit)
+        try:
+            return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
+                              progress=progress, names=names, on_commit=on_commit,
+                              memory_limit=None if self.secure else self.memory_limit)
+        except ArchiveWriteError as exc:
+            exc.source = str(self.path)
+            raise
 
     # -- Reading ------------------------------------------------------------------
     def count(self, filters: SearchFilters | None = None) -> int:
@@ -323,13 +346,71 @@ class Archive:
         return problems
 
     def rebuild(self, target: str | os.PathLike[str], *, jobs: int = 1) -> ImportSummary:
-        """A fresh archive file at ``target`` from the stored records (re-parsed, re-validated)."""
-        cursor = self.con.execute("SELECT source, source_index, source_line, text FROM deals ORDER BY source, "
-                                  "source_index")
+        """A fresh archive file at ``target`` from the stored records (re-parsed, re-validated).
 
-        def raw() -> Iterator[Raw]:
-            while rows := cursor.fetchmany(5000):
-                yield from ((src, idx or 0, line or 1, text) for src, idx, line, text in rows)
+        Each import of this archive is replayed as an import of its own, its
+        records in the order it read them, so no validation result changes
+        (an archive from before imports were numbered is replayed as one
+        import, in the order of its sources' names and places).
+        """
+        columns = {row[0] for row in self.con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'deals' AND schema_name = 'main'").fetchall()}
+        numbered = "import_run" in columns
+        paths: dict[int, list[str]] = dict(self.con.execute("SELECT run, paths FROM imports").fetchall()) \
+            if numbered else {}
+        cursor = self.con.execute(
+            f"SELECT {'import_run' if numbered else '0'}, source, source_index, source_line, text FROM deals "
+            f"ORDER BY {'import_run, import_index' if numbered else 'source, source_index'}")
 
+        def rows() -> Iterator[tuple[int, Raw]]:
+            while batch := cursor.fetchmany(5000):
+                yield from ((run, (src, idx or 0, line or 1, text)) for run, src, idx, line, text in batch)
+
+        runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
         with Archive(target) as fresh:
-            return fresh.import_raw(raw(), jobs=jobs)
+            return import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+
+
+def fatal(exc: BaseException) -> bool:
+    """Whether ``exc`` left DuckDB's database unusable until it is opened again: a fatal error (such as a
+    checkpoint on a full disk) "invalidates" it, and every query after fails the same way."""
+    return isinstance(exc, duckdb.FatalException) or (isinstance(exc, duckdb.Error) and "invalidated" in str(exc))
+
+
+def checkpoint(path: str | os.PathLike[str]) -> None:
+    """Fold the file's write-ahead log (``FILE.wal``) into it, so the file alone holds every committed deal.
+
+    DuckDB keeps the last commits in the log until a checkpoint; a process
+    killed before one leaves the log beside the file.  A file that is to be
+    moved or replaced must take its log in first.  Needs the file unlocked
+    (no service or import using it).
+    """
+    con = duckdb.connect(str(path))
+    try:
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def rebuild_file(source: str | os.PathLike[str], output: str | os.PathLike[str] | None = None, *,
+                 jobs: int = 1) -> tuple[ImportSummary, Path | None]:
+    """Rebuild the archive at ``source`` into ``output``, or in place (the old file kept as ``FILE.bak``).
+
+    In place, the file first takes in its write-ahead log, so the ``.bak`` holds
+    every deal and no stale log is left beside the new file.  Returns the
+    summary and the backup's path (None with ``output``).
+    """
+    source = Path(source)
+    target = Path(output) if output is not None else source.with_name(source.name + ".rebuild")
+    if target.exists():
+        raise FileExistsError(f"{target} exists: remove it or choose another output")
+    if output is None:
+        checkpoint(source)
+    with Archive(source, read_only=True, check_schema=False) as archive:  # how an old file is brought up to date
+        summary = archive.rebuild(target, jobs=jobs)
+    if output is not None:
+        return summary, None
+    backup = source.with_name(source.name + ".bak")
+    source.replace(backup)
+    target.replace(source)
+    return summary, backup
