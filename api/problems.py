@@ -17,8 +17,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.errors import ErrorItem, Problem, TuteError
 
+from .limits import security_headers
+
 TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 504: "Query took too long"}
+          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
+          504: "Took too long"}
 """The title of a problem, by status."""
 
 
@@ -66,7 +69,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
-        return problem_response(request.scope, 500, "the server failed; the error was logged")
+        response = problem_response(request.scope, 500, "the server failed; the error was logged")
+        response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
+        return response
 
 
 class BodyLimit:

@@ -136,3 +136,8 @@ class EntryError(TuteError, ValueError):
 
 class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
+
+
+class LimitError(TuteError):
+    """Work stopped at a limit set to protect the process: a query's time or memory (``tute sql``), a request's
+    time (the service)."""

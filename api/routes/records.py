@@ -1,6 +1,7 @@
 """Posted records: validate them, convert them, or import them into the archive (with an API key)."""
 
 import io
+import sys
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -13,12 +14,15 @@ from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
 from ..deps import Service
+from ..limits import Deadline
 from ..models import ValidationResponse
 from ..problems import unprocessable
 
 TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
                                               "content": {"text/plain": {"schema": {"type": "string"}}}}}
 """The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
+ONE_TRANSACTION = sys.maxsize
+"""The batch size of a posted import: one transaction, so that it is stored whole or not at all."""
 MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
 
 
@@ -39,7 +43,7 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await text_body(request)
-        reports, summary, errors = await service.off_loop(lambda: validation.validate_text(text))
+        reports, summary, errors = await service.off_loop(lambda deadline: validation.validate_text(text, deadline.check))
         if errors:
             raise unprocessable(errors)
         return ValidationResponse(summary=summary, reports=[validation.ReportModel.model_validate(r) for r in reports])
@@ -54,9 +58,9 @@ def router(service: Service) -> APIRouter:
                            ) -> PlainTextResponse:
         text = await text_body(request)
 
-        def work() -> tuple[Any, str]:
-            conversion = convert(io.StringIO(text), to=to, cards=cards, from_cards=from_cards)  # never a path
-            return conversion, "".join(conversion)
+        def work(deadline: Deadline) -> tuple[Any, str]:
+            conversion = convert(deadline.stream(text), to=to, cards=cards, from_cards=from_cards)  # never a path
+            return conversion, "".join(deadline.records(conversion))
 
         try:
             conversion, output = await service.off_loop(work)
@@ -74,9 +78,12 @@ def router(service: Service) -> APIRouter:
             raise HTTPException(405, "this service runs read-only")
         text = await text_body(request)
 
-        def work() -> ImportSummary:
-            with service.write_lock:  # cached pages are dropped as each batch commits
-                return service.archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"],
+        def work(deadline: Deadline) -> ImportSummary:
+            records, progress = deadline.watch_import(iter_raw_records([io.StringIO(text)]))
+            with service.write_lock:  # cached pages are dropped as the import commits
+                deadline.check()  # the time waiting for the lock counts
+                return service.archive.import_raw(records, names=["<api>"], batch_size=ONE_TRANSACTION,
+                                                  progress=progress,
                                                   on_commit=service.cache.clear if service.cache else None)
 
         return await service.off_loop(work)  # parsing, validating and writing

@@ -12,9 +12,9 @@ from .ingest import BATCH_SIZE, WORK_SIZE, ImportSummary
 from .rows import arrow_batch, deal_id
 from .search import SORTS, DealPage, DealSummary, SearchFilters, decode_cursor, encode_cursor
 from .sql import open_sql, run_sql, run_with_timeout
-from .store import ENV_VAR, Archive, default_path
+from .store import ENV_VAR, STREAM_BATCH, Archive, default_path
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",
-           "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary",
+           "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary",
            "ImportSummary", "SearchFilters", "arrow_batch", "decode_cursor", "default_path", "deal_id",
            "encode_cursor", "open_sql", "run_sql", "run_with_timeout"]
