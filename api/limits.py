@@ -190,12 +190,18 @@ class Deadline:
                 read += 1
                 yield item
             ended = True
-            self.commit() if inserted == read else self.check()
+            if inserted == read:  # every record read is in: the commit comes next
+                self.commit()
+            else:
+                self.check()
 
         def progress(records_done: int, _added: int) -> None:
             nonlocal inserted
             inserted = records_done
-            self.commit() if ended and inserted == read else self.check()
+            if ended and inserted == read:
+                self.commit()
+            else:
+                self.check()
 
         return records(), progress
 

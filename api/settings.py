@@ -30,7 +30,7 @@ class Settings(BaseModel):
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0,
                                   description="Memory the search pages kept may take, in bytes (0: no cache).")
-    max_streams: int = Field(32, ge=1, description="Streamed answers sent at once per process; more answer 503.")
+    max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
     request_timeout: float = Field(30.0, gt=0, description="Time limit of a posted request (validate, convert, "
                                                            "import), in seconds; past it the answer is 504.")
     header_timeout: float = Field(10.0, gt=0, description="Seconds a client has to send a request's headers.")

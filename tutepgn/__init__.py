@@ -13,7 +13,7 @@ from .duties import play_duty
 from .engine import Deal
 from .errors import (
     ArchiveError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError,
-    NotationError, Problem, TuteError, UnknownRuleset, UnknownSeat,
+    LimitError, NotationError, Problem, TuteError, UnknownRuleset, UnknownSeat,
 )
 from .events import Action, Cante, Exchange, Play, Tute
 from .match import Match
@@ -22,8 +22,8 @@ from .score import ScoreSheet, Trick
 
 __all__ = [
     "Action", "ArchiveError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError", "ErrorItem",
-    "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "Match", "NotationError",
-    "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
+    "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "Match",
+    "NotationError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]
 __version__ = "0.1.0"

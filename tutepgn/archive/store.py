@@ -26,7 +26,7 @@ from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, enco
 
 PAGE_BY_ID = 1000
 """Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
-STREAM_BATCH = 2000
+STREAM_BATCH = 1000
 """Rows a download (:meth:`Archive.download`) fetches by primary key at a time."""
 
 ENV_VAR = "TUTEPGN_DB"
@@ -242,23 +242,23 @@ class Archive:
         return [found[i] for i in ids]
 
     def _streamed_rows(self, ids: list[int], columns: tuple[str, ...]) -> Iterator[dict[str, Any]]:
-        """The rows of these deals, in this order, without any no longer in the archive.  The ids go as one list
-        parameter: on thousands of ids that is 5 times faster than as many parameters."""
-        cols = ", ".join(dict.fromkeys(("id", *columns)))
-        cursor = self.con.execute(f"SELECT {cols} FROM deals WHERE id IN (SELECT unnest(?))", [ids])
-        names = [d[0] for d in cursor.description]
-        found = {row[0]: row for row in cursor.fetchall()}
-        rows = (found[i] for i in ids if i in found)
-        if names == list(columns):
-            yield from (dict(zip(names, row)) for row in rows)
-        else:
-            yield from ({c: row[names.index(c)] for c in columns} for row in rows)
+        """The rows of these deals, in this order, without any no longer in the archive.
+
+        The ids go as one list parameter (on thousands of ids, 5 times faster
+        than as many parameters), and DuckDB puts the rows in their order, so
+        they come to Python a few at a time: a stream waiting for its client
+        holds this batch in DuckDB's compact form, not as Python objects.
+        """
+        cursor = self.con.execute(f"SELECT {', '.join('d.' + c for c in columns)} FROM deals d JOIN (SELECT unnest($1) "
+                                  "AS id, unnest(range(len($1))) AS pos) AS b ON d.id = b.id ORDER BY b.pos", [ids])
+        while rows := cursor.fetchmany(100):
+            for row in rows:
+                yield dict(zip(columns, row))
 
     def texts(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
               batch: int | None = None) -> Iterator[str]:
         """Export texts of matching deals, streamed (``batch``: as :meth:`iter_rows` streams them)."""
-        return (row["text"] for row in self.iter_rows(filters, sort=sort, limit=limit, columns=("id", "text"),
-                                                      batch=batch))
+        return (row["text"] for row in self.iter_rows(filters, sort=sort, limit=limit, columns=("text",), batch=batch))
 
     def players(self, limit: int = 100) -> list[dict[str, Any]]:
         """Players with their deal and win counts, most deals first."""
