@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from . import problems
 from .deps import Service
+from .limits import SecurityHeaders
 from .routes import archive, deals, pages, records, rules
 from .settings import Settings
 
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if service.settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=service.settings.cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["X-API-Key", "Content-Type"])
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     problems.install(app)
     for router in (deals.router(service), records.router(service), archive.router(service), rules.router(),

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, fatal, run_with_timeout
 from tutepgn.errors import ArchiveError, ErrorItem
 
+from .limits import Deadline
 from .pool import PageCache, Readers
 from .problems import parameter_errors
 from .settings import Settings
@@ -49,7 +50,10 @@ class Service:
         """The last import the archive could not write, and when (None since one succeeded)."""
         self.reopen_lock = threading.Lock()
         self.last_reopen = 0.0
-        self.cache = PageCache(settings.search_cache) if settings.search_cache else None
+        self.cache = (PageCache(settings.search_cache, settings.page_cache_bytes)
+                      if settings.search_cache and settings.page_cache_bytes else None)
+        self.streams = threading.BoundedSemaphore(settings.max_streams)
+        """A slot per streamed answer being sent: a cap on the memory and threads downloads take."""
         self.write_lock = threading.Lock()
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
@@ -113,6 +117,17 @@ class Service:
         with self.readers.borrowed() as view:
             yield view
 
+    async def stream_slot(self) -> AsyncIterator[None]:
+        """A slot for one streamed answer, held until it is sent or its client goes (a dependency); 503 if
+        ``max_streams`` are being sent."""
+        if not self.streams.acquire(blocking=False):
+            raise HTTPException(503, f"{self.settings.max_streams} downloads are under way; try again shortly",
+                                headers={"Retry-After": "5"})
+        try:
+            yield
+        finally:
+            self.streams.release()
+
     async def filters(self, request: Request) -> SearchFilters:
         """Search filters from the query string (a dependency)."""
         return search_filters(request)
@@ -132,9 +147,22 @@ class Service:
         except duckdb.InterruptException:
             raise HTTPException(504, f"the query ran over {self.settings.query_timeout:g} s and was stopped") from None
 
-    async def off_loop(self, work: Callable[[], T]) -> T:
-        """``work`` on a thread for posted records."""
-        return await asyncio.get_running_loop().run_in_executor(self.posted, work)
+    async def off_loop(self, work: Callable[[Deadline], T]) -> T:
+        """``work`` on a thread for posted records, under the request time limit (504 past it).
+
+        ``work`` checks its :class:`~.limits.Deadline` as it goes and stops at
+        the next check once the limit has passed; an import that has come to
+        its commit is waited for instead, so its client is never told it failed.
+        """
+        deadline = Deadline(self.settings.request_timeout)
+        future = asyncio.get_running_loop().run_in_executor(self.posted, work, deadline)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), deadline.seconds)
+        except TimeoutError:
+            if not deadline.expire():
+                return await future
+        future.add_done_callback(lambda done: done.exception())  # its LimitError, when it stops, is expected
+        raise HTTPException(504, f"the request ran over {deadline.seconds:g} s and was stopped; nothing was stored")
 
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str, limit: int,
                   after: str | None) -> DealPage:

@@ -18,9 +18,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
 
+from .limits import security_headers
+
 TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
-          504: "Query took too long"}
+          504: "Took too long"}
 """The title of a problem, by status."""
 
 
@@ -74,8 +76,10 @@ def install(app: FastAPI) -> None:
             response = problem_response(request.scope, 503, "the archive failed and was opened again: try again"
                                         if service.failure is None else f"{service.failure}; try again later")
             response.headers["Retry-After"] = "1"
-            return response
-        return problem_response(request.scope, 500, "the server failed; the error was logged")
+        else:
+            response = problem_response(request.scope, 500, "the server failed; the error was logged")
+        response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
+        return response
 
 
 class BodyLimit:

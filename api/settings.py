@@ -28,6 +28,14 @@ class Settings(BaseModel):
     max_page: int = Field(500, ge=1, description="The largest `limit` of a page.")
     max_rows: int = Field(100_000, ge=1, description="Most rows a streamed answer gives.")
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
+    page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0,
+                                  description="Memory the search pages kept may take, in bytes (0: no cache).")
+    max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
+    request_timeout: float = Field(30.0, gt=0, description="Time limit of a posted request (validate, convert, "
+                                                           "import), in seconds; past it the answer is 504.")
+    header_timeout: float = Field(10.0, gt=0, description="Seconds a client has to send a request's headers.")
+    body_timeout: float = Field(30.0, gt=0, description="Seconds a client has to send a request's body.")
+    keep_alive_timeout: int = Field(5, ge=1, description="Seconds an idle connection is kept open.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
     concurrency: int = Field(default_factory=_cores, ge=1,
                              description="Requests that run at once per process (default: one per core); "
@@ -63,5 +71,7 @@ class Settings(BaseModel):
                 else f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())) from None
 
 
-_TUNABLE = ("search_cache", "threads", "concurrency", "max_body_bytes", "query_timeout", "max_page", "max_rows")
+_TUNABLE = ("search_cache", "page_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
+            "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
+            "keep_alive_timeout")
 """Settings read from TUTEPGN_<NAME> as they are."""

@@ -18,13 +18,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SearchFilters, default_path, rebuild_file,
-                             run_sql)
+from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SQL_MEMORY, SQL_MEMORY_ENV, ImportSummary,
+                             SearchFilters, default_path, rebuild_file, run_sql)
 from tutepgn.cli.filters import with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
-from tutepgn.archive import ImportSummary
-from tutepgn.errors import ArchiveError, OutputError
+from tutepgn.errors import ArchiveError, LimitError, OutputError
 from tutepgn.inputs import expand
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
@@ -213,19 +212,19 @@ def sql(
     db: DbOption = None,
     timeout: Annotated[float, typer.Option(help="Seconds before the query is stopped.")] = 10.0,
     max_rows: Annotated[int, typer.Option(help="At most this many rows.")] = 10_000,
+    memory: Annotated[Optional[int], typer.Option(
+        min=64 * 2**20, envvar=SQL_MEMORY_ENV, show_default=False,
+        help=f"Bytes of memory the query may take [default: {SQL_MEMORY:,}].")] = None,
     fmt: format_option("table", "json", "nl", "csv") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
 ) -> None:
-    """Run SQL on a read-only connection: no writes, no files, no network, a time limit, a row cap."""
+    """Run SQL on a read-only connection in a process of its own: no writes, no files, no network, a time
+    limit, a memory limit, a row cap."""
     form = chosen(fmt, as_json, nl)
     try:
-        columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows)
-    except FileNotFoundError as exc:
-        raise fail(exc) from None
-    except duckdb.InterruptException:
-        raise fail(TimeoutError(f"the query ran over {timeout:g} s and was stopped")) from None
-    except duckdb.Error as exc:
+        columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows, memory=memory)
+    except (FileNotFoundError, LimitError, duckdb.Error) as exc:
         raise fail(exc) from None
     if form in (Format.json, Format.nl):
         emit(form, [dict(zip(columns, row)) for row in rows])

@@ -27,6 +27,7 @@ def serve(
     import uvicorn
 
     from tutepgn.api.app import Settings, create_app
+    from tutepgn.api.limits import uvicorn_options
     from tutepgn.archive import Archive
     from tutepgn.errors import ArchiveError
 
@@ -54,10 +55,10 @@ def serve(
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
         uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="info")
+                    log_level="info", **uvicorn_options(settings))
         return
     try:
         service = create_app(settings)
     except (ArchiveError, OSError, duckdb.Error) as exc:
         raise fail(exc) from None
-    uvicorn.run(service, host=host, port=port, log_level="info")
+    uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))

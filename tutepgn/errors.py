@@ -153,3 +153,8 @@ class ArchiveWriteError(ArchiveError):
 
 class OutputError(TuteError, OSError):
     """Output that cannot be written: a full disk, a device such as /dev/full, no permission."""
+
+
+class LimitError(TuteError):
+    """Work stopped at a limit set to protect the process: a query's time or memory (``tute sql``), a request's
+    time (the service)."""

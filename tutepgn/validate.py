@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -484,16 +484,20 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
 # Posted text (the service's POST /validate).
 
 
-def validate_text(text: str) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
+def validate_text(text: str, check: Callable[[], None] | None = None,
+                  ) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
     """Validate every record of ``text``, read strictly: the report dicts, their counts, and no errors.
 
     When a record does not parse, nothing is validated: the syntax errors of
     every record come back instead (with no reports).  A text without a record
-    is an error too.
+    is an error too.  ``check`` runs before each record is parsed and before
+    each is validated: a service stops the work there when its time is up.
     """
     records: list[Record] = []
     errors: list[NotationError] = []
     for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+        if check is not None:
+            check()
         try:
             records.append(parse_record(chunk, first_line=line, index=index, strict=True))
         except NotationError as exc:
@@ -505,6 +509,8 @@ def validate_text(text: str) -> tuple[list[dict[str, object]], Summary, list[Not
         return [], summary, errors
     reports = []
     for report in validate_records(records):
+        if check is not None:
+            check()
         data = report.to_dict()
         summary.add(data)
         reports.append(data)

@@ -7,7 +7,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
-from tutepgn.archive import SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
+from tutepgn.archive import STREAM_BATCH, SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
+from tutepgn.errors import Problem
 from tutepgn.notation import Record, parse_or_placeholder, record_to_model
 from tutepgn.validate import ReportModel, validate
 
@@ -16,6 +17,8 @@ from ..models import DealDetail
 
 STREAMS = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8", "tpgn": "text/plain; charset=utf-8"}
 """The streamed forms of a search, by suffix, and their media types."""
+CHUNK_BYTES = 64 * 1024
+"""A streamed answer goes out in pieces of about this size: one trip to a thread each, not one a deal."""
 _STREAM_SUMMARIES = {"ndjson": "Matching deals as NDJSON, one summary a line (streamed)",
                      "csv": "Matching deals as CSV (streamed)", "tpgn": "Matching deals as Tute PGN (streamed)"}
 
@@ -23,6 +26,17 @@ _STREAM_SUMMARIES = {"ndjson": "Matching deals as NDJSON, one summary a line (st
 def json_response(model: BaseModel) -> Response:
     """A model already built and checked by the library, serialised once (response_model still documents it)."""
     return Response(model.model_dump_json(), media_type="application/json")
+
+
+def chunk(lines: Iterator[str]) -> str:
+    """The next lines of ``lines``, joined, up to about :data:`CHUNK_BYTES` ("" at the end)."""
+    pieces, size = [], 0
+    for line in lines:
+        pieces.append(line)
+        size += len(line)
+        if size >= CHUNK_BYTES:
+            break
+    return "".join(pieces)
 
 
 def deal_text(service: Service, view: Archive, deal_id: int) -> str:
@@ -57,24 +71,33 @@ def router(service: Service) -> APIRouter:
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
 
-    def stream(view: Archive, f: SearchFilters, sort: str, kind: str) -> Iterator[str]:
+    def stream(view: Archive, f: SearchFilters, sort: str, kind: str, limit: int) -> Iterator[str]:
+        """The answer in pieces of about :data:`CHUNK_BYTES`, each made under the query time limit."""
         if kind != "ndjson":
-            return view.download(f, kind, sort=sort, limit=settings.max_rows)
-        return (DealSummary.from_row(row).model_dump_json() + "\n"
-                for row in view.iter_rows(f, sort=sort, limit=settings.max_rows))
+            lines = view.download(f, kind, sort=sort, limit=limit)
+        else:
+            lines = (DealSummary.from_row(row).model_dump_json() + "\n"
+                     for row in view.iter_rows(f, sort=sort, limit=limit, batch=STREAM_BATCH))
+        while piece := service.timed(view, lambda: chunk(lines)):
+            yield piece
 
     def streamed(kind: str) -> Callable[..., StreamingResponse]:
-        def route(view: Reader, f: Filters, sort: SortParam = "date") -> StreamingResponse:
+        def route(view: Reader, f: Filters, sort: SortParam = "date",
+                  limit: Annotated[int | None, Query(ge=1, le=settings.max_rows, description=(
+                      "At most this many deals (default and most: `max_rows`)."))] = None) -> StreamingResponse:
             total = service.timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
-            # The count says how many match, and whether the row cap cuts the stream.
+            sent = min(total, limit or settings.max_rows)
+            # The count says how many match, and whether the row cap (or the limit asked) cuts the stream.
             headers = {"X-Total-Count": str(total), "X-Row-Cap": str(settings.max_rows),
-                       "X-Truncated": "true" if total > settings.max_rows else "false"}
-            return StreamingResponse(stream(view, f, sort, kind), media_type=STREAMS[kind], headers=headers)
+                       "X-Truncated": "true" if total > sent else "false"}
+            return StreamingResponse(stream(view, f, sort, kind, sent), media_type=STREAMS[kind], headers=headers)
         return route
 
     for kind in STREAMS:
         api.get(f"/deals.{kind}", response_class=StreamingResponse, openapi_extra=filter_parameters(),
-                summary=_STREAM_SUMMARIES[kind])(streamed(kind))
+                summary=_STREAM_SUMMARIES[kind], dependencies=[Depends(service.stream_slot)],
+                responses={503: {"model": Problem, "description": "`max_streams` downloads are under way."}},
+                )(streamed(kind))
 
     @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
              summary="One deal in Tute PGN, exactly as stored")

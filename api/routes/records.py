@@ -2,6 +2,7 @@
 
 import io
 import logging
+import sys
 import time
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
 from ..deps import Service
+from ..limits import Deadline
 from ..models import ValidationResponse
 from ..problems import unprocessable
 
@@ -22,6 +24,8 @@ TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "R
                                               "content": {"text/plain": {"schema": {"type": "string"}}}}}
 """The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
 log = logging.getLogger("tutepgn.api")
+ONE_TRANSACTION = sys.maxsize
+"""The batch size of a posted import: one transaction, so that it is stored whole or not at all."""
 MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
 
 
@@ -42,7 +46,7 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await text_body(request)
-        reports, summary, errors = await service.off_loop(lambda: validation.validate_text(text))
+        reports, summary, errors = await service.off_loop(lambda deadline: validation.validate_text(text, deadline.check))
         if errors:
             raise unprocessable(errors)
         return ValidationResponse(summary=summary, reports=[validation.ReportModel.model_validate(r) for r in reports])
@@ -57,9 +61,9 @@ def router(service: Service) -> APIRouter:
                            ) -> PlainTextResponse:
         text = await text_body(request)
 
-        def work() -> tuple[Any, str]:
-            conversion = convert(io.StringIO(text), to=to, cards=cards, from_cards=from_cards)  # never a path
-            return conversion, "".join(conversion)
+        def work(deadline: Deadline) -> tuple[Any, str]:
+            conversion = convert(deadline.stream(text), to=to, cards=cards, from_cards=from_cards)  # never a path
+            return conversion, "".join(deadline.records(conversion))
 
         try:
             conversion, output = await service.off_loop(work)
@@ -79,22 +83,25 @@ def router(service: Service) -> APIRouter:
             raise HTTPException(405, "this service runs read-only")
         text = await text_body(request)
 
-        def work() -> ImportSummary:
-            with service.write_lock:  # cached pages are dropped as each batch commits
+        def work(deadline: Deadline) -> ImportSummary:
+            records, progress = deadline.watch_import(iter_raw_records([io.StringIO(text)]))
+            with service.write_lock:  # cached pages are dropped as the import commits
+                deadline.check()  # the time waiting for the lock counts
                 service.usable()
                 try:
-                    summary = service.archive.import_raw(iter_raw_records([io.StringIO(text)]), names=["<api>"],
+                    summary = service.archive.import_raw(records, names=["<api>"], batch_size=ONE_TRANSACTION,
+                                                         progress=progress,
                                                          on_commit=service.cache.clear if service.cache else None)
-                except ArchiveWriteError as exc:  # nothing of the failed batch is stored; committed ones are
+                except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
                     service.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
                     log.error("an import could not be written: %s", exc)
                     raise HTTPException(503, f"the archive could not be written (a full disk or an I/O error); "
                                         f"{exc.committed:,} records were committed before that: import again to "
                                         "finish (stored records are skipped)") from None
                 finally:
-                    service.check_connection()  # a fatal error after the last commit: opened again now
+                    service.check_connection()  # a fatal error after the commit: opened again now
                 service.write_failure = None
-                return summary  # committed: a success, whatever failed after the last commit
+                return summary  # committed: a success, whatever failed after the commit
 
         return await service.off_loop(work)  # parsing, validating and writing
 

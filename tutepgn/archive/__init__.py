@@ -11,10 +11,11 @@ from .export import EXPORT_FORMATS
 from .ingest import BATCH_SIZE, WORK_SIZE, ImportSummary
 from .rows import arrow_batch, deal_id
 from .search import SORTS, DealPage, DealSummary, SearchFilters, decode_cursor, encode_cursor
-from .sql import open_sql, run_sql, run_with_timeout
-from .store import ENV_VAR, Archive, checkpoint, default_path, fatal, rebuild_file
+from .sql import SQL_MEMORY, SQL_MEMORY_ENV, open_sql, run_sql, run_with_timeout, sql_memory
+from .store import ENV_VAR, STREAM_BATCH, Archive, checkpoint, default_path, fatal, rebuild_file
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",
-           "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary",
-           "ImportSummary", "SearchFilters", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
-           "encode_cursor", "fatal", "open_sql", "rebuild_file", "run_sql", "run_with_timeout"]
+           "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive",
+           "Column", "DealPage", "DealSummary", "ImportSummary", "SearchFilters", "arrow_batch", "checkpoint",
+           "decode_cursor", "default_path", "deal_id", "encode_cursor", "fatal", "open_sql", "rebuild_file", "run_sql",
+           "run_with_timeout", "sql_memory"]

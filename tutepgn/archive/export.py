@@ -55,19 +55,20 @@ def _written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
 
 
 def chunks(archive: Archive, filters: SearchFilters | None, fmt: str, *, cards: str = "es", sort: str = "date",
-           limit: int | None = None) -> Iterator[str]:
-    """Matching deals as text in ``fmt`` (tpgn, json, jsonl, csv), piece by piece."""
-    return _formatted(archive, filters, fmt, cards, sort, limit, iter)
+           limit: int | None = None, batch: int | None = None) -> Iterator[str]:
+    """Matching deals as text in ``fmt`` (tpgn, json, jsonl, csv), piece by piece (``batch``: see
+    :meth:`Archive.iter_rows`)."""
+    return _formatted(archive, filters, fmt, cards, sort, limit, iter, batch)
 
 
 def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards: str, sort: str, limit: int | None,
-               tap: Callable[[Iterable[Any]], Iterator[Any]]) -> Iterator[str]:
+               tap: Callable[[Iterable[Any]], Iterator[Any]], batch: int | None = None) -> Iterator[str]:
     """:func:`chunks`, with every deal read passed through ``tap`` (which counts them, for :func:`export`)."""
     if fmt == "csv":
-        return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS)))
+        return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS, batch=batch)))
     if fmt not in EXPORT_FORMATS or fmt == "parquet":
         raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
-    texts = tap(archive.texts(filters, sort=sort, limit=limit))
+    texts = tap(archive.texts(filters, sort=sort, limit=limit, batch=batch))
     if fmt == "tpgn":
         return tpgn.join(texts if cards == "es" else _written(texts, fmt, cards))
     return jsonform.join(_written(texts, fmt, cards), lines=fmt == "jsonl")

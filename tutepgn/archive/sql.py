@@ -1,4 +1,5 @@
-"""Ad hoc SQL on an archive, read-only and under a time limit (``tute sql``; the service's queries too).
+"""Ad hoc SQL on an archive, read-only, in a process of its own under a time and a memory limit (``tute sql``),
+and the time limit of the service's queries.
 
 :func:`run_with_timeout` is public because every query a service runs needs
 the same limit: one watchdog thread interrupts whichever query outlives it.
@@ -9,42 +10,88 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
 
+from ..errors import LimitError
+from . import sandbox
+from .sandbox import open_sql
+
 T = TypeVar("T")
 
+SQL_MEMORY_ENV = "TUTEPGN_SQL_MEMORY"
+"""Environment variable: the memory limit of :func:`run_sql` (``tute sql``), in bytes."""
+SQL_MEMORY = 2 * 2**30
+"""The memory limit of :func:`run_sql` by default: 2 GiB of address space, DuckDB's buffer pool half of it."""
+START_TIMEOUT = 60.0
+"""Seconds the process of :func:`run_sql` may take to start and open the archive (a loaded machine)."""
 
-def open_sql(path: str | os.PathLike[str], *, memory_limit: str = "1GB", threads: int = 2) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for ad hoc SQL: no files, no network, no extensions, configuration locked."""
+
+def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, max_rows: int = 10_000,
+            memory: int | None = None) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+    """Run one query read-only in a process of its own; return columns, at most ``max_rows`` rows, and whether cut.
+
+    The process may take ``memory`` bytes of address space beyond what it holds
+    when the query starts (default :func:`sql_memory`; DuckDB's own limit is half
+    of it), and is killed ``timeout`` seconds after the query starts: DuckDB's
+    limits alone do not hold for every query (a string built by ``repeat``, a
+    list by ``list_concat``, lives outside its buffer pool, and an interrupt is
+    only seen between its steps).  Raises :class:`~tutepgn.errors.LimitError`
+    past either limit, ``duckdb.Error`` for a query DuckDB refuses, and
+    ``FileNotFoundError`` without an archive.
+    """
     if not Path(path).exists():
         raise FileNotFoundError(f"no archive at {path}")
-    con = duckdb.connect(str(path), read_only=True, config={
-        "enable_external_access": False, "autoload_known_extensions": False, "autoinstall_known_extensions": False,
-        "memory_limit": memory_limit, "threads": threads})
-    con.execute("SET lock_configuration = true")
-    return con
-
-
-def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0,
-            max_rows: int = 10_000) -> tuple[list[str], list[tuple[Any, ...]], bool]:
-    """Run one query read-only with a time limit; return columns, at most ``max_rows`` rows, and whether cut."""
-    con = open_sql(path)
+    memory = sql_memory() if memory is None else memory
+    child = subprocess.Popen([sys.executable, "-I", sandbox.__file__], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdin is not None and child.stdout is not None
+    requests = Connection(os.dup(child.stdin.fileno()), readable=False)
+    answers = Connection(os.dup(child.stdout.fileno()), writable=False)
+    started = False
     try:
-        def work() -> tuple[list[str], list[tuple[Any, ...]], bool]:
-            cursor = con.execute(query)
-            if cursor.description is None:
-                return [], [], False
-            rows = cursor.fetchmany(max_rows + 1)
-            return [d[0] for d in cursor.description], rows[:max_rows], len(rows) > max_rows
-        return run_with_timeout(con, timeout, work)
+        requests.send((str(path), query, max_rows, memory))
+        if not answers.poll(START_TIMEOUT):
+            raise LimitError(f"the query's process did not start within {START_TIMEOUT:g} s")
+        answers.recv()  # ready: the archive is open and the limit set; the query starts now
+        started = True
+        if not answers.poll(timeout):
+            raise LimitError(f"the query ran over {timeout:g} s and was stopped")
+        kind, payload = answers.recv()
+    except (EOFError, BrokenPipeError):  # the process died without a word: a failed allocation, the kernel
+        child.wait()
+        raise LimitError(f"the query's process ended with status {child.returncode} " + (
+            f"(over its memory limit of {memory:,} bytes?)" if started else "before the query started")) from None
     finally:
-        con.close()
+        child.kill()  # a no-op once it has ended
+        child.wait()
+        for end in (requests, answers, child.stdin, child.stdout):
+            end.close()
+    if kind == "rows":
+        return payload
+    name, message = payload
+    if name in ("OutOfMemoryException", "MemoryError"):
+        raise LimitError(f"the query needs more than its memory limit of {memory:,} bytes: {message.splitlines()[0]}")
+    error = getattr(duckdb, name, None)
+    raise (error if isinstance(error, type) and issubclass(error, duckdb.Error) else duckdb.Error)(message)
+
+
+def sql_memory() -> int:
+    """The memory limit of :func:`run_sql`, in bytes: $TUTEPGN_SQL_MEMORY, else :data:`SQL_MEMORY`."""
+    value = os.environ.get(SQL_MEMORY_ENV, "")
+    if not value:
+        return SQL_MEMORY
+    if not value.isdigit() or int(value) < 64 * 2**20:
+        raise ValueError(f"{SQL_MEMORY_ENV}={value!r}: give a number of bytes, at least 64 MiB (67108864)")
+    return int(value)
 
 
 class _Watchdog:
