@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
-from tutepgn.errors import ConvertError, Problem
+from tutepgn.errors import ConvertError, NotationError, Problem
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
@@ -62,6 +62,8 @@ def router(service: Service) -> APIRouter:
             conversion, output = await service.off_loop(work)
         except ConvertError as exc:
             raise HTTPException(422, str(exc)) from None
+        except NotationError as exc:  # a JSON document that cannot be decoded at all (located)
+            raise unprocessable([exc]) from None
         if conversion.errors:
             raise unprocessable(conversion.errors)
         return PlainTextResponse(output, media_type=f"{MEDIA[to]}; charset=utf-8")

@@ -59,7 +59,8 @@ def numeric_cases() -> list[Case]:
     match = _tag(_tag(BASE, "Match", "m1"), "DealNo", "1")
     for name, base in (("DealNo", match), ("MatchTarget", match), ("MatchTarget", BASE)):
         out.append(_case(f"{name}-at-width", _tag(base, name, str(INT32)), bad=False))
-        for value in (str(INT32 + 1), "99999999999", HUGE, "0" * 5000 + "1", "-1", *UNICODE_DIGITS):
+        out.append(_case(f"{name}-leading-zeros", _tag(base, name, "0" * 5000 + "1"), bad=False))
+        for value in (str(INT32 + 1), "99999999999", HUGE, "-1", *UNICODE_DIGITS):
             out.append(_case(f"{name}={value[:12]}", _tag(base, name, value)))
     for value in (f"NS:{INT32 + 1} WE:0", f"NS:{HUGE} WE:0", "NS:² WE:0", "NS:١٢ WE:0", f"NS:-{INT32 + 1} WE:0"):
         out.append(_case(f"Score={value[:16]}", _tag(BASE, "Score", value)))
@@ -99,10 +100,10 @@ def notation_cases() -> list[Case]:
            _case("tricks-300", play + "".join(f"\n{n}. N 1O 3O 4O 5O" for n in range(11, 311)) + end),
            _case("declarations-1000", play + "\nN 20C" * 1000 + end),
            _case("exchanges-300", play + "\nN x7O" * 300 + end),
-           _case("nul-in-tag", _tag(BASE, "Event", "a\x00b")),
+           _case("nul-in-tag", _tag(BASE, "Event", "a\x00b"), bad=False),  # a character like any other
            _case("nul-in-play", BASE.replace("2. E 4C", "2. E 4C\x00")),
            _case("no-termination", BASE[:cut] + "\n"),
-           _case("tags-only", '[Event "x"]\n[Rules "ludoteka-pairs"]\n'),
+           Case("tags-only", b'[Event "x"]\n[Rules "ludoteka-pairs"]\n', alone=True),  # would join the next record
            _case("unknown-rules", _tag(BASE, "Rules", "no-such-preset")),
            _case("rules-empty", _tag(BASE, "Rules", ""))]
     return out

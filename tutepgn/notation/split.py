@@ -26,7 +26,8 @@ Source = Union[str, os.PathLike, IO[str]]
 def open_source(source: Source) -> tuple[Iterator[str], str | None, IO[str] | IO[bytes] | None]:
     """Text blocks of a source (path, text or text stream), its name, and the handle to close.
 
-    The blocks come without a BOM and with LF line ends (CRLF and a lone CR read as LF).  A file (or a
+    The blocks come without a BOM and with LF line ends (CRLF and a lone CR read as LF, from a file, a
+    stream or a text alike).  A file (or a
     stream with a byte buffer, such as stdin) is decoded here, so that bytes that are not UTF-8 are
     placed at their real offset in the file (:class:`Blocks`) and refuse only the record they are in.
     """
@@ -36,7 +37,7 @@ def open_source(source: Source) -> tuple[Iterator[str], str | None, IO[str] | IO
         return Blocks(handle), str(source), handle
     if isinstance(source, str):
         text = source[1:] if source.startswith("\ufeff") else source
-        return iter((text.replace("\r\n", "\n") if "\r" in text else text,)), None, None
+        return iter((_line_ends(text),)), None, None
     name = getattr(source, "name", None)
     name = name if isinstance(name, str) else None
     buffer = getattr(source, "buffer", None)
@@ -57,7 +58,12 @@ def _read_blocks(stream: IO[str]) -> Iterator[str]:
             first = False
         if block.endswith("\r"):
             block += stream.read(1)
-        yield block.replace("\r\n", "\n") if "\r" in block else block
+        yield _line_ends(block)
+
+
+def _line_ends(text: str) -> str:
+    """LF line ends for CRLF and lone CR, as a file is read (Python's universal newlines)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 class Blocks:
@@ -98,8 +104,7 @@ class Blocks:
             self._place(text, start)
             state, self.decoder = self.decoder.getstate(), codecs.getincrementaldecoder("utf-8")()
             self.decoder.setstate(state)  # strict again, keeping the bytes of a character cut by the block's end
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = _line_ends(text)
         lines = text.count("\n")
         self.line += lines
         self.column = len(text) - text.rfind("\n") - 1 if lines else self.column + len(text)
