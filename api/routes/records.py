@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
-from tutepgn.errors import ConvertError, NotationError, Problem
+from tutepgn.errors import ConvertError, ErrorItem, NotationError, Problem
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
@@ -27,8 +27,11 @@ async def text_body(request: Request) -> str:
     body = await request.body()
     try:
         return body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise HTTPException(422, "the body must be UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        raise HTTPException(422, [ErrorItem(line=line, column=exc.start - body.rfind(b"\n", 0, exc.start),
+                                            message=f"the body must be UTF-8 text: byte 0x{body[exc.start]:02x} at "
+                                                    f"offset {exc.start:,} is not")]) from None
 
 
 def router(service: Service) -> APIRouter:
