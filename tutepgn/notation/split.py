@@ -27,9 +27,9 @@ def open_source(source: Source) -> tuple[Iterator[str], str | None, IO[str] | IO
     """Text blocks of a source (path, text or text stream), its name, and the handle to close.
 
     The blocks come without a BOM and with LF line ends (CRLF and a lone CR read as LF, from a file, a
-    stream or a text alike).  A file (or a
-    stream with a byte buffer, such as stdin) is decoded here, so that bytes that are not UTF-8 are
-    placed at their real offset in the file (:class:`Blocks`) and refuse only the record they are in.
+    stream or a text alike).  A file (or a stream with a byte buffer, such as stdin) is decoded here, so
+    that bytes that are not UTF-8 are placed at their real offset in the file (:class:`Blocks`) and
+    refuse only the record they are in.
     """
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and not source.lstrip().startswith("[") and os.path.isfile(source)):
@@ -70,13 +70,14 @@ class Blocks:
     """Text blocks of a byte stream, decoded as UTF-8 (BOM dropped, CRLF and CR read as LF).
 
     A byte that is not UTF-8 does not stop the reading: it is kept as a lone surrogate
-    (``surrogateescape``) and its place, ``(line, column, byte offset in the stream, byte)``, is put in
-    :attr:`bad`, where :func:`split_records` finds it and refuses the record it is in, naming the offset.
+    (``surrogateescape``) and its place, ``[line, column, byte offset in the stream, byte, how many on
+    the line]``, is put in :attr:`bad`, where :func:`split_records` finds it and refuses the record it
+    is in, naming the offset.
     """
 
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
-        self.bad: list[tuple[int, int, int, int]] = []
+        self.bad: list[list[int]] = []
         self.offset = 0
         """Bytes of the stream decoded so far."""
         self.line, self.column = 1, 0
@@ -121,14 +122,21 @@ class Blocks:
         return self.decoder.decode(pending + data, final=not data)
 
     def _place(self, text: str, start: int) -> None:
-        """Put in :attr:`bad` where each byte kept as a surrogate in ``text`` (starting at byte ``start``) stands."""
+        """Put in :attr:`bad` where the bytes kept as surrogates in ``text`` (starting at byte ``start``) stand:
+        the first of each line, with how many the line has.  One pass, whatever their number (a Latin-1
+        file has one on every other line)."""
+        line, column, offset, at = self.line, self.column, start, 0
         for m in _SURROGATE.finditer(text):
-            before = text[:m.start()]
-            breaks = before.count("\n") + before.count("\r") - before.count("\r\n")
-            last = max(before.rfind("\n"), before.rfind("\r"))
-            column = len(before) - last if breaks else self.column + len(before) + 1
-            offset = start + len(before.encode("utf-8", "surrogateescape"))
-            self.bad.append((self.line + breaks, column, offset, ord(m[0]) - 0xDC00))
+            piece = text[at:m.start()]
+            breaks = piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+            last = max(piece.rfind("\n"), piece.rfind("\r"))
+            line, column = line + breaks, (len(piece) - last - 1 if breaks else column + len(piece))
+            offset += len(piece.encode("utf-8", "surrogateescape"))
+            if self.bad and self.bad[-1][0] == line:
+                self.bad[-1][4] += 1
+            else:
+                self.bad.append([line, column + 1, offset, ord(m[0]) - 0xDC00, 1])
+            column, offset, at = column + 1, offset + 1, m.end()
 
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
@@ -221,7 +229,7 @@ def _too_large(limit: int) -> str:
             "a real record is under 2 KB")
 
 
-def _checked(first: int, text: str, end_line: int, limit: int, bad: list[tuple[int, int, int, int]] | None) -> str:
+def _checked(first: int, text: str, end_line: int, limit: int, bad: list[list[int]] | None) -> str:
     """The record's text, or :class:`Unread` when it is too large or holds bytes that are not UTF-8
     (those before line ``end_line`` are taken out of ``bad``)."""
     if text_size(text) > limit:
@@ -232,13 +240,14 @@ def _checked(first: int, text: str, end_line: int, limit: int, bad: list[tuple[i
     found = [b for b in found if b[0] >= first]
     if not found:
         return text
-    line, column, offset, byte = found[0]
-    more = f" (and {len(found) - 1} more bytes)" if len(found) > 1 else ""
+    line, column, offset, byte, _ = found[0]
+    others = sum(b[4] for b in found) - 1
+    more = f" (and {others} more)" if others else ""
     return Unread.of(text, f"byte 0x{byte:02x} at offset {offset:,} of the file is not UTF-8{more}: the file must "
                            "be UTF-8 text", line, column)
 
 
-def _pop_bad(bad: list[tuple[int, int, int, int]], end_line: int) -> list[tuple[int, int, int, int]]:
+def _pop_bad(bad: list[list[int]], end_line: int) -> list[list[int]]:
     """Take out of ``bad`` the places before line ``end_line``."""
     n = 0
     while n < len(bad) and bad[n][0] < end_line:
