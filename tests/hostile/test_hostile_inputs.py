@@ -23,7 +23,7 @@ from generate import GOOD, Case, batch, cases, json_cases  # noqa: E402
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.cli.main import app as cli
-from tutepgn.notation import jsonform, read_record
+from tutepgn.notation import jsonform, read_record, split_records
 
 CASES = cases()
 KEY = "hostile-key"
@@ -192,3 +192,28 @@ def test_devices_and_directories_say_what_they_are(tmp_path: Path) -> None:
     odd.mkdir()
     (odd / "a.tpgn").write_text(GOOD[0], encoding="utf-8")
     assert _run("validate", str(tmp_path)).exit_code == 0
+
+
+def test_a_byte_that_is_not_utf8_is_placed_at_its_offset_in_the_file(tmp_path: Path) -> None:
+    """Past the first block read (a mebibyte): the offset is the file's, not the block's; the rest is read."""
+    good = (GOOD[0] + "\n").encode()
+    head = good * ((3 << 20) // len(good))
+    bad = GOOD[1].encode().replace(b'[Event "', b'[Event "\xff')
+    path = tmp_path / "big.tpgn"
+    path.write_bytes(head + bad + b"\n" + good)
+    result = _run("validate", "--json", str(path))
+    reports = json.loads(result.stdout)["reports"]
+    refused = [r for r in reports if not r["valid"]]
+    assert result.exit_code == 1 and len(refused) == 1 and len(reports) == head.count(b"[Rules ") + 2
+    finding = refused[0]["findings"][0]
+    assert f"offset {len(head) + 8:,} of the file" in finding["message"]
+    assert (finding["line"], finding["column"]) == (head.count(b"\n") + 1, 9)
+
+
+def test_a_record_over_the_limit_is_skipped_unread_and_the_count_of_lines_goes_on() -> None:
+    big = GOOD[1].replace("\n1. ", "\n{" + "x\n" * 40_000 + "}\n1. ", 1)
+    text = GOOD[0] + "\n" + big + "\n" + GOOD[2]
+    records = list(split_records(iter([text[i:i + 4096] for i in range(0, len(text), 4096)]), max_bytes=8192))
+    assert [type(t).__name__ for _, t in records] == ["str", "Unread", "str"]
+    assert [line for line, _ in records] == [1, GOOD[0].count("\n") + 2, text.count("\n") - GOOD[2].count("\n") + 1]
+    assert records[2][1] == GOOD[2] and "TUTEPGN_MAX_RECORD_BYTES" in records[1][1].error().message
