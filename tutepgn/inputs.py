@@ -29,15 +29,16 @@ def expand(paths: Iterable[str | Path], stdin: TextIO | None = None) -> list[Pat
             sources.extend(sorted(f for f in path.rglob("*.tpgn") if f.is_file()))
         elif path.is_file() or path.is_fifo():
             sources.append(path)
-        elif path.exists():
-            raise FileNotFoundError(f"{p}: {_kind(path)}, not a file of records: give files, directories or - "
-                                    "for stdin")
         else:
-            raise FileNotFoundError(f"{p}: no such file or directory")
+            raise FileNotFoundError(not_a_file(path))
     return sources
 
 
-def _kind(path: Path) -> str:
+def not_a_file(path: Path) -> str:
+    """Why ``path`` cannot be read as a file of records: missing, or what it is instead (a device never ends)."""
+    if not path.exists():
+        return f"{path}: no such file or directory"
     mode = path.stat().st_mode
-    return ("a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    kind = ("a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a directory" if stat.S_ISDIR(mode) else "not a regular file")
+    return f"{path}: {kind}, not a file of records (give a file, or - for stdin)"

@@ -329,7 +329,9 @@ def _side_values(record: Record, rules: Ruleset, name: str, message: Callable[[]
                  text: str | None = None) -> tuple[int, ...]:
     values = parse_side_values(record.tags[name], rules)
     if values is None:
-        raise tag_error(record, name, message(), text=text)
+        numbers = (part.partition(":")[2] for part in record.tags[name].split())
+        problem = next(filter(None, (number_error(v, -INT32_MAX, INT32_MAX) for v in numbers if v)), None)
+        raise tag_error(record, name, problem or message(), text=text)
     return values
 
 
