@@ -468,7 +468,7 @@ def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool 
         shutil.copy2(path, backup)
     target = path if in_place else path.with_name(path.stem + ".fixed" + path.suffix)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
+    tmp.write_text(text, encoding="utf-8", errors="surrogateescape", newline="\n")  # bytes that are not UTF-8 kept
     tmp.replace(target)
     return fixed, target, backup
 
