@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench bench-quick clean chromium wrk
+.PHONY: run test test-slow bench bench-quick clean chromium wrk
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,10 @@ run: $(STAMP)
 ## test: install (with Debian's Chromium for the browser test), then run the whole test suite
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+## test-slow: the long runs left out of `make test` (the hostile-input mutation test, 10,000 examples)
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow tests/hostile
 
 ## chromium: Debian's Chromium for tests/test_browser.py, installed with apt-get when missing (as root)
 chromium:

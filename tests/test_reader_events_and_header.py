@@ -120,7 +120,7 @@ def test_the_header_reads_every_typed_tag() -> None:
     ("Trump", "12B 1O", 4, "[Trump] give the one turned card"),
     ("Score", "NS:10", 6, "[Score] 'NS:10': write one value per side, e.g. N:78 S:52"),
     ("MatchScore", "x", 7, "[MatchScore] write e.g. NS:2 WE:1"),
-    ("MatchTarget", "zero", 8, "MatchTarget 'zero' is not a whole number"),
+    ("MatchTarget", "zero", 8, "MatchTarget 'zero' is not a whole number in digits 0-9 (from 1 to 2147483647)"),
 ])
 def test_a_bad_tag_is_one_error_at_that_tag(tag: str, value: str, line: int, message: str) -> None:
     record = read_record(with_tags(**{tag: value}))

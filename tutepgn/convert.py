@@ -27,6 +27,7 @@ from typing import IO, Any, Literal
 
 from .cards import CARD_STYLES, TOKEN_STYLES
 from .errors import ConvertError, NotationError, TuteError
+from .inputs import not_a_file
 from .notation import Record, jsonform, tpgn, write_record
 
 __all__ = ["FORMATS", "Conversion", "ConvertError", "convert", "format_of_path", "iter_input", "sniff"]
@@ -102,7 +103,7 @@ def _open(source: Source, fmt: Format | None) -> tuple[Source, Format]:
         if not is_text:
             path = Path(source)
             if not path.is_file():
-                raise FileNotFoundError(f"no such file: {source}")
+                raise FileNotFoundError(not_a_file(path))
             if fmt is None:
                 fmt = format_of_path(path)
                 if fmt is None or fmt == "json":  # .json files are often JSON lines: look

@@ -33,7 +33,8 @@ from .cards import CODES, SUIT_LETTERS, CardSet
 from .engine import Deal
 from .events import Action, Cante, Context, Exchange, Play
 from .errors import IllegalAction
-from .notation import Record, Source, iter_records, result_text
+from .limits import INT32_MAX
+from .notation import Record, Source, iter_records, read_number, result_text
 
 
 class Step(NamedTuple):
@@ -165,8 +166,7 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
 
 def match_target(record: Record) -> int | None:
     """The record's MatchTarget tag as a number, or None (the ruleset's target then applies)."""
-    value = record.tags.get("MatchTarget", "")
-    return int(value) if value.isdigit() else None
+    return read_number(record.tags.get("MatchTarget", ""), 1, INT32_MAX)
 
 
 def frames(record: Record) -> list[Frame]:

@@ -227,7 +227,10 @@ def _parse_option(name: str, text: str) -> Any:
     if text.lower() in ("none", "null", "-"):
         return () if origin is tuple else None
     if origin is tuple:
-        return tuple(int(x) for x in text.split(",") if x)
+        try:
+            return tuple(int(x) for x in text.split(",") if x)
+        except ValueError:
+            raise UnknownRuleset(f"option {name} takes whole numbers separated by commas, not {text!r}") from None
     if annotation is bool:
         if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
             raise UnknownRuleset(f"option {name} takes true or false, not {text!r}")

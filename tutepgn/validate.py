@@ -67,6 +67,9 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
             report.findings.append(_tag_finding(exc, "rules"))
         return report
     report.rules = header.rules
+    for name in ("DealNo", "Date"):  # read here only to be stored: an unreadable one is still an error of the record
+        if name in header.errors:
+            report.findings.append(_tag_finding(header.errors[name], "tag"))
     report.match_target = match_target if match_target is not None else _match_target(record, header, report)
     deal = _starting_deal(record, header, report)
     if deal is None:
@@ -333,9 +336,9 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
     assert rules is not None
     add = report.findings.append
     deal_no_text = record.tags.get("DealNo", "")
-    deal_no = int(deal_no_text) if deal_no_text.isdigit() else None
     line = record.tag_lines.get("DealNo", record.line)
     header = record.header(rules, lenient=True)
+    deal_no = header.deal_no
     dealer, standing_before = header.dealer, header.match_score
     error = header.errors.get("Dealer") or header.errors.get("MatchScore")
     if error is not None:
@@ -465,7 +468,7 @@ def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool 
         shutil.copy2(path, backup)
     target = path if in_place else path.with_name(path.stem + ".fixed" + path.suffix)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
+    tmp.write_text(text, encoding="utf-8", errors="surrogateescape", newline="\n")  # bytes that are not UTF-8 kept
     tmp.replace(target)
     return fixed, target, backup
 

@@ -11,7 +11,7 @@ from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
-from tutepgn.errors import ArchiveWriteError, ConvertError, Problem
+from tutepgn.errors import ArchiveWriteError, ConvertError, ErrorItem, NotationError, Problem
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
@@ -34,8 +34,11 @@ async def text_body(request: Request) -> str:
     body = await request.body()
     try:
         return body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise HTTPException(422, "the body must be UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        raise HTTPException(422, [ErrorItem(line=line, column=exc.start - body.rfind(b"\n", 0, exc.start),
+                                            message=f"the body must be UTF-8 text: byte 0x{body[exc.start]:02x} at "
+                                                    f"offset {exc.start:,} is not")]) from None
 
 
 def router(service: Service) -> APIRouter:
@@ -69,6 +72,8 @@ def router(service: Service) -> APIRouter:
             conversion, output = await service.off_loop(work)
         except ConvertError as exc:
             raise HTTPException(422, str(exc)) from None
+        except NotationError as exc:  # a JSON document that cannot be decoded at all (located)
+            raise unprocessable([exc]) from None
         if conversion.errors:
             raise unprocessable(conversion.errors)
         return PlainTextResponse(output, media_type=f"{MEDIA[to]}; charset=utf-8")

@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 import pyarrow as pa
 
+from ..limits import INT32_MAX, MAX_DECLARATIONS, MAX_RULE_VALUE, MAX_TRICKS, YEAR_MAX
+
 
 class Column(NamedTuple):
     """One column of an archive table."""
@@ -133,6 +135,32 @@ def check_columns(names: tuple[str, ...]) -> None:
 
 
 check_columns(CSV_COLUMNS + SUMMARY_COLUMNS)
+
+LIMITED: dict[tuple[str, str], int] = {
+    ("deals", "deal_no"): INT32_MAX, ("deals", "match_target"): INT32_MAX, ("deals", "match_score"): INT32_MAX,
+    ("deals", "claimed_score"): INT32_MAX, ("deals", "year"): YEAR_MAX, ("deals", "cantes"): MAX_DECLARATIONS,
+    ("deals", "exchanges"): MAX_DECLARATIONS, ("plays", "trick"): MAX_TRICKS, ("plays", "seq"): MAX_TRICKS * 4,
+    ("declarations", "seq"): MAX_DECLARATIONS, ("declarations", "after_trick"): MAX_TRICKS,
+    ("declarations", "points"): MAX_RULE_VALUE,
+}
+"""The columns whose values the readers bound (:mod:`tutepgn.limits`), and the largest value each must hold."""
+
+
+def largest(arrow: pa.DataType) -> int:
+    """The largest whole number an integer column (or a list of them) holds."""
+    kind = arrow.value_type if pa.types.is_list(arrow) else arrow
+    bits = kind.bit_width - (0 if pa.types.is_unsigned_integer(kind) else 1)
+    return 2**bits - 1
+
+
+def check_widths() -> None:
+    """Refuse, at import, a column narrower than its limit: a record the reader accepts would fail the import."""
+    for (table, name), high in LIMITED.items():
+        if largest(ARROW[table].field(name).type) < high:
+            raise TypeError(f"column {table}.{name} cannot hold {high}, a value tutepgn.limits lets through")
+
+
+check_widths()
 
 _VIEWS = """
 CREATE OR REPLACE VIEW players AS

@@ -8,7 +8,6 @@ table: lists appended in a loop, turned into Arrow once per batch).
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 import hashlib
 from collections.abc import Iterator
@@ -21,7 +20,8 @@ import pyarrow.compute as pc
 from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, display_cards
 from ..declarations import CANTE_PAIRS
 from ..events import Cante, Exchange, Play, Tute
-from ..notation import SEAT_TAGS, Record, parse_or_placeholder
+from ..limits import INT32_MAX
+from ..notation import SEAT_TAGS, Record, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
 from ..validate import Report, validate_records
 from .columns import ARROW, DEAL_COLUMNS
@@ -65,24 +65,7 @@ def plays_table(p: dict[str, list[Any]]) -> pa.Table:
     }, schema=ARROW["plays"])
 
 
-def _date(text: str) -> tuple[dt.date | None, int | None]:
-    """A Date tag as a date (None with unknown parts) and its year (None if unknown)."""
-    parts = text.split(".")
-    year = int(parts[0]) if parts and parts[0].isdigit() else None
-    if len(parts) == 3 and all(p.isdigit() for p in parts):
-        try:
-            return dt.date(int(parts[0]), int(parts[1]), int(parts[2])), year
-        except ValueError:
-            return None, year
-    return None, year
-
-
 _CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
-
-
-
-def _int(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
 
 
 def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -> bool:
@@ -109,7 +92,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     totals = list(sheet.totals) if sheet else None
     winner = sheet.winner if sheet else None
     comments = record.comments
-    date, year = _date(tags.get("Date", "????.??.??"))
+    date, year = read_date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
     # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
     q = out["declarations"]
@@ -184,7 +167,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         "east": tags.get("East"), "dealer": tags.get("Dealer"),
         "trump": SUIT_LETTERS[trump] if trump is not None else None,
         "turned": CODES[turned] if turned is not None else None, "match_id": tags.get("Match"),
-        "deal_no": _int(tags.get("DealNo")), "match_target": report.match_target,
+        "deal_no": read_number(tags.get("DealNo", ""), 1, INT32_MAX), "match_target": report.match_target,
         "match_score": list(match_score) if match_score else None, "valid": report.valid,
         "errors": len(report.errors), "warnings": len(report.warnings), "sides": list(labels),
         "claimed_score": list(report.claimed_score) if report.claimed_score else None, "score": totals,

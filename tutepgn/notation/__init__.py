@@ -23,7 +23,8 @@ from .jsonmodel import RecordModel, json_schema
 from .record import NAG_GLYPHS, Entry, Note, Record
 from .split import Headers, Source, batch_records, iter_raw_records, scan_headers, scan_tags, split_records
 from .tags import (
-    CARD_TAGS, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values, result_text, rules_of,
+    CARD_TAGS, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values, read_date, read_number,
+    result_text, rules_of,
 )
 from .tpgn import iter_records, parse_or_placeholder, parse_record, read_record
 from .writer import canonical_tags, play_lines, write_record
@@ -35,6 +36,7 @@ __all__ = [
     "CARD_TAGS", "NAG_GLYPHS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "VERSION", "Entry", "Header", "Headers",
     "JsonRecordError", "NotationError", "Note", "Record", "RecordModel", "Source", "batch_records", "canonical_tags",
     "format_side_values", "from_json", "iter_raw_records", "iter_records", "json_schema", "jsonform",
-    "parse_or_placeholder", "parse_record", "parse_side_values", "play_lines", "read_record", "record_to_model",
+    "parse_or_placeholder", "parse_record", "parse_side_values", "play_lines", "read_date", "read_number", "read_record",
+    "record_to_model",
     "result_text", "rules_of", "scan_headers", "scan_tags", "split_records", "to_json", "tpgn", "write_record",
 ]

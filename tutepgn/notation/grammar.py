@@ -166,7 +166,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     for item in items:
         if isinstance(item, tuple):
             _, number, seat_token, played = item
-            if int(number[:-1]) != expected_trick:
+            if number[:-1].lstrip("0") != str(expected_trick):  # never int(): a number may have 5,000 digits
                 fail(f"trick {number[:-1]} out of order", number, expected=f"{expected_trick}.")
             expected_trick += 1
             seat = seat_of.get(str(seat_token))
@@ -241,7 +241,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str 
 _TERMINAL_WORDS = {
     "TAG_NAME": "a tag name", "TAG_VALUE": 'a "quoted value"', "TRICK_NUMBER": "a trick number like 3.",
     "SEAT": "a seat letter", "CARD": "a card", "CANTE": "a cante (40 or 20C)", "TUTE_RANK": "12 or 11",
-    "GLYPH": "an annotation glyph", "NUMERIC_ANNOTATION": "$n", "BRACE_COMMENT": "{comment}",
+    "GLYPH": "an annotation glyph", "NUMERIC_ANNOTATION": "$n (n from 0 to 255)", "BRACE_COMMENT": "{comment}",
     "LINE_COMMENT": "; comment", "RESULT": "a result marker like NS+1", "UNFINISHED": "*",
     "LSQB": "[", "RSQB": "]", "TUTE": "tute", "EXCHANGE": "x",
 }

@@ -38,12 +38,13 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ..cards import CARD_STYLES, TOKEN_STYLES
-from ..errors import JsonRecordError
+from ..errors import JsonRecordError, NotationError
 from ..events import Context, Play, event_from_json
+from ..limits import MAX_JSON_DEPTH, MAX_RECORD_BYTES
 from ..rules import SEAT_NAMES
 from .jsonmodel import EVENT_MODELS, RecordModel
-from .record import Note, Record
-from .split import Source, open_source
+from .record import Note, Record, check_counts
+from .split import Source, open_source, text_size
 from .tags import CARD_TAGS, restyle
 
 # ---------------------------------------------------------------------------
@@ -68,6 +69,39 @@ def _validation_error(exc: ValidationError, **where: Any) -> JsonRecordError:
     value = first.get("input")
     shown = f" (found {json.dumps(value, ensure_ascii=False)[:60]})" if isinstance(value, (str, int, float)) else ""
     return JsonRecordError(f"{first['msg']}{shown}{more}", path=_path(first["loc"]), **where)
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def check_depth(text: str, *, source: str | None = None, index: int | None = None, line: int = 1,
+                start: int = 0) -> None:
+    """Refuse JSON nested deeper than :data:`~tutepgn.limits.MAX_JSON_DEPTH` before it is decoded (Python's
+    decoder recurses, and dies of it): :class:`JsonRecordError` at the bracket past the limit.
+
+    Strings and everything but brackets are dropped, then innermost pairs, level by level (a few passes
+    in C for a record, whose depth is 4); only input found too deep is walked token by token, to place it.
+    """
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text[start:] if start else text))
+    for _ in range(MAX_JSON_DEPTH):
+        fewer = _EMPTY_PAIR.sub("", brackets)
+        if fewer == brackets:
+            break
+        brackets = fewer
+    if len(brackets) <= MAX_JSON_DEPTH and not _EMPTY_PAIR.search(brackets):
+        return  # nothing left, or a few brackets that do not pair: the decoder says what is wrong
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text, start):
+        token = m[0]
+        depth += 1 if token in "[{" else -1 if token in "]}" else 0
+        if depth > MAX_JSON_DEPTH:
+            pos = m.start()
+            raise JsonRecordError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels (TUTEPGN_MAX_JSON_DEPTH): "
+                                  "refused undecoded; a record needs 4", source=source, index=index,
+                                  line=line + text.count("\n", 0, pos), column=pos - text.rfind("\n", 0, pos))
 
 
 # ---------------------------------------------------------------------------
@@ -155,6 +189,10 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
             raise
         record.add(event, e.line if placed else None, e.column if placed else None,
                    Note(list(e.nags), list(e.comments)) if e.nags or e.comments else None)
+    try:
+        check_counts(record)
+    except NotationError as exc:
+        raise JsonRecordError(exc.message, path="events", **where) from None
     return record
 
 
@@ -179,14 +217,26 @@ def model_from_data(data: Any, *, source: str | None = None, index: int = 0, lin
 
 def from_json(text: str, *, cards: str | None = None, source: str | None = None, index: int = 0,
               line: int = 1) -> Record:
-    """The record of one JSON object.  Raises :class:`JsonRecordError` (a ``ValueError``) when it is not one."""
+    """The record of one JSON object.  Raises :class:`JsonRecordError` (a ``ValueError``) when it is not one,
+    or when it is too large or too deep to decode (:mod:`tutepgn.limits`)."""
+    data = _decode(text, source=source, index=index, line=line)
+    return model_to_record(model_from_data(data, source=source, index=index, line=line), cards, source=source,
+                           index=index, line=line)
+
+
+def _decode(text: str, *, source: str | None, index: int, line: int) -> Any:
+    """One JSON record's text decoded, unless it is over the size or depth limit: :class:`JsonRecordError`."""
+    if len(text) > MAX_RECORD_BYTES >> 2 and text_size(text) > MAX_RECORD_BYTES:
+        raise JsonRecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes (TUTEPGN_MAX_RECORD_BYTES): "
+                              "refused undecoded", source=source, index=index, line=line)
+    check_depth(text, source=source, index=index, line=line)
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise JsonRecordError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1, column=exc.colno,
                               source=source, index=index) from None
-    return model_to_record(model_from_data(data, source=source, index=index, line=line), cards, source=source,
-                           index=index, line=line)
+    except ValueError as exc:  # a number of 4,300 digits or more
+        raise JsonRecordError(f"not readable JSON: {exc}", line=line, source=source, index=index) from None
 
 
 def _failed(exc: JsonRecordError, data: Any = None) -> Record:
@@ -209,16 +259,16 @@ def iter_jsonl(source: Source, *, strict: bool = False, cards: str | None = None
         for lineno, text in _lines(blocks):
             if not text.strip():
                 continue
+            data = None
             try:
-                yield from_json(text, cards=cards, source=name, index=index, line=lineno)
+                data = _decode(text, source=name, index=index, line=lineno)
+                record = model_to_record(model_from_data(data, source=name, index=index, line=lineno), cards,
+                                         source=name, index=index, line=lineno)
             except JsonRecordError as exc:
                 if strict:
                     raise
-                try:
-                    data = json.loads(text)
-                except ValueError:
-                    data = None
-                yield _failed(exc, data)
+                record = _failed(exc, data)
+            yield record
             index += 1
     finally:
         if handle is not None:
@@ -237,11 +287,13 @@ def iter_json(source: Source, *, strict: bool = False, cards: str | None = None)
     finally:
         if handle is not None:
             handle.close()
+    check_depth(text, source=name)
     decoder = json.JSONDecoder()
 
-    def syntax(exc: json.JSONDecodeError | None, pos: int, message: str = "") -> JsonRecordError:
-        if exc is not None:
+    def syntax(exc: ValueError | None, pos: int, message: str = "") -> JsonRecordError:
+        if isinstance(exc, json.JSONDecodeError):
             return JsonRecordError(f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, source=name)
+        message = message or f"not readable JSON: {exc}"  # a number of 4,300 digits or more
         line = text.count("\n", 0, pos) + 1
         return JsonRecordError(message, line=line, column=pos - text.rfind("\n", 0, pos), source=name)
 
@@ -256,7 +308,7 @@ def iter_json(source: Source, *, strict: bool = False, cards: str | None = None)
     else:
         try:
             data, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:
             raise syntax(exc, pos) from None
         if ws.match(text, end).end() != len(text):  # type: ignore[union-attr]
             raise syntax(None, ws.match(text, end).end(), "text after the JSON document")  # type: ignore[union-attr]
@@ -279,7 +331,7 @@ def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) ->
     while True:
         try:
             data, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:
             raise syntax(exc, pos) from None
         yield index, pos, data
         index += 1
@@ -296,7 +348,8 @@ def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) ->
 
 
 def _lines(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` of a stream of text blocks, without the newlines."""
+    """``(line number, line)`` of a stream of text blocks, without the newlines.  A line longer than a record
+    may be is cut short (still too long: the record is refused), so that it never fills the memory."""
     carry = ""
     lineno = 1
     for block in blocks:
@@ -305,6 +358,8 @@ def _lines(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
         for part in parts:
             yield lineno, part
             lineno += 1
+        if len(carry) > MAX_RECORD_BYTES:
+            carry = carry[:MAX_RECORD_BYTES + 1]
     if carry:
         yield lineno, carry
 

@@ -26,7 +26,8 @@ from typing import NamedTuple
 from ..cards import CODES, CardSet
 from ..engine import Deal
 from ..errors import NotationError
-from ..events import Action
+from ..events import Action, Play
+from ..limits import MAX_DECLARATIONS, MAX_TRICKS
 from ..rules import Ruleset
 from .tags import HEADER_TAGS, UNFINISHED, Header, format_side_values, read_header, result_text
 
@@ -225,3 +226,27 @@ def _export_positions(text: str, first_line: int) -> list[tuple[int, int]]:
         else:  # a declaration line
             out.append((lineno, 1))
     return out
+
+
+def check_counts(record: Record) -> None:
+    """Refuse a record with more tricks or declarations than the archive counts (:mod:`tutepgn.limits`):
+    :class:`NotationError` at the first event past the limit.  A real record has 40 plays and a few
+    declarations, so only a long one is counted."""
+    events = record.events
+    if len(events) <= MAX_DECLARATIONS:
+        return
+    header = record.header_or_none()
+    players = header.rules.players if header is not None else 2  # the fewest players: the most tricks
+    plays = declarations = 0
+    for i, event in enumerate(events):
+        if type(event) is Play:
+            plays += 1
+        else:
+            declarations += 1
+        if plays > MAX_TRICKS * players or declarations > MAX_DECLARATIONS:
+            what = (f"more than {MAX_TRICKS} tricks" if plays > MAX_TRICKS * players
+                    else f"more than {MAX_DECLARATIONS} declarations")
+            line, column = record.position(i) or (record.line, 1)
+            raise NotationError(f"the record has {what}: no deal has so many (the limit is what the archive "
+                                "stores)", line=line, column=column, source=record.source, index=record.index)
+

@@ -9,35 +9,45 @@ jumping from record to record in the export layout.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple, Union
 
+from ..errors import NotationError
+from ..limits import MAX_RECORD_BYTES
 from .tags import TAG_NAME, TAG_VALUE, unescape
 
 Source = Union[str, os.PathLike, IO[str]]
 """A path, the text itself, or a text stream."""
 
 
-def open_source(source: Source) -> tuple[Iterator[str], str | None, IO[str] | None]:
+def open_source(source: Source) -> tuple[Iterator[str], str | None, IO[str] | IO[bytes] | None]:
     """Text blocks of a source (path, text or text stream), its name, and the handle to close.
 
-    The blocks come without a BOM and with LF line ends.
+    The blocks come without a BOM and with LF line ends (CRLF and a lone CR read as LF, from a file, a
+    stream or a text alike).  A file (or a stream with a byte buffer, such as stdin) is decoded here, so
+    that bytes that are not UTF-8 are placed at their real offset in the file (:class:`Blocks`) and
+    refuse only the record they are in.
     """
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and not source.lstrip().startswith("[") and os.path.isfile(source)):
-        handle = open(source, encoding="utf-8-sig", newline=None)
-        return _read_blocks(handle), str(source), handle
+        handle = open(source, "rb")
+        return Blocks(handle), str(source), handle
     if isinstance(source, str):
         text = source[1:] if source.startswith("\ufeff") else source
-        return iter((text.replace("\r\n", "\n") if "\r" in text else text,)), None, None
+        return iter((_line_ends(text),)), None, None
     name = getattr(source, "name", None)
-    return _read_blocks(source), name if isinstance(name, str) else None, None
+    name = name if isinstance(name, str) else None
+    buffer = getattr(source, "buffer", None)
+    if buffer is not None and hasattr(buffer, "read1"):
+        return Blocks(buffer), name, None
+    return _read_blocks(source), name, None
 
 
 def _read_blocks(stream: IO[str]) -> Iterator[str]:
-    """Blocks of about a mebibyte, BOM and CRLF removed, never splitting a CRLF."""
+    """Blocks of about a mebibyte of a text stream, BOM and CRLF removed, never splitting a CRLF."""
     first = True
     while True:
         block = stream.read(BLOCK_SIZE)
@@ -48,7 +58,121 @@ def _read_blocks(stream: IO[str]) -> Iterator[str]:
             first = False
         if block.endswith("\r"):
             block += stream.read(1)
-        yield block.replace("\r\n", "\n") if "\r" in block else block
+        yield _line_ends(block)
+
+
+def _line_ends(text: str) -> str:
+    """LF line ends for CRLF and lone CR, as a file is read (Python's universal newlines)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+class Blocks:
+    """Text blocks of a byte stream, decoded as UTF-8 (BOM dropped, CRLF and CR read as LF).
+
+    A byte that is not UTF-8 does not stop the reading: it is kept as a lone surrogate
+    (``surrogateescape``) and its place, ``[line, column, byte offset in the stream, byte, how many on
+    the line]``, is put in :attr:`bad`, where :func:`split_records` finds it and refuses the record it
+    is in, naming the offset.
+    """
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.bad: list[list[int]] = []
+        self.offset = 0
+        """Bytes of the stream decoded so far."""
+        self.line, self.column = 1, 0
+        """The line being read, and how many characters of it came in earlier blocks."""
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        data = self.stream.read(BLOCK_SIZE)
+        while data.endswith(b"\r"):  # a CRLF is never split between blocks
+            more = self.stream.read(1)
+            data += more
+            if not more:
+                break
+        start = self.offset - len(self.decoder.getstate()[0])  # where the first character of this block starts
+        text = self._decode(data)
+        if not data and not text:
+            raise StopIteration
+        if self.offset == 0 and text.startswith("\ufeff"):
+            text, start = text[1:], start + 3
+        self.offset += len(data)
+        if self.decoder.errors != "strict":
+            self._place(text, start)
+            state, self.decoder = self.decoder.getstate(), codecs.getincrementaldecoder("utf-8")()
+            self.decoder.setstate(state)  # strict again, keeping the bytes of a character cut by the block's end
+        text = _line_ends(text)
+        lines = text.count("\n")
+        self.line += lines
+        self.column = len(text) - text.rfind("\n") - 1 if lines else self.column + len(text)
+        return text
+
+    def _decode(self, data: bytes) -> str:
+        """``data`` decoded; on bytes that are not UTF-8, decoded again keeping them as surrogates."""
+        pending = self.decoder.getstate()[0]
+        try:
+            return self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError:
+            pass
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        return self.decoder.decode(pending + data, final=not data)
+
+    def _place(self, text: str, start: int) -> None:
+        """Put in :attr:`bad` where the bytes kept as surrogates in ``text`` (starting at byte ``start``) stand:
+        the first of each line, with how many the line has.  One pass, whatever their number (a Latin-1
+        file has one on every other line)."""
+        line, column, offset, at = self.line, self.column, start, 0
+        for m in _SURROGATE.finditer(text):
+            piece = text[at:m.start()]
+            breaks = piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+            last = max(piece.rfind("\n"), piece.rfind("\r"))
+            line, column = line + breaks, (len(piece) - last - 1 if breaks else column + len(piece))
+            offset += len(piece.encode("utf-8", "surrogateescape"))
+            if self.bad and self.bad[-1][0] == line:
+                self.bad[-1][4] += 1
+            else:
+                self.bad.append([line, column + 1, offset, ord(m[0]) - 0xDC00, 1])
+            column, offset, at = column + 1, offset + 1, m.end()
+
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as ``surrogateescape`` keeps it."""
+
+
+class Unread(str):
+    """The text of a record refused before it is parsed (too large, or not UTF-8): its head only, for its
+    tags, with why and where (:meth:`error`).  :func:`~tutepgn.notation.tpgn.parse_record` refuses it."""
+
+    message: str
+    line: int
+    column: int
+
+    @classmethod
+    def of(cls, text: str, message: str, line: int, column: int = 1) -> Unread:
+        """The refusal of ``text`` (kept: its first lines, bytes that are not UTF-8 shown as U+FFFD)."""
+        head = text[:_HEAD]
+        if len(text) > _HEAD and "\n" in head:
+            head = head[:head.rfind("\n") + 1]
+        out = cls(_SURROGATE.sub("\ufffd", head))
+        out.message, out.line, out.column = message, line, column
+        return out
+
+    def error(self, source: str | None = None, index: int | None = None) -> NotationError:
+        """The refusal as a located error."""
+        return NotationError(self.message, line=self.line, column=self.column, source=source, index=index)
+
+
+_HEAD = 4096
+"""How much of a refused record is kept (its tags, for whoever lists it)."""
+
+
+def text_size(text: str) -> int:
+    """The size of a text in UTF-8 bytes (its length when it is ASCII: no encoding)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
 
 
 _BOUNDARY = re.compile(r"^[ \t]*(?![\[;\s])[^\n]*\n(?:[ \t]*(?:;[^\n]*)?\n)*(?=[ \t]*\[)", re.M)
@@ -57,26 +181,105 @@ BLOCK_SIZE = 1 << 20
 """How much text a stream is read in at a time (records may straddle blocks)."""
 
 
-def split_records(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
+def split_records(blocks: Iterable[str], max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
     """Yield ``(first line number, text)`` of each record in a stream of text blocks.
 
     A tag line (starting with ``[``) after the play has begun starts the next
     record; lines starting with ``;`` before the tags are comments on the file.
     Blocks may cut records anywhere: the tail is carried to the next block.
+    A record over ``max_bytes`` (default :data:`~tutepgn.limits.MAX_RECORD_BYTES`), or holding bytes that
+    are not UTF-8 (:class:`Blocks`), comes as :class:`Unread` text: the rest of it is skipped unkept.
     """
+    limit = MAX_RECORD_BYTES if max_bytes is None else max_bytes
+    bad = getattr(blocks, "bad", None)
+    blocks = iter(blocks)
     carry = ""
     line = 1
-    for block in blocks:
-        text = carry + block if carry else block
+    text: str | None = None  # text to split before the next block is read: what follows a skipped record
+    while True:
+        if text is None:
+            block = next(blocks, None)
+            if block is None:
+                break
+            text = carry + block if carry else block
         start = 0
         while (end := _next_record(text, start)) >= 0:
             chunk = text[start:end]
-            yield _trim_file_comments(line, chunk)
+            first, record = _trim_file_comments(line, chunk)
             line += chunk.count("\n")
+            yield first, (record if len(record) <= limit >> 2 and not bad else _checked(first, record, line, limit, bad))
             start = end
-        carry = text[start:]
+        carry, text = text[start:], None
+        if len(carry) > limit and text_size(carry) > limit:  # no end in sight: skip the rest of this record
+            first = _trim_file_comments(line, carry[:_HEAD])[0]
+            yield first, Unread.of(carry, _too_large(limit), first)
+            line, text = _skip(carry, blocks, line, limit)
+            if bad:
+                _pop_bad(bad, line)
+            carry = ""
+            if text is None:
+                return
     if carry and any(x.strip() and x.lstrip()[:1] != ";" for x in carry.split("\n")):
-        yield _trim_file_comments(line, carry)
+        first, record = _trim_file_comments(line, carry)
+        yield first, _checked(first, record, line + carry.count("\n") + 1, limit, bad)
+
+
+def _too_large(limit: int) -> str:
+    return (f"the record is larger than {limit:,} bytes (TUTEPGN_MAX_RECORD_BYTES): it was refused unread; "
+            "a real record is under 2 KB")
+
+
+def _checked(first: int, text: str, end_line: int, limit: int, bad: list[list[int]] | None) -> str:
+    """The record's text, or :class:`Unread` when it is too large or holds bytes that are not UTF-8
+    (those before line ``end_line`` are taken out of ``bad``)."""
+    if text_size(text) > limit:
+        if bad:
+            _pop_bad(bad, end_line)
+        return Unread.of(text, _too_large(limit), first)
+    found = _pop_bad(bad, end_line) if bad else []
+    found = [b for b in found if b[0] >= first]
+    if not found:
+        return text
+    line, column, offset, byte, _ = found[0]
+    others = sum(b[4] for b in found) - 1
+    more = f" (and {others} more)" if others else ""
+    return Unread.of(text, f"byte 0x{byte:02x} at offset {offset:,} of the file is not UTF-8{more}: the file must "
+                           "be UTF-8 text", line, column)
+
+
+def _pop_bad(bad: list[list[int]], end_line: int) -> list[list[int]]:
+    """Take out of ``bad`` the places before line ``end_line``."""
+    n = 0
+    while n < len(bad) and bad[n][0] < end_line:
+        n += 1
+    found = bad[:n]
+    del bad[:n]
+    return found
+
+
+def _skip(carry: str, blocks: Iterator[str], line: int, limit: int) -> tuple[int, str | None]:
+    """Read past a record too large to keep (``carry`` is its start, on line ``line``), line by line, holding
+    at most ``limit`` characters of a line: the line the next record starts on, and the text from there to
+    the end of the block read (None at the end of the input).  The next record starts as :data:`_BOUNDARY`
+    says: at a tag line after a play line and blank or ``;`` lines only."""
+    played = False
+    segment = carry
+    while True:
+        lines = segment.split("\n")
+        partial = lines.pop()
+        if len(partial) > limit:  # a line longer than a record: only its start tells what it is
+            partial = partial[:64]
+        for i, text in enumerate(lines):
+            head = text.lstrip(" \t")[:1]
+            if head == "[" and played:
+                return line + i, "\n".join(lines[i:] + [partial])
+            if head not in ("", ";", "["):
+                played = not head.isspace()
+        line += len(lines)
+        block = next(blocks, None)
+        if block is None:
+            return line, None
+        segment = partial + block
 
 
 _FILE_COMMENT = re.compile(r"(?:[ \t]*(?:;[^\n]*)?\n)+")

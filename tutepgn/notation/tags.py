@@ -10,6 +10,7 @@ the readers and the writer share live here too.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING
 from ..cards import CARD_STYLES, SUIT_LETTERS, Card, Mask, Suit, card_reader
 from ..engine import Deal
 from ..score import ScoreSheet
-from ..errors import NotationError, TuteError
+from ..errors import NotationError, TuteError, UnknownRuleset
+from ..limits import INT32_MAX, MAX_RULE_VALUE, YEAR_MAX
 from ..rules import Ruleset
 
 if TYPE_CHECKING:
@@ -83,13 +85,68 @@ def rules_of(spec: str, line: int = 1) -> Ruleset:
         raise NotationError("[Rules] the Rules tag is missing: every record names its ruleset", line=line, column=1,
                             expected='[Rules "PRESET option=value ..."]')
     try:
-        rules = Ruleset.from_spec(spec)
+        rules = Ruleset.from_spec(_rule_numbers(spec))
+        _rule_values(rules)
     except TuteError as exc:
         raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
     if len(_RULESETS) >= 256:
         _RULESETS.clear()
     _RULESETS[spec] = rules
     return rules
+
+
+_WIDE_OPTIONS = frozenset({"match_target", "match_target_choices", "tute_wins_match_below_target"})
+"""Ruleset options counted in match points, as wide as the MatchTarget tag; every other number is a small one."""
+_ANY_DIGITS = re.compile(r"\d+")
+"""A run of digits as Python reads them (``int`` takes ``²`` and Arabic-Indic digits): each must be ASCII here."""
+
+
+def number_error(text: str, low: int, high: int) -> str | None:
+    """Why ``text`` is not a whole number from ``low`` to ``high`` written in ASCII digits, or None when it is one.
+
+    Only ``0``-``9`` are digits here (``int`` also reads ``²`` and other Unicode digits), and the length is
+    checked before ``int`` (which refuses numbers of 4,300 digits and more): the one reader of numbers in tags.
+    """
+    digits = text[1:] if text[:1] == "-" and low < 0 else text
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return f"{_shown(text)} is not a whole number in digits 0-9 (from {low} to {high})"
+    if len(digits.lstrip("0")) > len(str(max(abs(low), high))) or not low <= _whole(text) <= high:
+        return f"{_shown(text)} is out of range: from {low} to {high}"
+    return None
+
+
+def _shown(text: str) -> str:
+    """A value as an error quotes it: at most 24 characters of it."""
+    return repr(text[:24]) + ("..." if len(text) > 24 else "")
+
+
+def _whole(text: str) -> int:
+    """An ASCII number of few significant digits as an int (leading zeros never reach ``int``'s digit limit)."""
+    value = int(text.lstrip("-").lstrip("0") or "0")
+    return -value if text[:1] == "-" else value
+
+
+def read_number(text: str, low: int, high: int) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high`` (see :func:`number_error`), or None."""
+    return None if number_error(text, low, high) else _whole(text)
+
+
+def _rule_numbers(spec: str) -> str:
+    """The spec, once every number in it is ASCII and short enough to read (else :class:`UnknownRuleset`)."""
+    for m in _ANY_DIGITS.finditer(spec):
+        if not m[0].isascii() or len(m[0].lstrip("0")) > len(str(INT32_MAX)):
+            raise UnknownRuleset(f"{_shown(m[0])}: numbers are written in digits 0-9, at most {INT32_MAX}")
+    return spec
+
+
+def _rule_values(rules: Ruleset) -> None:
+    """Refuse a ruleset whose numbers the archive cannot store: points and the like over 255, match targets
+    over 2^31-1, anything below 0."""
+    for name, value in rules.overrides().items():
+        high = INT32_MAX if name in _WIDE_OPTIONS else MAX_RULE_VALUE
+        for v in value if isinstance(value, tuple) else (value,):
+            if type(v) is int and not 0 <= v <= high:
+                raise UnknownRuleset(f"option {name}={v} is out of range: from 0 to {high}")
 
 
 def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> str:
@@ -103,9 +160,10 @@ def parse_side_values(text: str, rules: Ruleset) -> tuple[int, ...] | None:
     values: dict[str, int] = {}
     for part in text.split():
         label, _, value = part.partition(":")
-        if label not in labels or not value.lstrip("-").isdigit():
+        number = read_number(value, -INT32_MAX, INT32_MAX)
+        if label not in labels or number is None:
             return None
-        values[label] = int(value)
+        values[label] = number
     if set(values) != set(labels):
         return None
     return tuple(values[label] for label in labels)
@@ -122,7 +180,8 @@ def result_text(sheet: ScoreSheet, rules: Ruleset) -> str:
 # ---------------------------------------------------------------------------
 # The header.
 
-HEADER_TAGS = ("Rules", "Cards", "Dealer", "Deal", "Stock", "Trump", "DealNo", "Score", "MatchScore", "MatchTarget")
+HEADER_TAGS = ("Rules", "Cards", "Dealer", "Deal", "Stock", "Trump", "DealNo", "Score", "MatchScore", "MatchTarget",
+               "Date")
 """The tags a :class:`Header` reads, in the order it reads them."""
 
 
@@ -152,6 +211,8 @@ class Header:
     claimed_score: tuple[int, ...] | None = None
     match_score: tuple[int, ...] | None = None
     match_target: int | None = None
+    date: dt.date | None = None
+    year: int | None = None
     errors: dict[str, NotationError] = field(default_factory=dict)
 
     def deal(self, hands: list[Mask] | None = None) -> Deal:
@@ -220,8 +281,11 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
     if "Trump" in tags:
         header.turned = read("Trump", lambda: _turned(record, style))  # type: ignore[assignment]
     deal_no = tags.get("DealNo", "")
-    header.deal_no = int(deal_no) if deal_no.isdigit() else None
+    if deal_no not in ("", "?"):
+        header.deal_no = read("DealNo", lambda: _number(record, "DealNo", 1, INT32_MAX))  # type: ignore[assignment]
     header.first_of_match = deal_no == "1"
+    if "Date" in tags:
+        header.date, header.year = read("Date", lambda: _date(record)) or (None, None)  # type: ignore[misc]
     header.trump = trump_of(tags, rules)
     if "Score" in tags:
         header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
@@ -265,16 +329,56 @@ def _side_values(record: Record, rules: Ruleset, name: str, message: Callable[[]
                  text: str | None = None) -> tuple[int, ...]:
     values = parse_side_values(record.tags[name], rules)
     if values is None:
-        raise tag_error(record, name, message(), text=text)
+        numbers = (part.partition(":")[2] for part in record.tags[name].split())
+        problem = next(filter(None, (number_error(v, -INT32_MAX, INT32_MAX) for v in numbers if v)), None)
+        raise tag_error(record, name, problem or message(), text=text)
     return values
 
 
 def _match_target(record: Record, text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise NotationError(f"MatchTarget {text!r} is not a whole number", column=1, text=text,
+    problem = number_error(text, 1, INT32_MAX)
+    if problem is not None:
+        raise NotationError(f"MatchTarget {problem}", column=1, text=text,
                             line=record.tag_lines.get("MatchTarget", record.line), source=record.source,
                             index=record.index)
-    return int(text)
+    return _whole(text)
+
+
+def _number(record: Record, name: str, low: int, high: int) -> int:
+    problem = number_error(record.tags[name], low, high)
+    if problem is not None:
+        raise tag_error(record, name, problem)
+    return _whole(record.tags[name])
+
+
+def _date(record: Record) -> tuple[dt.date | None, int | None]:
+    problem = date_error(record.tags["Date"])
+    if problem is not None:
+        raise tag_error(record, "Date", problem)
+    return read_date(record.tags["Date"])
+
+
+def date_error(text: str) -> str | None:
+    """Why a Date tag cannot be read, or None: a part in digits must be ASCII digits, the year at most 9999."""
+    parts = text.split(".")
+    if any(_ANY_DIGITS.search(p) and not p.isascii() for p in parts):
+        return "write the date in digits 0-9, as 2024.12.07"
+    if parts[0].isdigit() and read_number(parts[0], 0, YEAR_MAX) is None:
+        return f"the year is out of range: from 0 to {YEAR_MAX}"
+    return None
+
+
+def read_date(text: str) -> tuple[dt.date | None, int | None]:
+    """A Date tag (``2024.12.07``; ``??`` for an unknown part) as a date (None with unknown or impossible parts)
+    and its year (None when unknown or out of range: :func:`date_error` says why)."""
+    parts = text.split(".")
+    year = read_number(parts[0], 0, YEAR_MAX) if parts[0].isascii() else None
+    if year is None or len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts[1:]):
+        return None, year
+    try:
+        return dt.date(year, int(parts[1]), int(parts[2])), year
+    except ValueError:
+        return None, year
 
 
 @lru_cache(maxsize=8)

@@ -28,20 +28,25 @@ from typing import IO
 from ..errors import NotationError
 from .export import read_export
 from .grammar import read_grammar
-from .record import Record
-from .split import Source, open_source, scan_tags, split_records
+from .record import Record, check_counts
+from .split import Source, Unread, open_source, scan_tags, split_records
 from .writer import write_record
 
 
 def parse_record(text: str, *, first_line: int = 1, source: str | None = None, index: int = 0,
                  cards: str | None = None, strict: bool = False) -> Record:
-    """Parse the text of one record.  Syntax errors raise :class:`NotationError`."""
-    if cards is None or cards == "es":
-        record = read_export(text, first_line)
-        if record is not None:
-            record.source, record.index = source, index
-            return record
-    return read_grammar(text, first_line, source, index, cards, strict)
+    """Parse the text of one record.  Syntax errors raise :class:`NotationError`, and so do a record the
+    splitter refused unread (:class:`~tutepgn.notation.split.Unread`: too large, or not UTF-8) and one with
+    more tricks or declarations than the archive counts (:func:`~tutepgn.notation.record.check_counts`)."""
+    if type(text) is Unread:
+        raise text.error(source, index)
+    record = read_export(text, first_line) if cards is None or cards == "es" else None
+    if record is not None:
+        record.source, record.index = source, index
+    else:
+        record = read_grammar(text, first_line, source, index, cards, strict)
+    check_counts(record)
+    return record
 
 
 def iter_records(source: Source, *, strict: bool = False, cards: str | None = None) -> Iterator[Record]:

@@ -1,0 +1,60 @@
+"""The library's input limits, in one place: what one record may hold, and how big it may be.
+
+Two kinds of limit live here.
+
+* **Widths** (fixed): the largest number each kind of value may have, which
+  is the width of the archive column that stores it (``archive/columns.py``
+  checks at import that its columns hold them).  The tag reader
+  (``notation/tags.py``) and the readers refuse a value past its width with a
+  located error, so that a record the reader accepts always fits the archive.
+* **Sizes** (set by ``TUTEPGN_*`` environment variables, read once at import):
+  the largest record, and the deepest JSON, the readers accept before they
+  parse.  docs/security.md ("Input limits") lists them.
+
+>>> INT32_MAX, UINT8_MAX, YEAR_MAX
+(2147483647, 255, 9999)
+>>> MAX_RECORD_BYTES >= 4096
+True
+"""
+
+from __future__ import annotations
+
+import os
+
+INT32_MAX = 2**31 - 1
+"""A signed 32-bit column (``INTEGER``): DealNo, MatchTarget, Score and MatchScore values, line numbers."""
+UINT8_MAX = 2**8 - 1
+"""An unsigned 8-bit column (``UTINYINT``): a trick's number, a deal's count of cantes or exchanges, points."""
+UINT16_MAX = 2**16 - 1
+"""An unsigned 16-bit column (``USMALLINT``): the sequence number of a play or a declaration."""
+YEAR_MAX = 9999
+"""The last year a Date tag may name: the archive's ``date`` column (and Python's ``datetime.date``) stops there,
+well inside its ``year`` column (``SMALLINT``)."""
+
+MAX_TRICKS = UINT8_MAX
+"""Most tricks a record may hold: a trick's number is an 8-bit column (a real deal has at most 20)."""
+MAX_DECLARATIONS = UINT8_MAX
+"""Most declarations (cantes, tutes, exchanges) a record may hold: the counts are 8-bit columns (a real deal
+has fewer than ten)."""
+MAX_RULE_VALUE = UINT8_MAX
+"""Largest number a Rules tag may give an option (points, thresholds, ranks), except the match target's options,
+which are 32-bit like the MatchTarget tag: the archive stores points in 8-bit columns."""
+
+
+def _setting(name: str, default: int, minimum: int) -> int:
+    """A whole number from the environment variable ``name``, else ``default``; a bad value is an error at
+    start-up, never a limit silently ignored."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
+        raise ValueError(f"{name}={text!r}: give a whole number of at least {minimum}")
+    return int(text)
+
+
+MAX_RECORD_BYTES = _setting("TUTEPGN_MAX_RECORD_BYTES", 1 << 20, 4096)
+"""Largest record (UTF-8 bytes from its first tag line to the next record) the readers parse; a larger one is
+refused with a located error before it is parsed.  Real records are under 2 KB."""
+MAX_JSON_DEPTH = _setting("TUTEPGN_MAX_JSON_DEPTH", 32, 8)
+"""Deepest nesting of arrays and objects a JSON input may have (a record needs 4); deeper input is refused before
+it is decoded."""
