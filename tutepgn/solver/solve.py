@@ -1,0 +1,113 @@
+"""The solver's entry points: exact values, the value of every legal card, and the win test.
+
+A :class:`Solver` owns its transposition table (no global state: one solver
+per thread or worker process) and a backend, the C core when it was built
+and not refused, else the pure-Python search.  ``TUTEPGN_SOLVER=python`` in
+the environment, or ``Solver(backend="python")``, forces the fallback.
+
+The exact value is found by bisection of null-window searches (about seven
+passes: the values are points, so MTD(f)'s steps of one point take dozens).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from ..cards import Card
+from .position import Position
+from .search import PythonSearch
+
+try:
+    from . import ccore
+except ImportError:  # built without a compiler: the pure-Python search answers alone
+    ccore = None  # type: ignore[assignment]
+
+Backend = Literal["c", "python"]
+C_AVAILABLE = ccore is not None
+"""True when the C core was built with the package."""
+STATIC_FIELDS = (0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28)
+"""Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay."""
+
+
+def default_backend() -> Backend:
+    """The C core if built, unless ``TUTEPGN_SOLVER=python`` asks for the fallback."""
+    wanted = os.environ.get("TUTEPGN_SOLVER", "").strip().lower()
+    if wanted not in ("", "c", "python"):
+        raise ValueError(f"TUTEPGN_SOLVER={wanted!r}: use c or python")
+    return "python" if wanted == "python" or not C_AVAILABLE else "c"
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A group of equivalent legal cards and the value of playing any of them, for the side valued."""
+    cards: tuple[Card, ...]
+    value: int
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table; reuse it for the positions of one deal."""
+
+    def __init__(self, backend: Backend | None = None, table_bits: int = 20) -> None:
+        """``table_bits``: the C table holds 2**bits entries of 40 bytes (0: search without a table)."""
+        self.backend: Backend = backend or default_backend()
+        if self.backend == "c" and not C_AVAILABLE:
+            raise ValueError("the C core of the solver was not built; use backend='python'")
+        if self.backend not in ("c", "python"):
+            raise ValueError(f"unknown solver backend {self.backend!r}: use c or python")
+        self.table_bits = table_bits
+        self._static: tuple[int, ...] | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self._py = PythonSearch({} if self.table_bits else None)
+        self._c = ccore.Table(self.table_bits) if self.backend == "c" else None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the table was last cleared (a measure for benchmarks)."""
+        return self._c.nodes if self._c is not None else self._py.nodes
+
+    def search(self, position: Position, alpha: int, beta: int, only: Card = -1) -> int:
+        """One fail-soft search of ``position`` in the window (alpha, beta); ``only`` forces the first card."""
+        packed = position.packed()
+        static = tuple(packed[i] for i in STATIC_FIELDS)
+        if static != self._static:
+            self._static = static
+            self._reset()
+        if self._c is not None:
+            return self._c.search(packed, alpha, beta, only)
+        return self._py.search(packed, alpha, beta, only)
+
+    def _exact(self, position: Position, only: Card = -1) -> int:
+        low, high = 0, position.bound()
+        while low < high:
+            middle = (low + high + 1) // 2
+            v = self.search(position, middle - 1, middle, only)
+            if v >= middle:
+                low = v
+            else:
+                high = v
+        return low
+
+    def value(self, position: Position) -> int:
+        """The points the side valued makes from now under best play by all: cards, last ten (and cantes)."""
+        return position.window_points[position.side] + self._exact(position)
+
+    def values_of_legal_cards(self, position: Position) -> list[CardValue]:
+        """Each group of equivalent legal cards and its exact value, in card order."""
+        base = position.window_points[position.side]
+        return [CardValue(group, base + self._exact(position, group[0])) for group in position.card_groups()]
+
+    def reaches(self, position: Position, threshold: int) -> bool:
+        """True if the side valued makes at least ``threshold`` points from now (one null-window search)."""
+        needed = threshold - position.window_points[position.side]
+        if needed <= 0:
+            return True
+        return self.search(position, needed - 1, needed) >= needed
+
+
+def value(position: Position, backend: Backend | None = None) -> int:
+    """The exact value of one position with a fresh solver (see :meth:`Solver.value`)."""
+    return Solver(backend).value(position)
