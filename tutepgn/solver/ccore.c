@@ -30,8 +30,8 @@ static const u64 ZEROS = 31ULL | 31ULL << 10 | 31ULL << 20 | 31ULL << 30;
 #define ABOVE(c) (SUIT_MASK((c) / 10) & ~((2ULL << (c)) - 1))
 #define REY_CABALLO(s) (3ULL << (10 * (s) + 6)) /* caballo strength 6, rey 7 */
 
-typedef struct {
-    u64 k[4];
+typedef struct { /* 32 bytes: a bucket of two is one cache line */
+    u64 k[3];
     int16_t low, high;
     int8_t best;
     uint8_t cards; /* cards left at the entry's trick start, 0 for an empty slot: the bigger subtree stays */
@@ -39,7 +39,8 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    Entry *entries;
+    Entry *entries; /* aligned to 64 bytes inside block */
+    void *block;
     u64 mask;
     long long nodes;
 } Table;
@@ -83,25 +84,28 @@ static u64 live_cards(const State *s) {
     return live;
 }
 
-static void make_key(const State *s, u64 k[4]) {
-    u64 live = live_cards(s);
+/* The key at a trick start: the four canonical hands (40 bits each), the leader and the cante state,
+ * packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16, h3 | leader << 40 | cantes << 42. */
+static void make_key(const State *s, u64 k[3]) {
+    u64 live = live_cards(s), canon[4];
     for (int i = 0; i < 4; i++) {
-        u64 h = i < s->n ? s->d.hands[i] : 0, canon = h & ~ZEROS;
+        u64 h = i < s->n ? s->d.hands[i] : 0, c = h & ~ZEROS;
         for (int suit = 0; suit < 4; suit++) {
             int shift = 10 * suit;
-            canon |= (u64)SQUEEZE[live >> shift & 31][h >> shift & 31] << shift;
+            c |= (u64)SQUEEZE[live >> shift & 31][h >> shift & 31] << shift;
         }
-        k[i] = canon;
+        canon[i] = c;
     }
-    k[0] |= (u64)s->d.leader << 40;
-    if (s->sing) k[0] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
+    k[0] = canon[0] | canon[1] << 40;
+    k[1] = canon[1] >> 24 | canon[2] << 16;
+    k[2] = canon[3] | (u64)s->d.leader << 40;
+    if (s->sing) k[2] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
 }
 
-static u64 hash_key(const u64 k[4]) {
+static u64 hash_key(const u64 k[3]) {
     u64 h = k[0] * 0x9E3779B97F4A7C15ULL;
     h ^= (k[1] + (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
     h ^= (k[2] + (h >> 31)) * 0x94D049BB133111EBULL;
-    h ^= (k[3] + (h >> 27)) * 0x9E3779B97F4A7C15ULL;
     return h ^ (h >> 32);
 }
 
@@ -195,25 +199,40 @@ static int play(State *s, int seat, int c) {
     return gained;
 }
 
-/* At a trick start, the most the team can still make: the cards' points, the last ten, the cantes held. */
-static int most_points(const State *s) {
-    u64 live = live_cards(s);
-    int most = s->bonus;
+static int card_points(u64 cards) {
+    int points = 0;
     for (int strength = 5; strength < 10; strength++) {
         u64 m = (1ULL << strength) | (1ULL << (10 + strength)) | (1ULL << (20 + strength)) | (1ULL << (30 + strength));
-        most += STRENGTH_POINTS[strength] * __builtin_popcountll(live & m);
+        points += STRENGTH_POINTS[strength] * __builtin_popcountll(cards & m);
     }
+    return points;
+}
+
+/* At a trick start, bounds of the team's points from here.  The most: every card point, the last ten and
+ * the cantes still held, less the points of the opponents' trumps above every trump of the team (the
+ * highest trump left always wins its trick, and every card is played).  The least: the points of the
+ * team's trumps above every trump of the opponents. */
+static void bounds(const State *s, int *least, int *most) {
+    u64 ours = 0, theirs = 0, trumps = SUIT_MASK(s->trump);
+    for (int i = 0; i < s->n; i++) {
+        if (s->team >> i & 1) ours |= s->d.hands[i];
+        else theirs |= s->d.hands[i];
+    }
+    u64 our_trumps = ours & trumps, their_trumps = theirs & trumps, sure_ours = 0, sure_theirs = 0;
+    if (our_trumps) sure_ours = their_trumps ? our_trumps & ABOVE(63 - __builtin_clzll(their_trumps)) : our_trumps;
+    if (their_trumps) sure_theirs = our_trumps ? their_trumps & ABOVE(63 - __builtin_clzll(our_trumps)) : their_trumps;
+    *least = card_points(sure_ours);
+    *most = s->bonus + card_points(ours | theirs) - card_points(sure_theirs);
     if (s->sing)
         for (int suit = 0; suit < 4; suit++) {
             if (s->d.sung >> suit & 1) continue;
             u64 pair = REY_CABALLO(suit);
             for (int i = 0; i < s->n; i++)
                 if ((s->d.hands[i] & pair) == pair) {
-                    most += suit == s->trump ? s->cuarenta_points : s->cante_points;
+                    *most += suit == s->trump ? s->cuarenta_points : s->cante_points;
                     break;
                 }
         }
-    return most;
 }
 
 /* True if an opponent of the mover still to play in this trick could beat card c (duties aside). */
@@ -265,13 +284,14 @@ static int node(State *s, int alpha, int beta, int only) {
     t->nodes++;
     int start = d->tlen == 0, seat, hint = -1;
     Entry *e = NULL, *bucket = NULL;
-    u64 k[4];
+    u64 k[3];
     int low = 0, high = UNKNOWN_HIGH; /* the entry's bounds as probed: a deeper node may overwrite the slot */
     if (start) {
         seat = d->leader;
         if (!d->hands[seat]) return 0;
-        if (beta <= 0) return 0;
-        int most = most_points(s);
+        int least, most;
+        bounds(s, &least, &most);
+        if (least >= beta) return least;
         if (most <= alpha) return most;
     } else {
         seat = (d->leader + d->tlen) % s->n;
@@ -414,20 +434,22 @@ static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "bits must be 0 (no table) or 4..28");
         return -1;
     }
-    PyMem_Free(self->entries);
+    PyMem_Free(self->block);
+    self->block = NULL;
     self->entries = NULL;
     self->mask = 0;
     self->nodes = 0;
     if (bits == 0) return 0;
-    self->entries = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
-    if (!self->entries) { PyErr_NoMemory(); return -1; }
+    self->block = PyMem_Calloc(((size_t)1 << bits) * sizeof(Entry) + 64, 1);
+    if (!self->block) { PyErr_NoMemory(); return -1; }
+    self->entries = (Entry *)(((uintptr_t)self->block + 63) & ~(uintptr_t)63); /* a bucket in one cache line */
     self->mask = ((u64)1 << bits) - 1;
     self->nodes = 0;
     return 0;
 }
 
 static void Table_dealloc(Table *self) {
-    PyMem_Free(self->entries);
+    PyMem_Free(self->block);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

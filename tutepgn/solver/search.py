@@ -15,8 +15,10 @@ its points and the others minimising them, fail-soft, with:
 * move ordering: the table's best lead first, then cards that win the trick
   whatever the opponents still to play hold, with many points, then points
   given to a partner sure to win, then cheap cards thrown away;
-* at a trick start, a cut-off when even every point left (cards, last ten,
-  cantes still held) cannot reach the window.
+* at a trick start, a cut-off when bounds of the value are outside the window:
+  at most every point left (cards, last ten, cantes still held) less the
+  opponents' sure trumps, at least the team's sure trumps (the highest trump
+  left always wins its trick).
 
 The C core is the same algorithm line for line; they are tested to agree.
 """
@@ -33,6 +35,11 @@ from .position import MERGE, SQUEEZE, ZEROS, declare, duty_options, trick_state
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
 UNKNOWN_HIGH = 1 << 14
+
+
+def card_points(cards: Mask) -> int:
+    """The points of a set of cards."""
+    return sum(points * (cards & mask).bit_count() for points, mask in POINT_MASKS)
 """Upper bound stored for a table entry that has none yet (values are points, far below)."""
 
 
@@ -95,19 +102,29 @@ class PythonSearch:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
 
-    def most(self) -> int:
-        """At a trick start, the most the team can still make: the cards' points, the last ten, the cantes held."""
-        live = 0
-        for h in self.hands:
-            live |= h
-        most = self.bonus
-        for points, mask in POINT_MASKS:
-            most += points * (live & mask).bit_count()
+    def bounds(self) -> tuple[int, int]:
+        """At a trick start, the least and the most the team can still make.
+
+        The most: every card point, the last ten and the cantes still held, less the points of the
+        opponents' trumps above every trump of the team (the highest trump left always wins its trick, and
+        every card is played); the least: the points of the team's trumps above every trump of the opponents.
+        """
+        ours = theirs = 0
+        for seat, h in enumerate(self.hands):
+            if self.team >> seat & 1:
+                ours |= h
+            else:
+                theirs |= h
+        trumps = SUIT_MASK[self.trump]
+        our_trumps, their_trumps = ours & trumps, theirs & trumps
+        sure_ours = our_trumps & ABOVE[their_trumps.bit_length() - 1] if their_trumps else our_trumps
+        sure_theirs = their_trumps & ABOVE[our_trumps.bit_length() - 1] if our_trumps else their_trumps
+        most = self.bonus + card_points(ours | theirs) - card_points(sure_theirs)
         if self.sing:
             for s in SUITS:
                 if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
                     most += self.cuarenta_points if s == self.trump else self.cante_points
-        return most
+        return card_points(sure_ours), most
 
     def node(self, alpha: int, beta: int, only: int = -1) -> int:
         """One node: the team's points from here, fail-soft in (alpha, beta)."""
@@ -121,9 +138,9 @@ class PythonSearch:
             seat = self.leader
             if not hands[seat]:
                 return 0
-            if beta <= 0:
-                return 0
-            most = self.most()
+            least, most = self.bounds()
+            if least >= beta:
+                return least
             if most <= alpha:
                 return most
             if self.table is not None:

@@ -49,8 +49,9 @@ class CardValue:
 class Solver:
     """A double-dummy solver with its own transposition table; reuse it for the positions of one deal."""
 
-    def __init__(self, backend: Backend | None = None, table_bits: int = 20) -> None:
-        """``table_bits``: the C table holds 2**bits entries of 40 bytes (0: search without a table)."""
+    def __init__(self, backend: Backend | None = None, table_bits: int | None = None) -> None:
+        """``table_bits``: the C table holds 2**bits entries of 40 bytes (0: search without a table; None:
+        sized by the first position searched, from 2**10 for a few cards to 2**20, 40 MB, for a whole deal)."""
         self.backend: Backend = backend or default_backend()
         if self.backend == "c" and not C_AVAILABLE:
             raise ValueError("the C core of the solver was not built; use backend='python'")
@@ -58,11 +59,17 @@ class Solver:
             raise ValueError(f"unknown solver backend {self.backend!r}: use c or python")
         self.table_bits = table_bits
         self._static: tuple[int, ...] | None = None
-        self._reset()
+        self._py = PythonSearch({} if table_bits != 0 else None)
+        self._c: ccore.Table | None = None
 
-    def _reset(self) -> None:
-        self._py = PythonSearch({} if self.table_bits else None)
-        self._c = ccore.Table(self.table_bits) if self.backend == "c" else None
+    def _reset(self, position: Position) -> None:
+        """A fresh table, sized for ``position`` unless the size was given (a big table costs page faults)."""
+        bits = self.table_bits
+        if bits is None:
+            cards = sum(h.bit_count() for h in position.hands) + len(position.trick)
+            bits = min(20, max(10, cards // 2 + 4))
+        self._py = PythonSearch({} if bits else None)
+        self._c = ccore.Table(bits) if self.backend == "c" else None
 
     @property
     def nodes(self) -> int:
@@ -73,9 +80,9 @@ class Solver:
         """One fail-soft search of ``position`` in the window (alpha, beta); ``only`` forces the first card."""
         packed = position.packed()
         static = tuple(packed[i] for i in STATIC_FIELDS)
-        if static != self._static:
+        if static != self._static or (self.backend == "c" and self._c is None):
             self._static = static
-            self._reset()
+            self._reset(position)
         if self._c is not None:
             return self._c.search(packed, alpha, beta, only)
         return self._py.search(packed, alpha, beta, only)
