@@ -29,7 +29,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/run_all.py $(BENCH_ARGS)
 
-## bench-quick: engine, parse and validate only (2 minutes)
+## bench-quick: engine, parse, validate and the solver only (3 minutes)
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/run_all.py --quick $(BENCH_ARGS)
