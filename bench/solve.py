@@ -7,12 +7,14 @@ solver (an empty table) per solve, one core:
 * the win test at the first lead: does the side to move make 66 of the 130 points;
 * the 2-player endgame once the stock is empty (8 tricks, playcard-2p, the first 16 draws played at random);
 * a whole 3-player deal, each seat against the other two (torofun-3p): the time per seat;
-* the pure-Python search on the same 2-player endgames (8 tricks left).
+* the pure-Python search on the same 2-player endgames (8 tricks left);
+* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots.
 
 Targets (issue 14): 4-player deal median <= 250 ms and p90 <= 800 ms; win test <= 30 ms;
-2-player endgame <= 1 ms; 3-player deal <= 100 ms a seat; Python fallback <= 2 s at 8 tricks.
+2-player endgame <= 1 ms; 3-player deal <= 100 ms a seat; Python fallback <= 2 s at 8 tricks;
+analysed 4-player deal <= 1 s.
 
-    python bench/solve.py [--seeds 20] [--python-seeds 5] [--json OUT]
+    python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--json OUT]
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import time
 from collections.abc import Callable
 
 from tutepgn import Deal, Play, preset
+from tutepgn.analysis import analyse
+from tutepgn.simulate import simulate_deals
 from tutepgn.solver import C_AVAILABLE, Position, Solver
 
 WIN = 66
@@ -57,6 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=20, help="deals per figure")
     parser.add_argument("--python-seeds", type=int, default=5, help="endgames for the pure-Python search")
+    parser.add_argument("--analysis-deals", type=int, default=10, help="4-player deals analysed play by play")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
     seeds = range(args.seeds)
@@ -65,6 +70,8 @@ def main() -> None:
     four_cantes = [Position.from_deal(Deal.shuffled(preset("torofun-4p"), s), cantes=True) for s in seeds]
     three = [Position.from_deal(Deal.shuffled(preset("torofun-3p"), s), seat) for s in seeds for seat in range(3)]
     two = [Position.from_deal(endgame(s)) for s in seeds]
+    played = [d for d in simulate_deals(preset("torofun-4p"), 2 * args.analysis_deals, seed=2026)
+              if d.tute_event is None][:args.analysis_deals]
 
     figures = {
         "backend": backend,
@@ -74,6 +81,7 @@ def main() -> None:
         "two_player_endgame": timed([lambda p=p: Solver(backend).value(p) for p in two]),
         "three_player_deal_per_seat": timed([lambda p=p: Solver(backend).value(p) for p in three]),
         "python_endgame": timed([lambda p=p: Solver("python").value(p) for p in two[:args.python_seeds]]),
+        "analysis_four_player_deal": timed([lambda d=d: analyse(d, backend=backend) for d in played]),
     }
     nodes = []
     for p in four:
@@ -85,7 +93,8 @@ def main() -> None:
     print(f"double-dummy solver ({backend} core), CPU time per solve, {args.seeds} seeds, 1 core")
     for name, target in (("four_player_deal", "median 250, p90 800"), ("four_player_deal_cantes", ""),
                          ("win_test", "median 30"), ("two_player_endgame", "median 1"),
-                         ("three_player_deal_per_seat", "median 100"), ("python_endgame", "median 2000")):
+                         ("three_player_deal_per_seat", "median 100"), ("python_endgame", "median 2000"),
+                         ("analysis_four_player_deal", "median 1000")):
         f = figures[name]
         print(f"  {name:<28} median {f['median_ms']:>9.2f} ms  p90 {f['p90_ms']:>9.2f} ms  max {f['max_ms']:>9.2f} ms"
               + (f"  [target {target} ms]" if target else ""))

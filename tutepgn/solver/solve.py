@@ -50,8 +50,9 @@ class Solver:
     """A double-dummy solver with its own transposition table; reuse it for the positions of one deal."""
 
     def __init__(self, backend: Backend | None = None, table_bits: int | None = None) -> None:
-        """``table_bits``: the C table holds 2**bits entries of 40 bytes (0: search without a table; None:
-        sized by the first position searched, from 2**10 for a few cards to 2**20, 40 MB, for a whole deal)."""
+        """``table_bits``: the C table holds 2**bits entries of 32 bytes (0: search without a table; None:
+        sized by the first position searched, from 2**10 for a few cards to 2**18, 8 MB, for a whole deal:
+        bigger tables saved few nodes and cost more in page faults than a win test's whole search)."""
         self.backend: Backend = backend or default_backend()
         if self.backend == "c" and not C_AVAILABLE:
             raise ValueError("the C core of the solver was not built; use backend='python'")
@@ -67,7 +68,7 @@ class Solver:
         bits = self.table_bits
         if bits is None:
             cards = sum(h.bit_count() for h in position.hands) + len(position.trick)
-            bits = min(20, max(10, cards // 2 + 4))
+            bits = min(18, max(10, cards // 2 + 4))
         self._py = PythonSearch({} if bits else None)
         self._c = ccore.Table(bits) if self.backend == "c" else None
 
