@@ -88,8 +88,9 @@ class Solver:
             return self._c.search(packed, alpha, beta, only)
         return self._py.search(packed, alpha, beta, only)
 
-    def _exact(self, position: Position, only: Card = -1) -> int:
-        low, high = 0, position.bound()
+    def _exact(self, position: Position, only: Card = -1, low: int = 0, high: int | None = None) -> int:
+        """The exact search value, known to lie in [low, high], by bisection of null-window searches."""
+        high = position.bound() if high is None else high
         while low < high:
             middle = (low + high + 1) // 2
             v = self.search(position, middle - 1, middle, only)
@@ -104,9 +105,26 @@ class Solver:
         return position.window_points[position.side] + self._exact(position)
 
     def values_of_legal_cards(self, position: Position) -> list[CardValue]:
-        """Each group of equivalent legal cards and its exact value, in card order."""
+        """Each group of equivalent legal cards and its exact value, in card order.
+
+        The position's value bounds every card's (from above when the mover is of the side valued, from
+        below otherwise), and a card is most often worth it exactly: one search proves that, and the
+        bisection of the others starts on the right side of it.
+        """
         base = position.window_points[position.side]
-        return [CardValue(group, base + self._exact(position, group[0])) for group in position.card_groups()]
+        best = self._exact(position)
+        ours = position.side_of[position.turn] == position.side
+        values = []
+        for group in position.card_groups():
+            c = group[0]
+            if ours:
+                v = self.search(position, best - 1, best, c)
+                exact = best if v >= best else self._exact(position, c, 0, v)
+            else:
+                v = self.search(position, best, best + 1, c)
+                exact = best if v <= best else self._exact(position, c, v, None)
+            values.append(CardValue(group, base + exact))
+        return values
 
     def reaches(self, position: Position, threshold: int) -> bool:
         """True if the side valued makes at least ``threshold`` points from now (one null-window search)."""
