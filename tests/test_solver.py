@@ -241,6 +241,9 @@ def test_positions_the_solver_refuses() -> None:
     deal = Deal.shuffled(PRESETS["playcard-2p"], seed=1)
     with pytest.raises(ValueError, match="stock"):
         Position.from_deal(deal)
+    endgame = Deal.from_hands(PRESETS["playcard-2p"], ["1O 3O", "2O 4B"], dealer="S", turned="4B")
+    with pytest.raises(ValueError, match="not a legal play"):
+        Solver().search(Position.from_deal(endgame), 0, 1, only=card(2, 0))  # S's card, N to move
 
 
 def test_solvers_in_threads_keep_their_own_tables() -> None:

@@ -20,12 +20,12 @@ its points and the others minimising them, fail-soft, with:
   opponents' sure trumps, at least the team's sure trumps (the highest trump
   left always wins its trick).
 
-The C core is the same algorithm line for line; they are tested to agree.
+The C core is the same algorithm line for line (its table is a fixed array of
+two-entry buckets where this one is a dict, so on big searches their node
+counts can differ); they are tested to agree.
 """
 
 from __future__ import annotations
-
-import sys
 
 from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS
@@ -35,12 +35,12 @@ from .position import MERGE, SQUEEZE, ZEROS, declare, duty_options, trick_state
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
 UNKNOWN_HIGH = 1 << 14
+"""Upper bound stored for a table entry that has none yet (values are points, far below)."""
 
 
 def card_points(cards: Mask) -> int:
     """The points of a set of cards."""
     return sum(points * (cards & mask).bit_count() for points, mask in POINT_MASKS)
-"""Upper bound stored for a table entry that has none yet (values are points, far below)."""
 
 
 def merged(legal: Mask, live: Mask) -> Mask:
@@ -79,9 +79,6 @@ class PythonSearch:
         self.lost = [lost >> (4 * k) & 15 for k in range(4)]
         self.blocked = (b0, b1, b2, b3)
         self.sung, self.barred, self.won = sung, barred, won
-        limit_depth = 4 * n * 12 + 100
-        if sys.getrecursionlimit() < limit_depth:
-            sys.setrecursionlimit(limit_depth)
         return self.node(alpha, beta, only)
 
     def key(self) -> int:

@@ -79,6 +79,8 @@ class Solver:
 
     def search(self, position: Position, alpha: int, beta: int, only: Card = -1) -> int:
         """One fail-soft search of ``position`` in the window (alpha, beta); ``only`` forces the first card."""
+        if only >= 0 and not position.legal() >> only & 1:
+            raise ValueError(f"card {only} is not a legal play in this position")
         packed = position.packed()
         static = tuple(packed[i] for i in STATIC_FIELDS)
         if static != self._static or (self.backend == "c" and self._c is None):
