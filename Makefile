@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench bench-quick clean chromium wrk
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'

@@ -15,6 +15,7 @@ typedef uint64_t u64;
 #define NPACKED 29
 #define UNKNOWN_HIGH (1 << 14)
 #define ZERO_STRENGTHS 5
+#define MAX_MOVES 40 /* a hand holds at most 40 cards in a packed position (12 in the presets) */
 
 enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
        MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
@@ -256,9 +257,9 @@ static int beaten_later(const State *s, int seat, int c) {
 
 /* The order to try cards in: the table's best lead, sure winners with many points, points given to a
  * partner sure to win, then cheap cards thrown; ties by card int. */
-static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[10]) {
+static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[MAX_MOVES]) {
     const Dyn *d = &s->d;
-    int scores[10], count = 0, w = d->winning, maxing = s->team >> seat & 1;
+    int scores[MAX_MOVES], count = 0, w = d->winning, maxing = s->team >> seat & 1;
     int mate_sure = w >= 0 && (s->team >> w & 1) == maxing
                     && !beaten_later(s, seat, d->high_trump >= 0 ? d->high_trump : d->high_led);
     while (moves) {
@@ -310,7 +311,7 @@ static int node(State *s, int alpha, int beta, int only) {
         }
     }
     u64 legal = legal_cards(s, seat), live = live_cards(s);
-    int maxing = s->team >> seat & 1, cards[10], count;
+    int maxing = s->team >> seat & 1, cards[MAX_MOVES], count;
     if (only >= 0) {
         cards[0] = only;
         count = 1;
@@ -381,11 +382,15 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     long long v[NPACKED];
     if (!PyArg_ParseTuple(args, "Oii|i", &packed, &alpha, &beta, &only)) return NULL;
     if (unpack(packed, v) < 0) return NULL;
+    if (only >= 40 || (only >= 0 && !((u64)v[2 + (v[6] + v[7]) % v[0]] >> only & 1))) {
+        PyErr_SetString(PyExc_ValueError, "only must be a card of the hand to move, or -1");
+        return NULL;
+    }
     State s;
     memset(&s, 0, sizeof s);
     s.t = self;
     s.n = (int)v[0]; s.trump = (int)v[1];
-    for (int i = 0; i < 4; i++) s.d.hands[i] = (u64)v[2 + i];
+    for (int i = 0; i < 4; i++) s.d.hands[i] = (u64)v[2 + i] & ((1ULL << 40) - 1);
     s.d.leader = (int)v[6];
     s.team = (int)v[12]; s.duties = (int)v[13];
     for (int i = 0; i < 4; i++) s.side_of[i] = (int)(v[14] >> (2 * i) & 3);
