@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test test-slow bench bench-quick clean chromium wrk
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -33,7 +33,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/run_all.py $(BENCH_ARGS)
 
-## bench-quick: engine, parse and validate only (2 minutes)
+## bench-quick: engine, parse, validate and the solver only (3 minutes)
 bench-quick: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/run_all.py --quick $(BENCH_ARGS)

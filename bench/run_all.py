@@ -7,10 +7,11 @@ each writing its figures as JSON:
 2. ``parse.py``: full parse, header scan, regex floor, parse + replay + score,
    and python-chess ``read_game`` / ``read_headers`` in the same run (ratios);
 3. ``validate.py``: read + parse + replay + score with 1 and 2 worker jobs;
-4. ``archive.py`` at 10,000 and 100,000 deals (how the cost grows), then at
+4. ``solve.py``: the double-dummy solver, CPU time per solve over fixed seeds;
+5. ``archive.py`` at 10,000 and 100,000 deals (how the cost grows), then at
    ``--deals`` (1,000,000): import (the median of ``--import-runs`` fresh
    imports), peak memory, re-import, every search filter, stats;
-5. ``serve_load.py``: 50 clients for ``--seconds`` on the largest archive,
+6. ``serve_load.py``: 50 clients for ``--seconds`` on the largest archive,
    ``--serve-runs`` times on a fresh server each (the medians).
 
 Every figure is the median of several runs (the scripts say how many).  It
@@ -19,7 +20,7 @@ prints one table with the targets, writes every script's raw figures to
 archive's growth from 10,000 to 1,000,000 deals) in ``docs/performance.md``,
 between its ``bench-table`` markers.  A full run takes
 about 25 minutes on the project's 2-core machine; ``--quick`` leaves out the
-archive and service stages (2 minutes).
+archive and service stages (3 minutes).
 
     python bench/run_all.py [--quick] [--deals 1000000] [--import-runs 3] [--seconds 60] [--serve-runs 3] [--docs]
     python bench/run_all.py --from-json bench/out/results.json --docs   # the table again, nothing run
@@ -104,6 +105,21 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         f"{v['validate_jobs1_deals_per_s_median']:,} deals/s", "5,000 deals/s",
         v["validate_jobs1_deals_per_s_median"] >= 5000)
     add("the same, 2 jobs", f"{v['validate_jobs2_deals_per_s_median']:,} deals/s")
+    d = r.get("solve")
+    if d:
+        for key, stage, target, limit in (
+                ("four_player_deal", "double dummy: a whole 4-player deal's exact value", "median 250 ms, p90 800 ms", 250),
+                ("four_player_deal_cantes", "the same, with cantes", "", None),
+                ("win_test", "double dummy: does the side to move make 66 (one deal)", "30 ms", 30),
+                ("two_player_endgame", "double dummy: 2-player endgame, 8 tricks", "1 ms", 1),
+                ("three_player_deal_per_seat", "double dummy: a whole 3-player deal, per seat", "100 ms", 100),
+                ("python_endgame", "the pure-Python search, 2-player endgame", "2 s", 2000),
+                ("analysis_four_player_deal", "analysis of a 4-player deal, every play", "1 s", 1000)):
+            f = d[key]
+            met = None if limit is None else f["median_ms"] <= limit and (
+                key != "four_player_deal" or f["p90_ms"] <= 800)
+            add(f"{stage}, 1 core ({d['backend'] if key != 'python_endgame' else 'python'})",
+                f"median {fmt(f['median_ms'], ' ms')}, p90 {fmt(f['p90_ms'], ' ms')} CPU", target, met)
     c = r["parse"].get("python_chess")
     if c:
         add(f"python-chess {c['version']} `read_game`, same run", f"{c['read_game_games_per_s']:,} games/s, "
@@ -170,7 +186,7 @@ def markdown(results: dict[str, Any], rows: list[tuple[str, str, str, str]]) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="engine, parse and validate only")
+    parser.add_argument("--quick", action="store_true", help="engine, parse, validate and the solver only")
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals in the largest archive")
     parser.add_argument("--import-runs", type=int, default=3, help="fresh imports of the largest archive")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the service load")
@@ -186,6 +202,7 @@ def main() -> None:
         results["engine_replay"] = run("engine_replay.py")["engine_replay"]
         results["parse"] = run("parse.py")["parse"]
         results["validate"] = run("validate.py")["validate"]
+        results["solve"] = run("solve.py")["solve"]
         if not args.quick:
             results["archive"] = []
             for n in sorted({10_000, 100_000, args.deals}):

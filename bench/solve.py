@@ -1,0 +1,108 @@
+"""The double-dummy solver's speed: CPU time (``time.process_time``) per solve, over fixed seeds.
+
+Each figure is the median and the 90th percentile over the seeds, a fresh
+solver (an empty table) per solve, one core:
+
+* a whole 4-player deal's exact value at the first lead (torofun-4p), without and with cantes;
+* the win test at the first lead: does the side to move make 66 of the 130 points;
+* the 2-player endgame once the stock is empty (8 tricks, playcard-2p, the first 16 draws played at random);
+* a whole 3-player deal, each seat against the other two (torofun-3p): the time per seat;
+* the pure-Python search on the same 2-player endgames (8 tricks left);
+* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots.
+
+Targets (issue 14): 4-player deal median <= 250 ms and p90 <= 800 ms; win test <= 30 ms;
+2-player endgame <= 1 ms; 3-player deal <= 100 ms a seat; Python fallback <= 2 s at 8 tricks;
+analysed 4-player deal <= 1 s.
+
+    python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from tutepgn import Deal, Play, preset
+from tutepgn.analysis import analyse
+from tutepgn.simulate import simulate_deals
+from tutepgn.solver import C_AVAILABLE, Position, Solver
+
+WIN = 66
+"""Points that win a 4-player deal of 130 without cantes whatever the tie rule."""
+
+
+def endgame(seed: int) -> Deal:
+    """A playcard-2p deal played at random (plays only) until the stock is empty: 8 tricks left."""
+    rng = random.Random(seed)
+    deal = Deal.shuffled(preset("playcard-2p"), seed)
+    while deal.stock_left:
+        deal.apply(rng.choice([a for a in deal.legal_actions() if type(a) is Play]))
+    return deal
+
+
+def timed(jobs: list[Callable[[], object]]) -> dict[str, float]:
+    """Median and p90 of the CPU time of each job, in milliseconds."""
+    times = []
+    for job in jobs:
+        start = time.process_time()
+        job()
+        times.append((time.process_time() - start) * 1000)
+    times.sort()
+    return {"median_ms": round(statistics.median(times), 2),
+            "p90_ms": round(times[min(len(times) - 1, int(0.9 * len(times)))], 2),
+            "max_ms": round(times[-1], 2), "runs": len(times)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=20, help="deals per figure")
+    parser.add_argument("--python-seeds", type=int, default=5, help="endgames for the pure-Python search")
+    parser.add_argument("--analysis-deals", type=int, default=10, help="4-player deals analysed play by play")
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args()
+    seeds = range(args.seeds)
+    backend = "c" if C_AVAILABLE else "python"
+    four = [Position.from_deal(Deal.shuffled(preset("torofun-4p"), s)) for s in seeds]
+    four_cantes = [Position.from_deal(Deal.shuffled(preset("torofun-4p"), s), cantes=True) for s in seeds]
+    three = [Position.from_deal(Deal.shuffled(preset("torofun-3p"), s), seat) for s in seeds for seat in range(3)]
+    two = [Position.from_deal(endgame(s)) for s in seeds]
+    played = [d for d in simulate_deals(preset("torofun-4p"), 2 * args.analysis_deals, seed=2026)
+              if d.tute_event is None][:args.analysis_deals]
+
+    figures = {
+        "backend": backend,
+        "four_player_deal": timed([lambda p=p: Solver(backend).value(p) for p in four]),
+        "four_player_deal_cantes": timed([lambda p=p: Solver(backend).value(p) for p in four_cantes]),
+        "win_test": timed([lambda p=p: Solver(backend).reaches(p, WIN) for p in four]),
+        "two_player_endgame": timed([lambda p=p: Solver(backend).value(p) for p in two]),
+        "three_player_deal_per_seat": timed([lambda p=p: Solver(backend).value(p) for p in three]),
+        "python_endgame": timed([lambda p=p: Solver("python").value(p) for p in two[:args.python_seeds]]),
+        "analysis_four_player_deal": timed([lambda d=d: analyse(d, backend=backend) for d in played]),
+    }
+    nodes = []
+    for p in four:
+        solver = Solver(backend)
+        solver.value(p)
+        nodes.append(solver.nodes)
+    figures["four_player_deal_nodes_median"] = int(statistics.median(nodes))
+
+    print(f"double-dummy solver ({backend} core), CPU time per solve, {args.seeds} seeds, 1 core")
+    for name, target in (("four_player_deal", "median 250, p90 800"), ("four_player_deal_cantes", ""),
+                         ("win_test", "median 30"), ("two_player_endgame", "median 1"),
+                         ("three_player_deal_per_seat", "median 100"), ("python_endgame", "median 2000"),
+                         ("analysis_four_player_deal", "median 1000")):
+        f = figures[name]
+        print(f"  {name:<28} median {f['median_ms']:>9.2f} ms  p90 {f['p90_ms']:>9.2f} ms  max {f['max_ms']:>9.2f} ms"
+              + (f"  [target {target} ms]" if target else ""))
+    print(f"  nodes per 4-player deal, median {figures['four_player_deal_nodes_median']:,}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"solve": figures}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

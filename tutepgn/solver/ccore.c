@@ -1,0 +1,502 @@
+/* The double-dummy search of tutepgn in C: the same algorithm as tutepgn/solver/search.py, line for line.
+ *
+ * A Table object owns the transposition table (no global state: one per solver, so threads and worker
+ * processes never share one).  Table.search(packed, alpha, beta, only) reads a position packed by
+ * tutepgn.solver.position.Position.packed (layout: PACKED_FIELDS there) and returns the fail-soft value.
+ * Cards are ints suit*10+strength (strength 0 = the 2, 9 = the as); hands are 40-bit masks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define NPACKED 29
+#define UNKNOWN_HIGH (1 << 14)
+#define ZERO_STRENGTHS 5
+#define MAX_MOVES 40 /* a hand holds at most 40 cards in a packed position (12 in the presets) */
+
+enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
+       MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
+
+static const int STRENGTH_POINTS[10] = {0, 0, 0, 0, 0, 2, 3, 4, 10, 11};
+/* Constant tables, filled once at import (read-only afterwards). */
+static unsigned char SQUEEZE[32][32], MERGE[32][32];
+static const u64 SUIT = 1023;
+static const u64 ZEROS = 31ULL | 31ULL << 10 | 31ULL << 20 | 31ULL << 30;
+
+#define POINTS(c) STRENGTH_POINTS[(c) % 10]
+#define SUIT_MASK(s) (SUIT << (10 * (s)))
+#define ABOVE(c) (SUIT_MASK((c) / 10) & ~((2ULL << (c)) - 1))
+#define REY_CABALLO(s) (3ULL << (10 * (s) + 6)) /* caballo strength 6, rey 7 */
+
+typedef struct { /* 32 bytes: a bucket of two is one cache line */
+    u64 k[3];
+    int16_t low, high;
+    int8_t best;
+    uint8_t cards; /* cards left at the entry's trick start, 0 for an empty slot: the bigger subtree stays */
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    Entry *entries; /* aligned to 64 bytes inside block */
+    void *block;
+    u64 mask;
+    long long nodes;
+} Table;
+
+typedef struct { /* what a play changes: saved and restored around each move */
+    u64 hands[4];
+    int leader, tlen, trick[4];
+    int led, high_led, high_trump, winning;
+    int sung, barred, won;
+} Dyn;
+
+typedef struct {
+    int n, trump, team, duties, side_of[4], sing, cante_points, cuarenta_points, limit, bonus, bar_silent;
+    int lost[4];
+    u64 blocked[4];
+    Dyn d;
+    Table *t;
+} State;
+
+static void fill_tables(void) {
+    for (int live = 0; live < 32; live++)
+        for (int bits = 0; bits < 32; bits++) {
+            int out = 0, k = 0, merged = 0, previous = 0;
+            for (int i = 0; i < ZERO_STRENGTHS; i++) {
+                if (!(live >> i & 1)) continue;
+                int mine = bits >> i & 1;
+                if (mine) out |= 1 << k;
+                k++;
+                if (mine && !previous) merged |= 1 << i;
+                previous = mine;
+            }
+            SQUEEZE[live][bits] = (unsigned char)out;
+            MERGE[live][bits] = (unsigned char)merged;
+        }
+}
+
+static u64 live_cards(const State *s) {
+    u64 live = 0;
+    for (int i = 0; i < s->n; i++) live |= s->d.hands[i];
+    for (int i = 0; i < s->d.tlen; i++) live |= 1ULL << s->d.trick[i];
+    return live;
+}
+
+/* The key at a trick start: the four canonical hands (40 bits each), the leader and the cante state,
+ * packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16, h3 | leader << 40 | cantes << 42. */
+static void make_key(const State *s, u64 k[3]) {
+    u64 live = live_cards(s), canon[4];
+    for (int i = 0; i < 4; i++) {
+        u64 h = i < s->n ? s->d.hands[i] : 0, c = h & ~ZEROS;
+        for (int suit = 0; suit < 4; suit++) {
+            int shift = 10 * suit;
+            c |= (u64)SQUEEZE[live >> shift & 31][h >> shift & 31] << shift;
+        }
+        canon[i] = c;
+    }
+    k[0] = canon[0] | canon[1] << 40;
+    k[1] = canon[1] >> 24 | canon[2] << 16;
+    k[2] = canon[3] | (u64)s->d.leader << 40;
+    if (s->sing) k[2] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
+}
+
+static u64 hash_key(const u64 k[3]) {
+    u64 h = k[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= (k[1] + (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
+    h ^= (k[2] + (h >> 31)) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 32);
+}
+
+/* The engine's play duties (tutepgn.duties.play_duty), read from the option bits. */
+static u64 legal_cards(const State *s, int seat) {
+    const Dyn *d = &s->d;
+    u64 hand = d->hands[seat];
+    if (d->led < 0) return hand;
+    u64 follow = hand & SUIT_MASK(d->led);
+    int w = d->winning;
+    int partner_winning = w >= 0 && w != seat && s->side_of[w] == s->side_of[seat];
+    if (partner_winning && (s->duties & PARTNER_EXEMPTS))
+        return (follow && (s->duties & MUST_FOLLOW)) ? follow : hand;
+    if (follow && (s->duties & MUST_FOLLOW)) {
+        int high = d->high_led;
+        if (d->led == s->trump) high = d->high_trump;
+        else if ((s->duties & BEAT_WAIVED) && d->high_trump >= 0) return follow;
+        if (s->duties & MUST_BEAT) {
+            u64 beat = follow & ABOVE(high);
+            if (beat) return beat;
+        }
+        return follow;
+    }
+    if ((s->duties & MUST_TRUMP) && !follow) {
+        u64 trumps = hand & SUIT_MASK(s->trump);
+        if (trumps) {
+            if (d->high_trump < 0 || !(s->duties & MUST_OVERTRUMP)) return trumps;
+            u64 over = trumps & ABOVE(d->high_trump);
+            if (over) return over;
+            if (s->duties & MUST_UNDERTRUMP) return trumps;
+        }
+    }
+    return hand;
+}
+
+/* The cante policy (tutepgn.solver.position.declare): the 40 first, then the 20s in suit order. */
+static int declare(State *s, int side, int *count) {
+    int points = 0;
+    *count = 0;
+    for (int i = 0; i < 4; i++) {
+        int suit = i == 0 ? s->trump : (i - 1 < s->trump ? i - 1 : i);
+        if (*count >= s->limit) break;
+        if ((s->d.sung >> suit & 1) || (s->lost[side] >> suit & 1)) continue;
+        u64 pair = REY_CABALLO(suit);
+        for (int seat = 0; seat < s->n; seat++) {
+            if (s->side_of[seat] == side && (s->d.hands[seat] & pair) == pair && !(s->blocked[seat] & pair)) {
+                s->d.sung |= 1 << suit;
+                points += suit == s->trump ? s->cuarenta_points : s->cante_points;
+                (*count)++;
+                break;
+            }
+        }
+    }
+    return points;
+}
+
+static int play(State *s, int seat, int c) {
+    Dyn *d = &s->d;
+    d->hands[seat] ^= 1ULL << c;
+    int suit = c / 10;
+    if (d->tlen == 0) {
+        d->led = suit; d->high_led = c; d->winning = seat;
+        d->high_trump = suit == s->trump ? c : -1;
+    } else if (suit == s->trump) {
+        if (c > d->high_trump) { d->high_trump = c; d->winning = seat; }
+    } else if (suit == d->led && c > d->high_led) {
+        d->high_led = c;
+        if (d->high_trump < 0) d->winning = seat;
+    }
+    d->trick[d->tlen++] = c;
+    if (d->tlen < s->n) return 0;
+    int w = d->winning, points = 0;
+    for (int i = 0; i < s->n; i++) points += POINTS(d->trick[i]);
+    int more = d->hands[w] != 0;
+    if (!more) points += s->bonus;
+    int ours = s->team >> w & 1;
+    int gained = ours ? points : 0;
+    int side = s->side_of[w];
+    if (s->sing && more) {
+        int sung_now = 0;
+        if (!(d->barred >> side & 1)) {
+            int cantes = declare(s, side, &sung_now);
+            if (ours) gained += cantes;
+        }
+        if (s->bar_silent && !sung_now && !(d->won >> side & 1)) d->barred |= 1 << side;
+    }
+    d->won |= 1 << side;
+    d->tlen = 0;
+    d->leader = w;
+    d->led = d->high_led = d->high_trump = d->winning = -1;
+    return gained;
+}
+
+static int card_points(u64 cards) {
+    int points = 0;
+    for (int strength = 5; strength < 10; strength++) {
+        u64 m = (1ULL << strength) | (1ULL << (10 + strength)) | (1ULL << (20 + strength)) | (1ULL << (30 + strength));
+        points += STRENGTH_POINTS[strength] * __builtin_popcountll(cards & m);
+    }
+    return points;
+}
+
+/* At a trick start, bounds of the team's points from here.  The most: every card point, the last ten and
+ * the cantes still held, less the points of the opponents' trumps above every trump of the team (the
+ * highest trump left always wins its trick, and every card is played).  The least: the points of the
+ * team's trumps above every trump of the opponents. */
+static void bounds(const State *s, int *least, int *most) {
+    u64 ours = 0, theirs = 0, trumps = SUIT_MASK(s->trump);
+    for (int i = 0; i < s->n; i++) {
+        if (s->team >> i & 1) ours |= s->d.hands[i];
+        else theirs |= s->d.hands[i];
+    }
+    u64 our_trumps = ours & trumps, their_trumps = theirs & trumps, sure_ours = 0, sure_theirs = 0;
+    if (our_trumps) sure_ours = their_trumps ? our_trumps & ABOVE(63 - __builtin_clzll(their_trumps)) : our_trumps;
+    if (their_trumps) sure_theirs = our_trumps ? their_trumps & ABOVE(63 - __builtin_clzll(our_trumps)) : their_trumps;
+    *least = card_points(sure_ours);
+    *most = s->bonus + card_points(ours | theirs) - card_points(sure_theirs);
+    if (s->sing)
+        for (int suit = 0; suit < 4; suit++) {
+            if (s->d.sung >> suit & 1) continue;
+            u64 pair = REY_CABALLO(suit);
+            for (int i = 0; i < s->n; i++)
+                if ((s->d.hands[i] & pair) == pair) {
+                    *most += suit == s->trump ? s->cuarenta_points : s->cante_points;
+                    break;
+                }
+        }
+}
+
+/* True if an opponent of the mover still to play in this trick could beat card c (duties aside). */
+static int beaten_later(const State *s, int seat, int c) {
+    const Dyn *d = &s->d;
+    int suit = c / 10, led = d->tlen ? d->led : suit, mine = s->team >> seat & 1;
+    for (int i = d->tlen + 1; i < s->n; i++) {
+        int later = (seat + i - d->tlen) % s->n;
+        if ((s->team >> later & 1) == mine) continue;
+        u64 h = d->hands[later];
+        if (suit == s->trump) {
+            if (h & ABOVE(c)) return 1;
+        } else if (h & SUIT_MASK(led)) {
+            if (h & ABOVE(c)) return 1;
+        } else if (h & SUIT_MASK(s->trump)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The order to try cards in: the table's best lead, sure winners with many points, points given to a
+ * partner sure to win, then cheap cards thrown; ties by card int. */
+static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[MAX_MOVES]) {
+    const Dyn *d = &s->d;
+    int scores[MAX_MOVES], count = 0, w = d->winning, maxing = s->team >> seat & 1;
+    int mate_sure = w >= 0 && (s->team >> w & 1) == maxing
+                    && !beaten_later(s, seat, d->high_trump >= 0 ? d->high_trump : d->high_led);
+    while (moves) {
+        int c = __builtin_ctzll(moves);
+        moves &= moves - 1;
+        int points = POINTS(c), strength = c % 10, score, suit = c / 10;
+        int wins = d->tlen == 0 || (suit == s->trump ? c > d->high_trump
+                                    : (suit == d->led && d->high_trump < 0 && c > d->high_led));
+        if (c == hint) score = 1 << 20;
+        else if (wins && !beaten_later(s, seat, c)) score = 2000 + 16 * points - strength;
+        else if (mate_sure) score = 1000 + 16 * points - strength;
+        else score = -16 * points - strength;
+        int i = count++;
+        while (i > 0 && scores[i - 1] < score) { scores[i] = scores[i - 1]; cards[i] = cards[i - 1]; i--; }
+        scores[i] = score; cards[i] = c;
+    }
+    return count;
+}
+
+static int node(State *s, int alpha, int beta, int only) {
+    Table *t = s->t;
+    Dyn *d = &s->d;
+    t->nodes++;
+    int start = d->tlen == 0, seat, hint = -1;
+    Entry *e = NULL, *bucket = NULL;
+    u64 k[3];
+    int low = 0, high = UNKNOWN_HIGH; /* the entry's bounds as probed: a deeper node may overwrite the slot */
+    if (start) {
+        seat = d->leader;
+        if (!d->hands[seat]) return 0;
+        int least, most;
+        bounds(s, &least, &most);
+        if (least >= beta) return least;
+        if (most <= alpha) return most;
+    } else {
+        seat = (d->leader + d->tlen) % s->n;
+    }
+    if (start && t->entries) { /* Table(0) is table-free: the reference the table is checked against */
+        make_key(s, k);
+        bucket = &t->entries[(hash_key(k) & t->mask) & ~(u64)1];
+        e = bucket[0].cards && !memcmp(bucket[0].k, k, sizeof k) ? &bucket[0]
+            : bucket[1].cards && !memcmp(bucket[1].k, k, sizeof k) ? &bucket[1] : NULL;
+        if (e && only < 0) {
+            hint = e->best;
+            low = e->low;
+            high = e->high;
+            if (low == high || low >= beta) return low;
+            if (high <= alpha) return high;
+        }
+    }
+    u64 legal = legal_cards(s, seat), live = live_cards(s);
+    int maxing = s->team >> seat & 1, cards[MAX_MOVES], count;
+    if (only >= 0) {
+        cards[0] = only;
+        count = 1;
+    } else {
+        u64 moves = legal & ~ZEROS;
+        for (int suit = 0; suit < 4; suit++) {
+            int shift = 10 * suit;
+            moves |= (u64)MERGE[live >> shift & 31][legal >> shift & 31] << shift;
+        }
+        count = order_moves(s, seat, moves, hint, cards);
+    }
+    int alpha0 = alpha, beta0 = beta, best = maxing ? -1 : UNKNOWN_HIGH, best_card = -1;
+    for (int i = 0; i < count; i++) {
+        Dyn saved = *d;
+        int gained = play(s, seat, cards[i]);
+        int v = gained + node(s, alpha - gained, beta - gained, -1);
+        *d = saved;
+        if (maxing) {
+            if (v > best) { best = v; best_card = cards[i]; if (v > alpha) alpha = v; }
+        } else if (v < best) {
+            best = v; best_card = cards[i];
+            if (v < beta) beta = v;
+        }
+        if (alpha >= beta) break;
+    }
+    if (start && only < 0 && t->entries) {
+        if (best <= alpha0) { if (best < high) high = best; }
+        else if (best >= beta0) { if (best > low) low = best; }
+        else low = high = best;
+        /* The slot that holds the key now (a deeper node may have moved it), else the deeper-preferred
+         * slot 0 when this subtree is at least as big as its entry's, else the always-replaced slot 1. */
+        int cards = __builtin_popcountll(live);
+        e = !memcmp(bucket[0].k, k, sizeof k) && bucket[0].cards ? &bucket[0]
+            : !memcmp(bucket[1].k, k, sizeof k) && bucket[1].cards ? &bucket[1] : NULL;
+        if (!e) {
+            if (cards >= bucket[0].cards) { bucket[1] = bucket[0]; e = &bucket[0]; }
+            else e = &bucket[1];
+        }
+        memcpy(e->k, k, sizeof k);
+        e->low = (int16_t)low; e->high = (int16_t)high; e->best = (int8_t)best_card; e->cards = (uint8_t)cards;
+    }
+    return best;
+}
+
+static int unpack(PyObject *packed, long long v[NPACKED]) {
+    PyObject *seq = PySequence_Fast(packed, "packed must be a tuple of ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NPACKED) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "packed position must have %d ints", NPACKED);
+        return -1;
+    }
+    for (int i = 0; i < NPACKED; i++) {
+        v[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v[i] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+    }
+    Py_DECREF(seq);
+    if (v[0] < 2 || v[0] > 4 || v[6] < 0 || v[6] >= v[0] || v[7] < 0 || v[7] >= v[0] || v[1] < 0 || v[1] > 3) {
+        PyErr_SetString(PyExc_ValueError, "packed position out of range");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Table_search(Table *self, PyObject *args) {
+    PyObject *packed;
+    int alpha, beta, only = -1;
+    long long v[NPACKED];
+    if (!PyArg_ParseTuple(args, "Oii|i", &packed, &alpha, &beta, &only)) return NULL;
+    if (unpack(packed, v) < 0) return NULL;
+    if (only >= 40 || (only >= 0 && !((u64)v[2 + (v[6] + v[7]) % v[0]] >> only & 1))) {
+        PyErr_SetString(PyExc_ValueError, "only must be a card of the hand to move, or -1");
+        return NULL;
+    }
+    State s;
+    memset(&s, 0, sizeof s);
+    s.t = self;
+    s.n = (int)v[0]; s.trump = (int)v[1];
+    for (int i = 0; i < 4; i++) s.d.hands[i] = (u64)v[2 + i] & ((1ULL << 40) - 1);
+    s.d.leader = (int)v[6];
+    s.team = (int)v[12]; s.duties = (int)v[13];
+    for (int i = 0; i < 4; i++) s.side_of[i] = (int)(v[14] >> (2 * i) & 3);
+    s.sing = (int)v[15]; s.cante_points = (int)v[16]; s.cuarenta_points = (int)v[17];
+    s.limit = (int)v[18]; s.bonus = (int)v[19]; s.bar_silent = (int)v[20];
+    s.d.sung = (int)v[21]; s.d.barred = (int)v[22];
+    for (int i = 0; i < 4; i++) s.lost[i] = (int)(v[23] >> (4 * i) & 15);
+    s.d.won = (int)v[24];
+    for (int i = 0; i < 4; i++) s.blocked[i] = (u64)v[25 + i];
+    s.d.led = s.d.high_led = s.d.high_trump = s.d.winning = -1;
+    s.d.tlen = 0;
+    /* Replay the trick on the table (tutepgn.solver.position.trick_state). */
+    int trick_len = (int)v[7];
+    for (int i = 0; i < trick_len; i++) {
+        int c = (int)v[8 + i], seat = (s.d.leader + i) % s.n, suit = c / 10;
+        if (c < 0 || c >= 40) { PyErr_SetString(PyExc_ValueError, "bad card on the table"); return NULL; }
+        if (i == 0) {
+            s.d.led = suit; s.d.high_led = c; s.d.winning = seat;
+            if (suit == s.trump) s.d.high_trump = c;
+        } else if (suit == s.trump) {
+            if (c > s.d.high_trump) { s.d.high_trump = c; s.d.winning = seat; }
+        } else if (suit == s.d.led && c > s.d.high_led) {
+            s.d.high_led = c;
+            if (s.d.high_trump < 0) s.d.winning = seat;
+        }
+        s.d.trick[s.d.tlen++] = c;
+    }
+    return PyLong_FromLong(node(&s, alpha, beta, only));
+}
+
+static PyObject *Table_clear(Table *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->entries) memset(self->entries, 0, (self->mask + 1) * sizeof(Entry));
+    self->nodes = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_get_nodes(Table *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(self->nodes);
+}
+
+static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
+    int bits = 18;
+    static char *kwlist[] = {"bits", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|i", kwlist, &bits)) return -1;
+    if (bits != 0 && (bits < 4 || bits > 28)) {
+        PyErr_SetString(PyExc_ValueError, "bits must be 0 (no table) or 4..28");
+        return -1;
+    }
+    PyMem_Free(self->block);
+    self->block = NULL;
+    self->entries = NULL;
+    self->mask = 0;
+    self->nodes = 0;
+    if (bits == 0) return 0;
+    self->block = PyMem_Calloc(((size_t)1 << bits) * sizeof(Entry) + 64, 1);
+    if (!self->block) { PyErr_NoMemory(); return -1; }
+    self->entries = (Entry *)(((uintptr_t)self->block + 63) & ~(uintptr_t)63); /* a bucket in one cache line */
+    self->mask = ((u64)1 << bits) - 1;
+    self->nodes = 0;
+    return 0;
+}
+
+static void Table_dealloc(Table *self) {
+    PyMem_Free(self->block);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Table_methods[] = {
+    {"search", (PyCFunction)Table_search, METH_VARARGS,
+     "search(packed, alpha, beta, only=-1): the fail-soft value of a packed position for its team."},
+    {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Empty the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"nodes", (getter)Table_get_nodes, NULL, "Nodes searched since the table was made or cleared.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tutepgn.solver.ccore.Table",
+    .tp_doc = "A transposition table and the search over it: Table(bits=18) holds 2**bits entries, Table(0) none.",
+    .tp_basicsize = sizeof(Table),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Table_init,
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+};
+
+static struct PyModuleDef ccore_module = {
+    PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn's double-dummy solver.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit_ccore(void) {
+    fill_tables();
+    if (PyType_Ready(&TableType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&ccore_module);
+    if (!m) return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

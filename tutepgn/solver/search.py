@@ -1,0 +1,286 @@
+"""The double-dummy search in pure Python: the reference for the C core (``ccore.c``) and its fallback.
+
+One alpha-beta search over the plays, the side valued (``team``) maximising
+its points and the others minimising them, fail-soft, with:
+
+* a transposition table only at trick starts, keyed by the canonical form of
+  the hands (the zero-point cards 2, 4, 5, 6, 7 of each suit squeezed to the
+  bottom: :data:`~tutepgn.solver.position.SQUEEZE`), the leader and, with
+  cantes, what was sung; each entry holds a lower and an upper bound and the
+  best lead.  An entry decides a node only by a cut-off or when exact: it never
+  narrows the window (an exact value inside it narrowed to an empty window gave
+  a wrong answer in a prototype);
+* equivalent cards tried once: in one hand, adjacent among the live cards
+  (hands and table) and worth the same points (so only zero-point cards);
+* move ordering: the table's best lead first, then cards that win the trick
+  whatever the opponents still to play hold, with many points, then points
+  given to a partner sure to win, then cheap cards thrown away;
+* at a trick start, a cut-off when bounds of the value are outside the window:
+  at most every point left (cards, last ten, cantes still held) less the
+  opponents' sure trumps, at least the team's sure trumps (the highest trump
+  left always wins its trick).
+
+The C core is the same algorithm line for line (its table is a fixed array of
+two-entry buckets where this one is a dict, so on big searches their node
+counts can differ); they are tested to agree.
+"""
+
+from __future__ import annotations
+
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
+from ..declarations import CANTE_PAIRS
+from ..duties import play_duty
+from .position import MERGE, SQUEEZE, ZEROS, declare, duty_options, trick_state
+
+POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
+"""Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
+UNKNOWN_HIGH = 1 << 14
+"""Upper bound stored for a table entry that has none yet (values are points, far below)."""
+
+
+def card_points(cards: Mask) -> int:
+    """The points of a set of cards."""
+    return sum(points * (cards & mask).bit_count() for points, mask in POINT_MASKS)
+
+
+def merged(legal: Mask, live: Mask) -> Mask:
+    """``legal`` with one card per run of equivalent zero-point cards."""
+    out = legal & ~ZEROS
+    for s in SUITS:
+        shift = 10 * s
+        out |= MERGE[live >> shift & 31][legal >> shift & 31] << shift
+    return out
+
+
+class PythonSearch:
+    """The search over one packed position (:meth:`Position.packed`); ``table`` persists across calls.
+
+    ``table=None`` searches without a table: the reference the table is checked against.
+    """
+
+    def __init__(self, table: dict[int, list[int]] | None) -> None:
+        self.table = table
+        self.nodes = 0
+
+    def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
+        """The fail-soft value for the team in the window (alpha, beta); ``only`` restricts the first play."""
+        (n, trump, h0, h1, h2, h3, leader, trick_len, t0, t1, t2, t3, team, duties, sides, sing, cante_points,
+         cuarenta_points, limit, bonus, bar_silent, sung, barred, lost, won, b0, b1, b2, b3) = packed
+        self.n, self.trump, self.team, self.bonus = n, trump, team, bonus
+        self.hands = [h0, h1, h2, h3][:n]
+        self.trick = [t0, t1, t2, t3][:trick_len]
+        self.leader = leader
+        self.led, self.high_led, self.high_trump, self.winning = trick_state(self.trick, leader, trump, n)
+        self.rules = duty_options(duties)
+        self.side_of = [sides >> (2 * s) & 3 for s in range(n)]
+        self.seats = [tuple(s for s in range(n) if self.side_of[s] == k) for k in range(4)]
+        self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
+        self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
+        self.lost = [lost >> (4 * k) & 15 for k in range(4)]
+        self.blocked = (b0, b1, b2, b3)
+        self.sung, self.barred, self.won = sung, barred, won
+        return self.node(alpha, beta, only)
+
+    def key(self) -> int:
+        """The table key at a trick start: the squeezed hands, the leader and, with cantes, their state."""
+        hands = self.hands
+        live = 0
+        for h in hands:
+            live |= h
+        key = 0
+        for i, h in enumerate(hands):
+            canon = h & ~ZEROS
+            for s in SUITS:
+                shift = 10 * s
+                canon |= SQUEEZE[live >> shift & 31][h >> shift & 31] << shift
+            key |= canon << (40 * i)
+        key |= self.leader << 160
+        if self.sing:
+            key |= (self.sung | self.barred << 4 | self.won << 8) << 162
+        return key
+
+    def bounds(self) -> tuple[int, int]:
+        """At a trick start, the least and the most the team can still make.
+
+        The most: every card point, the last ten and the cantes still held, less the points of the
+        opponents' trumps above every trump of the team (the highest trump left always wins its trick, and
+        every card is played); the least: the points of the team's trumps above every trump of the opponents.
+        """
+        ours = theirs = 0
+        for seat, h in enumerate(self.hands):
+            if self.team >> seat & 1:
+                ours |= h
+            else:
+                theirs |= h
+        trumps = SUIT_MASK[self.trump]
+        our_trumps, their_trumps = ours & trumps, theirs & trumps
+        sure_ours = our_trumps & ABOVE[their_trumps.bit_length() - 1] if their_trumps else our_trumps
+        sure_theirs = their_trumps & ABOVE[our_trumps.bit_length() - 1] if our_trumps else their_trumps
+        most = self.bonus + card_points(ours | theirs) - card_points(sure_theirs)
+        if self.sing:
+            for s in SUITS:
+                if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
+                    most += self.cuarenta_points if s == self.trump else self.cante_points
+        return card_points(sure_ours), most
+
+    def node(self, alpha: int, beta: int, only: int = -1) -> int:
+        """One node: the team's points from here, fail-soft in (alpha, beta)."""
+        self.nodes += 1
+        hands, trick, n = self.hands, self.trick, self.n
+        start = not trick
+        hint = -1
+        key = 0
+        entry = None
+        if start:
+            seat = self.leader
+            if not hands[seat]:
+                return 0
+            least, most = self.bounds()
+            if least >= beta:
+                return least
+            if most <= alpha:
+                return most
+            if self.table is not None:
+                key = self.key()
+                entry = self.table.get(key)
+            if entry is not None and only < 0:
+                low, high, hint = entry
+                if low == high or low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+        else:
+            seat = (self.leader + len(trick)) % n
+        w = self.winning
+        partner_winning = w >= 0 and w != seat and self.side_of[w] == self.side_of[seat]
+        legal = play_duty(hands[seat], self.led, self.high_led, self.high_trump, self.trump, partner_winning,
+                          self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
+        live = 0
+        for h in hands:
+            live |= h
+        for c in trick:
+            live |= BIT[c]
+        maxing = self.team >> seat & 1
+        cards = [only] if only >= 0 else self.order(seat, merged(legal, live), hint)
+        alpha0, beta0 = alpha, beta
+        best = -1 if maxing else UNKNOWN_HIGH
+        best_card = -1
+        for c in cards:
+            saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
+                     self.won, list(trick))
+            gained = self.play(seat, c)
+            v = gained + self.node(alpha - gained, beta - gained)
+            (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
+             self.won, self.trick) = saved
+            trick = self.trick
+            hands[seat] |= BIT[c]
+            if maxing:
+                if v > best:
+                    best, best_card = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if start and only < 0 and self.table is not None:
+            low, high = (entry[0], entry[1]) if entry is not None else (0, UNKNOWN_HIGH)
+            if best <= alpha0:
+                high = min(high, best)
+            elif best >= beta0:
+                low = max(low, best)
+            else:
+                low = high = best
+            self.table[key] = [low, high, best_card]
+        return best
+
+    def beaten_later(self, seat: int, c: Card) -> bool:
+        """True if an opponent of the mover still to play in this trick could beat ``c`` (duties aside)."""
+        n, trump, team, hands = self.n, self.trump, self.team, self.hands
+        trick_len = len(self.trick)
+        suit = CARD_SUIT[c]
+        led = self.led if trick_len else suit
+        mine = team >> seat & 1
+        for i in range(trick_len + 1, n):
+            later = (seat + i - trick_len) % n
+            if (team >> later & 1) == mine:
+                continue
+            h = hands[later]
+            if suit == trump or h & SUIT_MASK[led]:
+                if h & ABOVE[c]:
+                    return True
+            elif h & SUIT_MASK[trump]:
+                return True
+        return False
+
+    def order(self, seat: int, moves: Mask, hint: int) -> list[Card]:
+        """The order to try cards in: the table's best lead, sure winners with many points, points given
+        to a partner sure to win, then cheap cards thrown; ties by card int."""
+        w, trump, led, high_led, high_trump = self.winning, self.trump, self.led, self.high_led, self.high_trump
+        leading = not self.trick
+        mate_sure = (w >= 0 and (self.team >> w & 1) == (self.team >> seat & 1)
+                     and not self.beaten_later(seat, high_trump if high_trump >= 0 else high_led))
+        scored = []
+        for c in range(40):
+            if not moves >> c & 1:
+                continue
+            points, strength, suit = CARD_POINTS[c], c % 10, CARD_SUIT[c]
+            wins = leading or (c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led))
+            if c == hint:
+                score = 1 << 20
+            elif wins and not self.beaten_later(seat, c):
+                score = 2000 + 16 * points - strength
+            elif mate_sure:
+                score = 1000 + 16 * points - strength
+            else:
+                score = -16 * points - strength
+            scored.append((-score, c))
+        scored.sort()
+        return [c for _, c in scored]
+
+    def play(self, seat: int, c: Card) -> int:
+        """Play ``c`` for ``seat``; return the points the team gains if it ends the trick (cantes included)."""
+        hands = self.hands
+        hands[seat] ^= BIT[c]
+        trick = self.trick
+        suit = CARD_SUIT[c]
+        if not trick:
+            self.led, self.high_led, self.winning = suit, c, seat
+            self.high_trump = c if suit == self.trump else -1
+        elif suit == self.trump:
+            if c > self.high_trump:
+                self.high_trump, self.winning = c, seat
+        elif suit == self.led and c > self.high_led:
+            self.high_led = c
+            if self.high_trump < 0:
+                self.winning = seat
+        trick.append(c)
+        if len(trick) < self.n:
+            return 0
+        w = self.winning
+        points = 0
+        for x in trick:
+            points += CARD_POINTS[x]
+        more = bool(hands[w])
+        if not more:
+            points += self.bonus
+        gained = points if self.team >> w & 1 else 0
+        side = self.side_of[w]
+        if self.sing and more:
+            sung_now = 0
+            if not self.barred >> side & 1:
+                cantes, self.sung, sung_now = declare(hands, self.seats[side], self.blocked, self.trump, self.sung,
+                                                      self.lost[side], self.limit, self.cante_points,
+                                                      self.cuarenta_points)
+                if self.team >> w & 1:
+                    gained += cantes
+            if self.bar_silent and not sung_now and not self.won >> side & 1:
+                self.barred |= 1 << side
+        self.won |= 1 << side
+        self.trick = []
+        self.leader = w
+        self.led = self.high_led = self.high_trump = self.winning = -1
+        return gained
+

@@ -1,0 +1,141 @@
+"""The solver's entry points: exact values, the value of every legal card, and the win test.
+
+A :class:`Solver` owns its transposition table (no global state: one solver
+per thread or worker process) and a backend, the C core when it was built
+and not refused, else the pure-Python search.  ``TUTEPGN_SOLVER=python`` in
+the environment, or ``Solver(backend="python")``, forces the fallback.
+
+The exact value is found by bisection of null-window searches (about seven
+passes: the values are points, so MTD(f)'s steps of one point take dozens).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from ..cards import Card
+from .position import Position
+from .search import PythonSearch
+
+try:
+    from . import ccore
+except ImportError:  # built without a compiler: the pure-Python search answers alone
+    ccore = None  # type: ignore[assignment]
+
+Backend = Literal["c", "python"]
+C_AVAILABLE = ccore is not None
+"""True when the C core was built with the package."""
+STATIC_FIELDS = (0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28)
+"""Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay."""
+
+
+def default_backend() -> Backend:
+    """The C core if built, unless ``TUTEPGN_SOLVER=python`` asks for the fallback."""
+    wanted = os.environ.get("TUTEPGN_SOLVER", "").strip().lower()
+    if wanted not in ("", "c", "python"):
+        raise ValueError(f"TUTEPGN_SOLVER={wanted!r}: use c or python")
+    return "python" if wanted == "python" or not C_AVAILABLE else "c"
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A group of equivalent legal cards and the value of playing any of them, for the side valued."""
+    cards: tuple[Card, ...]
+    value: int
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table; reuse it for the positions of one deal."""
+
+    def __init__(self, backend: Backend | None = None, table_bits: int | None = None) -> None:
+        """``table_bits``: the C table holds 2**bits entries of 32 bytes (0: search without a table; None:
+        sized by the first position searched, from 2**10 for a few cards to 2**18, 8 MB, for a whole deal:
+        bigger tables saved few nodes and cost more in page faults than a win test's whole search)."""
+        self.backend: Backend = backend or default_backend()
+        if self.backend == "c" and not C_AVAILABLE:
+            raise ValueError("the C core of the solver was not built; use backend='python'")
+        if self.backend not in ("c", "python"):
+            raise ValueError(f"unknown solver backend {self.backend!r}: use c or python")
+        self.table_bits = table_bits
+        self._static: tuple[int, ...] | None = None
+        self._py = PythonSearch({} if table_bits != 0 else None)
+        self._c: ccore.Table | None = None
+
+    def _reset(self, position: Position) -> None:
+        """A fresh table, sized for ``position`` unless the size was given (a big table costs page faults)."""
+        bits = self.table_bits
+        if bits is None:
+            cards = sum(h.bit_count() for h in position.hands) + len(position.trick)
+            bits = min(18, max(10, cards // 2 + 4))
+        self._py = PythonSearch({} if bits else None)
+        self._c = ccore.Table(bits) if self.backend == "c" else None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the table was last cleared (a measure for benchmarks)."""
+        return self._c.nodes if self._c is not None else self._py.nodes
+
+    def search(self, position: Position, alpha: int, beta: int, only: Card = -1) -> int:
+        """One fail-soft search of ``position`` in the window (alpha, beta); ``only`` forces the first card."""
+        if only >= 0 and not position.legal() >> only & 1:
+            raise ValueError(f"card {only} is not a legal play in this position")
+        packed = position.packed()
+        static = tuple(packed[i] for i in STATIC_FIELDS)
+        if static != self._static or (self.backend == "c" and self._c is None):
+            self._static = static
+            self._reset(position)
+        if self._c is not None:
+            return self._c.search(packed, alpha, beta, only)
+        return self._py.search(packed, alpha, beta, only)
+
+    def _exact(self, position: Position, only: Card = -1, low: int = 0, high: int | None = None) -> int:
+        """The exact search value, known to lie in [low, high], by bisection of null-window searches."""
+        high = position.bound() if high is None else high
+        while low < high:
+            middle = (low + high + 1) // 2
+            v = self.search(position, middle - 1, middle, only)
+            if v >= middle:
+                low = v
+            else:
+                high = v
+        return low
+
+    def value(self, position: Position) -> int:
+        """The points the side valued makes from now under best play by all: cards, last ten (and cantes)."""
+        return position.window_points[position.side] + self._exact(position)
+
+    def values_of_legal_cards(self, position: Position) -> list[CardValue]:
+        """Each group of equivalent legal cards and its exact value, in card order.
+
+        The position's value bounds every card's (from above when the mover is of the side valued, from
+        below otherwise), and a card is most often worth it exactly: one search proves that, and the
+        bisection of the others starts on the right side of it.
+        """
+        base = position.window_points[position.side]
+        best = self._exact(position)
+        ours = position.side_of[position.turn] == position.side
+        values = []
+        for group in position.card_groups():
+            c = group[0]
+            if ours:
+                v = self.search(position, best - 1, best, c)
+                exact = best if v >= best else self._exact(position, c, 0, v)
+            else:
+                v = self.search(position, best, best + 1, c)
+                exact = best if v <= best else self._exact(position, c, v, None)
+            values.append(CardValue(group, base + exact))
+        return values
+
+    def reaches(self, position: Position, threshold: int) -> bool:
+        """True if the side valued makes at least ``threshold`` points from now (one null-window search)."""
+        needed = threshold - position.window_points[position.side]
+        if needed <= 0:
+            return True
+        return self.search(position, needed - 1, needed) >= needed
+
+
+def value(position: Position, backend: Backend | None = None) -> int:
+    """The exact value of one position with a fresh solver (see :meth:`Solver.value`)."""
+    return Solver(backend).value(position)
