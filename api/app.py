@@ -18,6 +18,8 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
+from tutepgn.limits import check_settings
+
 from . import problems
 from .deps import Service
 from .limits import SecurityHeaders
@@ -31,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service over one archive file."""
+    check_settings()
     service = Service(settings or Settings.from_env())
 
     @asynccontextmanager

@@ -15,12 +15,13 @@ from typer.exceptions import TyperException
 
 from tutepgn.cli import archive, convert, record, replay, rules, serve, simulate, validate
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
+from tutepgn.errors import SettingError
 
 
 class TuteGroup(TyperGroup):
     """The root command: notes the command line for the error shape, and in JSON mode reports a usage
     error (a missing argument, a bad value, an unknown option or command) as a JSON problem too.  A closed
-    stdout (``| head``) ends any command normally."""
+    stdout (``| head``) ends any command normally; a bad ``TUTEPGN_*`` setting is a usage error (status 2)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         invocation.words = list(args)
@@ -47,6 +48,8 @@ class TuteGroup(TyperGroup):
                 sys.stdout.flush()  # a reader that went away shows here, not in Python's last flush
         except BrokenPipeError:  # tute export | head -1: the reader has what it wanted
             raise closed_pipe() from None
+        except SettingError as exc:  # a bad TUTEPGN_* value, met by whichever command needed it first
+            raise fail(exc) from None
         except TyperException as exc:
             if not invocation.json:
                 raise

@@ -13,7 +13,8 @@ from .duties import play_duty
 from .engine import Deal
 from .errors import (
     ArchiveError, ArchiveWriteError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay,
-    JsonRecordError, LimitError, NotationError, OutputError, Problem, TuteError, UnknownRuleset, UnknownSeat,
+    JsonRecordError, LimitError, NotationError, OutputError, Problem, SettingError, TuteError, UnknownRuleset,
+    UnknownSeat,
 )
 from .events import Action, Cante, Exchange, Play, Tute
 from .match import Match
@@ -23,7 +24,8 @@ from .score import ScoreSheet, Trick
 __all__ = [
     "Action", "ArchiveError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError",
     "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError",
-    "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "Trick", "Tute", "TuteError",
+    "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
+    "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]
 __version__ = "0.1.0"

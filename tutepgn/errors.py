@@ -158,3 +158,7 @@ class OutputError(TuteError, OSError):
 class LimitError(TuteError):
     """Work stopped at a limit set to protect the process: a query's time or memory (``tute sql``), a request's
     time (the service)."""
+
+
+class SettingError(TuteError, ValueError):
+    """A ``TUTEPGN_*`` environment variable with a value the library cannot use: named, with what to give."""

@@ -7,19 +7,23 @@ Two kinds of limit live here.
   checks at import that its columns hold them).  The tag reader
   (``notation/tags.py``) and the readers refuse a value past its width with a
   located error, so that a record the reader accepts always fits the archive.
-* **Sizes** (set by ``TUTEPGN_*`` environment variables, read once at import):
-  the largest record, and the deepest JSON, the readers accept before they
-  parse.  docs/security.md ("Input limits") lists them.
+* **Sizes** (set by ``TUTEPGN_*`` environment variables, read once, when first
+  needed, so that a bad value is a command's located error, not a traceback at
+  import): the largest record, and the deepest JSON, the readers accept before
+  they parse.  docs/security.md ("Input limits") lists them.
 
 >>> INT32_MAX, UINT8_MAX, YEAR_MAX
 (2147483647, 255, 9999)
->>> MAX_RECORD_BYTES >= 4096
+>>> max_record_bytes() >= 4096
 True
 """
 
 from __future__ import annotations
 
 import os
+from functools import cache
+
+from .errors import SettingError
 
 INT32_MAX = 2**31 - 1
 """A signed 32-bit column (``INTEGER``): DealNo, MatchTarget, Score and MatchScore values, line numbers."""
@@ -48,13 +52,27 @@ def _setting(name: str, default: int, minimum: int) -> int:
     if not text:
         return default
     if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-        raise ValueError(f"{name}={text!r}: give a whole number of at least {minimum}")
+        raise SettingError(f"{name}={text!r}: give a whole number of at least {minimum}")
     return int(text)
 
 
-MAX_RECORD_BYTES = _setting("TUTEPGN_MAX_RECORD_BYTES", 1 << 20, 4096)
-"""Largest record (UTF-8 bytes from its first tag line to the next record) the readers parse; a larger one is
-refused with a located error before it is parsed.  Real records are under 2 KB."""
-MAX_JSON_DEPTH = _setting("TUTEPGN_MAX_JSON_DEPTH", 32, 8)
-"""Deepest nesting of arrays and objects a JSON input may have (a record needs 4); deeper input is refused before
-it is decoded."""
+@cache
+def max_record_bytes() -> int:
+    """Largest record (UTF-8 bytes from its first tag line to the next record) the readers parse
+    (``TUTEPGN_MAX_RECORD_BYTES``, default 1 MiB); a larger one is refused with a located error before it is
+    parsed.  Real records are under 2 KB."""
+    return _setting("TUTEPGN_MAX_RECORD_BYTES", 1 << 20, 4096)
+
+
+@cache
+def max_json_depth() -> int:
+    """Deepest nesting of arrays and objects a JSON input may have (``TUTEPGN_MAX_JSON_DEPTH``, default 32; a
+    record needs 4); deeper input is refused before it is decoded."""
+    return _setting("TUTEPGN_MAX_JSON_DEPTH", 32, 8)
+
+
+def check_settings() -> None:
+    """Read every size setting now, so that a service refuses to start on a bad value (a
+    :class:`~tutepgn.errors.SettingError`) rather than failing its first request."""
+    max_record_bytes()
+    max_json_depth()

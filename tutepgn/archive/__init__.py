@@ -11,7 +11,8 @@ from .export import EXPORT_FORMATS
 from .ingest import BATCH_SIZE, WORK_SIZE, ImportSummary
 from .rows import arrow_batch, deal_id
 from .search import SORTS, DealPage, DealSummary, SearchFilters, decode_cursor, encode_cursor
-from .sql import SQL_MEMORY, SQL_MEMORY_ENV, open_sql, run_sql, run_with_timeout, sql_memory
+from .sandbox import open_sql
+from .sql import SQL_MEMORY, SQL_MEMORY_ENV, run_sql, run_with_timeout, sql_memory
 from .store import ENV_VAR, STREAM_BATCH, Archive, checkpoint, default_path, fatal, rebuild_file
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",

@@ -23,7 +23,6 @@ import duckdb
 
 from ..errors import LimitError
 from . import sandbox
-from .sandbox import open_sql
 
 T = TypeVar("T")
 

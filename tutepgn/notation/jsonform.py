@@ -40,7 +40,7 @@ from pydantic import ValidationError
 from ..cards import CARD_STYLES, TOKEN_STYLES
 from ..errors import JsonRecordError, NotationError
 from ..events import Context, Play, event_from_json
-from ..limits import MAX_JSON_DEPTH, MAX_RECORD_BYTES
+from ..limits import max_json_depth, max_record_bytes
 from ..rules import SEAT_NAMES
 from .jsonmodel import EVENT_MODELS, RecordModel
 from .record import Note, Record, check_counts
@@ -79,27 +79,28 @@ _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
 def check_depth(text: str, *, source: str | None = None, index: int | None = None, line: int = 1,
                 start: int = 0) -> None:
-    """Refuse JSON nested deeper than :data:`~tutepgn.limits.MAX_JSON_DEPTH` before it is decoded (Python's
+    """Refuse JSON nested deeper than :func:`~tutepgn.limits.max_json_depth` before it is decoded (Python's
     decoder recurses, and dies of it): :class:`JsonRecordError` at the bracket past the limit.
 
     Strings and everything but brackets are dropped, then innermost pairs, level by level (a few passes
     in C for a record, whose depth is 4); only input found too deep is walked token by token, to place it.
     """
+    most = max_json_depth()
     brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text[start:] if start else text))
-    for _ in range(MAX_JSON_DEPTH):
+    for _ in range(most):
         fewer = _EMPTY_PAIR.sub("", brackets)
         if fewer == brackets:
             break
         brackets = fewer
-    if len(brackets) <= MAX_JSON_DEPTH and not _EMPTY_PAIR.search(brackets):
+    if len(brackets) <= most and not _EMPTY_PAIR.search(brackets):
         return  # nothing left, or a few brackets that do not pair: the decoder says what is wrong
     depth = 0
     for m in _JSON_TOKEN.finditer(text, start):
         token = m[0]
         depth += 1 if token in "[{" else -1 if token in "]}" else 0
-        if depth > MAX_JSON_DEPTH:
+        if depth > most:
             pos = m.start()
-            raise JsonRecordError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels (TUTEPGN_MAX_JSON_DEPTH): "
+            raise JsonRecordError(f"JSON nested deeper than {most} levels (TUTEPGN_MAX_JSON_DEPTH): "
                                   "refused undecoded; a record needs 4", source=source, index=index,
                                   line=line + text.count("\n", 0, pos), column=pos - text.rfind("\n", 0, pos))
 
@@ -226,8 +227,9 @@ def from_json(text: str, *, cards: str | None = None, source: str | None = None,
 
 def _decode(text: str, *, source: str | None, index: int, line: int) -> Any:
     """One JSON record's text decoded, unless it is over the size or depth limit: :class:`JsonRecordError`."""
-    if len(text) > MAX_RECORD_BYTES >> 2 and text_size(text) > MAX_RECORD_BYTES:
-        raise JsonRecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes (TUTEPGN_MAX_RECORD_BYTES): "
+    limit = max_record_bytes()
+    if len(text) > limit >> 2 and text_size(text) > limit:
+        raise JsonRecordError(f"the record is larger than {limit:,} bytes (TUTEPGN_MAX_RECORD_BYTES): "
                               "refused undecoded", source=source, index=index, line=line)
     check_depth(text, source=source, index=index, line=line)
     try:
@@ -352,14 +354,15 @@ def _lines(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:
     may be is cut short (still too long: the record is refused), so that it never fills the memory."""
     carry = ""
     lineno = 1
+    limit = max_record_bytes()
     for block in blocks:
         parts = (carry + block).split("\n")
         carry = parts.pop()
         for part in parts:
             yield lineno, part
             lineno += 1
-        if len(carry) > MAX_RECORD_BYTES:
-            carry = carry[:MAX_RECORD_BYTES + 1]
+        if len(carry) > limit:
+            carry = carry[:limit + 1]
     if carry:
         yield lineno, carry
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple, Union
 
 from ..errors import NotationError
-from ..limits import MAX_RECORD_BYTES
+from ..limits import max_record_bytes
 from .tags import TAG_NAME, TAG_VALUE, unescape
 
 Source = Union[str, os.PathLike, IO[str]]
@@ -187,10 +187,10 @@ def split_records(blocks: Iterable[str], max_bytes: int | None = None) -> Iterat
     A tag line (starting with ``[``) after the play has begun starts the next
     record; lines starting with ``;`` before the tags are comments on the file.
     Blocks may cut records anywhere: the tail is carried to the next block.
-    A record over ``max_bytes`` (default :data:`~tutepgn.limits.MAX_RECORD_BYTES`), or holding bytes that
+    A record over ``max_bytes`` (default :func:`~tutepgn.limits.max_record_bytes`), or holding bytes that
     are not UTF-8 (:class:`Blocks`), comes as :class:`Unread` text: the rest of it is skipped unkept.
     """
-    limit = MAX_RECORD_BYTES if max_bytes is None else max_bytes
+    limit = max_record_bytes() if max_bytes is None else max_bytes
     bad = getattr(blocks, "bad", None)
     blocks = iter(blocks)
     carry = ""
