@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -177,7 +178,7 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
                     ) -> AnalyseSummary:
     """Analyse every deal of the archive open on ``con`` that has no row for the key yet.
 
-    Pieces of :data:`WORK_SIZE` deals go to ``jobs`` worker processes; every
+    Pieces of :data:`WORK_SIZE` deals (at most ``batch_size``) go to ``jobs`` worker processes; every
     ``batch_size`` deals are one transaction, so an interrupted run keeps what
     it committed and the next run goes on from there.  ``progress(done,
     total)`` after each piece.
@@ -187,10 +188,12 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
     ids = pending_ids(con, cantes)
     summary.skipped -= len(ids)
 
+    size = min(WORK_SIZE, batch_size)
+
     def pieces() -> Iterator[list[tuple[int, str | None, str]]]:
-        for at in range(0, len(ids), WORK_SIZE):
+        for at in range(0, len(ids), size):
             yield con.execute("SELECT id, rules, text FROM deals WHERE id IN (SELECT unnest(?)) ORDER BY id",
-                              [ids[at:at + WORK_SIZE]]).fetchall()
+                              [ids[at:at + size]]).fetchall()
 
     pending = 0
     try:
@@ -211,6 +214,7 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
             pending = 0
     finally:
         if pending:  # interrupted: the open batch leaves no trace
-            con.execute("ROLLBACK")
+            with suppress(duckdb.Error):  # a connection a fatal error invalidated fails this too
+                con.execute("ROLLBACK")
     summary.seconds = time.perf_counter() - start
     return summary
