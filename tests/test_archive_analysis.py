@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from tutepgn.analysis import analyse, mark
-from tutepgn.archive import Archive, SearchFilters
+from tutepgn.archive import Archive, SearchFilters, rebuild_file
 from tutepgn.archive.analysis import ANALYSIS_VERSION, analysis_json, replayed
 from tutepgn.errors import ArchiveError
 from tutepgn.events import Play
@@ -131,6 +131,12 @@ def test_analysis_filters_match_an_oracle_over_the_rows(filled: Path) -> None:
         SearchFilters(cost_seat="N")
     with pytest.raises(ValueError, match="analysis filters"):
         SearchFilters(analysed=False, blunders=True)
+
+
+def test_a_rebuild_keeps_the_stored_analyses(filled: Path, tmp_path: Path) -> None:
+    rebuilt = tmp_path / "rebuilt.duckdb"
+    rebuild_file(filled, rebuilt)
+    assert rows(rebuilt) == rows(filled)
 
 
 def test_an_archive_without_the_analyses_table(tmp_path: Path) -> None:

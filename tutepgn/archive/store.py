@@ -96,17 +96,18 @@ class Archive:
         self.con = self._connect()
         self.con.execute("SELECT count(*) FROM deals").fetchone()  # a database still invalidated fails here
 
+    def _columns(self, table: str) -> tuple[str, ...]:
+        """A table's columns in order (none when it is not there)."""
+        return tuple(row[0] for row in self.con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main' "
+            "ORDER BY column_index", [table]).fetchall())
+
     def _check_schema(self) -> None:
         """Refuse a file written by another version of the schema, saying how to bring it up to date."""
-        def columns(table: str) -> tuple[str, ...]:
-            return tuple(row[0] for row in self.con.execute(
-                "SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main' "
-                "ORDER BY column_index", [table]).fetchall())
-
-        found = columns("deals")
+        found = self._columns("deals")
         if not found:
             return
-        if found != DEAL_COLUMNS or columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
+        if found != DEAL_COLUMNS or self._columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
             self.con.close()
             differs = "deals table differs" if found != DEAL_COLUMNS else "analyses table differs or is missing"
             raise ArchiveError(f"{self.path} was written by another version of tutepgn (its {differs}): "
@@ -427,7 +428,20 @@ class Archive:
 
         runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
         with Archive(target) as fresh:
-            return import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+            summary = import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+            self._copy_analyses(fresh)
+            return summary
+
+    def _copy_analyses(self, fresh: Archive) -> None:
+        """Keep the stored analyses of the deals a rebuild kept (a deal's text, so its analysis, is the same);
+        an analyses table of another shape is left behind (`tute archive analyse` fills the new one)."""
+        if self._columns("analyses") != ANALYSIS_COLUMNS:
+            return
+        for batch in self.con.sql("SELECT * FROM analyses").to_arrow_reader(STREAM_BATCH):
+            fresh.con.register("_analyses", batch)
+            fresh.con.execute("INSERT OR IGNORE INTO analyses SELECT * FROM _analyses "
+                              "WHERE deal_id IN (SELECT id FROM deals)")
+            fresh.con.unregister("_analyses")
 
 
 def fatal(exc: BaseException) -> bool:
