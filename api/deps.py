@@ -15,8 +15,10 @@ from fastapi import Header, HTTPException, Query, Request
 from pydantic import ValidationError
 
 from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, fatal, run_with_timeout
+from tutepgn.archive.analysis import store_rows
 from tutepgn.errors import ArchiveError, ErrorItem
 
+from .jobs import Job, Jobs
 from .limits import Deadline
 from .pool import PageCache, Readers
 from .problems import parameter_errors
@@ -58,10 +60,26 @@ class Service:
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
+        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis)
 
     def close(self) -> None:
+        self.jobs.close()
         self.readers.close()
         self.archive.close()
+
+    def store_analysis(self, job: Job) -> None:
+        """Keep a stored deal's finished analysis in the archive (not read-only), so it is asked for once;
+        cached search pages go, since the analysis filters may now match it."""
+        if self.settings.read_only or job.future.exception() is not None:
+            return
+        try:
+            with self.write_lock:
+                self.usable()
+                store_rows(self.archive.con, [job.future.result()])
+                if self.cache is not None:
+                    self.cache.clear()
+        except (duckdb.Error, HTTPException) as exc:  # kept in the job all the same
+            log.warning("an analysis could not be stored: %s", exc)
 
     # -- Faults: a database DuckDB invalidated is opened again, at most once a REOPEN_SECONDS ----------------
     def failed(self, exc: BaseException) -> None:
