@@ -73,10 +73,10 @@ class Job:
 class Jobs:
     """The analysis processes and the jobs kept for polling; thread-safe."""
 
-    def __init__(self, workers: int, on_done: Callable[[Job], None] | None = None) -> None:
+    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None) -> None:
         self.workers = workers
         self.on_done = on_done
-        """Called on a pool thread when a job of a deal is done (the service stores its row)."""
+        """Called with the row of a stored deal's job that is done, on a pool thread (the service stores it)."""
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._by_key: dict[tuple[int, bool], str] = {}
@@ -110,7 +110,8 @@ class Jobs:
                 self._by_key[key] = job.id
             self._trim()
         if deal is not None and self.on_done is not None:
-            future.add_done_callback(lambda _: self.on_done(job))  # type: ignore[misc]
+            on_done = self.on_done
+            future.add_done_callback(lambda done: None if done.cancelled() or done.exception() else on_done(done.result()))
         return job
 
     def _trim(self) -> None:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from tutepgn.archive import Archive
+from tutepgn.archive.analysis import analysis_row, quick
 from tutepgn.errors import Problem
 from tutepgn.notation import iter_records
 
@@ -49,9 +50,15 @@ def router(service: Service) -> APIRouter:
             raise HTTPException(422, str(exc)) from None
         if stored is not None:
             return JSONResponse(stored)
-        row = service.timed(view, lambda: view.row(deal_id, ("id", "rules", "text")))
+        row = service.timed(view, lambda: view.row(deal_id, ("id", "rules", "players", "text")))
         if row is None:
             raise HTTPException(404, f"no deal {deal_id} in the archive")
+        if quick(row["players"]):  # milliseconds: on this request's thread
+            analysed = analysis_row(deal_id, row["rules"], row["text"], cantes)
+            service.store_analysis(analysed)
+            if analysed[-1] is not None:
+                raise HTTPException(422, f"deal {deal_id} cannot be analysed: {analysed[-1]}")
+            return Response(analysed[-2], media_type="application/json")
         job = service.jobs.submit(deal_id, row["rules"], row["text"], cantes)
         wait([job.future], timeout=QUICK_SECONDS)  # on this request's thread, never on the event loop
         if job.status == "running":
