@@ -17,19 +17,19 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ..analysis import DealAnalysis, analyse
 from ..cards import card_code
 from ..engine import Deal
 from ..errors import NotationError, TuteError
 from ..notation import Record, parse_or_placeholder
-from ..replay import replay
-from ..solver import C_AVAILABLE
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
+
+if TYPE_CHECKING:
+    from ..analysis import DealAnalysis
 
 ANALYSIS_VERSION = "dd-1"
 """The solver and analysis that made a stored row: bump it when either changes a value, and stored rows
@@ -65,6 +65,8 @@ class AnalyseSummary:
 def replayed(record: Record) -> tuple[Deal, list[int]]:
     """The record's deal played through its legal events (up to the first illegal one), and for each action
     of the deal's log the index of its event in the record (a frame of the replay page is an event index)."""
+    from ..replay import replay  # here, not at the top: searches and imports never load the replay or the solver
+
     if record.errors:
         raise record.errors[0]
     header = record.header()
@@ -124,6 +126,8 @@ def _made(deal: Deal, analysis: DealAnalysis) -> dict[int, tuple[int, ...]]:
 
 def analyse_record(record: Record, *, cantes: bool = False) -> dict[str, Any]:
     """A record's deal analysed, as JSON data (:func:`analysis_json`)."""
+    from ..analysis import analyse  # here: loads the solver
+
     deal, events = replayed(record)
     return analysis_json(deal, analyse(deal, cantes=cantes), events)
 
@@ -145,6 +149,8 @@ def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tu
 def quick(players: int | None) -> bool:
     """Whether a deal's analysis takes well under a second: 2 players (8 tricks after the stock, about a
     millisecond each with the C core; the pure Python search takes about a second)."""
+    from ..solver import C_AVAILABLE  # here: loads the solver
+
     return players == 2 and C_AVAILABLE
 
 
