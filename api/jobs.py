@@ -31,6 +31,8 @@ QUICK_SECONDS = 1.0
 """How long a route waits for an analysis before it answers 202 with the job instead."""
 KEPT = 1000
 """Jobs kept to be polled (the oldest finished ones go first)."""
+MAX_RUNNING = 100
+"""Jobs waiting or under way at most: past it a new one is refused (the service answers 503)."""
 
 Row = tuple[Any, ...]
 
@@ -80,7 +82,7 @@ class Jobs:
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._by_key: dict[tuple[int, bool], str] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def pool(self) -> ProcessPoolExecutor:
         """The worker processes, started at the first job."""
@@ -91,27 +93,34 @@ class Jobs:
                     initializer=lifeline, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
             return self._pool
 
-    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool) -> Job:
-        """A job analysing one record (a stored deal's job already kept is given back instead)."""
+    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool) -> Job | None:
+        """A job analysing one record (a stored deal's job already kept is given back instead); None when
+        :data:`MAX_RUNNING` jobs are waiting or under way."""
         key = (deal, cantes) if deal is not None else None
         with self._lock:
             known = self._jobs.get(self._by_key.get(key, "")) if key else None
             if known is not None and known.status != "failed":
                 return known
-        try:
-            future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-            self.close()
-            future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
-        job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future)
-        with self._lock:
+            if sum(not job.future.done() for job in self._jobs.values()) >= MAX_RUNNING:
+                return None
+            try:
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                self.close()
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
+            job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future)
             self._jobs[job.id] = job
             if key:
                 self._by_key[key] = job.id
             self._trim()
         if deal is not None and self.on_done is not None:
             on_done = self.on_done
-            future.add_done_callback(lambda done: None if done.cancelled() or done.exception() else on_done(done.result()))
+
+            def finished(done: Future[Row]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    on_done(done.result())
+
+            future.add_done_callback(finished)
         return job
 
     def _trim(self) -> None:

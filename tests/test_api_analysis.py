@@ -153,3 +153,14 @@ def test_the_analysis_is_documented_in_openapi(app: Any) -> None:
     names = {p["name"] for p in spec["paths"]["/api/v1/deals"]["get"]["parameters"]}
     assert {"blunders", "par_diff_max", "max_cost", "cost_seat", "analysed"} <= names
     assert json.dumps(spec["components"]["schemas"]["PlayAnalysisModel"]).count("mark") >= 1
+
+
+def test_too_many_waiting_analyses_answer_503(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "MAX_RUNNING", 0)
+    client = TestClient(app)
+    four = deals(client)["torofun-4p"]
+    r = client.get(f"/api/v1/deals/{four['id']}/analysis")
+    assert r.status_code == 503 and r.headers["retry-after"] == "5"
+    assert "waiting" in Problem.model_validate(r.json()).detail
+    text = (SAMPLES / "torofun-2p-italian-cards.tpgn").read_text(encoding="utf-8")
+    assert client.post("/api/v1/analyse", content=text).status_code == 503

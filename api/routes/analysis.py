@@ -13,7 +13,7 @@ from tutepgn.errors import Problem
 from tutepgn.notation import iter_records
 
 from ..deps import Service
-from ..jobs import QUICK_SECONDS, Job
+from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job
 from ..limits import Deadline
 from ..models import AnalysisJob, AnalysisModel
 from ..problems import unprocessable
@@ -36,13 +36,22 @@ def job_model(job: Job) -> AnalysisJob:
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
     api = APIRouter(prefix="/api/v1", tags=["analysis"])
+    busy = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."}}
+
+    def submitted(deal: int | None, rules: str | None, text: str, cantes: bool) -> Job:
+        """A job of the analysis processes; 503 while too many are waiting."""
+        job = service.jobs.submit(deal, rules, text, cantes)
+        if job is None:
+            raise HTTPException(503, f"{MAX_RUNNING} analyses are waiting or under way: try again shortly",
+                                headers={"Retry-After": "5"})
+        return job
 
     @api.get("/deals/{deal_id}/analysis", response_model=AnalysisModel,
              summary="One deal analysed under double dummy (kept; long work answers 202 with a job)",
              responses={202: {"model": AnalysisJob, "description": "The analysis takes longer than a second: "
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
-                              "record, no starting position)."}})
+                              "record, no starting position)."}, **busy})
     def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = False) -> Response:
         try:
             stored = service.timed(view, lambda: view.analysis(deal_id, cantes=cantes))
@@ -59,7 +68,7 @@ def router(service: Service) -> APIRouter:
             if analysed[-1] is not None:
                 raise HTTPException(422, f"deal {deal_id} cannot be analysed: {analysed[-1]}")
             return Response(analysed[-2], media_type="application/json")
-        job = service.jobs.submit(deal_id, row["rules"], row["text"], cantes)
+        job = submitted(deal_id, row["rules"], row["text"], cantes)
         wait([job.future], timeout=QUICK_SECONDS)  # on this request's thread, never on the event loop
         if job.status == "running":
             return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
@@ -78,7 +87,8 @@ def router(service: Service) -> APIRouter:
 
     @api.post("/analyse", response_model=AnalysisModel, openapi_extra=TEXT_BODY,
               summary="Analyse one posted record under double dummy (stores nothing; within the request time limit)",
-              responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."}})
+              responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."},
+                         **busy})
     async def analyse_text(request: Request, cantes: CantesParam = False) -> Response:
         text = await text_body(request)
 
@@ -88,7 +98,7 @@ def router(service: Service) -> APIRouter:
                 raise HTTPException(422, f"post one record to analyse, not {len(records)}")
             if records[0].errors:
                 raise unprocessable(records[0].errors)
-            job = service.jobs.submit(None, None, text, cantes)
+            job = submitted(None, None, text, cantes)
             done, _ = wait([job.future], timeout=deadline.seconds)
             if not done:
                 job.future.cancel()

@@ -25,6 +25,7 @@ from ..cards import card_code
 from ..engine import Deal
 from ..errors import NotationError, TuteError
 from ..notation import Record, parse_or_placeholder
+from ..replay import replay
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
 
@@ -65,8 +66,6 @@ class AnalyseSummary:
 def replayed(record: Record) -> tuple[Deal, list[int]]:
     """The record's deal played through its legal events (up to the first illegal one), and for each action
     of the deal's log the index of its event in the record (a frame of the replay page is an event index)."""
-    from ..replay import replay  # here, not at the top: searches and imports never load the replay or the solver
-
     if record.errors:
         raise record.errors[0]
     header = record.header()
@@ -126,7 +125,7 @@ def _made(deal: Deal, analysis: DealAnalysis) -> dict[int, tuple[int, ...]]:
 
 def analyse_record(record: Record, *, cantes: bool = False) -> dict[str, Any]:
     """A record's deal analysed, as JSON data (:func:`analysis_json`)."""
-    from ..analysis import analyse  # here: loads the solver
+    from ..analysis import analyse  # here: searches and imports (which load this module) never load the solver
 
     deal, events = replayed(record)
     return analysis_json(deal, analyse(deal, cantes=cantes), events)
@@ -149,7 +148,7 @@ def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tu
 def quick(players: int | None) -> bool:
     """Whether a deal's analysis takes well under a second: 2 players (8 tricks after the stock, about a
     millisecond each with the C core; the pure Python search takes about a second)."""
-    from ..solver import C_AVAILABLE  # here: loads the solver
+    from ..solver import C_AVAILABLE  # here, as above
 
     return players == 2 and C_AVAILABLE
 
@@ -197,9 +196,9 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
     total)`` after each piece.
     """
     start = time.perf_counter()
-    summary = AnalyseSummary(skipped=int(con.execute("SELECT count(*) FROM deals").fetchone()[0]))  # type: ignore[index]
     ids = pending_ids(con, cantes)
-    summary.skipped -= len(ids)
+    total = int(con.execute("SELECT count(*) FROM deals").fetchone()[0])  # type: ignore[index]
+    summary = AnalyseSummary(skipped=total - len(ids))
 
     size = min(WORK_SIZE, batch_size)
 
