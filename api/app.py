@@ -23,7 +23,7 @@ from tutepgn.limits import check_settings
 from . import problems
 from .deps import Service
 from .limits import SecurityHeaders
-from .routes import archive, deals, pages, records, rules
+from .routes import analysis, archive, deals, pages, records, rules
 from .settings import Settings
 
 __all__ = ["Settings", "app_from_env", "create_app"]
@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # threads finish each request sooner than many threads fighting for the GIL (docs/service.md).
         anyio.to_thread.current_default_thread_limiter().total_tokens = service.settings.concurrency
         yield
+        service.jobs.close()  # the analysis processes end with the service
 
     app = FastAPI(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
                   description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.",
@@ -56,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     problems.install(app)
-    for router in (deals.router(service), records.router(service), archive.router(service), rules.router(),
+    for router in (deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
                    pages.router(service)):
         app.include_router(router)
     return app

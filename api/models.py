@@ -53,3 +53,54 @@ class Health(BaseModel):
     deals: int = Field(description="Deals in the archive: a query answered now.")
     write_failure: str | None = Field(description="The last import the archive could not write (a full disk), "
                                                   "and when; null since an import succeeded.")
+
+
+class CardGroupValue(BaseModel):
+    """Equal legal cards (one hand, adjacent among the live cards, worth the same) and their value."""
+
+    cards: list[str] = Field(description="Card codes, e.g. 12O.")
+    value: int = Field(description="The points the mover's side makes from here after this card, best play by all.")
+
+
+class PlayAnalysisModel(BaseModel):
+    """One card played, valued from the mover's side under double dummy (docs/analysis.md)."""
+
+    index: int = Field(description="The play's place in the deal's actions, from 0.")
+    event: int = Field(description="The record's event it was, from 0: the replay's frame before it (after it: + 1).")
+    trick: int = Field(description="Its trick, from 1.")
+    seat: str
+    side: str = Field(description="The mover's side label.")
+    card: str
+    value_before: int = Field(description="The points the mover's side makes from here under best play by all.")
+    projected: int = Field(description="The points the mover's side ends the deal with under best play from here.")
+    values: list[CardGroupValue]
+    best: list[str] = Field(description="Every legal card of the best value.")
+    cost: int = Field(description="Points the play gave away: `value_before` less the card's value.")
+    mark: Literal["?!", "?", "??"] | None = Field(description="?! inaccuracy (cost >= 3), ? mistake (>= 10), "
+                                                               "?? blunder (>= 20).")
+
+
+class AnalysisModel(BaseModel):
+    """A deal analysed under double dummy: every card played once the stock is empty, par, what each side made."""
+
+    version: str = Field(description="The solver and analysis that made it.")
+    cantes: bool = Field(description="Whether values count cantes.")
+    sides: list[str] = Field(description="Side labels, in the order of `par`, `actual` and `actual_minus_par`.")
+    par: list[int] = Field(description="Per side, its value at the first position analysed.")
+    actual: list[int] = Field(description="Per side, the points it made from there.")
+    actual_minus_par: list[int]
+    costs: dict[str, int] = Field(description="Per seat letter, the summed cost of its plays (0: perfect play).")
+    marks: dict[str, int] = Field(description="How many plays earned each mark.")
+    plays: list[PlayAnalysisModel]
+
+
+class AnalysisJob(BaseModel):
+    """An analysis worked on in the background: poll `links.self` until `status` is done or failed."""
+
+    id: str
+    status: Literal["running", "done", "failed"]
+    deal: int | None = Field(description="The archive's deal analysed.")
+    cantes: bool
+    error: str | None = Field(description="Why the deal cannot be analysed (status failed).")
+    analysis: AnalysisModel | None = Field(description="The analysis, once done.")
+    links: dict[str, str]

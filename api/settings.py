@@ -37,6 +37,8 @@ class Settings(BaseModel):
     body_timeout: float = Field(30.0, gt=0, description="Seconds a client has to send a request's body.")
     keep_alive_timeout: int = Field(5, ge=1, description="Seconds an idle connection is kept open.")
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
+    analysis_workers: int = Field(1, ge=1, description="Processes that analyse deals (double dummy) for "
+                                                       "/analysis and /analyse; started at the first analysis.")
     concurrency: int = Field(default_factory=_cores, ge=1,
                              description="Requests that run at once per process (default: one per core); "
                                          "the others wait in line.")
@@ -45,7 +47,7 @@ class Settings(BaseModel):
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
         line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
-        MAX_ROWS."""
+        MAX_ROWS, ANALYSIS_WORKERS and the other limits by their names."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
@@ -73,5 +75,5 @@ class Settings(BaseModel):
 
 _TUNABLE = ("search_cache", "page_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
             "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
-            "keep_alive_timeout")
+            "keep_alive_timeout", "analysis_workers")
 """Settings read from TUTEPGN_<NAME> as they are."""

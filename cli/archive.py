@@ -1,4 +1,4 @@
-"""``tute import``, ``search``, ``stats``, ``export``, ``sql`` and ``archive verify|rebuild``: the archive commands.
+"""``tute import``, ``search``, ``stats``, ``export``, ``sql`` and ``archive verify|rebuild|analyse``: the archive commands.
 
 Every command takes ``--db PATH`` (default: $TUTEPGN_DB, else the file in
 the user's data directory, see docs/archive.md).  Filters are the same
@@ -278,3 +278,34 @@ def rebuild(
         err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
     else:
         err.print(f"rebuilt into {output} ({summary})", highlight=False, soft_wrap=True)
+
+
+def analyse(
+    db: DbOption = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that analyse.")] = 2,
+    cantes: Annotated[bool, typer.Option("--cantes", help="Values count cantes (each side sings the most its "
+                                          "rules allow).")] = False,
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    as_json: JsonFlag = False,
+) -> None:
+    """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
+    form = chosen(fmt, as_json)
+    source = db or default_path()
+    if not source.exists():
+        raise fail(FileNotFoundError(f"no archive at {source}"))
+    archive = open_archive(source, read_only=False)
+    progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+                        TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
+    try:
+        with progress:
+            task = progress.add_task("analyse", total=None)
+            summary = archive.analyse(cantes=cantes, jobs=jobs,
+                                      progress=lambda done, total: progress.update(task, completed=done, total=total))
+    except duckdb.Error as exc:
+        raise fail(ArchiveError(f"the archive could not be written ({exc}): analyse again to finish")) from None
+    finally:
+        archive.close()
+    if form == Format.json:
+        emit(form, {"db": str(archive.path), **summary.to_dict()})
+    else:
+        err.print(f"{archive.path}: {summary}", soft_wrap=True, highlight=False)

@@ -318,3 +318,41 @@ def test_validate_page_marks_the_bad_lines(base_url: str, browser: Browser, arti
     expect(page.locator("#listing .ln.bad")).to_have_count(0)
     assert errors.seen == []
     page.close()
+
+
+def test_the_analysis_graph_marks_and_par(base_url: str, browser: Browser, artifacts: Path) -> None:
+    deal_id = _four_player_deal(base_url)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/deals/{deal_id}")
+    expect(page.locator("#replay")).to_have_attribute("data-analysis", "ready", timeout=120_000)  # a job, polled
+    analysis = _api(base_url, f"/api/v1/deals/{deal_id}/analysis")  # stored by now: the same answer
+    plays = analysis["plays"]
+    assert len(plays) == 40
+    dots = page.locator("#eval-graph svg circle[data-frame]")
+    expect(dots).to_have_count(len(plays))
+    expect(page.locator("#eval-graph svg polyline")).to_have_count(2)
+    marks = page.locator("#moves .dd")
+    expect(marks).to_have_count(len(plays))
+    for k in (0, 17, 39):  # each card of the move list carries its cost and mark
+        p = plays[k]
+        shown = page.locator(f'#moves button[data-index="{p["event"] + 1}"] .dd')
+        expect(shown).to_have_attribute("data-cost", str(p["cost"]))
+        expect(shown).to_have_text((p["mark"] or "") + (f" −{p['cost']}" if p["cost"] else " ✓"))
+    marked = sum(1 for p in plays if p["mark"])
+    expect(page.locator("#moves .dd.dd-mark")).to_have_count(marked)
+    expect(page.locator("#par")).to_be_visible()
+    expect(page.locator("#par")).to_contain_text(f"Par {analysis['sides'][0]} {analysis['par'][0]}")
+    best = page.locator("#moves .dd-best").first
+    expect(best).to_be_hidden()
+    page.click("#show-best")
+    expect(best).to_be_visible()
+    expect(best).to_have_text("best " + " ".join(plays[0]["best"]))
+    target = plays[22]
+    dots.nth(22).click()
+    expect(page.locator("#replay")).to_have_attribute("data-frame", str(target["event"] + 1))
+    expect(page.locator("#frame-index")).to_have_text(str(target["event"] + 1))
+    expect(dots.nth(22)).to_have_class(re.compile(r"\bcurrent\b"))
+    page.screenshot(path=str(artifacts / "deal-analysis.png"), full_page=True)
+    assert errors.seen == []
+    page.close()

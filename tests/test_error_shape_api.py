@@ -41,6 +41,14 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/api/v1/deals/{deal_id}/sheet"): [("GET", "/api/v1/deals/1/sheet", {}, 404),
                                                ("GET", "/api/v1/deals/x/sheet", {}, 422)],
     ("GET", "/api/v1/deals/{deal_id}"): [("GET", "/api/v1/deals/1", {}, 404), ("GET", "/api/v1/deals/x", {}, 422)],
+    ("GET", "/api/v1/deals/{deal_id}/analysis"): [("GET", "/api/v1/deals/1/analysis", {}, 404),
+                                                  ("GET", "/api/v1/deals/x/analysis", {}, 422),
+                                                  ("GET", "/api/v1/deals/1/analysis", {"params": {"cantes": "no!"}},
+                                                   422)],
+    ("GET", "/api/v1/jobs/{job_id}"): [("GET", "/api/v1/jobs/no-such-job", {}, 404)],
+    ("POST", "/api/v1/analyse"): [("POST", "/api/v1/analyse", {"content": BAD_RECORD}, 422),
+                                  ("POST", "/api/v1/analyse", {"content": ""}, 422),
+                                  ("POST", "/api/v1/analyse", {"content": TOO_LARGE}, 413)],
     ("POST", "/api/v1/validate"): [("POST", "/api/v1/validate", {"content": BAD_RECORD}, 422),
                                    ("POST", "/api/v1/validate", {"content": ""}, 422),
                                    ("POST", "/api/v1/validate", {"content": b"\xff\xfe\xfa"}, 422),
@@ -85,7 +93,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 18 and routes == set(CASES)
+    assert len(routes) == 21 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

@@ -50,6 +50,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "serve": (["--json"], 2),  # a server: a usage error
     "archive verify": (["--db", "{missing}", "--json"], 2),
     "archive rebuild": (["--db", "{missing}", "--json"], 2),
+    "archive analyse": (["--db", "{missing}", "--json"], 2),
 }
 
 

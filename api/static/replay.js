@@ -165,6 +165,7 @@
     var sheet = document.getElementById("final-sheet");
     if (sheet) sheet.hidden = i !== last;
     if (history.replaceState) history.replaceState(null, "", "#frame-" + i);
+    root.dispatchEvent(new CustomEvent("tute:frame", { detail: i }));  // analysis.js follows the frame
   }
 
   /* -- Controls ------------------------------------------------------------------- */
@@ -181,6 +182,8 @@
     ev.preventDefault();
     show(to);
   });
+
+  root.addEventListener("tute:show", function (ev) { show(ev.detail); });  // analysis.js's graph asks
 
   var m = /^#frame-(\d+)$/.exec(location.hash);
   show(m ? parseInt(m[1], 10) : 0);

@@ -94,6 +94,21 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("run", _I32, "the import's number, from 1"), Column("started", pa.timestamp("us")), Column("finished", pa.timestamp("us")), Column("paths", _TEXTS),
         Column("records", _I32), Column("added", _I32),
     ),
+    "analyses": (
+        Column("deal_id", _I64), Column("rules", _S, "the deal's Rules tag, canonical ('' if none)"),
+        Column("version", _S, "the solver and analysis that made the row (tutepgn.archive.analysis.ANALYSIS_VERSION)"),
+        Column("cantes", _B, "whether values count cantes"),
+        Column("plays", _U16, "cards analysed (those played with the stock empty)"),
+        Column("par", _INTS, "per side, its double-dummy value at the first position analysed"),
+        Column("actual", _INTS, "per side, the points it made from there"),
+        Column("par_diff", _INTS, "per side, actual less par"),
+        *(Column(f"cost_{s}", _I32, "the seat's summed cost in points (0: perfect play), NULL if no such seat")
+          for s in "nwse"),
+        Column("inaccuracies", _U16, "plays marked ?!"), Column("mistakes", _U16, "plays marked ?"),
+        Column("blunders", _U16, "plays marked ??"),
+        Column("analysis", _S, "the whole analysis as JSON, every play"),
+        Column("error", _S, "why the deal could not be analysed (the other columns are then NULL)"),
+    ),
 }
 """Every table of the archive, its columns in order."""
 
@@ -105,6 +120,8 @@ ARROW: dict[str, pa.Schema] = {t: pa.schema([(c.name, c.arrow) for c in TABLES[t
 
 DEAL_COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLES["deals"])
 """The columns of table deals."""
+ANALYSIS_COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLES["analyses"])
+"""The columns of table analyses (:mod:`.analysis` fills it)."""
 
 CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "north", "west", "south", "east",
                "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides", "claimed_score", "score",
@@ -174,8 +191,12 @@ CREATE OR REPLACE VIEW matches AS
     FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
 """
 
+TABLE_CONSTRAINTS: dict[str, str] = {"analyses": "PRIMARY KEY (deal_id, rules, version, cantes)"}
+"""Constraints over several columns of a table."""
+
 SCHEMA = "".join(
     f"CREATE TABLE IF NOT EXISTS {table} (\n"
-    + ",\n".join(f"    {c.name} {sql_type(c.arrow)}{' ' + c.constraint if c.constraint else ''}" for c in columns)
+    + ",\n".join([*(f"    {c.name} {sql_type(c.arrow)}{' ' + c.constraint if c.constraint else ''}" for c in columns),
+                   *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
     + "\n);\n" for table, columns in TABLES.items()) + _VIEWS
 """The SQL that creates the tables and views (if they are not there yet)."""

@@ -14,6 +14,7 @@ import base64
 import datetime as dt
 import json
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..cards import SUIT_LETTERS, card_reader
 from ..events import SeatLetter
 from ..notation import SEAT_TAGS
+from .analysis import ANALYSIS_VERSION
 
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
     "date": ("coalesce(date, DATE '9999-12-31')", False, "DATE"),
@@ -79,6 +81,8 @@ def _iso_date(text: str) -> bool:
     except ValueError:
         return False
 
+ANALYSIS_FILTERS = ("analysis_cantes", "blunders", "mistakes", "max_cost", "min_cost", "par_diff_max")
+"""The filters on a deal's stored analysis (table analyses)."""
 _SEAT_COLUMN = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
 """The column of table deals that names the player at each seat."""
 _HELD = re.compile(r"^([NWSE]):(.+)$")
@@ -121,6 +125,19 @@ class SearchFilters(BaseModel):
                             description="Starting holdings, each SEAT:CARDS, e.g. 'S:1O,3O' (South held 1O and 3O).")
     comment: str | None = Field(None, description="Text in the record's comments (case-insensitive).")
     match: str | None = Field(None, description="The Match id.")
+    analysed: bool | None = Field(None, description="The deal has a stored double-dummy analysis (`tute archive "
+                                  "analyse`), or not. The filters below match deals analysed so.")
+    analysis_cantes: bool | None = Field(None, description="Match analyses that counted cantes (or that did not).")
+    blunders: bool | None = Field(None, description="Some play was a blunder (??: it gave away 20 points or more), "
+                                  "or none was.")
+    mistakes: bool | None = Field(None, description="Some play was a mistake or worse (? or ??), or none was.")
+    cost_seat: SeatLetter | None = Field(None, description="With `max_cost`/`min_cost`: the seat whose summed cost "
+                                         "counts (without it: every seat for `max_cost`, some seat for `min_cost`).")
+    max_cost: int | None = Field(None, description="A seat's summed cost in points (its accuracy: 0 is perfect "
+                                 "play) at most this.")
+    min_cost: int | None = Field(None, description="A seat's summed cost at least this.")
+    par_diff_max: int | None = Field(None, description="Some side made at most this many points more than its "
+                                     "par (actual - par <= this, e.g. -20).")
 
     @field_validator("trump", "cante_suit")
     @classmethod
@@ -149,6 +166,10 @@ class SearchFilters(BaseModel):
                 raise ValueError(f"{name} needs player")
         if self.player is not None and self.player in (self.partner, self.opponent):
             raise ValueError("a player is neither their own partner nor their own opponent")
+        if self.cost_seat is not None and self.max_cost is None and self.min_cost is None:
+            raise ValueError("cost_seat needs max_cost or min_cost")
+        if self.analysed is False and any(getattr(self, n) is not None for n in ANALYSIS_FILTERS):
+            raise ValueError("the analysis filters match analysed deals: leave analysed out or true")
         return self
 
     def to_sql(self) -> tuple[str, list[object]]:
@@ -240,7 +261,34 @@ class SearchFilters(BaseModel):
             add("comments ILIKE ? ESCAPE '\\'", f"%{_like(self.comment)}%")
         if self.match is not None:
             add("match_id = ?", self.match)
+        self._analysis_sql(add)
         return (" AND ".join(where) if where else "TRUE"), params
+
+
+    def _analysis_sql(self, add: Callable[..., None]) -> None:
+        """The analysis filters: one stored analysis of the current version must match them all."""
+        found: list[str] = []
+        values: list[object] = []
+        if self.analysis_cantes is not None:
+            found.append("a.cantes = ?")
+            values.append(self.analysis_cantes)
+        for column, wanted in (("blunders", self.blunders), ("blunders + mistakes", self.mistakes)):
+            if wanted is not None:
+                found.append(f"({column}) {'>' if wanted else '='} 0")
+        costs = [f"cost_{self.cost_seat.lower()}"] if self.cost_seat else [f"cost_{s}" for s in "nwse"]
+        if self.max_cost is not None:
+            found.append("(" + " AND ".join(f"coalesce({c}, 0) <= ?" for c in costs) + ")")
+            values.extend([self.max_cost] * len(costs))
+        if self.min_cost is not None:
+            found.append("(" + " OR ".join(f"{c} >= ?" for c in costs) + ")")
+            values.extend([self.min_cost] * len(costs))
+        if self.par_diff_max is not None:
+            found.append("list_min(par_diff) <= ?")
+            values.append(self.par_diff_max)
+        if found or self.analysed is not None:
+            exists = ("EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = deals.id AND a.rules = coalesce(deals.rules,"
+                      " '') AND a.version = ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
+            add(exists if self.analysed is not False else "NOT " + exists, ANALYSIS_VERSION, *values)
 
 
 def _like(text: str) -> str:

@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from ..errors import ArchiveError, ArchiveWriteError
 from ..notation import iter_raw_records
-from .columns import DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
+from .analysis import AnalyseSummary, analyse_archive, stored
+from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
 from .ingest import BATCH_SIZE, ImportSummary, import_raw, import_runs
 from .rows import Raw, deal_id
@@ -95,14 +96,21 @@ class Archive:
         self.con = self._connect()
         self.con.execute("SELECT count(*) FROM deals").fetchone()  # a database still invalidated fails here
 
+    def _columns(self, table: str) -> tuple[str, ...]:
+        """A table's columns in order (none when it is not there)."""
+        return tuple(row[0] for row in self.con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main' "
+            "ORDER BY column_index", [table]).fetchall())
+
     def _check_schema(self) -> None:
         """Refuse a file written by another version of the schema, saying how to bring it up to date."""
-        found = [row[0] for row in self.con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'deals' AND schema_name = 'main' "
-            "ORDER BY column_index").fetchall()]
-        if found and tuple(found) != DEAL_COLUMNS:
+        found = self._columns("deals")
+        if not found:
+            return
+        if found != DEAL_COLUMNS or self._columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
             self.con.close()
-            raise ArchiveError(f"{self.path} was written by another version of tutepgn (its deals table differs): "
+            differs = "deals table differs" if found != DEAL_COLUMNS else "analyses table differs or is missing"
+            raise ArchiveError(f"{self.path} was written by another version of tutepgn (its {differs}): "
                                f"run `tute archive rebuild --db {self.path}` to rebuild it from its stored records")
 
     def reader(self) -> Archive:
@@ -144,6 +152,18 @@ class Archive:
         except ArchiveWriteError as exc:
             exc.source = str(self.path)
             raise
+
+    # -- Analysis -------------------------------------------------------------------
+    def analyse(self, *, cantes: bool = False, jobs: int = 1, batch_size: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> AnalyseSummary:
+        """Analyse every deal not analysed yet for this key (resumable): see :func:`.analysis.analyse_archive`."""
+        options = {} if batch_size is None else {"batch_size": batch_size}
+        return analyse_archive(self.con, cantes=cantes, jobs=jobs, progress=progress, **options)
+
+    def analysis(self, deal: int, *, cantes: bool = False) -> dict[str, Any] | None:
+        """One deal's stored analysis as JSON data, or None when it has not been analysed (ValueError when it
+        could not be)."""
+        return stored(self.con, deal, cantes)
 
     # -- Reading ------------------------------------------------------------------
     def count(self, filters: SearchFilters | None = None) -> int:
@@ -367,7 +387,7 @@ class Archive:
                     problems.append(f"deal {did}: its text does not hash to its stored hash")
                 elif expected_id != did:
                     problems.append(f"deal {did}: its id is not the first 63 bits of its hash")
-        for table in ("plays", "declarations", "hands", "issues"):
+        for table in ("plays", "declarations", "hands", "issues", "analyses"):
             orphans = self.con.execute(f"SELECT count(*) FROM {table} WHERE deal_id NOT IN (SELECT id FROM deals)"
                                        ).fetchone()[0]  # type: ignore[index]
             if orphans:
@@ -408,7 +428,20 @@ class Archive:
 
         runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
         with Archive(target) as fresh:
-            return import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+            summary = import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
+            self._copy_analyses(fresh)
+            return summary
+
+    def _copy_analyses(self, fresh: Archive) -> None:
+        """Keep the stored analyses of the deals a rebuild kept (a deal's text, so its analysis, is the same);
+        an analyses table of another shape is left behind (`tute archive analyse` fills the new one)."""
+        if self._columns("analyses") != ANALYSIS_COLUMNS:
+            return
+        for batch in self.con.sql("SELECT * FROM analyses").to_arrow_reader(STREAM_BATCH):
+            fresh.con.register("_analyses", batch)
+            fresh.con.execute("INSERT OR IGNORE INTO analyses SELECT * FROM _analyses "
+                              "WHERE deal_id IN (SELECT id FROM deals)")
+            fresh.con.unregister("_analyses")
 
 
 def fatal(exc: BaseException) -> bool:

@@ -1,0 +1,142 @@
+"""Analyses as background jobs: worked on in processes of their own, polled by their id.
+
+A deal's analysis takes from milliseconds (2 players, after the stock) to
+seconds (a whole 4-player deal).  The solver holds the GIL, so it runs in
+worker processes (spawned, tied to the service's life: :func:`tutepgn.workers.lifeline`),
+never on the event loop nor on the threads that answer requests.  A route
+waits for a job up to :data:`QUICK_SECONDS` and answers with the analysis, or
+answers 202 with the job's URL.  Jobs are kept by id (at most :data:`KEPT`,
+the oldest finished ones dropped first), and a deal asked for again while its
+job is kept gets that job, not a second one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutepgn.archive.analysis import analysis_row
+from tutepgn.workers import lifeline
+
+QUICK_SECONDS = 1.0
+"""How long a route waits for an analysis before it answers 202 with the job instead."""
+KEPT = 1000
+"""Jobs kept to be polled (the oldest finished ones go first)."""
+MAX_RUNNING = 100
+"""Jobs waiting or under way at most: past it a new one is refused (the service answers 503)."""
+
+Row = tuple[Any, ...]
+
+
+@dataclass
+class Job:
+    """One analysis under way or done."""
+
+    id: str
+    deal: int | None
+    """The archive's deal (None for a posted record)."""
+    cantes: bool
+    future: Future[Row] = field(repr=False)
+    created: float = field(default_factory=time.time)
+
+    @property
+    def status(self) -> str:
+        """running, done (the analysis is there) or failed (the deal cannot be analysed)."""
+        if not self.future.done():
+            return "running"
+        return "failed" if self.error is not None else "done"
+
+    @property
+    def error(self) -> str | None:
+        """Why the deal cannot be analysed (None while running or when done)."""
+        if not self.future.done():
+            return None
+        if self.future.exception() is not None:
+            return f"the analysis failed: {type(self.future.exception()).__name__}"
+        return self.future.result()[-1]
+
+    @property
+    def analysis(self) -> str | None:
+        """The analysis as JSON text, once done."""
+        if not self.future.done() or self.error is not None:
+            return None
+        return self.future.result()[-2]
+
+
+class Jobs:
+    """The analysis processes and the jobs kept for polling; thread-safe."""
+
+    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None) -> None:
+        self.workers = workers
+        self.on_done = on_done
+        """Called with the row of a stored deal's job that is done, on a pool thread (the service stores it)."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._by_key: dict[tuple[int, bool], str] = {}
+        self._lock = threading.RLock()
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The worker processes, started at the first job."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=lifeline, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
+            return self._pool
+
+    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool) -> Job | None:
+        """A job analysing one record (a stored deal's job already kept is given back instead); None when
+        :data:`MAX_RUNNING` jobs are waiting or under way."""
+        key = (deal, cantes) if deal is not None else None
+        with self._lock:
+            known = self._jobs.get(self._by_key.get(key, "")) if key else None
+            if known is not None and known.status != "failed":
+                return known
+            if sum(not job.future.done() for job in self._jobs.values()) >= MAX_RUNNING:
+                return None
+            try:
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                self.close()
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
+            job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future)
+            self._jobs[job.id] = job
+            if key:
+                self._by_key[key] = job.id
+            self._trim()
+        if deal is not None and self.on_done is not None:
+            on_done = self.on_done
+
+            def finished(done: Future[Row]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    on_done(done.result())
+
+            future.add_done_callback(finished)
+        return job
+
+    def _trim(self) -> None:
+        """Drop the oldest finished jobs past :data:`KEPT` (running ones stay: their clients poll them)."""
+        for job_id in [j for j, job in self._jobs.items() if job.future.done()][:max(0, len(self._jobs) - KEPT)]:
+            job = self._jobs.pop(job_id)
+            if job.deal is not None and self._by_key.get((job.deal, job.cantes)) == job_id:
+                del self._by_key[(job.deal, job.cantes)]
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def close(self) -> None:
+        """Stop the worker processes (jobs under way are dropped)."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None

@@ -1,0 +1,232 @@
+"""Double-dummy analyses stored in the archive: one row per deal and key, filled in worker processes.
+
+A deal's analysis (:func:`tutepgn.analysis.analyse`) is stored in table
+``analyses``, keyed by the deal, its ruleset, :data:`ANALYSIS_VERSION` and the
+cantes flag, with what searches filter on (par, actual less par, each seat's
+summed cost, the count of each mark) and every play as JSON.  Filling is
+resumable: a deal with a row for the key is skipped, and each batch is one
+transaction.  A record that cannot be analysed (unreadable, no starting
+position) gets a row with its ``error``, so it is not tried again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from ..cards import card_code
+from ..engine import Deal
+from ..errors import NotationError, TuteError
+from ..notation import Record, parse_or_placeholder
+from ..replay import replay
+from ..workers import ordered_map
+from .columns import ANALYSIS_COLUMNS
+
+if TYPE_CHECKING:
+    from ..analysis import DealAnalysis
+
+ANALYSIS_VERSION = "dd-1"
+"""The solver and analysis that made a stored row: bump it when either changes a value, and stored rows
+are then analysed again (rows of the old version stay until deleted)."""
+BATCH_SIZE = 200
+"""Deals per transaction while filling: an interrupted run keeps every committed batch."""
+WORK_SIZE = 10
+"""Deals per piece of work sent to a worker process (a 4-player deal takes about a second)."""
+MARK_COLUMNS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
+"""The column counting each mark."""
+
+
+@dataclass
+class AnalyseSummary:
+    """What a fill did."""
+    analysed: int = 0
+    failed: int = 0
+    """Deals stored with an ``error`` (they could not be analysed)."""
+    skipped: int = 0
+    """Deals already analysed for the key."""
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        return (f"{self.analysed:,} deals analysed ({self.failed:,} could not be), {self.skipped:,} already were; "
+                f"{self.seconds:.1f} s")
+
+    def to_dict(self) -> dict[str, object]:
+        """The summary as JSON data."""
+        return {"analysed": self.analysed, "failed": self.failed, "skipped": self.skipped,
+                "seconds": round(self.seconds, 3)}
+
+
+def replayed(record: Record) -> tuple[Deal, list[int]]:
+    """The record's deal played through its legal events (up to the first illegal one), and for each action
+    of the deal's log the index of its event in the record (a frame of the replay page is an event index)."""
+    if record.errors:
+        raise record.errors[0]
+    header = record.header()
+    deal = header.deal()
+    applied: list[int] = []
+    for step in replay(deal, record.events):
+        if step.error is not None:
+            break
+        applied.append(step.index)
+    else:
+        return deal, applied
+    deal = header.deal()  # the illegal event was forced: play the legal ones again
+    for _ in replay(deal, record.events[:step.index]):
+        pass
+    return deal, applied
+
+
+def analysis_json(deal: Deal, analysis: DealAnalysis, events: list[int]) -> dict[str, Any]:
+    """The analysis as JSON data (seats and sides by letter, cards by code), with what a page draws: per
+    play the event it was (``event``: the frame before it; ``event + 1`` after it) and ``projected``,
+    the points the mover's side ends with under best play from there (what it made so far plus the value).
+
+    (To become :meth:`DealAnalysis.to_dict` where the two agree.)
+    """
+    rules = deal.rules
+    seats, sides = rules.seat_names, rules.side_labels
+    made = _made(deal, analysis)
+    plays = []
+    for p in analysis.plays:
+        side = analysis.seat_sides[p.seat]
+        plays.append({"index": p.index, "event": events[p.index], "trick": p.trick, "seat": seats[p.seat],
+                      "side": sides[side], "card": card_code(p.card), "value_before": p.value_before,
+                      "projected": made[p.index][side] + p.value_before,
+                      "values": [{"cards": [card_code(c) for c in v.cards], "value": v.value} for v in p.values],
+                      "best": [card_code(c) for c in p.best], "cost": p.cost, "mark": p.mark})
+    return {"version": ANALYSIS_VERSION, "cantes": analysis.cantes, "sides": list(sides),
+            "par": list(analysis.par), "actual": list(analysis.actual),
+            "actual_minus_par": list(analysis.actual_minus_par),
+            "costs": {seats[s]: c for s, c in enumerate(analysis.costs)},
+            "marks": {m: sum(p.mark == m for p in analysis.plays) for m in MARK_COLUMNS},
+            "plays": plays}
+
+
+def _made(deal: Deal, analysis: DealAnalysis) -> dict[int, tuple[int, ...]]:
+    """Per analysed play (by log index), the points each side had made before it (cantes only when counted)."""
+    wanted = {p.index for p in analysis.plays}
+    out: dict[int, tuple[int, ...]] = {}
+    again = deal.restart()
+    for index, action in enumerate(deal.log):
+        if index in wanted:
+            sheet = again.score()
+            out[index] = tuple(t - (0 if analysis.cantes else sheet.cante_points(s))
+                               for s, t in enumerate(sheet.totals))
+        again.apply(action)
+    return out
+
+
+def analyse_record(record: Record, *, cantes: bool = False) -> dict[str, Any]:
+    """A record's deal analysed, as JSON data (:func:`analysis_json`)."""
+    from ..analysis import analyse  # here: searches and imports (which load this module) never load the solver
+
+    deal, events = replayed(record)
+    return analysis_json(deal, analyse(deal, cantes=cantes), events)
+
+
+def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tuple[Any, ...]:
+    """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed)."""
+    key = (deal_id, rules or "", ANALYSIS_VERSION, cantes)
+    try:
+        data = analyse_record(parse_or_placeholder(text), cantes=cantes)
+    except (TuteError, NotationError, ValueError) as exc:
+        return (*key, None, None, None, None, None, None, None, None, None, None, None, None,
+                str(exc) or type(exc).__name__)
+    costs = data["costs"]
+    return (*key, len(data["plays"]), data["par"], data["actual"], data["actual_minus_par"],
+            *(costs.get(seat) for seat in "NWSE"), *(data["marks"][m] for m in MARK_COLUMNS),
+            json.dumps(data, separators=(",", ":")), None)
+
+
+def quick(players: int | None) -> bool:
+    """Whether a deal's analysis takes well under a second: 2 players (8 tricks after the stock, about a
+    millisecond each with the C core; the pure Python search takes about a second)."""
+    from ..solver import C_AVAILABLE  # here, as above
+
+    return players == 2 and C_AVAILABLE
+
+
+def analysis_rows(piece: list[tuple[int, str | None, str]], cantes: bool) -> list[tuple[Any, ...]]:
+    """The rows of a piece of deals (id, rules, text): the work of one worker process."""
+    return [analysis_row(deal_id, rules, text, cantes) for deal_id, rules, text in piece]
+
+
+def pending_ids(con: duckdb.DuckDBPyConnection, cantes: bool) -> list[int]:
+    """The deals with no stored analysis for the key, in id order."""
+    return [row[0] for row in con.execute(
+        "SELECT id FROM deals d WHERE NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND "
+        "a.rules = coalesce(d.rules, '') AND a.version = ? AND a.cantes = ?) ORDER BY id",
+        [ANALYSIS_VERSION, cantes]).fetchall()]
+
+
+def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[str, Any] | None:
+    """A deal's stored analysis for the key as JSON data, None when there is none; ValueError with the
+    stored error when the deal could not be analysed."""
+    row = con.execute("SELECT a.analysis, a.error FROM analyses a JOIN deals d ON d.id = a.deal_id "
+                      "AND a.rules = coalesce(d.rules, '') WHERE a.deal_id = ? AND a.version = ? AND a.cantes = ?",
+                      [deal_id, ANALYSIS_VERSION, cantes]).fetchone()
+    if row is None:
+        return None
+    if row[1] is not None:
+        raise ValueError(f"deal {deal_id} cannot be analysed: {row[1]}")
+    return json.loads(row[0])
+
+
+def store_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
+    """Insert analysis rows (a row already stored for its key is kept)."""
+    if rows:
+        con.executemany(f"INSERT OR IGNORE INTO analyses VALUES ({', '.join('?' * len(ANALYSIS_COLUMNS))})", rows)
+
+
+def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, jobs: int = 1,
+                    batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
+                    ) -> AnalyseSummary:
+    """Analyse every deal of the archive open on ``con`` that has no row for the key yet.
+
+    Pieces of :data:`WORK_SIZE` deals (at most ``batch_size``) go to ``jobs`` worker processes; every
+    ``batch_size`` deals are one transaction, so an interrupted run keeps what
+    it committed and the next run goes on from there.  ``progress(done,
+    total)`` after each piece.
+    """
+    start = time.perf_counter()
+    ids = pending_ids(con, cantes)
+    total = int(con.execute("SELECT count(*) FROM deals").fetchone()[0])  # type: ignore[index]
+    summary = AnalyseSummary(skipped=total - len(ids))
+
+    size = min(WORK_SIZE, batch_size)
+
+    def pieces() -> Iterator[list[tuple[int, str | None, str]]]:
+        for at in range(0, len(ids), size):
+            yield con.execute("SELECT id, rules, text FROM deals WHERE id IN (SELECT unnest(?)) ORDER BY id",
+                              [ids[at:at + size]]).fetchall()
+
+    pending = 0
+    try:
+        for rows in ordered_map(partial(analysis_rows, cantes=cantes), pieces(), jobs, ahead=jobs + 1):
+            if not pending:
+                con.execute("BEGIN TRANSACTION")
+            store_rows(con, rows)
+            pending += len(rows)
+            summary.analysed += len(rows)
+            summary.failed += sum(row[-1] is not None for row in rows)
+            if pending >= batch_size:
+                con.execute("COMMIT")
+                pending = 0
+            if progress is not None:
+                progress(summary.analysed, len(ids))
+        if pending:
+            con.execute("COMMIT")
+            pending = 0
+    finally:
+        if pending:  # interrupted: the open batch leaves no trace
+            with suppress(duckdb.Error):  # a connection a fatal error invalidated fails this too
+                con.execute("ROLLBACK")
+    summary.seconds = time.perf_counter() - start
+    return summary
