@@ -127,6 +127,9 @@ class DealAnalysis:
     hidden: tuple[HiddenPlay, ...] = ()
     """The plays made while the stock had cards, not valued (the stock's order is hidden)."""
     trick_values: tuple[tuple[int, ...], ...] = ()
+    complete: bool = True
+    """Whether the deal was played to its last trick: not when a tute ended it or the record stops early
+    (``actual`` then counts the tricks played, and does not compare with ``par``)."""
     """Per side, the projected total (points so far plus the value) at the first position analysed, then
     after each trick: the evaluation graph; the last entry is the actual totals."""
 
@@ -167,7 +170,7 @@ class DealAnalysis:
              "before": None, "after": None} for h in self.hidden]
         plays.sort(key=lambda p: p["index"])
         return {
-            "version": ANALYSIS_VERSION, "cantes": self.cantes, "par": list(self.par), "actual": list(self.actual),
+            "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "par": list(self.par), "actual": list(self.actual),
             "actual_minus_par": list(self.actual_minus_par), "seat_sides": list(self.seat_sides),
             "costs": list(self.costs), "side_costs": [self.side_costs(k) for k in range(len(self.par))],
             "trick_values": [list(v) for v in self.trick_values],
@@ -215,7 +218,8 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None)
         costs[p.seat] += p.cost
     return DealAnalysis(cantes=cantes, plays=tuple(plays), par=par or (0,) * rules.sides,
                         actual=tuple(e - s for e, s in zip(end_totals, start_totals or (0,) * rules.sides)),
-                        costs=tuple(costs), seat_sides=seat_sides, hidden=tuple(hidden), trick_values=tuple(graph))
+                        costs=tuple(costs), seat_sides=seat_sides, hidden=tuple(hidden), trick_values=tuple(graph),
+                        complete=replayed.score().complete)
 
 
 def project(deal: Deal, side: int, value: int, remaining: int, cantes: bool) -> Projection | None:
