@@ -22,9 +22,11 @@ from tutepgn.notation.tags import rules_of
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
     """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
+    pimc = any(p.pimc is not None for p in analysis.plays)
     rows = [(p.trick, seats[p.seat], card_code(p.card), p.value_before, " ".join(card_code(c) for c in p.best),
-             p.cost, (p.mark or "") + (" result" if p.changed_result else "")) for p in analysis.plays]
-    yield table(["trick", "seat", "card", "value", "best", "cost", "mark"], rows)
+             p.cost, (p.mark or "") + (" result" if p.changed_result else ""),
+             *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
+    yield table(["trick", "seat", "card", "value", "best", "cost", "mark", *(["pimc cost"] if pimc else [])], rows)
     sides = len(analysis.par)
     names = ["".join(s for seat, s in enumerate(seats) if analysis.seat_sides[seat] == k) for k in range(sides)]
     yield Text(f"par {_by_side(names, analysis.par)}   actual {_by_side(names, analysis.actual)}   "
@@ -45,6 +47,8 @@ def analyse(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
     record: Annotated[Optional[int], typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
     cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
+    pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
     fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
@@ -73,7 +77,8 @@ def analyse(
     try:
         with progress:
             task = progress.add_task("analyse", total=None)
-            for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, jobs=jobs), 1):
+            for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
+                                                                             jobs=jobs), 1):
                 progress.update(task, completed=done)
                 failed += result.error is not None
                 if copy is not None:

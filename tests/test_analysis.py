@@ -127,3 +127,15 @@ def test_to_dict_lists_every_card_and_marks_the_hidden_ones() -> None:
     assert data["par"] == list(analysis.par) and data["costs"] == list(analysis.costs)
     assert data["turning_points"] == [p.index for p in analysis.turning_points]
     assert data["version"] == 1 and data["complete"] is True
+
+
+def test_pimc_in_the_analysis_is_double_dummy_when_nothing_is_hidden() -> None:
+    """With 2 players after the stock the mover sees every card: each world is the deal, PIMC its exact values."""
+    deal = finished("playcard-2p", 2, seed=16)[0]
+    analysis = analyse(deal, pimc=3, seed=5)
+    for p in analysis.plays:
+        assert p.pimc is not None and p.pimc_cost == p.cost
+        exact = {c: v.value for v in p.values for c in v.cards}
+        assert {v.card: (v.mean, v.stderr) for v in p.pimc} == {c: (float(v), 0.0) for c, v in exact.items()}
+    assert analyse(deal, pimc=3, seed=5).to_dict() == analysis.to_dict()
+    assert analyse(deal).plays[0].pimc is None

@@ -21,12 +21,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import Card, card_code
 from .engine import Deal
 from .events import Play
+from .pimc import PimcValue, pimc_values
 from .score import decide
 from .solver import Backend, CardValue, Position, Solver
 
@@ -87,6 +88,15 @@ class PlayAnalysis:
     """The result projected with best play from here (None with cantes or three sides: see :func:`project`)."""
     after: Projection | None = None
     """The result projected after the card played."""
+    pimc: tuple[PimcValue, ...] | None = None
+    """With ``pimc=N``: each legal card's mean value over N worlds the mover could not tell apart."""
+
+    @property
+    def pimc_cost(self) -> float | None:
+        """The best mean less the played card's mean: what the play cost as the mover could know it."""
+        if self.pimc is None:
+            return None
+        return max(v.mean for v in self.pimc) - next(v.mean for v in self.pimc if v.card == self.card)
 
     @property
     def mark(self) -> str | None:
@@ -167,7 +177,7 @@ class DealAnalysis:
         plays = [_play_dict(p) for p in self.plays] + [
             {"index": h.index, "trick": h.trick, "seat": h.seat, "card": card_code(h.card), "double_dummy": False,
              "value": None, "values": None, "best": None, "cost": None, "mark": None, "changed_result": None,
-             "before": None, "after": None} for h in self.hidden]
+             "before": None, "after": None, "pimc": None, "pimc_cost": None} for h in self.hidden]
         plays.sort(key=lambda p: p["index"])
         return {
             "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "par": list(self.par), "actual": list(self.actual),
@@ -178,18 +188,22 @@ class DealAnalysis:
         }
 
 
-def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None) -> DealAnalysis:
+def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None, pimc: int = 0,
+            seed: int = 0) -> DealAnalysis:
     """Analyse every card of a legally played deal that was played with the stock empty.
 
     The deal is replayed from its start (:meth:`Deal.restart`) through its log;
     one solver per side keeps its table for the whole deal.  Cards played
     while the stock had cards are listed in :attr:`DealAnalysis.hidden`.
+    ``pimc`` > 0 also values each play over that many worlds (:mod:`tutepgn.pimc`),
+    seeded by ``seed`` and the play's index, so the same seed gives the same values.
     """
     replayed = deal.restart()
     rules = deal.rules
     seat_sides = tuple(rules.side_of(s) for s in range(rules.players))
     representative = [seat_sides.index(side) for side in range(rules.sides)]
     solvers = [Solver(backend) for _ in range(rules.sides)]
+    pimc_solver = Solver(backend)
     plays: list[PlayAnalysis] = []
     hidden: list[HiddenPlay] = []
     graph: list[tuple[int, ...]] = []
@@ -208,7 +222,11 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None)
                     if par is None:
                         start_totals, par = so_far, values
                     graph.append(tuple(f + v for f, v in zip(so_far, values)))
-                plays.append(_analyse_play(replayed, index, action, solvers, cantes))
+                play = _analyse_play(replayed, index, action, solvers, cantes)
+                if pimc:
+                    play = replace(play, pimc=tuple(pimc_values(replayed, pimc, f"{seed}:{index}", cantes=cantes,
+                                                                solver=pimc_solver)))
+                plays.append(play)
         replayed.apply(action)
     end_totals = _points(replayed, cantes)
     if graph:
@@ -271,4 +289,7 @@ def _play_dict(p: PlayAnalysis) -> dict[str, Any]:
                                                 for v in p.values],
             "best": [card_code(c) for c in p.best], "cost": p.cost, "mark": p.mark,
             "changed_result": p.changed_result, "before": _projection_dict(p.before),
-            "after": _projection_dict(p.after)}
+            "after": _projection_dict(p.after),
+            "pimc": None if p.pimc is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),
+                                                  "stderr": round(v.stderr, 2)} for v in p.pimc],
+            "pimc_cost": None if p.pimc_cost is None else round(p.pimc_cost, 2)}

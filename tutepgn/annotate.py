@@ -31,7 +31,7 @@ from .notation.tpgn import iter_records
 from .notation.split import Source
 from .workers import ordered_map
 
-OUR_COMMENT = re.compile(r"^\[%dd -?\d+\]( \[%best [^\]]*\])?$")
+OUR_COMMENT = re.compile(r"^\[%dd -?\d+\]( \[%best [^\]]*\])?( \[%pimc [-\d.]+\])?$")
 """A comment :func:`annotate` writes: dropped when a record is annotated again, so annotating is idempotent."""
 
 
@@ -59,9 +59,9 @@ def deal_of(record: Record) -> Deal:
     return deal
 
 
-def analyse_record(record: Record, *, cantes: bool = False) -> DealAnalysis:
+def analyse_record(record: Record, *, cantes: bool = False, pimc: int = 0, seed: int = 0) -> DealAnalysis:
     """The analysis of a record's deal (see :func:`tutepgn.analysis.analyse`)."""
-    return analyse(deal_of(record), cantes=cantes)
+    return analyse(deal_of(record), cantes=cantes, pimc=pimc, seed=seed)
 
 
 def annotate(record: Record, analysis: DealAnalysis) -> Record:
@@ -83,6 +83,8 @@ def annotate(record: Record, analysis: DealAnalysis) -> Record:
             text = f"[%dd {chosen}]"
             if play.cost:
                 text += " [%best " + " ".join(card_code(c) for c in play.best) + "]"
+            if play.pimc is not None:
+                text += f" [%pimc {next(v.mean for v in play.pimc if v.card == play.card):.1f}]"
             comments.append(text)
             if play.mark and NAG_GLYPHS[play.mark] not in nags:
                 nags.append(NAG_GLYPHS[play.mark])
@@ -90,24 +92,25 @@ def annotate(record: Record, analysis: DealAnalysis) -> Record:
     return copy
 
 
-def _analyse_one(cantes: bool, item: tuple[int, Record]) -> tuple[RecordAnalysis, Record | None]:
+def _analyse_one(options: tuple[bool, int, int], item: tuple[int, Record]) -> tuple[RecordAnalysis, Record | None]:
     """One record's analysis and its annotated copy, an error kept as an item: a worker's task."""
+    cantes, pimc, seed = options
     number, record = item
     try:
-        analysis = analyse_record(record, cantes=cantes)
+        analysis = analyse_record(record, cantes=cantes, pimc=pimc, seed=seed)
     except (TuteError, ValueError) as exc:
         found = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=str(exc))
         return RecordAnalysis(number, None, found.model_copy(update={"record": found.record or number})), None
     return RecordAnalysis(number, analysis), annotate(record, analysis)
 
 
-def analyse_records(source: Source, *, number: int | None = None, cantes: bool = False,
-                    jobs: int = 1) -> Iterator[tuple[RecordAnalysis, Record | None]]:
+def analyse_records(source: Source, *, number: int | None = None, cantes: bool = False, pimc: int = 0,
+                    seed: int = 0, jobs: int = 1) -> Iterator[tuple[RecordAnalysis, Record | None]]:
     """Each record of ``source`` (or only record ``number``, from 1) analysed, with its annotated copy, in order.
 
     A record that cannot be analysed (unreadable, illegal, no starting
     position) yields its error and no copy; ``jobs`` > 1 spreads records over
-    worker processes.
+    worker processes.  ``pimc`` and ``seed``: see :func:`tutepgn.analysis.analyse`.
     """
     records = ((i, r) for i, r in enumerate(iter_records(source), 1) if number is None or i == number)
-    yield from ordered_map(partial(_analyse_one, cantes), records, jobs, ahead=2 * max(jobs, 1))
+    yield from ordered_map(partial(_analyse_one, (cantes, pimc, seed)), records, jobs, ahead=2 * max(jobs, 1))
