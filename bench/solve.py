@@ -8,11 +8,13 @@ solver (an empty table) per solve, one core:
 * the 2-player endgame once the stock is empty (8 tricks, playcard-2p, the first 16 draws played at random);
 * a whole 3-player deal, each seat against the other two (torofun-3p): the time per seat;
 * the pure-Python search on the same 2-player endgames (8 tricks left);
-* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots.
+* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots;
+* PIMC with 20 worlds (:func:`tutepgn.pimc.pimc_values`), a decision from trick 3 on: the same deals
+  at the lead of trick 3, the second card of trick 5 and the third of trick 7.
 
 Targets (issue 14): 4-player deal median <= 250 ms and p90 <= 800 ms; win test <= 30 ms;
 2-player endgame <= 1 ms; 3-player deal <= 100 ms a seat; Python fallback <= 2 s at 8 tricks;
-analysed 4-player deal <= 1 s.
+analysed 4-player deal <= 1 s; PIMC with 20 worlds <= 0.3 s a decision.
 
     python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--json OUT]
 """
@@ -28,6 +30,7 @@ from collections.abc import Callable
 
 from tutepgn import Deal, Play, preset
 from tutepgn.analysis import analyse
+from tutepgn.pimc import pimc_values
 from tutepgn.simulate import simulate_deals
 from tutepgn.solver import C_AVAILABLE, Position, Solver
 
@@ -42,6 +45,23 @@ def endgame(seed: int) -> Deal:
     while deal.stock_left:
         deal.apply(rng.choice([a for a in deal.legal_actions() if type(a) is Play]))
     return deal
+
+
+PIMC_WORLDS = 20
+PIMC_PLAYS = (8, 17, 26)
+"""Plays before which PIMC decides: the lead of trick 3, the second card of trick 5, the third of trick 7."""
+
+
+def before_play(deal: Deal, plays: int) -> Deal:
+    """``deal`` replayed from its start up to its ``plays``-th card (its declarations on the way included)."""
+    replayed = deal.restart()
+    for action in deal.log:
+        if type(action) is Play:
+            if plays == 0:
+                break
+            plays -= 1
+        replayed.apply(action)
+    return replayed
 
 
 def timed(jobs: list[Callable[[], object]]) -> dict[str, float]:
@@ -82,6 +102,8 @@ def main() -> None:
         "three_player_deal_per_seat": timed([lambda p=p: Solver(backend).value(p) for p in three]),
         "python_endgame": timed([lambda p=p: Solver("python").value(p) for p in two[:args.python_seeds]]),
         "analysis_four_player_deal": timed([lambda d=d: analyse(d, backend=backend) for d in played]),
+        "pimc_20_worlds_decision": timed([lambda d=d: pimc_values(d, PIMC_WORLDS, seed=1, backend=backend)
+                                          for d in (before_play(p, i) for p in played for i in PIMC_PLAYS)]),
     }
     nodes = []
     for p in four:
@@ -94,7 +116,7 @@ def main() -> None:
     for name, target in (("four_player_deal", "median 250, p90 800"), ("four_player_deal_cantes", ""),
                          ("win_test", "median 30"), ("two_player_endgame", "median 1"),
                          ("three_player_deal_per_seat", "median 100"), ("python_endgame", "median 2000"),
-                         ("analysis_four_player_deal", "median 1000")):
+                         ("analysis_four_player_deal", "median 1000"), ("pimc_20_worlds_decision", "median 300")):
         f = figures[name]
         print(f"  {name:<28} median {f['median_ms']:>9.2f} ms  p90 {f['p90_ms']:>9.2f} ms  max {f['max_ms']:>9.2f} ms"
               + (f"  [target {target} ms]" if target else ""))

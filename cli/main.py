@@ -13,7 +13,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from tutepgn.cli import archive, convert, record, replay, rules, serve, simulate, validate
+from tutepgn.cli import analyse, archive, convert, record, replay, rules, serve, simulate, validate
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 from tutepgn.errors import SettingError
 
@@ -64,6 +64,7 @@ app.command()(validate.validate)
 app.command()(convert.convert)
 app.command()(replay.replay)
 app.command()(record.record)
+app.command()(analyse.analyse)
 app.command("import")(archive.import_)
 app.command()(archive.search)
 app.command()(archive.stats)

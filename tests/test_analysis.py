@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tutepgn import Play, preset
 from tutepgn.analysis import MARKS, analyse, mark
+from tutepgn.cards import card_code
 from tutepgn.simulate import simulate_deals
 from tutepgn.solver import C_AVAILABLE
 
@@ -74,3 +77,65 @@ def test_three_players_each_seat_against_the_others() -> None:
     assert all(p.cost >= 0 for p in analysis.plays)
     with pytest.raises(ValueError):
         analysis.identity_holds()
+
+
+def test_projection_after_the_last_card_is_the_deals_result() -> None:
+    """After the last card nothing is left to play: the projected totals are the score's own."""
+    deals = finished("playcard-2p", 6, seed=11) + finished("torofun-4p", 2, seed=12)
+    for deal in deals:
+        analysis = analyse(deal)
+        sheet = deal.score()
+        last = analysis.plays[-1]
+        assert last.after is not None and last.after.totals == sheet.totals
+        assert last.after.winner == (None if sheet.tie_break else sheet.winner)
+        assert last.after.doubled == (sheet.doubled and not sheet.tie_break)
+        for p in analysis.plays:
+            assert p.before is not None and p.after is not None
+            assert sum(p.before.totals) == sum(p.after.totals)
+            assert p.changed_result == (p.before.result != p.after.result)
+            assert p.cost or not p.changed_result  # a best card changes nothing
+        assert analysis.turning_points == tuple(p for p in analysis.plays if p.changed_result)
+
+
+def test_a_turning_point_is_found() -> None:
+    """Across simulated deals (random bots blunder), some play flips the projected winner or the double."""
+    turning = [p for deal in finished("playcard-2p", 20, seed=13) for p in analyse(deal).turning_points]
+    assert turning and all(p.cost > 0 for p in turning)
+
+
+@pytest.mark.skipif(not C_AVAILABLE, reason="whole 4-player deals need the C core to be quick")
+def test_value_after_every_trick() -> None:
+    deal = finished("torofun-4p", 2, seed=14)[0]
+    analysis = analyse(deal)
+    assert len(analysis.trick_values) == 11  # the first lead, then after each of the 10 tricks
+    assert analysis.trick_values[0] == analysis.par  # nothing won yet at the first lead
+    assert analysis.trick_values[-1] == analysis.actual
+    leads = [p for p in analysis.plays if p.index % 4 == 0]
+    for lead, values in zip(leads, analysis.trick_values):
+        assert values[analysis.seat_sides[lead.seat]] >= lead.value_before  # points so far + the value
+
+
+def test_to_dict_lists_every_card_and_marks_the_hidden_ones() -> None:
+    deal = finished("playcard-2p", 3, seed=15)[0]
+    analysis = analyse(deal)
+    data = json.loads(json.dumps(analysis.to_dict()))
+    played = [a for a in deal.log if type(a) is Play]
+    assert [p["card"] for p in data["plays"]] == [card_code(a.card) for a in played]
+    hidden = [p for p in data["plays"] if not p["double_dummy"]]
+    assert len(hidden) == len(analysis.hidden) == len(played) - 16
+    assert all(p["value"] is None and p["cost"] is None for p in hidden)
+    assert data["par"] == list(analysis.par) and data["costs"] == list(analysis.costs)
+    assert data["turning_points"] == [p.index for p in analysis.turning_points]
+    assert data["version"] == 1 and data["complete"] is True
+
+
+def test_pimc_in_the_analysis_is_double_dummy_when_nothing_is_hidden() -> None:
+    """With 2 players after the stock the mover sees every card: each world is the deal, PIMC its exact values."""
+    deal = finished("playcard-2p", 2, seed=16)[0]
+    analysis = analyse(deal, pimc=3, seed=5)
+    for p in analysis.plays:
+        assert p.pimc is not None and p.pimc_cost == p.cost
+        exact = {c: v.value for v in p.values for c in v.cards}
+        assert {v.card: (v.mean, v.stderr) for v in p.pimc} == {c: (float(v), 0.0) for c, v in exact.items()}
+    assert analyse(deal, pimc=3, seed=5).to_dict() == analysis.to_dict()
+    assert analyse(deal).plays[0].pimc is None

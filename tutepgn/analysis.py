@@ -21,12 +21,18 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-from .cards import Card
+from .cards import Card, card_code
 from .engine import Deal
 from .events import Play
+from .pimc import PimcValue, pimc_values
+from .score import decide
 from .solver import Backend, CardValue, Position, Solver
+
+ANALYSIS_VERSION = 1
+"""The version of :meth:`DealAnalysis.to_dict`'s keys (raised when a key changes meaning or goes)."""
 
 MARKS: tuple[tuple[int, str], ...] = ((20, "??"), (10, "?"), (3, "?!"))
 """Cost thresholds in points and their marks, as chess annotators mark moves: blunder, mistake, inaccuracy."""
@@ -39,6 +45,26 @@ def mark(cost: int) -> str | None:
     [None, '?!', '?!', '?', '??']
     """
     return next((text for threshold, text in MARKS if cost >= threshold), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The deal's result if the rest were played double dummy: each side's total and what it decides.
+
+    Totals are the points so far (cards, the last ten, the cantes already
+    sung) plus the double-dummy value; the result is decided by the score
+    module's own rule (:func:`tutepgn.score.decide`).  A projected tie whose
+    tie-break (the last trick) the values do not tell leaves ``winner`` None.
+    """
+    totals: tuple[int, ...]
+    winner: int | None
+    tie: bool
+    doubled: bool
+
+    @property
+    def result(self) -> tuple[int | None, bool]:
+        """What a play can change: the winning side and whether it doubles."""
+        return self.winner, self.doubled
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +84,40 @@ class PlayAnalysis:
     """Every legal card of the best value."""
     cost: int
     """``value_before`` less the played card's value: the points the play gave away."""
+    before: Projection | None = None
+    """The result projected with best play from here (None with cantes or three sides: see :func:`project`)."""
+    after: Projection | None = None
+    """The result projected after the card played."""
+    pimc: tuple[PimcValue, ...] | None = None
+    """With ``pimc=N``: each legal card's mean value over N worlds the mover could not tell apart."""
+
+    @property
+    def pimc_cost(self) -> float | None:
+        """The best mean less the played card's mean: what the play cost as the mover could know it."""
+        if self.pimc is None:
+            return None
+        return max(v.mean for v in self.pimc) - next(v.mean for v in self.pimc if v.card == self.card)
 
     @property
     def mark(self) -> str | None:
         """The play's mark by :data:`MARKS`."""
         return mark(self.cost)
+
+    @property
+    def changed_result(self) -> bool | None:
+        """Whether the card played changed the projected result (winner or double); None when not projected."""
+        if self.before is None or self.after is None:
+            return None
+        return self.before.result != self.after.result
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenPlay:
+    """A card played while the stock still had cards (2 players): double dummy does not value it."""
+    index: int
+    trick: int
+    seat: int
+    card: Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +134,24 @@ class DealAnalysis:
     """Per seat, the summed cost of its plays (0 is perfect play)."""
     seat_sides: tuple[int, ...]
     """Per seat, its side."""
+    hidden: tuple[HiddenPlay, ...] = ()
+    """The plays made while the stock had cards, not valued (the stock's order is hidden)."""
+    trick_values: tuple[tuple[int, ...], ...] = ()
+    complete: bool = True
+    """Whether the deal was played to its last trick: not when a tute ended it or the record stops early
+    (``actual`` then counts the tricks played, and does not compare with ``par``)."""
+    """Per side, the projected total (points so far plus the value) at the first position analysed, then
+    after each trick: the evaluation graph; the last entry is the actual totals."""
+
+    @property
+    def turning_points(self) -> tuple[PlayAnalysis, ...]:
+        """The plays that changed the projected result (the winner or the double)."""
+        return tuple(p for p in self.plays if p.changed_result)
+
+    @property
+    def marked(self) -> tuple[PlayAnalysis, ...]:
+        """The plays that earned a mark."""
+        return tuple(p for p in self.plays if p.mark)
 
     @property
     def actual_minus_par(self) -> tuple[int, ...]:
@@ -95,36 +168,95 @@ class DealAnalysis:
             raise ValueError("the identity is for two sides without cantes (points are then shared by the sides)")
         return all(self.par[s] - self.side_costs(s) + self.side_costs(1 - s) == self.actual[s] for s in (0, 1))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON data, with the stable keys docs/analysis.md lists (cards as codes, seats as numbers).
 
-def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None) -> DealAnalysis:
+        ``plays`` lists every card of the deal in log order; a play the solver
+        did not value (``double_dummy`` false) has null values.
+        """
+        plays = [_play_dict(p) for p in self.plays] + [
+            {"index": h.index, "trick": h.trick, "seat": h.seat, "card": card_code(h.card), "double_dummy": False,
+             "value": None, "values": None, "best": None, "cost": None, "mark": None, "changed_result": None,
+             "before": None, "after": None, "pimc": None, "pimc_cost": None} for h in self.hidden]
+        plays.sort(key=lambda p: p["index"])
+        return {
+            "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "par": list(self.par), "actual": list(self.actual),
+            "actual_minus_par": list(self.actual_minus_par), "seat_sides": list(self.seat_sides),
+            "costs": list(self.costs), "side_costs": [self.side_costs(k) for k in range(len(self.par))],
+            "trick_values": [list(v) for v in self.trick_values],
+            "turning_points": [p.index for p in self.turning_points], "plays": plays,
+        }
+
+
+def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None, pimc: int = 0,
+            seed: int = 0) -> DealAnalysis:
     """Analyse every card of a legally played deal that was played with the stock empty.
 
     The deal is replayed from its start (:meth:`Deal.restart`) through its log;
-    one solver per side keeps its table for the whole deal.
+    one solver per side keeps its table for the whole deal.  Cards played
+    while the stock had cards are listed in :attr:`DealAnalysis.hidden`.
+    ``pimc`` > 0 also values each play over that many worlds (:mod:`tutepgn.pimc`),
+    seeded by ``seed`` and the play's index, so the same seed gives the same values.
     """
     replayed = deal.restart()
     rules = deal.rules
     seat_sides = tuple(rules.side_of(s) for s in range(rules.players))
     representative = [seat_sides.index(side) for side in range(rules.sides)]
     solvers = [Solver(backend) for _ in range(rules.sides)]
+    pimc_solver = Solver(backend)
     plays: list[PlayAnalysis] = []
+    hidden: list[HiddenPlay] = []
+    graph: list[tuple[int, ...]] = []
     par: tuple[int, ...] | None = None
     start_totals: tuple[int, ...] = ()
     for index, action in enumerate(deal.log):
-        if type(action) is Play and not replayed.stock_left and not replayed.over:
-            if par is None:
-                start_totals = _points(replayed, cantes)
-                par = tuple(solvers[side].value(Position.from_deal(replayed, representative[side], cantes=cantes))
-                            for side in range(rules.sides))
-            plays.append(_analyse_play(replayed, index, action, solvers, cantes))
+        if type(action) is Play and not replayed.over:
+            if replayed.stock_left:
+                hidden.append(HiddenPlay(index, len(replayed.tricks) + 1, action.seat, action.card))
+            else:
+                if not replayed.trick:
+                    values = tuple(solvers[side].value(Position.from_deal(replayed, representative[side],
+                                                                       cantes=cantes))
+                                   for side in range(rules.sides))
+                    so_far = _points(replayed, cantes)
+                    if par is None:
+                        start_totals, par = so_far, values
+                    graph.append(tuple(f + v for f, v in zip(so_far, values)))
+                play = _analyse_play(replayed, index, action, solvers, cantes)
+                if pimc:
+                    play = replace(play, pimc=tuple(pimc_values(replayed, pimc, f"{seed}:{index}", cantes=cantes,
+                                                                solver=pimc_solver)))
+                plays.append(play)
         replayed.apply(action)
     end_totals = _points(replayed, cantes)
+    if graph:
+        graph.append(end_totals)
     costs = [0] * rules.players
     for p in plays:
         costs[p.seat] += p.cost
     return DealAnalysis(cantes=cantes, plays=tuple(plays), par=par or (0,) * rules.sides,
                         actual=tuple(e - s for e, s in zip(end_totals, start_totals or (0,) * rules.sides)),
-                        costs=tuple(costs), seat_sides=seat_sides)
+                        costs=tuple(costs), seat_sides=seat_sides, hidden=tuple(hidden), trick_values=tuple(graph),
+                        complete=replayed.score().complete)
+
+
+def project(deal: Deal, side: int, value: int, remaining: int, cantes: bool) -> Projection | None:
+    """The result if ``side`` makes ``value`` of the ``remaining`` points and the other side the rest.
+
+    With cantes in the values, or three sides, one side's value does not tell
+    the others' points on the same line of play, so there is no projection.
+    """
+    r = deal.rules
+    if cantes or r.sides != 2:
+        return None
+    sheet = deal.score()
+    cards = list(deal.won_points)
+    gained = [0, 0]
+    gained[side], gained[1 - side] = value, remaining - value
+    totals = tuple(sheet.totals[k] + gained[k] for k in (0, 1))
+    cards_and_last = [cards[k] + gained[k] for k in (0, 1)]
+    winner, tie, doubled, _ = decide(r, totals, cards_and_last, ())
+    return Projection(totals, winner, tie, doubled)
 
 
 def _points(deal: Deal, cantes: bool) -> tuple[int, ...]:
@@ -138,7 +270,26 @@ def _analyse_play(deal: Deal, index: int, play: Play, solvers: list[Solver], can
     values = tuple(solvers[position.side].values_of_legal_cards(position))
     best_value = max(v.value for v in values)
     played = next(v.value for v in values if play.card in v.cards)
+    side = position.side
     return PlayAnalysis(index=index, trick=len(deal.tricks) + 1, seat=play.seat, card=play.card,
                         value_before=best_value, values=values,
                         best=tuple(c for v in values if v.value == best_value for c in v.cards),
-                        cost=best_value - played)
+                        cost=best_value - played, before=project(deal, side, best_value, position.bound(), cantes),
+                        after=project(deal, side, played, position.bound(), cantes))
+
+
+def _projection_dict(p: Projection | None) -> dict[str, Any] | None:
+    return None if p is None else {"totals": list(p.totals), "winner": p.winner, "tie": p.tie, "doubled": p.doubled}
+
+
+def _play_dict(p: PlayAnalysis) -> dict[str, Any]:
+    """One valued play as JSON data (see :meth:`DealAnalysis.to_dict`)."""
+    return {"index": p.index, "trick": p.trick, "seat": p.seat, "card": card_code(p.card), "double_dummy": True,
+            "value": p.value_before, "values": [{"cards": [card_code(c) for c in v.cards], "value": v.value}
+                                                for v in p.values],
+            "best": [card_code(c) for c in p.best], "cost": p.cost, "mark": p.mark,
+            "changed_result": p.changed_result, "before": _projection_dict(p.before),
+            "after": _projection_dict(p.after),
+            "pimc": None if p.pimc is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),
+                                                  "stderr": round(v.stderr, 2)} for v in p.pimc],
+            "pimc_cost": None if p.pimc_cost is None else round(p.pimc_cost, 2)}

@@ -8,6 +8,7 @@ the way to call it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, Suit
@@ -15,6 +16,7 @@ from .cards import Card, Suit
 if TYPE_CHECKING:
     from .engine import Deal
     from .events import Tute
+    from .rules import Ruleset
 
 
 class Trick(NamedTuple):
@@ -88,20 +90,34 @@ def count(deal: Deal, match_target: int | None = None) -> ScoreSheet:
         else:
             points[winner] = r.tute_match_points
     elif complete:
-        best = max(totals)
-        tied = [s for s in range(k) if totals[s] == best]
-        if len(tied) == 1:
-            winner = tied[0]
-        else:
-            tie_break = True
-            winner = next(r.side_of(t.winner) for t in reversed(deal.tricks) if r.side_of(t.winner) in tied)
-        basis = totals[winner] if r.double_basis == "total" else (
-            cards[winner] + (r.last_trick_bonus if last_side == winner else 0))
-        doubled = r.double_threshold is not None and basis > r.double_threshold
-        points[winner] = r.double_points if doubled else r.deal_points
+        cards_and_last = [c + (r.last_trick_bonus if side == last_side else 0) for side, c in enumerate(cards)]
+        winner, tie_break, doubled, won = decide(r, totals, cards_and_last,
+                                                 [r.side_of(t.winner) for t in reversed(deal.tricks)])
+        points[winner] = won  # type: ignore[index]  # a finished deal's tie is always decided
     return ScoreSheet(
         sides=k, tricks=tuple(deal.tricks), card_points=tuple(cards), last_trick_side=last_side,
         last_trick_bonus=r.last_trick_bonus if last_side is not None else 0, cantes=tuple(deal.cantes),
         totals=tuple(totals), winner=winner, tie_break=tie_break, match_points=tuple(points),
         doubled=doubled, tute=tute, wins_match=wins_match, complete=complete,
     )
+
+
+def decide(rules: Ruleset, totals: Sequence[int], cards_and_last: Sequence[int],
+           recent_winners: Iterable[int]) -> tuple[int | None, bool, bool, int]:
+    """The result of a deal by its totals: ``(winning side, decided by the tie rule, doubled, match points won)``.
+
+    ``cards_and_last`` are each side's card points plus the last ten (the
+    basis of the double when the rules exclude cantes); a tie goes to the
+    tied side that won the most recent trick, from ``recent_winners`` (sides,
+    latest first).  The winner is None when a tie is not decided by them (a
+    projection that does not know who takes the last trick).
+    """
+    best = max(totals)
+    tied = [s for s in range(len(totals)) if totals[s] == best]
+    tie_break = len(tied) > 1
+    winner = tied[0] if not tie_break else next((s for s in recent_winners if s in tied), None)
+    if winner is None:
+        return None, True, False, 0
+    basis = totals[winner] if rules.double_basis == "total" else cards_and_last[winner]
+    doubled = rules.double_threshold is not None and basis > rules.double_threshold
+    return winner, tie_break, doubled, rules.double_points if doubled else rules.deal_points

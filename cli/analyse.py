@@ -1,0 +1,121 @@
+"""``tute analyse``: the double-dummy value of every card played, its cost and mark, par; an annotated copy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import RenderableType
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from tutepgn.analysis import DealAnalysis
+from tutepgn.annotate import RecordAnalysis, analyse_records
+from tutepgn.cards import card_code
+from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
+from tutepgn.errors import NotationError, OutputError, TuteError
+from tutepgn.notation import Record, tpgn
+from tutepgn.notation.tags import rules_of
+
+
+def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
+    """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
+    pimc = any(p.pimc is not None for p in analysis.plays)
+    rows = [(p.trick, seats[p.seat], card_code(p.card), p.value_before, " ".join(card_code(c) for c in p.best),
+             p.cost, (p.mark or "") + (" result" if p.changed_result else ""),
+             *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
+    yield table(["trick", "seat", "card", "value", "best", "cost", "mark", *(["pimc cost"] if pimc else [])], rows)
+    sides = len(analysis.par)
+    names = ["".join(s for seat, s in enumerate(seats) if analysis.seat_sides[seat] == k) for k in range(sides)]
+    yield Text(f"par {_by_side(names, analysis.par)}   actual {_by_side(names, analysis.actual)}   "
+               f"cost {', '.join(f'{seats[s]} {c}' for s, c in enumerate(analysis.costs))}")
+    if not analysis.complete:
+        yield Text("the deal was not played to its last trick (a tute, or the record stops): actual is what "
+                   "was made until then", style="dim")
+    if analysis.hidden:
+        yield Text(f"{len(analysis.hidden)} cards played before the stock ran out are not valued (double dummy "
+                   "needs every card seen)", style="dim")
+
+
+def _by_side(names: list[str], values: tuple[int, ...]) -> str:
+    return " ".join(f"{n}:{v}" for n, v in zip(names, values))
+
+
+def analyse(
+    file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
+    record: Annotated[Optional[int], typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
+    cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
+    pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
+    fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
+                                                  "docs/analysis.md; nl: one a line)") = "table",
+    as_json: JsonFlag = False,
+    nl: NlFlag = False,
+    annotate: Annotated[bool, typer.Option("--annotate", help="Write an annotated copy of the records to -o.")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
+) -> None:
+    """Analyse played deals under double dummy: each card's value, the best cards, the cost and its mark
+    (?! from 3 points, ? from 10, ?? from 20), par and what each side made.
+
+    Exit codes: 0 every record analysed, 1 some record could not be (illegal, no starting position),
+    2 unreadable input, usage error, or an output that cannot be written.
+    """
+    form = chosen(fmt, as_json, nl)
+    if annotate != (output is not None):
+        raise fail(ValueError("--annotate and -o OUT go together"))
+    if not file.is_file():
+        raise fail(OSError(f"{file}: no such file" if not file.exists() else f"{file}: not a file"))
+    results: list[dict] = []
+    copies: list[Record] = []
+    failed = 0
+    progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,} records"),
+                        TimeElapsedColumn(), console=err, disable=not (err.is_terminal and form == Format.table),
+                        transient=True)
+    try:
+        with progress:
+            task = progress.add_task("analyse", total=None)
+            for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
+                                                                             jobs=jobs), 1):
+                progress.update(task, completed=done)
+                failed += result.error is not None
+                if copy is not None:
+                    copies.append(copy)
+                if form == Format.table:
+                    _print(result, copy)
+                elif form == Format.nl:
+                    emit(form, result.to_dict())
+                else:
+                    results.append(result.to_dict())
+    except NotationError as exc:
+        raise fail(exc) from None
+    except OSError as exc:
+        raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+    if record is not None and not (copies or failed):
+        raise fail(ValueError(f"{file} has no record {record}"))
+    if form == Format.json:
+        emit(form, results)
+    if annotate and output is not None:
+        try:
+            with output.open("w", encoding="utf-8", newline="\n") as fp:
+                tpgn.dump(copies, fp)
+        except OSError as exc:
+            raise fail(OutputError(f"cannot write {output}: {exc.strerror or exc}")) from None
+    if failed:
+        if form == Format.table:
+            say(TuteError(f"{failed} record{'s' if failed != 1 else ''} could not be analysed"), EXIT_INVALID)
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _print(result: RecordAnalysis, copy: Record | None) -> None:
+    """One record's table, or its error, for people."""
+    if result.analysis is None or copy is None:
+        message = result.error.message if result.error else "not analysed"
+        out.print(Text.assemble((f"record {result.index}: ", "bold"), ("cannot analyse: ", "red"), message))
+        return
+    rules = rules_of(copy.tags.get("Rules", ""))
+    out.print(Text(f"record {result.index}", style="bold"))
+    for renderable in deal_table(result.analysis, rules.seat_names):
+        out.print(renderable)

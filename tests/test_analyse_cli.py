@@ -1,0 +1,74 @@
+"""``tute analyse`` and the annotated copy: tables, JSON, exit codes, and annotations that validate and round-trip."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tutepgn.annotate import analyse_record, annotate, deal_of
+from tutepgn.notation import NAG_GLYPHS, tpgn
+from tutepgn.validate import validate
+from tutepgn.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO = ROOT / "samples" / "torofun-2p-italian-cards.tpgn"
+FOUR = ROOT / "samples" / "torofun-4p-lost-cante.tpgn"
+runner = CliRunner()
+
+
+def test_annotated_record_validates_round_trips_and_keeps_comments() -> None:
+    record = tpgn.loads(FOUR.read_text(encoding="utf-8"))[0]
+    analysis = analyse_record(record)
+    copy = annotate(record, analysis)
+    text = tpgn.dumps([copy])
+    again = tpgn.loads(text)[0]
+    assert again.events == record.events and again.tags == record.tags
+    assert not validate(again).errors
+    assert all(c in again.comments for c in record.comments)  # the record's own comments stay
+    for p in analysis.plays:
+        note = again.note(p.index)
+        assert note is not None and any(c.startswith("[%dd ") for c in note.comments)
+        assert note.nags == ([NAG_GLYPHS[p.mark]] if p.mark else [])
+        best = [c for c in note.comments if "[%best" in c]
+        assert bool(best) == bool(p.cost)
+    assert tpgn.dumps([annotate(again, analyse_record(again))]) == text  # annotating again changes nothing
+    assert analyse_record(again).to_dict() == analysis.to_dict()
+
+
+def test_table_json_and_annotate(tmp_path: Path) -> None:
+    out = tmp_path / "annotated.tpgn"
+    result = runner.invoke(app, ["analyse", str(TWO), "--annotate", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "par N:" in result.stdout and "trick" in result.stdout
+    assert "{[%dd " in out.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["analyse", str(FOUR), "--json"])
+    assert result.exit_code == 0, result.output
+    [item] = json.loads(result.stdout)
+    expected = analyse_record(tpgn.loads(FOUR.read_text(encoding="utf-8"))[0]).to_dict()
+    assert item == {"record": 1, "analysis": expected, "error": None}
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    illegal = tmp_path / "illegal.tpgn"
+    illegal.write_text(FOUR.read_text(encoding="utf-8").replace("1. S 7E 10E", "1. S 7E 1O"), encoding="utf-8")
+    result = runner.invoke(app, ["analyse", str(illegal), "--json"])
+    assert result.exit_code == 1
+    [item] = json.loads(result.stdout)
+    assert item["analysis"] is None and item["error"]["record"] == 1 and item["error"]["message"]
+    assert runner.invoke(app, ["analyse", str(FOUR), "--annotate"]).exit_code == 2  # no -o
+    assert runner.invoke(app, ["analyse", str(FOUR), "-n", "2"]).exit_code == 2
+    result = runner.invoke(app, ["analyse", str(FOUR), "--annotate", "-o", str(tmp_path / "no" / "dir.tpgn")])
+    assert result.exit_code == 2 and "cannot write" in result.stderr
+
+
+def test_jobs_give_the_same_answers_in_a_real_process(tmp_path: Path) -> None:
+    both = tmp_path / "both.tpgn"
+    both.write_text(TWO.read_text(encoding="utf-8") + "\n" + FOUR.read_text(encoding="utf-8"), encoding="utf-8")
+    runs = [subprocess.run([sys.executable, "-m", "tutepgn.cli", "analyse", str(both), "--nl", "--jobs", jobs],
+                           capture_output=True, text=True, check=True).stdout for jobs in ("1", "2")]
+    assert runs[0] == runs[1] and len(runs[0].splitlines()) == 2
+    assert deal_of(tpgn.loads(FOUR.read_text(encoding="utf-8"))[0]).over
