@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tutepgn.analysis import analyse
+from tutepgn.annotate import analyse_record
 from tutepgn.api import jobs
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
-from tutepgn.archive.analysis import analysis_json, replayed
 from tutepgn.errors import Problem
 from tutepgn.notation import parse_record
 
@@ -26,8 +25,7 @@ UNREADABLE = '[Event "broken"]\n[Rules "torofun-4p"]\n\n1. 1O 3O {\n'
 
 def expected(text: str, cantes: bool = False) -> dict[str, Any]:
     """The library's own analysis of a record, as the API must answer it."""
-    deal, events = replayed(parse_record(text))
-    return analysis_json(deal, analyse(deal, cantes=cantes), events)
+    return analyse_record(parse_record(text), cantes=cantes, up_to_illegal=True).to_dict()
 
 
 @pytest.fixture(scope="module")

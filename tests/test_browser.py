@@ -336,7 +336,7 @@ def test_the_analysis_graph_marks_and_par(base_url: str, browser: Browser, artif
     expect(marks).to_have_count(len(plays))
     for k in (0, 17, 39):  # each card of the move list carries its cost and mark
         p = plays[k]
-        shown = page.locator(f'#moves button[data-index="{p["event"] + 1}"] .dd')
+        shown = page.locator(f'#moves button[data-index="{p["index"] + 1}"] .dd')
         expect(shown).to_have_attribute("data-cost", str(p["cost"]))
         expect(shown).to_have_text((p["mark"] or "") + (f" −{p['cost']}" if p["cost"] else " ✓"))
     marked = sum(1 for p in plays if p["mark"])
@@ -350,8 +350,8 @@ def test_the_analysis_graph_marks_and_par(base_url: str, browser: Browser, artif
     expect(best).to_have_text("best " + " ".join(plays[0]["best"]))
     target = plays[22]
     dots.nth(22).click()
-    expect(page.locator("#replay")).to_have_attribute("data-frame", str(target["event"] + 1))
-    expect(page.locator("#frame-index")).to_have_text(str(target["event"] + 1))
+    expect(page.locator("#replay")).to_have_attribute("data-frame", str(target["index"] + 1))
+    expect(page.locator("#frame-index")).to_have_text(str(target["index"] + 1))
     expect(dots.nth(22)).to_have_class(re.compile(r"\bcurrent\b"))
     page.screenshot(path=str(artifacts / "deal-analysis.png"), full_page=True)
     assert errors.seen == []

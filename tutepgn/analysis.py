@@ -84,6 +84,9 @@ class PlayAnalysis:
     """Every legal card of the best value."""
     cost: int
     """``value_before`` less the played card's value: the points the play gave away."""
+    projected: int
+    """The points the mover's side ends the deal with under best play from here: its points so far (cantes
+    only when counted) plus ``value_before`` (what the replay page's evaluation graph draws)."""
     before: Projection | None = None
     """The result projected with best play from here (None with cantes or three sides: see :func:`project`)."""
     after: Projection | None = None
@@ -137,11 +140,15 @@ class DealAnalysis:
     hidden: tuple[HiddenPlay, ...] = ()
     """The plays made while the stock had cards, not valued (the stock's order is hidden)."""
     trick_values: tuple[tuple[int, ...], ...] = ()
+    """Per side, the projected total (points so far plus the value) at the first position analysed, then
+    after each trick: the evaluation graph; the last entry is the actual totals."""
     complete: bool = True
     """Whether the deal was played to its last trick: not when a tute ended it or the record stops early
     (``actual`` then counts the tricks played, and does not compare with ``par``)."""
-    """Per side, the projected total (points so far plus the value) at the first position analysed, then
-    after each trick: the evaluation graph; the last entry is the actual totals."""
+    seats: tuple[str, ...] = ()
+    """The seats' names (N, W, S, E...), by seat number."""
+    sides: tuple[str, ...] = ()
+    """The sides' labels, by side number."""
 
     @property
     def turning_points(self) -> tuple[PlayAnalysis, ...]:
@@ -176,11 +183,13 @@ class DealAnalysis:
         """
         plays = [_play_dict(p) for p in self.plays] + [
             {"index": h.index, "trick": h.trick, "seat": h.seat, "card": card_code(h.card), "double_dummy": False,
-             "value": None, "values": None, "best": None, "cost": None, "mark": None, "changed_result": None,
+             "value": None, "values": None, "best": None, "cost": None, "projected": None, "mark": None,
+             "changed_result": None,
              "before": None, "after": None, "pimc": None, "pimc_cost": None} for h in self.hidden]
         plays.sort(key=lambda p: p["index"])
         return {
-            "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "par": list(self.par), "actual": list(self.actual),
+            "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "seats": list(self.seats),
+            "sides": list(self.sides), "par": list(self.par), "actual": list(self.actual),
             "actual_minus_par": list(self.actual_minus_par), "seat_sides": list(self.seat_sides),
             "costs": list(self.costs), "side_costs": [self.side_costs(k) for k in range(len(self.par))],
             "trick_values": [list(v) for v in self.trick_values],
@@ -237,7 +246,7 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None,
     return DealAnalysis(cantes=cantes, plays=tuple(plays), par=par or (0,) * rules.sides,
                         actual=tuple(e - s for e, s in zip(end_totals, start_totals or (0,) * rules.sides)),
                         costs=tuple(costs), seat_sides=seat_sides, hidden=tuple(hidden), trick_values=tuple(graph),
-                        complete=replayed.score().complete)
+                        complete=replayed.score().complete, seats=rules.seat_names, sides=rules.side_labels)
 
 
 def project(deal: Deal, side: int, value: int, remaining: int, cantes: bool) -> Projection | None:
@@ -274,7 +283,8 @@ def _analyse_play(deal: Deal, index: int, play: Play, solvers: list[Solver], can
     return PlayAnalysis(index=index, trick=len(deal.tricks) + 1, seat=play.seat, card=play.card,
                         value_before=best_value, values=values,
                         best=tuple(c for v in values if v.value == best_value for c in v.cards),
-                        cost=best_value - played, before=project(deal, side, best_value, position.bound(), cantes),
+                        cost=best_value - played, projected=_points(deal, cantes)[side] + best_value,
+                        before=project(deal, side, best_value, position.bound(), cantes),
                         after=project(deal, side, played, position.bound(), cantes))
 
 
@@ -287,7 +297,7 @@ def _play_dict(p: PlayAnalysis) -> dict[str, Any]:
     return {"index": p.index, "trick": p.trick, "seat": p.seat, "card": card_code(p.card), "double_dummy": True,
             "value": p.value_before, "values": [{"cards": [card_code(c) for c in v.cards], "value": v.value}
                                                 for v in p.values],
-            "best": [card_code(c) for c in p.best], "cost": p.cost, "mark": p.mark,
+            "best": [card_code(c) for c in p.best], "cost": p.cost, "projected": p.projected, "mark": p.mark,
             "changed_result": p.changed_result, "before": _projection_dict(p.before),
             "after": _projection_dict(p.after),
             "pimc": None if p.pimc is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),

@@ -25,7 +25,7 @@ from typing import Any
 from .analysis import DealAnalysis, analyse
 from .cards import card_code
 from .engine import Deal
-from .errors import ErrorItem, TuteError
+from .errors import ErrorItem, IllegalAction, TuteError
 from .notation import NAG_GLYPHS, Note, Record
 from .notation.tpgn import iter_records
 from .notation.split import Source
@@ -49,19 +49,35 @@ class RecordAnalysis:
                 "error": None if self.error is None else self.error.model_dump()}
 
 
-def deal_of(record: Record) -> Deal:
-    """The record's deal, played through its events (raises the first error: a bad tag, an illegal event)."""
+def deal_of(record: Record, *, up_to_illegal: bool = False) -> Deal:
+    """The record's deal, played through its events (raises the first error: a bad tag, an illegal event).
+
+    With ``up_to_illegal`` the deal is played through the events before the
+    first illegal one instead (the archive analyses what was legally played).
+    The deal's log is then the record's events, one for one, so a play's index
+    in the log is its event's index in the record.
+    """
     if record.errors:
         raise record.errors[0]
-    deal = record.header().deal()
-    for event in record.events:
-        deal.apply(event)
+    header = record.header()
+    deal = header.deal()
+    for index, event in enumerate(record.events):
+        try:
+            deal.apply(event)
+        except IllegalAction:
+            if not up_to_illegal:
+                raise
+            deal = header.deal()  # a refused event may have left its trace: play the legal ones again
+            for legal in record.events[:index]:
+                deal.apply(legal)
+            break
     return deal
 
 
-def analyse_record(record: Record, *, cantes: bool = False, pimc: int = 0, seed: int = 0) -> DealAnalysis:
-    """The analysis of a record's deal (see :func:`tutepgn.analysis.analyse`)."""
-    return analyse(deal_of(record), cantes=cantes, pimc=pimc, seed=seed)
+def analyse_record(record: Record, *, cantes: bool = False, pimc: int = 0, seed: int = 0,
+                   up_to_illegal: bool = False) -> DealAnalysis:
+    """The analysis of a record's deal (see :func:`deal_of` and :func:`tutepgn.analysis.analyse`)."""
+    return analyse(deal_of(record, up_to_illegal=up_to_illegal), cantes=cantes, pimc=pimc, seed=seed)
 
 
 def annotate(record: Record, analysis: DealAnalysis) -> Record:

@@ -38,9 +38,15 @@
     return node;
   }
 
+  /* The plays valued under double dummy (those made with stock left are not). */
+  function valued(analysis) { return analysis.plays.filter(function (p) { return p.double_dummy; }); }
+
+  /* The mover's side of a play, by number. */
+  function sideOf(analysis, p) { return analysis.seat_sides[p.seat]; }
+
   /* The graph: x is the play, y the projected points of the mover's side; one line per side. */
   function graph(analysis) {
-    var plays = analysis.plays;
+    var plays = valued(analysis);
     var top = Math.max.apply(null, plays.map(function (p) { return p.projected; }).concat([10]));
     var x = function (k) { return PAD + (plays.length < 2 ? 0 : k * (W - 2 * PAD) / (plays.length - 1)); };
     var y = function (v) { return H - PAD - v * (H - 2 * PAD) / top; };
@@ -57,17 +63,18 @@
         svg.appendChild(el("line", { x1: x(k), x2: x(k), y1: PAD / 2, y2: H - PAD, "class": "trick-tick" }));
       }
     });
-    analysis.sides.forEach(function (side, s) {
+    analysis.sides.forEach(function (label, s) {
       var pts = [];
-      plays.forEach(function (p, k) { if (p.side === side) pts.push(x(k) + "," + y(p.projected)); });
+      plays.forEach(function (p, k) { if (sideOf(analysis, p) === s) pts.push(x(k) + "," + y(p.projected)); });
       if (pts.length) svg.appendChild(el("polyline", { points: pts.join(" "), "class": "side-line side-" + s }));
     });
     plays.forEach(function (p, k) {
       var dot = el("circle", { cx: x(k), cy: y(p.projected), r: p.mark ? 6 : 4, tabindex: "0",
-                               "class": "pt side-" + analysis.sides.indexOf(p.side) + (p.mark ? " marked" : ""),
-                               "data-frame": String(p.event + 1) });
+                               "class": "pt side-" + sideOf(analysis, p) + (p.mark ? " marked" : ""),
+                               "data-frame": String(p.index + 1) });
       var tip = el("title", {});
-      tip.textContent = "Trick " + p.trick + ": " + p.seat + " " + p.card + ", " + p.side + " ends with " +
+      tip.textContent = "Trick " + p.trick + ": " + analysis.seats[p.seat] + " " + p.card + ", " +
+                        analysis.sides[sideOf(analysis, p)] + " ends with " +
                         p.projected + (p.cost ? " (cost " + p.cost + (p.mark ? " " + p.mark : "") + ")" : "");
       dot.appendChild(tip);
       svg.appendChild(dot);
@@ -88,7 +95,7 @@
   /* Each card of the move list: its cost (and mark), and its best cards, shown on request. */
   function markMoves(plays) {
     plays.forEach(function (p) {
-      var b = root.querySelector('#moves button[data-index="' + (p.event + 1) + '"]');
+      var b = root.querySelector('#moves button[data-index="' + (p.index + 1) + '"]');
       if (!b) return;
       var cost = document.createElement("span");
       cost.className = "dd" + (p.mark ? " dd-mark" : "") + (p.cost ? "" : " dd-best-play");
@@ -114,16 +121,18 @@
   }
 
   function draw(analysis) {
-    if (!analysis.plays.length) {
+    var plays = valued(analysis);
+    if (!plays.length) {
       say("Nothing to analyse: no card was played with every hand known (the stock was never empty).");
       return;
     }
-    var marks = analysis.marks;
-    say("Par and each card's cost under double dummy (every hand visible), from trick " + analysis.plays[0].trick +
-        ". Costs: " + Object.keys(analysis.costs).map(function (s) { return s + " " + analysis.costs[s]; }).join(", ") +
+    var marks = { "??": 0, "?": 0, "?!": 0 };
+    plays.forEach(function (p) { if (p.mark) marks[p.mark] += 1; });
+    say("Par and each card's cost under double dummy (every hand visible), from trick " + plays[0].trick +
+        ". Costs: " + analysis.seats.map(function (s, k) { return s + " " + analysis.costs[k]; }).join(", ") +
         ". Marks: " + marks["??"] + " ??, " + marks["?"] + " ?, " + marks["?!"] + " ?!.");
     document.getElementById("eval-graph").appendChild(graph(analysis));
-    markMoves(analysis.plays);
+    markMoves(plays);
     parLine(analysis);
     var tools = box.querySelector(".analysis-tools");
     tools.hidden = false;

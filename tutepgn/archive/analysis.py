@@ -1,7 +1,7 @@
 """Double-dummy analyses stored in the archive: one row per deal and key, filled in worker processes.
 
 A deal's analysis (:func:`tutepgn.analysis.analyse`) is stored in table
-``analyses``, keyed by the deal, its ruleset, :data:`ANALYSIS_VERSION` and the
+``analyses``, keyed by the deal, its ruleset, :data:`VERSION_KEY` and the
 cantes flag, with what searches filter on (par, actual less par, each seat's
 summed cost, the count of each mark) and every play as JSON.  Filling is
 resumable: a deal with a row for the key is skipped, and each batch is one
@@ -17,24 +17,20 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import duckdb
 
-from ..cards import card_code
-from ..engine import Deal
+from ..analysis import ANALYSIS_VERSION
 from ..errors import NotationError, TuteError
-from ..notation import Record, parse_or_placeholder
-from ..replay import replay
+from ..notation import parse_or_placeholder
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
 
-if TYPE_CHECKING:
-    from ..analysis import DealAnalysis
-
-ANALYSIS_VERSION = "dd-1"
-"""The solver and analysis that made a stored row: bump it when either changes a value, and stored rows
-are then analysed again (rows of the old version stay until deleted)."""
+VERSION_KEY = str(ANALYSIS_VERSION)
+"""The stored rows' ``version``: :data:`tutepgn.analysis.ANALYSIS_VERSION` (raised when the solver or the
+analysis changes a value or a key), and stored rows are then analysed again (rows of an old version, such as
+the first ``dd-1``, stay until deleted)."""
 BATCH_SIZE = 200
 """Deals per transaction while filling: an interrupted run keeps every committed batch."""
 WORK_SIZE = 10
@@ -63,86 +59,21 @@ class AnalyseSummary:
                 "seconds": round(self.seconds, 3)}
 
 
-def replayed(record: Record) -> tuple[Deal, list[int]]:
-    """The record's deal played through its legal events (up to the first illegal one), and for each action
-    of the deal's log the index of its event in the record (a frame of the replay page is an event index)."""
-    if record.errors:
-        raise record.errors[0]
-    header = record.header()
-    deal = header.deal()
-    applied: list[int] = []
-    for step in replay(deal, record.events):
-        if step.error is not None:
-            break
-        applied.append(step.index)
-    else:
-        return deal, applied
-    deal = header.deal()  # the illegal event was forced: play the legal ones again
-    for _ in replay(deal, record.events[:step.index]):
-        pass
-    return deal, applied
-
-
-def analysis_json(deal: Deal, analysis: DealAnalysis, events: list[int]) -> dict[str, Any]:
-    """The analysis as JSON data (seats and sides by letter, cards by code), with what a page draws: per
-    play the event it was (``event``: the frame before it; ``event + 1`` after it) and ``projected``,
-    the points the mover's side ends with under best play from there (what it made so far plus the value).
-
-    (To become :meth:`DealAnalysis.to_dict` where the two agree.)
-    """
-    rules = deal.rules
-    seats, sides = rules.seat_names, rules.side_labels
-    made = _made(deal, analysis)
-    plays = []
-    for p in analysis.plays:
-        side = analysis.seat_sides[p.seat]
-        plays.append({"index": p.index, "event": events[p.index], "trick": p.trick, "seat": seats[p.seat],
-                      "side": sides[side], "card": card_code(p.card), "value_before": p.value_before,
-                      "projected": made[p.index][side] + p.value_before,
-                      "values": [{"cards": [card_code(c) for c in v.cards], "value": v.value} for v in p.values],
-                      "best": [card_code(c) for c in p.best], "cost": p.cost, "mark": p.mark})
-    return {"version": ANALYSIS_VERSION, "cantes": analysis.cantes, "sides": list(sides),
-            "par": list(analysis.par), "actual": list(analysis.actual),
-            "actual_minus_par": list(analysis.actual_minus_par),
-            "costs": {seats[s]: c for s, c in enumerate(analysis.costs)},
-            "marks": {m: sum(p.mark == m for p in analysis.plays) for m in MARK_COLUMNS},
-            "plays": plays}
-
-
-def _made(deal: Deal, analysis: DealAnalysis) -> dict[int, tuple[int, ...]]:
-    """Per analysed play (by log index), the points each side had made before it (cantes only when counted)."""
-    wanted = {p.index for p in analysis.plays}
-    out: dict[int, tuple[int, ...]] = {}
-    again = deal.restart()
-    for index, action in enumerate(deal.log):
-        if index in wanted:
-            sheet = again.score()
-            out[index] = tuple(t - (0 if analysis.cantes else sheet.cante_points(s))
-                               for s, t in enumerate(sheet.totals))
-        again.apply(action)
-    return out
-
-
-def analyse_record(record: Record, *, cantes: bool = False) -> dict[str, Any]:
-    """A record's deal analysed, as JSON data (:func:`analysis_json`)."""
-    from ..analysis import analyse  # here: searches and imports (which load this module) never load the solver
-
-    deal, events = replayed(record)
-    return analysis_json(deal, analyse(deal, cantes=cantes), events)
-
-
 def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tuple[Any, ...]:
-    """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed)."""
-    key = (deal_id, rules or "", ANALYSIS_VERSION, cantes)
+    """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed): the
+    events up to the first illegal one analysed, the analysis stored as :meth:`DealAnalysis.to_dict`."""
+    from ..annotate import analyse_record  # here: searches and imports (which load this module) never load the solver
+
+    key = (deal_id, rules or "", VERSION_KEY, cantes)
     try:
-        data = analyse_record(parse_or_placeholder(text), cantes=cantes)
+        analysis = analyse_record(parse_or_placeholder(text), cantes=cantes, up_to_illegal=True)
     except (TuteError, NotationError, ValueError) as exc:
         return (*key, None, None, None, None, None, None, None, None, None, None, None, None,
                 str(exc) or type(exc).__name__)
-    costs = data["costs"]
-    return (*key, len(data["plays"]), data["par"], data["actual"], data["actual_minus_par"],
-            *(costs.get(seat) for seat in "NWSE"), *(data["marks"][m] for m in MARK_COLUMNS),
-            json.dumps(data, separators=(",", ":")), None)
+    costs = dict(zip(analysis.seats, analysis.costs))
+    return (*key, len(analysis.plays), list(analysis.par), list(analysis.actual), list(analysis.actual_minus_par),
+            *(costs.get(seat) for seat in "NWSE"), *(sum(p.mark == m for p in analysis.plays) for m in MARK_COLUMNS),
+            json.dumps(analysis.to_dict(), separators=(",", ":")), None)
 
 
 def quick(players: int | None) -> bool:
@@ -163,7 +94,7 @@ def pending_ids(con: duckdb.DuckDBPyConnection, cantes: bool) -> list[int]:
     return [row[0] for row in con.execute(
         "SELECT id FROM deals d WHERE NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND "
         "a.rules = coalesce(d.rules, '') AND a.version = ? AND a.cantes = ?) ORDER BY id",
-        [ANALYSIS_VERSION, cantes]).fetchall()]
+        [VERSION_KEY, cantes]).fetchall()]
 
 
 def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[str, Any] | None:
@@ -171,7 +102,7 @@ def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[s
     stored error when the deal could not be analysed."""
     row = con.execute("SELECT a.analysis, a.error FROM analyses a JOIN deals d ON d.id = a.deal_id "
                       "AND a.rules = coalesce(d.rules, '') WHERE a.deal_id = ? AND a.version = ? AND a.cantes = ?",
-                      [deal_id, ANALYSIS_VERSION, cantes]).fetchone()
+                      [deal_id, VERSION_KEY, cantes]).fetchone()
     if row is None:
         return None
     if row[1] is not None:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..cards import SUIT_LETTERS, card_reader
 from ..events import SeatLetter
 from ..notation import SEAT_TAGS
-from .analysis import ANALYSIS_VERSION
+from .analysis import VERSION_KEY
 
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
     "date": ("coalesce(date, DATE '9999-12-31')", False, "DATE"),
@@ -288,7 +288,7 @@ class SearchFilters(BaseModel):
         if found or self.analysed is not None:
             exists = ("EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = deals.id AND a.rules = coalesce(deals.rules,"
                       " '') AND a.version = ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
-            add(exists if self.analysed is not False else "NOT " + exists, ANALYSIS_VERSION, *values)
+            add(exists if self.analysed is not False else "NOT " + exists, VERSION_KEY, *values)
 
 
 def _like(text: str) -> str:
