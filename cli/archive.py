@@ -39,6 +39,15 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
         raise fail(exc) from None
 
 
+def existing_archive(db: Path | None) -> Path:
+    """The archive file at ``db`` (else the default file), or exit 2 if there is none: for the commands that
+    must not create one."""
+    source = db or default_path()
+    if not source.exists():
+        raise fail(FileNotFoundError(f"no archive at {source}"))
+    return source
+
+
 def import_or_fail(archive: Archive, sources: list[object], **options: Any) -> ImportSummary:
     """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
     store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
@@ -265,9 +274,7 @@ def rebuild(
 ) -> None:
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
     form = chosen(fmt, as_json)
-    source = db or default_path()
-    if not source.exists():
-        raise fail(FileNotFoundError(f"no archive at {source}"))
+    source = existing_archive(db)
     try:
         summary, backup = rebuild_file(source, output, jobs=jobs)
     except (FileExistsError, duckdb.Error, ArchiveError) as exc:
@@ -290,9 +297,7 @@ def analyse(
 ) -> None:
     """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
     form = chosen(fmt, as_json)
-    source = db or default_path()
-    if not source.exists():
-        raise fail(FileNotFoundError(f"no archive at {source}"))
+    source = existing_archive(db)
     archive = open_archive(source, read_only=False)
     progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
