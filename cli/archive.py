@@ -48,6 +48,14 @@ def existing_archive(db: Path | None) -> Path:
     return source
 
 
+def say_summary(form: Format, path: Path, summary: Any) -> None:
+    """A long command's summary (an import's, an analysis run's): JSON on stdout, else a line on stderr."""
+    if form == Format.json:
+        emit(form, {"db": str(path), **summary.to_dict()})
+    else:
+        err.print(f"{path}: {summary}", soft_wrap=True, highlight=False)
+
+
 def import_or_fail(archive: Archive, sources: list[object], **options: Any) -> ImportSummary:
     """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
     store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
@@ -91,10 +99,7 @@ def import_(
                                      progress=report)
     finally:
         archive.close()
-    if form == Format.json:
-        emit(form, {"db": str(archive.path), **summary.to_dict()})
-    else:
-        err.print(f"{archive.path}: {summary}", soft_wrap=True, highlight=False)
+    say_summary(form, archive.path, summary)
 
 
 @with_filters
@@ -310,7 +315,4 @@ def analyse(
         raise fail(ArchiveError(f"the archive could not be written ({exc}): analyse again to finish")) from None
     finally:
         archive.close()
-    if form == Format.json:
-        emit(form, {"db": str(archive.path), **summary.to_dict()})
-    else:
-        err.print(f"{archive.path}: {summary}", soft_wrap=True, highlight=False)
+    say_summary(form, archive.path, summary)
