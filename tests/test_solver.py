@@ -146,6 +146,55 @@ def small_positions() -> list[tuple[str, Deal, bool]]:
 SMALL = small_positions()
 
 
+def with_stock(seed: int) -> Deal:
+    """A tiny 2-player deal with cards in the stock: 1-3 cards a hand, 2-6 in the stock, maybe a card down."""
+    rules = PRESETS[("playcard-2p", "torofun-2p")[seed % 2]]
+    rng = random.Random(seed)
+    deck = cards_in(pack(rules.removed_ranks))
+    rng.shuffle(deck)
+    size, stock = 1 + seed % 3, deck[6:6 + 2 * rng.randint(1, 3)]
+    hands = [sum(1 << c for c in deck[3 * i:3 * i + size]) for i in range(2)]
+    deal = Deal(rules, hands, stock, stock[-1], rng.randrange(2))
+    if rng.random() < 0.5:
+        deal.play(rng.choice(list(deal.legal_plays())))
+    return deal
+
+
+STOCK = [with_stock(seed) for seed in range(150)]
+
+
+def test_the_stock_set_draws_and_plays_freely() -> None:
+    assert all(d.stock_left for d in STOCK) and any(d.trick for d in STOCK)
+    assert {len(Position.from_deal(d).stock) for d in STOCK} == {2, 4, 6}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_stock_positions_agree_with_minimax_over_the_engine(backend: str) -> None:
+    """The engine draws after each trick (the winner first) and lets any card be played while the stock lasts."""
+    for deal in STOCK:
+        position = Position.from_deal(deal)
+        best, cards = reference(deal, position.side, False)
+        solver = Solver(backend)
+        assert solver.value(position) == best
+        assert {c: v.value for v in solver.values_of_legal_cards(position) for c in v.cards} == cards
+
+
+def test_python_and_c_agree_on_stock_positions_of_the_presets() -> None:
+    """The last draw of random playcard-2p and torofun-2p deals: 2 cards left in the stock, 9 tricks."""
+    if not C_AVAILABLE:
+        pytest.skip("the C core was not built")
+    for seed in range(10):
+        rules = PRESETS[("playcard-2p", "torofun-2p")[seed % 2]]
+        rng = random.Random(seed)
+        deal = Deal.shuffled(rules, rng)
+        while deal.stock_left > 2 or (seed % 4 > 1 and not deal.trick):  # mid-trick for half of them
+            deal.play(rng.choice(list(deal.legal_plays())))
+        position = Position.from_deal(deal)
+        assert position.stock
+        by = {b: Solver(b).values_of_legal_cards(position) for b in ("python", "c")}
+        assert by["python"] == by["c"]
+
+
 def test_the_small_set_is_what_the_issue_asks() -> None:
     assert len(SMALL) >= 100
     assert {name for name, _, _ in SMALL} == set(PRESETS)
@@ -240,7 +289,8 @@ def test_the_setting_forces_the_fallback(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_positions_the_solver_refuses() -> None:
     deal = Deal.shuffled(PRESETS["playcard-2p"], seed=1)
     with pytest.raises(ValueError, match="stock"):
-        Position.from_deal(deal)
+        Position.from_deal(deal, cantes=True)  # no cantes are searched while the stock has cards
+    assert Position.from_deal(deal).stock == tuple(deal.stock)
     endgame = Deal.from_hands(PRESETS["playcard-2p"], ["1O 3O", "2O 4B"], dealer="S", turned="4B")
     with pytest.raises(ValueError, match="not a legal play"):
         Solver().search(Position.from_deal(endgame), 0, 1, only=card(2, 0))  # S's card, N to move

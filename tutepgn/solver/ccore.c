@@ -12,7 +12,9 @@
 
 typedef uint64_t u64;
 
-#define NPACKED 29
+#define NPACKED 34
+#define MAX_STOCK 30 /* position.MAX_STOCK: 3 packed words of 10 cards, 6 bits each */
+#define STOCK_PER_WORD 10
 #define UNKNOWN_HIGH (1 << 14)
 #define ZERO_STRENGTHS 5
 #define MAX_MOVES 40 /* a hand holds at most 40 cards in a packed position (12 in the presets) */
@@ -51,12 +53,15 @@ typedef struct { /* what a play changes: saved and restored around each move */
     int leader, tlen, trick[4];
     int led, high_led, high_trump, winning;
     int sung, barred, won;
+    int stock_pos; /* cards drawn from the stock so far */
 } Dyn;
 
 typedef struct {
     int n, trump, team, duties, side_of[4], sing, cante_points, cuarenta_points, limit, bonus, bar_silent;
     int lost[4];
     u64 blocked[4];
+    int stock_len, free_play, stock[MAX_STOCK]; /* the stock, the next drawn first */
+    u64 stock_after[MAX_STOCK + 1];             /* stock_after[i]: the cards of stock[i:] */
     Dyn d;
     Table *t;
 } State;
@@ -79,18 +84,24 @@ static void fill_tables(void) {
 }
 
 static u64 live_cards(const State *s) {
-    u64 live = 0;
+    u64 live = s->stock_after[s->d.stock_pos];
     for (int i = 0; i < s->n; i++) live |= s->d.hands[i];
     for (int i = 0; i < s->d.tlen; i++) live |= 1ULL << s->d.trick[i];
     return live;
 }
 
-/* The key at a trick start: the four canonical hands (40 bits each), the leader and the cante state,
- * packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16, h3 | leader << 40 | cantes << 42. */
+/* The key at a trick start: the four canonical hands (40 bits each), the leader, the cante state and the
+ * cards drawn, packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16,
+ * h3 | leader << 40 | cantes << 42 | drawn << 54.  While the stock has cards the hands are not squeezed. */
 static void make_key(const State *s, u64 k[3]) {
     u64 live = live_cards(s), canon[4];
+    int drawing = s->d.stock_pos < s->stock_len;
     for (int i = 0; i < 4; i++) {
         u64 h = i < s->n ? s->d.hands[i] : 0, c = h & ~ZEROS;
+        if (drawing) {
+            canon[i] = h;
+            continue;
+        }
         for (int suit = 0; suit < 4; suit++) {
             int shift = 10 * suit;
             c |= (u64)SQUEEZE[live >> shift & 31][h >> shift & 31] << shift;
@@ -99,7 +110,7 @@ static void make_key(const State *s, u64 k[3]) {
     }
     k[0] = canon[0] | canon[1] << 40;
     k[1] = canon[1] >> 24 | canon[2] << 16;
-    k[2] = canon[3] | (u64)s->d.leader << 40;
+    k[2] = canon[3] | (u64)s->d.leader << 40 | (u64)s->d.stock_pos << 54;
     if (s->sing) k[2] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
 }
 
@@ -114,7 +125,7 @@ static u64 hash_key(const u64 k[3]) {
 static u64 legal_cards(const State *s, int seat) {
     const Dyn *d = &s->d;
     u64 hand = d->hands[seat];
-    if (d->led < 0) return hand;
+    if (d->led < 0 || (s->free_play && d->stock_pos < s->stock_len)) return hand;
     u64 follow = hand & SUIT_MASK(d->led);
     int w = d->winning;
     int partner_winning = w >= 0 && w != seat && s->side_of[w] == s->side_of[seat];
@@ -180,7 +191,7 @@ static int play(State *s, int seat, int c) {
     if (d->tlen < s->n) return 0;
     int w = d->winning, points = 0;
     for (int i = 0; i < s->n; i++) points += POINTS(d->trick[i]);
-    int more = d->hands[w] != 0;
+    int more = d->hands[w] != 0 || d->stock_pos < s->stock_len;
     if (!more) points += s->bonus;
     int ours = s->team >> w & 1;
     int gained = ours ? points : 0;
@@ -194,6 +205,8 @@ static int play(State *s, int seat, int c) {
         if (s->bar_silent && !sung_now && !(d->won >> side & 1)) d->barred |= 1 << side;
     }
     d->won |= 1 << side;
+    for (int i = 0; i < s->n && d->stock_pos < s->stock_len; i++) /* the draw, the winner first (Deal._draw) */
+        d->hands[(w + i) % s->n] |= 1ULL << s->stock[d->stock_pos++];
     d->tlen = 0;
     d->leader = w;
     d->led = d->high_led = d->high_trump = d->winning = -1;
@@ -210,20 +223,22 @@ static int card_points(u64 cards) {
 }
 
 /* At a trick start, bounds of the team's points from here.  The most: every card point, the last ten and
- * the cantes still held, less the points of the opponents' trumps above every trump of the team (the
- * highest trump left always wins its trick, and every card is played).  The least: the points of the
- * team's trumps above every trump of the opponents. */
+ * the cantes still held, less the points of the opponents' trumps above every trump of the team and of the
+ * stock (the highest trump left always wins its trick, and every card is played).  The least: the points of
+ * the team's trumps above every trump of the opponents and of the stock. */
 static void bounds(const State *s, int *least, int *most) {
-    u64 ours = 0, theirs = 0, trumps = SUIT_MASK(s->trump);
+    u64 ours = 0, theirs = 0, trumps = SUIT_MASK(s->trump), stock = s->stock_after[s->d.stock_pos];
     for (int i = 0; i < s->n; i++) {
         if (s->team >> i & 1) ours |= s->d.hands[i];
         else theirs |= s->d.hands[i];
     }
     u64 our_trumps = ours & trumps, their_trumps = theirs & trumps, sure_ours = 0, sure_theirs = 0;
-    if (our_trumps) sure_ours = their_trumps ? our_trumps & ABOVE(63 - __builtin_clzll(their_trumps)) : our_trumps;
-    if (their_trumps) sure_theirs = our_trumps ? their_trumps & ABOVE(63 - __builtin_clzll(our_trumps)) : their_trumps;
+    u64 above_ours = their_trumps | (stock & trumps), above_theirs = our_trumps | (stock & trumps);
+    if (our_trumps) sure_ours = above_ours ? our_trumps & ABOVE(63 - __builtin_clzll(above_ours)) : our_trumps;
+    if (their_trumps)
+        sure_theirs = above_theirs ? their_trumps & ABOVE(63 - __builtin_clzll(above_theirs)) : their_trumps;
     *least = card_points(sure_ours);
-    *most = s->bonus + card_points(ours | theirs) - card_points(sure_theirs);
+    *most = s->bonus + card_points(ours | theirs | stock) - card_points(sure_theirs);
     if (s->sing)
         for (int suit = 0; suit < 4; suit++) {
             if (s->d.sung >> suit & 1) continue;
@@ -400,6 +415,19 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     for (int i = 0; i < 4; i++) s.lost[i] = (int)(v[23] >> (4 * i) & 15);
     s.d.won = (int)v[24];
     for (int i = 0; i < 4; i++) s.blocked[i] = (u64)v[25 + i];
+    s.stock_len = (int)v[29];
+    s.free_play = (int)v[30];
+    if (s.stock_len < 0 || s.stock_len > MAX_STOCK) {
+        PyErr_SetString(PyExc_ValueError, "packed stock out of range");
+        return NULL;
+    }
+    for (int i = 0; i < s.stock_len; i++) {
+        s.stock[i] = (int)(v[31 + i / STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63);
+        if (s.stock[i] >= 40) { PyErr_SetString(PyExc_ValueError, "bad card in the stock"); return NULL; }
+    }
+    s.stock_after[s.stock_len] = 0;
+    for (int i = s.stock_len - 1; i >= 0; i--) s.stock_after[i] = s.stock_after[i + 1] | 1ULL << s.stock[i];
+    s.d.stock_pos = 0;
     s.d.led = s.d.high_led = s.d.high_trump = s.d.winning = -1;
     s.d.tlen = 0;
     /* Replay the trick on the table (tutepgn.solver.position.trick_state). */

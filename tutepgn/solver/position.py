@@ -1,7 +1,8 @@
-"""A double-dummy position: every hand visible, the stock empty, read off an engine :class:`~tutepgn.engine.Deal`.
+"""A double-dummy position: every hand visible (and the stock's order), read off an engine :class:`~tutepgn.engine.Deal`.
 
-A :class:`Position` is plain data: the hands, the trick on the table, the
-play-duty options of the ruleset, and (for the cantes option) what has been
+A :class:`Position` is plain data: the hands, the trick on the table, what is
+left of the stock in the order it will be drawn, the play-duty options of the
+ruleset, and (for the cantes option) what has been
 sung, which sides are barred from singing and which cantes are lost.  Both
 searches (the C core and the Python fallback) read it as one flat tuple of
 ints, :meth:`Position.packed`, so they cannot disagree on what the position is.
@@ -12,6 +13,12 @@ the most its rules allow, the 40 first, then the 20s in suit order, up to
 ``cantes_per_trick``; singing never costs the singer, so "the most" is the
 double-dummy choice.  A tute ends the deal and is not scored by the search:
 :attr:`Position.tute_seats` flags the seats that hold one.
+
+With cards in the stock (2 players), the search draws after each trick as the
+engine does (the winner first, then the others), and any card may be played
+while the stock has cards when the ruleset's ``free_play_while_stock`` says so.
+It neither exchanges the trump 7 nor sings while the stock lasts: a stock
+position is searched without cantes (:meth:`Position.from_deal` refuses both).
 """
 
 from __future__ import annotations
@@ -97,20 +104,28 @@ class Position:
     blocked: tuple[Mask, ...]
     window_points: tuple[int, ...]
     tute_seats: tuple[int, ...]
+    stock: tuple[Card, ...] = ()
+    """The cards left in the stock, the next drawn first (the turned card last); empty once it is drawn."""
+    free_play: bool = False
+    """Whether any card may be played while the stock has cards (the ruleset's ``free_play_while_stock``)."""
 
     @classmethod
     def from_deal(cls, deal: Deal, seat: int | None = None, *, cantes: bool = False) -> Position:
         """The position of ``deal`` now, valued for ``seat``'s side (default: the player to move).
 
-        Any moment once the stock is empty, mid-trick included.  Raise
-        ValueError when the deal is over or the stock still has cards (double
-        dummy does not apply before: the stock's order is hidden).
+        Any moment, mid-trick included.  While the stock has cards the
+        position holds its order as the deal has it (players do not see it:
+        :mod:`tutepgn.pimc` solves such positions in sampled worlds).  Raise
+        ValueError when the deal is over, or with ``cantes`` while the stock
+        has cards (the search does not sing before the stock is empty).
         """
         r = deal.rules
         if deal.over:
             raise ValueError("the deal is over: there is nothing left to solve")
-        if deal.stock_left:
-            raise ValueError(f"the stock still has {deal.stock_left} cards: double dummy applies once it is empty")
+        if deal.stock_left and cantes:
+            raise ValueError(f"the stock still has {deal.stock_left} cards: cantes are searched once it is empty")
+        if deal.stock_left > MAX_STOCK:
+            raise ValueError(f"the stock still has {deal.stock_left} cards: the search draws at most {MAX_STOCK}")
         n = r.players
         side_of = tuple(r.side_of(s) for s in range(n))
         trick = tuple(deal.trick)
@@ -130,7 +145,8 @@ class Position:
             bar_silent_first_win=r.cante_only_if_sung_at_first_win,
             sung=sum(1 << s for s in deal.sung_suits), barred=sum(1 << k for k in deal.barred_sides), lost=lost,
             won_before=sum(1 << k for k in range(r.sides) if deal.wins[k]), blocked=blocked,
-            window_points=(0,) * r.sides, tute_seats=tute_seats)
+            window_points=(0,) * r.sides, tute_seats=tute_seats, stock=tuple(deal.stock[deal.stock_pos:]),
+            free_play=r.free_play_while_stock)
         if cantes and not trick and deal.window_side is not None:
             position = position.close_window(deal.window_side, deal.window_cantes, deal.window_after_draw,
                                              r.declare_only_after_draw, deal.wins[deal.window_side] == 1)
@@ -155,6 +171,8 @@ class Position:
 
     def legal(self) -> Mask:
         """The cards the player to move may play, by the engine's duties (:func:`~tutepgn.duties.play_duty`)."""
+        if self.stock and self.free_play:
+            return self.hands[self.turn]
         led, high_led, high_trump, w = trick_state(self.trick, self.leader, self.trump, self.players)
         seat = self.turn
         partner_winning = w >= 0 and w != seat and self.side_of[w] == self.side_of[seat]
@@ -164,11 +182,7 @@ class Position:
     def card_groups(self) -> list[tuple[Card, ...]]:
         """The legal cards in groups of equivalent ones (one hand, adjacent among live cards, no points), weakest first."""
         legal = self.legal()
-        live = 0
-        for h in self.hands:
-            live |= h
-        for c in self.trick:
-            live |= BIT[c]
+        live = self.live()
         groups: list[list[Card]] = []
         for s in SUITS:
             extends = False
@@ -202,15 +216,20 @@ class Position:
     @property
     def tricks_left(self) -> int:
         """Tricks still to finish, the one on the table included."""
-        return (sum(h.bit_count() for h in self.hands) + len(self.trick)) // self.players
+        return (sum(h.bit_count() for h in self.hands) + len(self.trick) + len(self.stock)) // self.players
 
-    def bound(self) -> int:
-        """An upper bound of the search's value: every card point not yet won, the last ten, every cante unsung."""
+    def live(self) -> Mask:
+        """The cards still to be played: the hands, the trick on the table and the stock."""
         live = 0
         for h in self.hands:
             live |= h
-        for c in self.trick:
+        for c in (*self.trick, *self.stock):
             live |= BIT[c]
+        return live
+
+    def bound(self) -> int:
+        """An upper bound of the search's value: every card point not yet won, the last ten, every cante unsung."""
+        live = self.live()
         total = sum(CARD_POINTS[c] for c in range(40) if live >> c & 1) + self.last_trick_bonus
         if self.sing_in_search:
             total += sum(self.cuarenta_points if s == self.trump else self.cante_points
@@ -224,16 +243,25 @@ class Position:
         sides = sum(k << (2 * s) for s, k in enumerate(self.side_of))
         blocked = self.blocked + (0,) * (4 - self.players)
         lost = sum(m << (4 * k) for k, m in enumerate(self.lost))
+        stock = [0] * STOCK_WORDS
+        for i, c in enumerate(self.stock):
+            stock[i // STOCK_PER_WORD] |= c << (6 * (i % STOCK_PER_WORD))
         return (self.players, self.trump, *hands, self.leader, len(self.trick), *trick, self.team, self.duties,
                 sides, int(self.sing_in_search), self.cante_points, self.cuarenta_points, self.cantes_per_trick,
                 self.last_trick_bonus, int(self.bar_silent_first_win), self.sung, self.barred, lost,
-                self.won_before, *blocked)
+                self.won_before, *blocked, len(self.stock), int(self.free_play), *stock)
 
 
+STOCK_PER_WORD = 10
+"""Stock cards packed in one int of :meth:`Position.packed`, 6 bits each, the next drawn in the low bits."""
+STOCK_WORDS = 3
+MAX_STOCK = STOCK_PER_WORD * STOCK_WORDS
+"""The most stock cards a position holds (a 2-player deal of 40 cards leaves 24 after the deal)."""
 PACKED_FIELDS = ("players", "trump", "hand0", "hand1", "hand2", "hand3", "leader", "trick_len", "trick0", "trick1",
                  "trick2", "trick3", "team", "duties", "sides", "sing", "cante_points", "cuarenta_points",
                  "cantes_per_trick", "last_trick_bonus", "bar_silent_first_win", "sung", "barred", "lost",
-                 "won_before", "blocked0", "blocked1", "blocked2", "blocked3")
+                 "won_before", "blocked0", "blocked1", "blocked2", "blocked3", "stock_len", "free_play",
+                 "stock0", "stock1", "stock2")
 """The layout of :meth:`Position.packed`, which the C core reads by index (``ccore.c`` lists the same)."""
 
 

@@ -18,7 +18,12 @@ its points and the others minimising them, fail-soft, with:
 * at a trick start, a cut-off when bounds of the value are outside the window:
   at most every point left (cards, last ten, cantes still held) less the
   opponents' sure trumps, at least the team's sure trumps (the highest trump
-  left always wins its trick).
+  left always wins its trick; a trump still in the stock counts against both sides);
+* with cards in the stock, after each trick the winner draws first, then the
+  others, as the engine does; any card may be played while the stock has cards
+  when the ruleset says so.  While the stock has cards the key holds the hands
+  as they are (no squeezing: the cards to be drawn are live) and the number of
+  cards drawn; the table is only kept for positions with the same stock order.
 
 The C core is the same algorithm line for line (its table is a fixed array of
 two-entry buckets where this one is a dict, so on big searches their node
@@ -30,7 +35,7 @@ from __future__ import annotations
 from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty
-from .position import MERGE, SQUEEZE, ZEROS, declare, duty_options, trick_state
+from .position import MERGE, SQUEEZE, STOCK_PER_WORD, ZEROS, declare, duty_options, trick_state
 
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
@@ -65,7 +70,11 @@ class PythonSearch:
     def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
         """The fail-soft value for the team in the window (alpha, beta); ``only`` restricts the first play."""
         (n, trump, h0, h1, h2, h3, leader, trick_len, t0, t1, t2, t3, team, duties, sides, sing, cante_points,
-         cuarenta_points, limit, bonus, bar_silent, sung, barred, lost, won, b0, b1, b2, b3) = packed
+         cuarenta_points, limit, bonus, bar_silent, sung, barred, lost, won, b0, b1, b2, b3, stock_len, free,
+         *words) = packed
+        self.stock = [words[i // STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63 for i in range(stock_len)]
+        self.stock_after = [sum(BIT[c] for c in self.stock[i:]) for i in range(stock_len + 1)]
+        self.stock_pos, self.free = 0, free
         self.n, self.trump, self.team, self.bonus = n, trump, team, bonus
         self.hands = [h0, h1, h2, h3][:n]
         self.trick = [t0, t1, t2, t3][:trick_len]
@@ -84,17 +93,21 @@ class PythonSearch:
     def key(self) -> int:
         """The table key at a trick start: the squeezed hands, the leader and, with cantes, their state."""
         hands = self.hands
-        live = 0
+        live = self.stock_after[self.stock_pos]
         for h in hands:
             live |= h
         key = 0
+        drawing = self.stock_pos < len(self.stock)
         for i, h in enumerate(hands):
-            canon = h & ~ZEROS
-            for s in SUITS:
-                shift = 10 * s
-                canon |= SQUEEZE[live >> shift & 31][h >> shift & 31] << shift
+            if drawing:
+                canon = h
+            else:
+                canon = h & ~ZEROS
+                for s in SUITS:
+                    shift = 10 * s
+                    canon |= SQUEEZE[live >> shift & 31][h >> shift & 31] << shift
             key |= canon << (40 * i)
-        key |= self.leader << 160
+        key |= self.leader << 160 | self.stock_pos << 174
         if self.sing:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
@@ -103,8 +116,9 @@ class PythonSearch:
         """At a trick start, the least and the most the team can still make.
 
         The most: every card point, the last ten and the cantes still held, less the points of the
-        opponents' trumps above every trump of the team (the highest trump left always wins its trick, and
-        every card is played); the least: the points of the team's trumps above every trump of the opponents.
+        opponents' trumps above every trump of the team and of the stock (the highest trump left always wins
+        its trick, and every card is played); the least: the points of the team's trumps above every trump of
+        the opponents and of the stock.
         """
         ours = theirs = 0
         for seat, h in enumerate(self.hands):
@@ -113,10 +127,12 @@ class PythonSearch:
             else:
                 theirs |= h
         trumps = SUIT_MASK[self.trump]
-        our_trumps, their_trumps = ours & trumps, theirs & trumps
-        sure_ours = our_trumps & ABOVE[their_trumps.bit_length() - 1] if their_trumps else our_trumps
-        sure_theirs = their_trumps & ABOVE[our_trumps.bit_length() - 1] if our_trumps else their_trumps
-        most = self.bonus + card_points(ours | theirs) - card_points(sure_theirs)
+        stock = self.stock_after[self.stock_pos]
+        our_trumps, their_trumps, stock_trumps = ours & trumps, theirs & trumps, stock & trumps
+        above_ours, above_theirs = their_trumps | stock_trumps, our_trumps | stock_trumps
+        sure_ours = our_trumps & ABOVE[above_ours.bit_length() - 1] if above_ours else our_trumps
+        sure_theirs = their_trumps & ABOVE[above_theirs.bit_length() - 1] if above_theirs else their_trumps
+        most = self.bonus + card_points(ours | theirs | stock) - card_points(sure_theirs)
         if self.sing:
             for s in SUITS:
                 if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
@@ -153,9 +169,12 @@ class PythonSearch:
             seat = (self.leader + len(trick)) % n
         w = self.winning
         partner_winning = w >= 0 and w != seat and self.side_of[w] == self.side_of[seat]
-        legal = play_duty(hands[seat], self.led, self.high_led, self.high_trump, self.trump, partner_winning,
-                          self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
-        live = 0
+        if self.free and self.stock_pos < len(self.stock):
+            legal = hands[seat]
+        else:
+            legal = play_duty(hands[seat], self.led, self.high_led, self.high_trump, self.trump, partner_winning,
+                              self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
+        live = self.stock_after[self.stock_pos]
         for h in hands:
             live |= h
         for c in trick:
@@ -165,15 +184,20 @@ class PythonSearch:
         alpha0, beta0 = alpha, beta
         best = -1 if maxing else UNKNOWN_HIGH
         best_card = -1
+        draws = len(trick) == n - 1 and self.stock_pos < len(self.stock)
         for c in cards:
             saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-                     self.won, list(trick))
+                     self.won, list(trick), self.stock_pos)
+            held = hands[:] if draws else None
             gained = self.play(seat, c)
             v = gained + self.node(alpha - gained, beta - gained)
             (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-             self.won, self.trick) = saved
+             self.won, self.trick, self.stock_pos) = saved
             trick = self.trick
-            hands[seat] |= BIT[c]
+            if held is None:
+                hands[seat] |= BIT[c]
+            else:
+                hands[:] = held
             if maxing:
                 if v > best:
                     best, best_card = v, c
@@ -263,7 +287,7 @@ class PythonSearch:
         points = 0
         for x in trick:
             points += CARD_POINTS[x]
-        more = bool(hands[w])
+        more = bool(hands[w]) or self.stock_pos < len(self.stock)
         if not more:
             points += self.bonus
         gained = points if self.team >> w & 1 else 0
@@ -279,6 +303,11 @@ class PythonSearch:
             if self.bar_silent and not sung_now and not self.won >> side & 1:
                 self.barred |= 1 << side
         self.won |= 1 << side
+        for i in range(self.n):  # the draw: the winner first, while the stock lasts (Deal._draw)
+            if self.stock_pos >= len(self.stock):
+                break
+            hands[(w + i) % self.n] |= BIT[self.stock[self.stock_pos]]
+            self.stock_pos += 1
         self.trick = []
         self.leader = w
         self.led = self.high_led = self.high_trump = self.winning = -1

@@ -27,8 +27,9 @@ except ImportError:  # built without a compiler: the pure-Python search answers 
 Backend = Literal["c", "python"]
 C_AVAILABLE = ccore is not None
 """True when the C core was built with the package."""
-STATIC_FIELDS = (0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28)
-"""Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay."""
+STATIC_FIELDS = (0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33)
+"""Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay
+(the stock's order among them: the keys of a position with a stock say how many cards were drawn, not which)."""
 
 
 def default_backend() -> Backend:
@@ -67,7 +68,7 @@ class Solver:
         """A fresh table, sized for ``position`` unless the size was given (a big table costs page faults)."""
         bits = self.table_bits
         if bits is None:
-            cards = sum(h.bit_count() for h in position.hands) + len(position.trick)
+            cards = sum(h.bit_count() for h in position.hands) + len(position.trick) + len(position.stock)
             bits = min(18, max(10, cards // 2 + 4))
         self._py = PythonSearch({} if bits else None)
         self._c = ccore.Table(bits) if self.backend == "c" else None
