@@ -147,12 +147,12 @@ SMALL = small_positions()
 
 
 def with_stock(seed: int) -> Deal:
-    """A tiny 2-player deal with cards in the stock: 1-3 cards a hand, 2-6 in the stock, maybe a card down."""
+    """A tiny 2-player deal with cards in the stock: 1-3 cards a hand, 2 or 4 in the stock, maybe a card down."""
     rules = PRESETS[("playcard-2p", "torofun-2p")[seed % 2]]
     rng = random.Random(seed)
     deck = cards_in(pack(rules.removed_ranks))
     rng.shuffle(deck)
-    size, stock = 1 + seed % 3, deck[6:6 + 2 * rng.randint(1, 3)]
+    size, stock = 1 + seed % 3, deck[6:6 + 2 * rng.randint(1, 2)]
     hands = [sum(1 << c for c in deck[3 * i:3 * i + size]) for i in range(2)]
     deal = Deal(rules, hands, stock, stock[-1], rng.randrange(2))
     if rng.random() < 0.5:
@@ -160,20 +160,20 @@ def with_stock(seed: int) -> Deal:
     return deal
 
 
-STOCK = [with_stock(seed) for seed in range(150)]
+STOCK = [with_stock(seed) for seed in range(120)]
+STOCK_REFERENCE = [reference(d, Position.from_deal(d).side, False) for d in STOCK]
 
 
 def test_the_stock_set_draws_and_plays_freely() -> None:
     assert all(d.stock_left for d in STOCK) and any(d.trick for d in STOCK)
-    assert {len(Position.from_deal(d).stock) for d in STOCK} == {2, 4, 6}
+    assert {len(Position.from_deal(d).stock) for d in STOCK} == {2, 4}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_stock_positions_agree_with_minimax_over_the_engine(backend: str) -> None:
     """The engine draws after each trick (the winner first) and lets any card be played while the stock lasts."""
-    for deal in STOCK:
+    for deal, (best, cards) in zip(STOCK, STOCK_REFERENCE):
         position = Position.from_deal(deal)
-        best, cards = reference(deal, position.side, False)
         solver = Solver(backend)
         assert solver.value(position) == best
         assert {c: v.value for v in solver.values_of_legal_cards(position) for c in v.cards} == cards
