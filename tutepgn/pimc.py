@@ -8,6 +8,11 @@ unseen cards to the other seats in ways that agree with all of it, and
 :func:`pimc_values` averages each legal card's double-dummy value over those
 worlds, with its standard error.  Seeded: the same seed gives the same worlds.
 
+With 2 players while the stock has cards, a world also puts the unseen cards
+of the stock in an order (the turned card stays at its bottom), and is checked
+by replaying the whole log from a starting deal that leads to it: the hands
+dealt and the order of the whole stock, the mover's own draws as they were.
+
 Its limit is strategy fusion: in each world the search plays as if it knew
 that world, so a card that is right in every world separately (but needs a
 different follow-up in each) is valued above what a player could make of it.
@@ -32,7 +37,7 @@ from .declarations import CANTE_PAIRS
 from .duties import play_duty
 from .engine import Deal
 from .errors import IllegalAction
-from .events import Cante, Play
+from .events import Cante, Exchange, Play
 from .solver import Backend, Position, Solver
 from .solver.position import trick_state
 
@@ -61,15 +66,29 @@ class Knowledge:
     """Per seat, the unseen cards its plays showed it does not hold."""
     counts: tuple[int, ...]
     """Per seat, how many unseen cards it holds."""
+    in_stock: int = 0
+    """How many unseen cards the stock holds (all but the turned card at its bottom, which is seen)."""
+    bottom: Card | None = None
+    """The turned card at the bottom of the stock, while it has cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One way the cards the mover did not see may lie: the hands now and the stock's order (the next drawn first)."""
+    hands: tuple[Mask, ...]
+    stock: tuple[Card, ...] = ()
 
 
 def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
     """What ``seat`` (default: the seat to move) knows of the hands in ``deal`` now, read from the deal's log.
 
     Replays the log from the start: a card a seat played when the duties
-    bound it excludes every card that would have obliged another play
-    (:func:`tutepgn.duties.play_duty` asked with the card and each candidate);
-    a cante shows its rey and caballo; the turned card in the dealer's hand is seen.
+    bound it, with the stock empty, excludes every card that would have
+    obliged another play (:func:`tutepgn.duties.play_duty` asked with the card
+    and each candidate; while the stock has cards a seat may draw what it
+    lacked, and the replay of each world checks those plays); a cante shows
+    its rey and caballo; the turned card is seen: in the dealer's hand, under
+    the stock, or in the hand of whoever took it by an exchange.
     """
     r = deal.rules
     n = r.players
@@ -83,20 +102,26 @@ def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
     for action in deal.log:
         if type(action) is Cante:
             known[action.seat] |= CANTE_PAIRS[action.suit]
-        elif type(action) is Play and action.seat != me and not (r.free_play_while_stock and replayed.stock_left):
+        elif type(action) is Exchange:
+            known[action.seat] |= BIT[replayed.turned]
+        elif type(action) is Play and action.seat != me and not replayed.stock_left:
             excluded[action.seat] |= _shown_absent(replayed, action)
         replayed.apply(action)
     live = 0
     for s in range(n):
         known[s] &= deal.hands[s]
         live |= deal.hands[s]
+    bottom = deal.stock[-1] if deal.stock_left else None
+    in_stock = max(deal.stock_left - 1, 0)
+    for c in deal.stock[deal.stock_pos:-1]:
+        live |= BIT[c]
     unseen = live & ~sum(known)
-    holders = [s for s in range(n) if deal.hands[s].bit_count() > known[s].bit_count()]
-    if len(holders) == 1:  # one seat holds every unseen card (2 players, the stock empty): the mover knows them
+    holders = [s for s in range(n) if deal.hands[s].bit_count() > known[s].bit_count()] + [n] * bool(in_stock)
+    if len(holders) == 1 and holders[0] < n:  # one seat holds every unseen card (2 players, the stock empty)
         known[holders[0]] |= unseen
         unseen = 0
     return Knowledge(me, tuple(known), unseen, tuple(e & unseen for e in excluded),
-                     tuple(deal.hands[s].bit_count() - known[s].bit_count() for s in range(n)))
+                     tuple(deal.hands[s].bit_count() - known[s].bit_count() for s in range(n)), in_stock, bottom)
 
 
 def _shown_absent(deal: Deal, play: Play) -> Mask:
@@ -111,15 +136,16 @@ def _shown_absent(deal: Deal, play: Play) -> Mask:
     return absent
 
 
-def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None) -> list[tuple[Mask, ...]]:
-    """``count`` dealings of the hands now that agree with what ``seat`` (default: the mover) knows.
+def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None) -> list[World]:
+    """``count`` worlds (the hands now, and the stock's order while it has cards) that agree with what ``seat``
+    (default: the mover) knows.
 
-    Each is checked by replaying the whole log from the world's starting hands
-    under the engine's rules: every play and cante of the others is legal in it.
+    Each is checked by replaying the whole log from the world's starting deal
+    under the engine's rules: every play and declaration of the others is legal in it.
     """
     info = knowledge(deal, seat)
     rng = random.Random(seed)
-    worlds: list[tuple[Mask, ...]] = []
+    worlds: list[World] = []
     for _ in range(count):
         for _ in range(MAX_TRIES):
             world = _deal_unseen(info, rng)
@@ -131,48 +157,130 @@ def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None 
     return worlds
 
 
-def _deal_unseen(info: Knowledge, rng: random.Random) -> tuple[Mask, ...] | None:
-    """One random dealing of the unseen cards (the most constrained first), or None at a dead end."""
+def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
+    """One random dealing of the unseen cards (the most constrained first), or None at a dead end.
+
+    The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.
+    """
     n = len(info.counts)
-    room = list(info.counts)
-    hands = list(info.known)
+    room = [*info.counts, info.in_stock]
+    hands = [*info.known, 0]
+    excluded = (*info.excluded, 0)
+    n += 1
     cards = cards_in(info.unseen)
     rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in range(n) if room[s] and not info.excluded[s] >> c & 1))
+    cards.sort(key=lambda c: sum(1 for s in range(n) if room[s] and not excluded[s] >> c & 1))
     for c in cards:
-        seats = [s for s in range(n) if room[s] > 0 and not info.excluded[s] >> c & 1]
+        seats = [s for s in range(n) if room[s] > 0 and not excluded[s] >> c & 1]
         if not seats:
             return None
         s = rng.choices(seats, weights=[room[s] for s in seats])[0]
         hands[s] |= BIT[c]
         room[s] -= 1
-    return tuple(hands)
+    stock = cards_in(hands.pop())
+    rng.shuffle(stock)
+    return World(tuple(hands), () if info.bottom is None else (*stock, info.bottom))
 
 
-def replays(deal: Deal, hands: tuple[Mask, ...]) -> bool:
-    """Whether the deal's log is legal from the starting hands that lead to ``hands`` now.
+def replays(deal: Deal, world: World) -> bool:
+    """Whether the deal's log is legal from a starting deal that leads to ``world`` now.
 
-    The deal's own hands replay by construction (its log was applied to it);
-    other worlds are for deals without a stock (3 and 4 players), whose
-    starting hands are the hands now and the cards each seat played.
+    The deal's own world replays by construction (its log was applied to it).
+    Without a stock (3 and 4 players) the starting hands are the hands now and
+    the cards each seat played.  With a stock, :func:`starting_deal` places
+    each seat's cards in its hand dealt or in one of its draws.
     """
-    if hands == tuple(deal.hands):
+    if world.hands == tuple(deal.hands) and world.stock == tuple(deal.stock[deal.stock_pos:]):
         return True
     if deal.initial_stock:
-        raise ValueError("worlds of a deal with a stock are not sampled: its drawn cards are not placed")
-    played = [0] * deal.rules.players
-    for action in deal.log:
-        if type(action) is Play:
-            played[action.seat] |= BIT[action.card]
-    start = [h | p for h, p in zip(hands, played)]
-    world = Deal(deal.rules, start, list(deal.initial_stock), deal.initial_turned, deal.dealer,
-                 first_of_match=deal.first_of_match)
+        start = starting_deal(deal, world)
+        if start is None:
+            return False
+    else:
+        played = [0] * deal.rules.players
+        for action in deal.log:
+            if type(action) is Play:
+                played[action.seat] |= BIT[action.card]
+        start = Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned, deal.dealer,
+                     first_of_match=deal.first_of_match)
     try:
         for action in deal.log:
-            world.apply(action)
+            start.apply(action)
     except (IllegalAction, ValueError):
         return False
-    return True
+    return tuple(start.hands) == world.hands and tuple(start.stock[start.stock_pos:]) == world.stock
+
+
+def starting_deal(deal: Deal, world: World) -> Deal | None:
+    """A starting deal (hands dealt, the whole stock's order) whose log leads to ``world``, or None if none is found.
+
+    A seat whose hand in the world is its hand in the deal keeps its own
+    history (the mover's: the draws it saw).  Each other seat's cards (held
+    now, played, sung, given in an exchange) go to its dealt hand or to one
+    of its draws that came before the card was needed, the latest first and
+    the cards of its cantes before the others (a pair held at an earlier won
+    trick and not sung then is lost under some rules); the last card of the
+    stock, seen by all, stays where it was drawn.  The caller replays the log
+    from it under the engine.
+    """
+    n = deal.rules.players
+    replayed = deal.restart()
+    needed: list[dict[Card, int]] = [{} for _ in range(n)]  # per seat, card -> the trick it was needed by
+    received: list[set[Card]] = [set() for _ in range(n)]  # cards taken by an exchange: not dealt nor drawn
+    draws: list[tuple[int, Card, int]] = []  # (seat, card drawn in the deal, the trick from which it is held)
+    sung: Mask = 0
+
+    def need(seat: int, c: Card, trick: int) -> None:
+        if c not in received[seat]:
+            needed[seat][c] = min(trick, needed[seat].get(c, trick))
+
+    for action in deal.log:
+        trick, kind = len(replayed.tricks), type(action)
+        if kind is Play:
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+        elif kind is Cante:
+            sung |= CANTE_PAIRS[action.suit]
+            for c in cards_in(CANTE_PAIRS[action.suit]):
+                need(action.seat, c, trick)
+        elif kind is Exchange:
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+            received[action.seat].add(replayed.turned)
+        position = replayed.stock_pos
+        replayed.apply(action)
+        for i in range(position, replayed.stock_pos):
+            draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
+    bottom = len(deal.stock) - 1
+    drawn = [c for _, c, _ in draws]
+    hands = list(deal.initial_hands)
+    for seat in range(n):
+        if world.hands[seat] == deal.hands[seat]:
+            continue
+        for c in cards_in(world.hands[seat]):
+            need(seat, c, len(deal.tricks))
+        slots = [(0, -1)] * deal.initial_hands[seat].bit_count() + [
+            (held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat and i != bottom]
+        if bottom < len(draws) and draws[bottom][0] == seat:
+            needed[seat].pop(draws[bottom][1], None)  # the turned card's draw is seen by all
+        if len(slots) != len(needed[seat]):
+            return None
+        hands[seat] = 0
+        for c, by in sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, item[0])):
+            fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
+            if not fits:
+                return None
+            _, i = slots.pop(max(fits, key=lambda k: slots[k][0]))
+            if i < 0:
+                hands[seat] |= BIT[c]
+            else:
+                drawn[i] = c
+    stock = [*drawn, *world.stock]
+    stock[-1] = deal.initial_turned
+    try:
+        return Deal(deal.rules, hands, stock, deal.initial_turned, deal.dealer, first_of_match=deal.first_of_match)
+    except ValueError:
+        return None
 
 
 def pimc_values(deal: Deal, worlds: int, seed: int | str = 0, *, cantes: bool = False,
@@ -181,9 +289,8 @@ def pimc_values(deal: Deal, worlds: int, seed: int | str = 0, *, cantes: bool = 
     position = Position.from_deal(deal, cantes=cantes)
     solver = solver or Solver(backend)
     samples: dict[Card, list[int]] = {c: [] for c in cards_in(position.legal())}
-    for hands in sample_worlds(deal, worlds, seed):
-        world = replace(position, hands=hands)
-        for group in solver.values_of_legal_cards(world):
+    for world in sample_worlds(deal, worlds, seed):
+        for group in solver.values_of_legal_cards(replace(position, hands=world.hands, stock=world.stock)):
             for c in group.cards:
                 samples[c].append(group.value)
     return [PimcValue(c, *_mean_and_error(v)) for c, v in samples.items()]
