@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Optional
@@ -11,7 +12,7 @@ from rich.console import RenderableType
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from tutepgn.analysis import DealAnalysis
+from tutepgn.analysis import NOT_SEEN, STOCK_HORIZON, DealAnalysis
 from tutepgn.annotate import RecordAnalysis, analyse_records
 from tutepgn.cards import card_code
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
@@ -22,10 +23,13 @@ from tutepgn.notation.tags import rules_of
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
     """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
-    pimc = any(p.pimc is not None for p in analysis.plays)
-    rows = [(p.trick, seats[p.seat], card_code(p.card), p.value_before, " ".join(card_code(c) for c in p.best),
-             p.cost, (p.mark or "") + (" result" if p.changed_result else ""),
+    pimc = any(p.pimc is not None for p in (*analysis.plays, *analysis.hidden))
+    rows = [(p.index, p.trick, seats[p.seat], card_code(p.card), p.value_before,
+             " ".join(card_code(c) for c in p.best), p.cost, (p.mark or "") + (" result" if p.changed_result else ""),
              *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
+    rows += [(h.index, h.trick, seats[h.seat], card_code(h.card), "", "", "", "", f"{h.pimc_cost:.1f}")
+             for h in analysis.hidden if h.pimc_cost is not None]  # valued by PIMC alone (the stock had cards)
+    rows = [row[1:] for row in sorted(rows, key=lambda row: row[0])]
     yield table(["trick", "seat", "card", "value", "best", "cost", "mark", *(["pimc cost"] if pimc else [])], rows)
     sides = len(analysis.par)
     names = ["".join(s for seat, s in enumerate(seats) if analysis.seat_sides[seat] == k) for k in range(sides)]
@@ -34,9 +38,10 @@ def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[Rende
     if not analysis.complete:
         yield Text("the deal was not played to its last trick (a tute, or the record stops): actual is what "
                    "was made until then", style="dim")
-    if analysis.hidden:
-        yield Text(f"{len(analysis.hidden)} cards played before the stock ran out are not valued (double dummy "
-                   "needs every card seen)", style="dim")
+    unvalued = Counter(h.reason for h in analysis.hidden if h.reason is not None)
+    for reason, count in unvalued.items():
+        why = "(double dummy needs every card seen)" if reason == NOT_SEEN else f"by PIMC: {reason}"
+        yield Text(f"{count} cards played before the stock ran out are not valued {why}", style="dim")
 
 
 def _by_side(names: list[str], values: tuple[int, ...]) -> str:
@@ -49,6 +54,7 @@ def analyse(
     cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
     pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
+    stock_horizon: Annotated[int, typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time).")] = STOCK_HORIZON,
     fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
@@ -78,7 +84,7 @@ def analyse(
         with progress:
             task = progress.add_task("analyse", total=None)
             for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
-                                                                             jobs=jobs), 1):
+                                                                             jobs=jobs, stock_horizon=stock_horizon), 1):
                 progress.update(task, completed=done)
                 failed += result.error is not None
                 if copy is not None:

@@ -72,3 +72,16 @@ def test_jobs_give_the_same_answers_in_a_real_process(tmp_path: Path) -> None:
                            capture_output=True, text=True, check=True).stdout for jobs in ("1", "2")]
     assert runs[0] == runs[1] and len(runs[0].splitlines()) == 2
     assert deal_of(tpgn.loads(FOUR.read_text(encoding="utf-8"))[0]).over
+
+
+def test_pimc_values_the_late_stock_plays_and_says_why_not_the_others() -> None:
+    result = runner.invoke(app, ["analyse", str(TWO), "--pimc", "3", "--stock-horizon", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    [item] = json.loads(result.stdout)
+    stock_plays = [p for p in item["analysis"]["plays"] if not p["double_dummy"]]
+    assert [p["trick"] for p in stock_plays if p["pimc"]] == [12, 12]  # the trick before the last draw
+    assert all(p["pimc_cost"] is not None for p in stock_plays if p["pimc"])
+    result = runner.invoke(app, ["analyse", str(TWO), "--pimc", "3", "--stock-horizon", "2"])
+    assert result.exit_code == 0, result.output
+    assert "22 cards played before the stock ran out are not valued by PIMC: more than 2 cards in the stock" in " ".join(
+        result.stdout.split())

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tutepgn import Play, preset
-from tutepgn.analysis import MARKS, analyse, mark
+from tutepgn.analysis import CANTES_WITH_STOCK, MARKS, NOT_SEEN, STOCK_HORIZON, analyse, mark
 from tutepgn.cards import card_code
 from tutepgn.simulate import simulate_deals
 from tutepgn.solver import C_AVAILABLE
@@ -139,3 +139,29 @@ def test_pimc_in_the_analysis_is_double_dummy_when_nothing_is_hidden() -> None:
         assert {v.card: (v.mean, v.stderr) for v in p.pimc} == {c: (float(v), 0.0) for c, v in exact.items()}
     assert analyse(deal, pimc=3, seed=5).to_dict() == analysis.to_dict()
     assert analyse(deal).plays[0].pimc is None
+
+
+def test_late_stock_plays_get_pimc_values_and_the_others_a_reason() -> None:
+    """With --pimc, the plays made with at most stock_horizon cards in the stock are valued over worlds that also
+    order the stock; earlier ones, and every one without PIMC or with cantes, say why they are not."""
+    deal = finished("torofun-2p", 2, seed=21)[0]
+    replayed, left = deal.restart(), {}
+    for index, action in enumerate(deal.log):
+        if type(action) is Play:
+            left[index] = replayed.stock_left
+        replayed.apply(action)
+    analysis = analyse(deal, pimc=4, seed=3)
+    late = [h for h in analysis.hidden if left[h.index] <= STOCK_HORIZON]
+    assert [left[h.index] for h in late] == [4, 4, 2, 2]
+    for h in analysis.hidden:
+        if h in late:
+            assert h.reason is None and h.pimc is not None and h.pimc_cost is not None and h.pimc_cost >= 0
+            assert h.card in {v.card for v in h.pimc}
+        else:
+            assert h.pimc is None and h.reason == "more than 4 cards in the stock (the stock horizon)"
+    data = {p["index"]: p for p in analysis.to_dict()["plays"]}
+    assert all(not data[h.index]["double_dummy"] and data[h.index]["pimc"] for h in late)
+    assert analyse(deal, pimc=4, seed=3) == analysis
+    assert {h.reason for h in analyse(deal).hidden} == {NOT_SEEN}
+    assert {h.reason for h in analyse(deal, pimc=2, stock_horizon=0).hidden} != {None}
+    assert {h.reason for h in analyse(deal, pimc=2, cantes=True).hidden} == {CANTES_WITH_STOCK}

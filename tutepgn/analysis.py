@@ -3,7 +3,9 @@
 :func:`analyse` replays a deal's log and, at every card played once the stock
 is empty (from the first lead with 3 or 4 players), asks the solver
 (:mod:`tutepgn.solver`) for the value of each legal card from the mover's
-side.  The **cost** of a play is the best card's value less the played card's:
+side.  Cards played while the stock had cards are not valued double dummy
+(nobody sees the stock's order); with PIMC, those played with at most
+:data:`STOCK_HORIZON` cards in the stock get their PIMC values.  The **cost** of a play is the best card's value less the played card's:
 the points the mover's side gave away under double dummy.  **Par** is each
 side's value at the first position analysed; with two sides and no cantes,
 ``par - the side's costs + the other side's costs = the side's actual points``
@@ -33,6 +35,15 @@ from .solver import Backend, CardValue, Position, Solver
 
 ANALYSIS_VERSION = 1
 """The version of :meth:`DealAnalysis.to_dict`'s keys (raised when a key changes meaning or goes)."""
+
+STOCK_HORIZON = 4
+"""PIMC values plays made with at most this many cards in the stock (2 players): each card in the stock
+adds a draw to every world's search.  With 20 worlds in the C core a decision takes a median of about
+0.2 s at 4 cards and 2 s at 6 (docs/performance.md)."""
+NOT_SEEN = "the stock's order is hidden: double dummy does not apply (PIMC values such plays)"
+"""Why a play made while the stock had cards has no double-dummy value."""
+CANTES_WITH_STOCK = "cantes are not searched while the stock has cards"
+"""Why such a play has no PIMC value with cantes counted."""
 
 MARKS: tuple[tuple[int, str], ...] = ((20, "??"), (10, "?"), (3, "?!"))
 """Cost thresholds in points and their marks, as chess annotators mark moves: blunder, mistake, inaccuracy."""
@@ -97,9 +108,7 @@ class PlayAnalysis:
     @property
     def pimc_cost(self) -> float | None:
         """The best mean less the played card's mean: what the play cost as the mover could know it."""
-        if self.pimc is None:
-            return None
-        return max(v.mean for v in self.pimc) - next(v.mean for v in self.pimc if v.card == self.card)
+        return pimc_cost(self.pimc, self.card)
 
     @property
     def mark(self) -> str | None:
@@ -114,13 +123,30 @@ class PlayAnalysis:
         return self.before.result != self.after.result
 
 
+def pimc_cost(values: tuple[PimcValue, ...] | None, card: Card) -> float | None:
+    """The best PIMC mean less ``card``'s (None without PIMC values)."""
+    if values is None:
+        return None
+    return max(v.mean for v in values) - next(v.mean for v in values if v.card == card)
+
+
 @dataclass(frozen=True, slots=True)
 class HiddenPlay:
-    """A card played while the stock still had cards (2 players): double dummy does not value it."""
+    """A card played while the stock still had cards (2 players): double dummy does not value it, PIMC may."""
     index: int
     trick: int
     seat: int
     card: Card
+    reason: str | None = NOT_SEEN
+    """Why it has no PIMC values either (None when it has them)."""
+    pimc: tuple[PimcValue, ...] | None = None
+    """With ``pimc=N`` and at most ``stock_horizon`` cards in the stock: each legal card's mean value over N
+    worlds (hands and the stock's order) the mover could not tell apart."""
+
+    @property
+    def pimc_cost(self) -> float | None:
+        """The best mean less the played card's mean."""
+        return pimc_cost(self.pimc, self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +164,8 @@ class DealAnalysis:
     seat_sides: tuple[int, ...]
     """Per seat, its side."""
     hidden: tuple[HiddenPlay, ...] = ()
-    """The plays made while the stock had cards, not valued (the stock's order is hidden)."""
+    """The plays made while the stock had cards, not valued double dummy (the stock's order is hidden); the
+    late ones with PIMC values when asked (``stock_horizon``)."""
     trick_values: tuple[tuple[int, ...], ...] = ()
     """Per side, the projected total (points so far plus the value) at the first position analysed, then
     after each trick: the evaluation graph; the last entry is the actual totals."""
@@ -184,8 +211,8 @@ class DealAnalysis:
         plays = [_play_dict(p) for p in self.plays] + [
             {"index": h.index, "trick": h.trick, "seat": h.seat, "card": card_code(h.card), "double_dummy": False,
              "value": None, "values": None, "best": None, "cost": None, "projected": None, "mark": None,
-             "changed_result": None,
-             "before": None, "after": None, "pimc": None, "pimc_cost": None} for h in self.hidden]
+             "changed_result": None, "before": None, "after": None, "pimc": _pimc_list(h.pimc),
+             "pimc_cost": None if h.pimc_cost is None else round(h.pimc_cost, 2)} for h in self.hidden]
         plays.sort(key=lambda p: p["index"])
         return {
             "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "seats": list(self.seats),
@@ -198,14 +225,16 @@ class DealAnalysis:
 
 
 def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None, pimc: int = 0,
-            seed: int = 0) -> DealAnalysis:
+            seed: int = 0, stock_horizon: int = STOCK_HORIZON) -> DealAnalysis:
     """Analyse every card of a legally played deal that was played with the stock empty.
 
     The deal is replayed from its start (:meth:`Deal.restart`) through its log;
     one solver per side keeps its table for the whole deal.  Cards played
     while the stock had cards are listed in :attr:`DealAnalysis.hidden`.
     ``pimc`` > 0 also values each play over that many worlds (:mod:`tutepgn.pimc`),
-    seeded by ``seed`` and the play's index, so the same seed gives the same values.
+    seeded by ``seed`` and the play's index, so the same seed gives the same values;
+    that includes the hidden plays made with at most ``stock_horizon`` cards in
+    the stock (without cantes: the search does not sing while the stock lasts).
     """
     replayed = deal.restart()
     rules = deal.rules
@@ -221,7 +250,8 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None,
     for index, action in enumerate(deal.log):
         if type(action) is Play and not replayed.over:
             if replayed.stock_left:
-                hidden.append(HiddenPlay(index, len(replayed.tricks) + 1, action.seat, action.card))
+                hidden.append(_hidden_play(replayed, index, action, pimc, f"{seed}:{index}", cantes, stock_horizon,
+                                           pimc_solver))
             else:
                 if not replayed.trick:
                     values = tuple(solvers[side].value(Position.from_deal(replayed, representative[side],
@@ -247,6 +277,20 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None,
                         actual=tuple(e - s for e, s in zip(end_totals, start_totals or (0,) * rules.sides)),
                         costs=tuple(costs), seat_sides=seat_sides, hidden=tuple(hidden), trick_values=tuple(graph),
                         complete=replayed.score().complete, seats=rules.seat_names, sides=rules.side_labels)
+
+
+def _hidden_play(deal: Deal, index: int, play: Play, worlds: int, seed: str, cantes: bool, horizon: int,
+                 solver: Solver) -> HiddenPlay:
+    """A play made while the stock had cards: its PIMC values when asked and affordable, else why not."""
+    trick = len(deal.tricks) + 1
+    if not worlds:
+        return HiddenPlay(index, trick, play.seat, play.card)
+    if cantes:
+        return HiddenPlay(index, trick, play.seat, play.card, CANTES_WITH_STOCK)
+    if deal.stock_left > horizon:
+        return HiddenPlay(index, trick, play.seat, play.card,
+                          f"more than {horizon} cards in the stock (the stock horizon)")
+    return HiddenPlay(index, trick, play.seat, play.card, None, tuple(pimc_values(deal, worlds, seed, solver=solver)))
 
 
 def project(deal: Deal, side: int, value: int, remaining: int, cantes: bool) -> Projection | None:
@@ -300,6 +344,9 @@ def _play_dict(p: PlayAnalysis) -> dict[str, Any]:
             "best": [card_code(c) for c in p.best], "cost": p.cost, "projected": p.projected, "mark": p.mark,
             "changed_result": p.changed_result, "before": _projection_dict(p.before),
             "after": _projection_dict(p.after),
-            "pimc": None if p.pimc is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),
-                                                  "stderr": round(v.stderr, 2)} for v in p.pimc],
-            "pimc_cost": None if p.pimc_cost is None else round(p.pimc_cost, 2)}
+            "pimc": _pimc_list(p.pimc), "pimc_cost": None if p.pimc_cost is None else round(p.pimc_cost, 2)}
+
+
+def _pimc_list(values: tuple[PimcValue, ...] | None) -> list[dict[str, Any]] | None:
+    return None if values is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),
+                                         "stderr": round(v.stderr, 2)} for v in values]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .analysis import DealAnalysis, analyse
+from .analysis import STOCK_HORIZON, DealAnalysis, analyse
 from .cards import card_code
 from .engine import Deal
 from .errors import ErrorItem, IllegalAction, TuteError
@@ -75,9 +75,10 @@ def deal_of(record: Record, *, up_to_illegal: bool = False) -> Deal:
 
 
 def analyse_record(record: Record, *, cantes: bool = False, pimc: int = 0, seed: int = 0,
-                   up_to_illegal: bool = False) -> DealAnalysis:
+                   up_to_illegal: bool = False, stock_horizon: int = STOCK_HORIZON) -> DealAnalysis:
     """The analysis of a record's deal (see :func:`deal_of` and :func:`tutepgn.analysis.analyse`)."""
-    return analyse(deal_of(record, up_to_illegal=up_to_illegal), cantes=cantes, pimc=pimc, seed=seed)
+    return analyse(deal_of(record, up_to_illegal=up_to_illegal), cantes=cantes, pimc=pimc, seed=seed,
+                   stock_horizon=stock_horizon)
 
 
 def annotate(record: Record, analysis: DealAnalysis) -> Record:
@@ -108,12 +109,13 @@ def annotate(record: Record, analysis: DealAnalysis) -> Record:
     return copy
 
 
-def _analyse_one(options: tuple[bool, int, int], item: tuple[int, Record]) -> tuple[RecordAnalysis, Record | None]:
+def _analyse_one(options: tuple[bool, int, int, int], item: tuple[int, Record]
+                 ) -> tuple[RecordAnalysis, Record | None]:
     """One record's analysis and its annotated copy, an error kept as an item: a worker's task."""
-    cantes, pimc, seed = options
+    cantes, pimc, seed, stock_horizon = options
     number, record = item
     try:
-        analysis = analyse_record(record, cantes=cantes, pimc=pimc, seed=seed)
+        analysis = analyse_record(record, cantes=cantes, pimc=pimc, seed=seed, stock_horizon=stock_horizon)
     except (TuteError, ValueError) as exc:
         found = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=str(exc))
         return RecordAnalysis(number, None, found.model_copy(update={"record": found.record or number})), None
@@ -121,12 +123,14 @@ def _analyse_one(options: tuple[bool, int, int], item: tuple[int, Record]) -> tu
 
 
 def analyse_records(source: Source, *, number: int | None = None, cantes: bool = False, pimc: int = 0,
-                    seed: int = 0, jobs: int = 1) -> Iterator[tuple[RecordAnalysis, Record | None]]:
+                    seed: int = 0, jobs: int = 1, stock_horizon: int = STOCK_HORIZON
+                    ) -> Iterator[tuple[RecordAnalysis, Record | None]]:
     """Each record of ``source`` (or only record ``number``, from 1) analysed, with its annotated copy, in order.
 
     A record that cannot be analysed (unreadable, illegal, no starting
     position) yields its error and no copy; ``jobs`` > 1 spreads records over
-    worker processes.  ``pimc`` and ``seed``: see :func:`tutepgn.analysis.analyse`.
+    worker processes.  ``pimc``, ``seed`` and ``stock_horizon``: see :func:`tutepgn.analysis.analyse`.
     """
     records = ((i, r) for i, r in enumerate(iter_records(source), 1) if number is None or i == number)
-    yield from ordered_map(partial(_analyse_one, (cantes, pimc, seed)), records, jobs, ahead=2 * max(jobs, 1))
+    yield from ordered_map(partial(_analyse_one, (cantes, pimc, seed, stock_horizon)), records, jobs,
+                           ahead=2 * max(jobs, 1))
