@@ -115,7 +115,9 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                 ("three_player_deal_per_seat", "double dummy: a whole 3-player deal, per seat", "100 ms", 100),
                 ("python_endgame", "the pure-Python search, 2-player endgame", "2 s", 2000),
                 ("analysis_four_player_deal", "analysis of a 4-player deal, every play", "1 s", 1000),
-                ("pimc_20_worlds_decision", "PIMC, 20 worlds, a decision from trick 3 on", "0.3 s", 300)):
+                ("pimc_20_worlds_decision", "PIMC, 20 worlds, a decision from trick 3 on", "0.3 s", 300),
+                ("pimc_20_worlds_stock_decision", "PIMC, 20 worlds, a 2-player decision with 4 or 2 cards in the stock",
+                 "", None)):
             f = d[key]
             met = None if limit is None else f["median_ms"] <= limit and (
                 key != "four_player_deal" or f["p90_ms"] <= 800)
