@@ -170,3 +170,10 @@ def test_tute_archive_analyse(tmp_path: Path) -> None:
     assert json.loads(third.stdout)["analysed"] == 4
     with Archive(db, read_only=True) as archive:
         assert archive.count(SearchFilters(analysis_cantes=True)) == 4
+
+
+def test_importing_the_archive_does_not_load_the_solver() -> None:
+    """The stored rows' version comes from a module of its own: searches and imports never load the solver."""
+    code = "import sys, tutepgn.archive; print(*(m in sys.modules for m in ('tutepgn.analysis', 'tutepgn.solver')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]

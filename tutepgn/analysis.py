@@ -26,15 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .analysis_version import ANALYSIS_VERSION
 from .cards import Card, card_code
 from .engine import Deal
 from .events import Play
 from .pimc import PimcValue, pimc_values
 from .score import decide
 from .solver import Backend, CardValue, Position, Solver
-
-ANALYSIS_VERSION = 1
-"""The version of :meth:`DealAnalysis.to_dict`'s keys (raised when a key changes meaning or goes)."""
 
 STOCK_HORIZON = 4
 """PIMC values plays made with at most this many cards in the stock (2 players): each card in the stock

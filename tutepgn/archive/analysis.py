@@ -21,14 +21,14 @@ from typing import Any
 
 import duckdb
 
-from ..analysis import ANALYSIS_VERSION
+from ..analysis_version import ANALYSIS_VERSION
 from ..errors import NotationError, TuteError
 from ..notation import parse_or_placeholder
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
 
 VERSION_KEY = str(ANALYSIS_VERSION)
-"""The stored rows' ``version``: :data:`tutepgn.analysis.ANALYSIS_VERSION` (raised when the solver or the
+"""The stored rows' ``version``: :data:`tutepgn.analysis_version.ANALYSIS_VERSION` (raised when the solver or the
 analysis changes a value or a key), and stored rows are then analysed again (rows of an old version, such as
 the first ``dd-1``, stay until deleted)."""
 BATCH_SIZE = 200
