@@ -60,10 +60,11 @@ typedef struct {
     int n, trump, team, duties, side_of[4], sing, cante_points, cuarenta_points, limit, bonus, bar_silent;
     int lost[4];
     u64 blocked[4];
-    int stock_len, free_play, stock[MAX_STOCK]; /* the stock, the next drawn first */
-    u64 stock_after[MAX_STOCK + 1];             /* stock_after[i]: the cards of stock[i:] */
+    int stock_len, free_play;
     Dyn d;
     Table *t;
+    u64 stock_after[MAX_STOCK + 1]; /* stock_after[i]: the cards of stock[i:] */
+    int stock[MAX_STOCK];           /* the stock, the next drawn first */
 } State;
 
 static void fill_tables(void) {
