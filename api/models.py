@@ -81,7 +81,8 @@ class PimcValueModel(BaseModel):
 
 class PlayAnalysisModel(BaseModel):
     """One card played, valued from the mover's side under double dummy once the stock is empty
-    (docs/analysis.md; a card played with stock left has `double_dummy` false and null values)."""
+    (docs/analysis.md; a card played with stock left has `double_dummy` false and null values, and only
+    `pimc` and `pimc_cost` when PIMC valued it)."""
 
     index: int = Field(description="The play's place in the deal's actions, from 0: the record's event it was, "
                                    "the replay's frame before it (after it: + 1).")

@@ -162,16 +162,15 @@ def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
 
     The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.
     """
-    n = len(info.counts)
     room = [*info.counts, info.in_stock]
     hands = [*info.known, 0]
     excluded = (*info.excluded, 0)
-    n += 1
+    holders = range(len(room))
     cards = cards_in(info.unseen)
     rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in range(n) if room[s] and not excluded[s] >> c & 1))
+    cards.sort(key=lambda c: sum(1 for s in holders if room[s] and not excluded[s] >> c & 1))
     for c in cards:
-        seats = [s for s in range(n) if room[s] > 0 and not excluded[s] >> c & 1]
+        seats = [s for s in holders if room[s] > 0 and not excluded[s] >> c & 1]
         if not seats:
             return None
         s = rng.choices(seats, weights=[room[s] for s in seats])[0]
