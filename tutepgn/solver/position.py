@@ -18,7 +18,8 @@ With cards in the stock (2 players), the search draws after each trick as the
 engine does (the winner first, then the others), and any card may be played
 while the stock has cards when the ruleset's ``free_play_while_stock`` says so.
 It neither exchanges the trump 7 nor sings while the stock lasts: a stock
-position is searched without cantes (:meth:`Position.from_deal` refuses both).
+position is searched without cantes (:meth:`Position.from_deal` refuses
+``cantes=True`` then), and its values assume no further exchange.
 """
 
 from __future__ import annotations
