@@ -64,9 +64,10 @@ _UNDO = re.compile(r"undo(?:\s+(\d+))?", re.I)
 class Reply:
     """The recorder's answer to one line: what happened in words, the legal choices when they help.
 
-    ``refused`` is set when the line was not applied (not understood, or
-    illegal: then ``rule`` names the rule); ``frame`` is the position, given
-    with the legal choices on ``?``.
+    ``refused`` is set when the line (or its rest, after the entries applied)
+    was not applied (not understood, or illegal: then ``rule`` names the
+    rule); ``frame`` is the position after the entries applied, and with the
+    legal choices on ``?``.
     """
 
     message: str

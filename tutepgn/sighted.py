@@ -30,7 +30,8 @@ judged here; every rule of play stays in the engine.
 ...     check(start, plays + [Play(1, c("1C")), Play(1, c("11B")), Play(2, c("12B")), Play(0, c("7C"))])
 ... except IllegalAction as exc:
 ...     print(exc.rule, "|", exc.message)
-must_beat | revoke (renuncio) at trick 2: N must beat the highest C in the trick (6C) when following suit; \
+must_beat | revoke (renuncio) at trick 2, proved by the cards seen since: \
+N must beat the highest C in the trick (6C) when following suit; \
 4C breaks it (may play 7C); N held 7C: played at trick 3
 """
 
@@ -64,7 +65,6 @@ class Sighting(NamedTuple):
     index: int
     seat: int
     words: str
-    played: bool
 
 
 def event_cards(event: Action) -> Mask:
@@ -153,18 +153,17 @@ class _Seen:
         self.names = r.seat_names
         self.events = events
         self.tricks = trick_numbers(events, r.players)
-        self.ctx = Context(r.seat_names, None)
         self.played: dict[Card, Sighting] = {}
         self.holder: dict[Card, Sighting] = {}
         self.stocked = bool(_stock_of(r, start.turned))
         if not self.stocked:
-            self.holder[start.turned] = Sighting(-1, start.dealer, "the turned card, the dealer's", False)
+            self.holder[start.turned] = Sighting(-1, start.dealer, "the turned card, the dealer's")
             lead = r.first_deal_leader_card
             if start.first_of_match and lead and events:
                 card = CODES.index(lead)
                 self.holder.setdefault(card, Sighting(-1, events[0].seat, f"{self.names[events[0].seat]} led the "
                                                       f"first deal of the match, which the holder of {lead} leads "
-                                                      "(first_deal_leader_card)", False))
+                                                      "(first_deal_leader_card)"))
 
     def first_hands(self) -> list[Mask]:
         """3 and 4 players: each seat holds from the start every card it is first seen with."""
@@ -200,7 +199,7 @@ class _Seen:
             if card in self.played:
                 seen = self.played[card]
                 why = f"{code} was already played, by {self.names[seen.seat]} at trick {self.tricks[seen.index]}"
-            elif card == deal.turned and self.stocked and deal.stock_pos < len(deal.stock) and type(event) is not Exchange:
+            elif card == deal.turned and self.stocked and deal.stock_pos < len(deal.stock):
                 why = f"{code} is the turned card, under the stock until the last draw"
             else:
                 held = self.holder.get(card)
@@ -217,18 +216,18 @@ class _Seen:
         ctx = Context(self.names, deal.trump)
         words = sighting_words(event, self.tricks[index], ctx)
         if type(event) is Play:
-            self.played[event.card] = Sighting(index, event.seat, words, True)
+            self.played[event.card] = Sighting(index, event.seat, words)
             self.holder.pop(event.card, None)
         elif type(event) is Exchange:
             self.holder.pop(event.card, None)  # under the stock now, as the turned card
-            self.holder[turned] = Sighting(index, event.seat, words.replace("given in", "taken in"), False)
+            self.holder[turned] = Sighting(index, event.seat, words.replace("given in", "taken in"))
         else:
             for card in cards_in(event_cards(event)):
-                self.holder[card] = Sighting(index, event.seat, words, False)
+                self.holder[card] = Sighting(index, event.seat, words)
         drawer = deal.last_drawer
         if drawer is not None and deal.turned not in self.holder and deal.turned not in self.played:
             self.holder[deal.turned] = Sighting(index, drawer, f"the turned card, drawn last, after trick "
-                                                f"{len(deal.tricks)}", False)
+                                                f"{len(deal.tricks)}")
 
     def proof(self, index: int, error: IllegalAction, deal: SeenDeal) -> IllegalAction:
         """An event found illegal, with the cards that prove it and where they were seen."""
@@ -250,7 +249,7 @@ class _Seen:
             if deal.can_play(seat, card):
                 evidence.append(f"{CODES[card]}: {self._seen_with(card, seat, ctx)}")
         held = f"; {self.names[seat]} held " + "; ".join(evidence) if evidence else ""
-        head = f"revoke (renuncio) at trick {self.tricks[index]}: " if not last else ""
+        head = f"revoke (renuncio) at trick {self.tricks[index]}, proved by the cards seen since: " if not last else ""
         return IllegalPlay(head + error.message + held, rule=error.rule, option=error.option, seat=seat)
 
     def _seen_with(self, card: Card, seat: int, ctx: Context) -> str:
