@@ -491,17 +491,23 @@ class Recorder:
         return "; ".join(words)
 
     def _judged(self) -> str:
-        """The finished deal validated in full, in words: the reconstructed hands, or why there are none."""
+        """The finished deal validated in full, in words.
+
+        3 and 4 players: the hands are reconstructed (every card was played)
+        and the record validated, unless a tute ended the deal before every
+        card was seen.  2 players: the record has no Deal and no Stock tag,
+        and the validator judges it as it is (reconstructing the stock).
+        """
         record = self.record()
-        if "Deal" not in record.tags:
-            why = "a tute ended it before every card was played" if self.deal.tute_event else \
-                "with 2 players the stock's order is not seen"
-            return f"the hands are not reconstructed ({why}): the record has no Deal tag"
+        if self.deal.rules.players > 2 and "Deal" not in record.tags:
+            return ("a tute ended the deal before every card was played: the hands are not all seen, so the "
+                    "record has no Deal tag")
         self.report = validate(record)
         errors = self.report.errors
-        if errors:
-            return "the validator finds: " + "; ".join(f.message for f in errors)
-        return "hands reconstructed; the record validates"
+        found = "; ".join(f"{f.message} ({f.code})" for f in errors)
+        if "Deal" in record.tags:
+            return f"hands reconstructed; {'the validator finds: ' + found if errors else 'the record validates'}"
+        return f"no Deal or Stock tag; {'the validator finds: ' + found if errors else 'the record validates'}"
 
 
 def read_turned(rules: Ruleset, text: str | None) -> Card:
