@@ -117,7 +117,8 @@ def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | N
 def _run(session: Session, path: Path, turned: str | None) -> None:
     """Deal after deal until the session is over: the turned card, then the entries."""
     kind = f"a match to {session.match.target}" if session.match is not None else "a deal"
-    out.print(Text(f"Recording {kind} of {session.rules} to {path}, hands unknown.\nEnter {ENTRIES}; "
+    hands = "known" if session.current is not None and session.current.seen is None else "unknown"
+    out.print(Text(f"Recording {kind} of {session.rules} to {path}, hands {hands}.\nEnter {ENTRIES}; "
                    f"Ctrl-C or end of input stops, keeping everything entered (tute record --resume {path})."))
     try:
         while not session.over:

@@ -171,6 +171,7 @@ def test_refusals_name_where_the_card_was_seen() -> None:
         "E 4E": "4E was already played, by N at trick 1",
         "E 11C": None,
         "N 12O": "E holds 12O: shown in E 20O after trick 1",
+        "E 2O": "2O is not in this pack (rule removed_ranks: (2,))",
         "3. E 6C": "3. is not the trick to enter: trick 2 comes next",
         "N 40": "E holds 11C: the turned card, the dealer's",
         "N 20B": "only by the side that won the last trick, and E won it",

@@ -155,6 +155,7 @@ class _Seen:
         self.tricks = trick_numbers(events, r.players)
         self.played: dict[Card, Sighting] = {}
         self.holder: dict[Card, Sighting] = {}
+        self.pack = pack(r.removed_ranks)
         self.stocked = bool(_stock_of(r, start.turned))
         if not self.stocked:
             self.holder[start.turned] = Sighting(-1, start.dealer, "the turned card, the dealer's")
@@ -196,7 +197,9 @@ class _Seen:
         for card in cards_in(event_cards(event)):
             code = CODES[card]
             why = None
-            if card in self.played:
+            if not self.pack >> card & 1:
+                why = f"{code} is not in this pack (rule removed_ranks: {self.start.rules.removed_ranks})"
+            elif card in self.played:
                 seen = self.played[card]
                 why = f"{code} was already played, by {self.names[seen.seat]} at trick {self.tricks[seen.index]}"
             elif card == deal.turned and self.stocked and deal.stock_pos < len(deal.stock):
