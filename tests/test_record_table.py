@@ -470,3 +470,30 @@ def test_declarations_judged_by_the_engine_from_the_cards_seen() -> None:
     assert not rec.enter("2. W 11B 4B 7B 1B").refused and not rec.enter("S 20E").refused
     reply = rec.enter("N 20O")  # nothing seen says N lacks 12O 11O, but the side has sung after this trick
     assert reply.refused and reply.rule == "cantes_per_trick"
+
+
+def test_two_players_exchange_and_last_draw_move_the_turned_card() -> None:
+    record = read_record(SAMPLES / "playcard-exchange-and-late-cante.tpgn")  # turned 12B; N x7B after trick 10
+    ctx = Context(("N", "S"), record.header().trump)
+    texts = [e.text(ctx) for e in record.events]
+    rec = start(record)
+    exchange = texts.index("N x7B")
+    for text in texts[:exchange]:
+        assert not rec.enter(text).refused
+    assert rec.enter("N 12B").message.startswith("refused: N cannot have 12B: 12B is the turned card, under the stock")
+    assert not rec.enter("N x7B").refused
+    reply = rec.enter("N 7B")  # the 7 given now lies under the stock; the rey taken is N's
+    assert reply.refused and "7B is the turned card, under the stock" in reply.message
+    reply = rec.enter("N 40")
+    assert not reply.refused
+    reply = rec.enter("S 12C")
+    assert reply.refused and "12C was already played, by N at trick 6" in reply.message
+    trick_13 = texts.index("N 12E")
+    for text in texts[exchange + 2:trick_13]:  # tricks 11 and 12: the stock runs out, S (the loser) draws 7B
+        assert not rec.enter(text).refused
+    assert rec.deal.stock_left == 0 and rec.deal.last_drawer == 1
+    reply = rec.enter("N 7B")
+    assert reply.refused and "S holds 7B: the turned card, drawn last, after trick 12" in reply.message
+    for text in texts[trick_13:]:
+        assert not rec.enter(text).refused, text
+    assert rec.over and rec.record().tags["Result"] == record.tags["Result"]
