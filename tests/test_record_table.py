@@ -497,3 +497,23 @@ def test_two_players_exchange_and_last_draw_move_the_turned_card() -> None:
     for text in texts[trick_13:]:
         assert not rec.enter(text).refused, text
     assert rec.over and rec.record().tags["Result"] == record.tags["Result"]
+
+
+@pytest.mark.parametrize("path", sorted((SAMPLES / "simulated").glob("*.tpgn")), ids=lambda p: p.name)
+def test_every_simulated_deal_is_accepted_as_seen_and_reconstructed(path: Path) -> None:
+    """No false refusal: every legal deal (first deals of matches included) passes the checks from the cards
+    seen, and with 3 and 4 players the hands reconstructed at the end are the deal's."""
+    from tutepgn.sighted import Start, check, reconstructed_deal
+
+    count = 0
+    for record in iter_records(path):
+        header = record.header()
+        assert header.dealer is not None and header.turned is not None
+        begin = Start(header.rules, header.dealer, header.turned, header.first_of_match)
+        assert check(begin, record.events).over
+        deal = reconstructed_deal(begin, record.events)
+        if header.rules.players > 2 and not any(type(e) is Tute for e in record.events):
+            assert deal is not None and tuple(deal.initial_hands) == header.hands
+            assert deal.score().totals == check(begin, record.events).score().totals
+        count += 1
+    assert count >= 10
