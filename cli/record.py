@@ -131,7 +131,8 @@ def _run(session: Session, path: Path, turned: str | None) -> None:
                 return
             out.print(Text(session.finish(), style="bold"))
     except (KeyboardInterrupt, EOFError):
-        out.print(Text(f"\nStopped before the next deal; {path} holds every deal so far."))
+        held = f"{path} holds every deal so far" if session.done else "nothing was written"
+        out.print(Text(f"\nStopped before the next deal: {held}."))
         return
     except OSError as exc:
         raise fail(OSError(f"cannot write {path}: {exc.strerror or exc}")) from None
