@@ -117,16 +117,19 @@ class Service:
     def import_recording(self, recording: Recording) -> None:
         """Import a recorded deal once it is over (validated, stored valid or not) and close its recording;
         left for later (the next entry, or a restart) if the archive cannot be written now."""
-        record = recording.finished()
-        if record is None:
+        if not recording.importing.acquire(blocking=False):  # another request is importing it
             return
-        text = record.tpgn()
         try:
+            record = recording.finished()
+            if record is None:
+                return
+            text = record.tpgn()
             self.import_raw([(f"<live {recording.id}>", 0, 1, text)], names=[f"<live {recording.id}>"])
+            recording.imported(deal_id(text)[0])
         except (HTTPException, duckdb.Error, ArchiveError, OSError) as exc:
             log.error("the recorded deal %s could not be imported yet: %s", recording.id, exc)
-            return
-        recording.imported(deal_id(text)[0])
+        finally:
+            recording.importing.release()
 
     # -- Faults: a database DuckDB invalidated is opened again, at most once a REOPEN_SECONDS ----------------
     def failed(self, exc: BaseException) -> None:

@@ -41,8 +41,8 @@ class Served:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
-        env = {**os.environ, "TUTEPGN_API_KEYS": KEY}
+    def start(self, **env_vars: str) -> None:
+        env = {**os.environ, "TUTEPGN_API_KEYS": KEY, **env_vars}
         self.process = subprocess.Popen([str(TUTE), "serve", "--db", str(self.db), "--port", str(self.port)],
                                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
@@ -117,3 +117,30 @@ def test_kill_9_mid_recording_then_restart_resumes_with_every_acknowledged_entry
     state = r.json()["state"]
     assert state["over"] and state["valid"] and state["totals"] == [59, 91]
     assert httpx.get(f"{served.url}{state['deal_url']}", timeout=10).status_code == 200
+
+
+def test_a_shutdown_does_not_wait_for_a_live_stream(served: Served) -> None:
+    """SIGTERM with a spectator following: the server stops within the request time limit, not when the
+    stream would end (10 minutes)."""
+    start, _ = sample_start()
+    served.start(TUTEPGN_REQUEST_TIMEOUT="1")
+    rid = httpx.post(f"{served.url}/api/v1/recordings", json=start, headers=WRITE, timeout=10).json()["id"]
+    opened = threading.Event()
+
+    def spectator() -> None:
+        try:
+            with httpx.stream("GET", f"{served.url}/api/v1/recordings/{rid}/events", timeout=60) as stream:
+                for line in stream.iter_lines():
+                    if line.startswith("event: state"):
+                        opened.set()
+        except httpx.HTTPError:
+            pass  # cut by the shutdown
+
+    thread = threading.Thread(target=spectator, daemon=True)
+    thread.start()
+    assert opened.wait(10)
+    assert served.process is not None
+    stopping = time.monotonic()
+    served.process.send_signal(signal.SIGTERM)
+    served.process.wait(timeout=20)
+    assert time.monotonic() - stopping < 10

@@ -65,6 +65,8 @@ class Recording:
         self.journal = journal
         self.start = start
         self.lock = threading.Lock()
+        self.importing = threading.Lock()
+        """Held while the finished deal is imported, so that two requests never import it both."""
         self.watchers: list[Callable[[], None]] = []
         self.recorder = Recorder.start(**start)  # raises on bad arguments, before anything is written
         self.entries = 0
