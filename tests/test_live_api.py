@@ -129,7 +129,8 @@ def test_writes_need_the_key_and_spectators_only_read(client: TestClient) -> Non
 
 def test_bad_starts_are_refused_in_words(client: TestClient) -> None:
     for body, words in (({"rules": "no-such-preset", "seed": 1}, "unknown ruleset"),
-                        ({"rules": "torofun-4p", "seed": 1, "players": {"X": "Ana"}}, "not a seat letter"),
+                        ({"rules": "torofun-4p", "seed": 1, "players": {"X": "Ana"}}, "'X' is not a seat"),
+                        ({"rules": "torofun-2p", "seed": 1, "players": {"W": "Ana"}}, "seats are N S"),
                         ({"rules": "torofun-4p", "seed": 1, "tags": {"Deal": "x"}}, "not set by hand"),
                         ({"rules": "torofun-4p", "seed": 1, "deal": "N:1O"}, "not both")):
         r = client.post("/api/v1/recordings", json=body, headers=WRITE)

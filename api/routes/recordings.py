@@ -18,6 +18,7 @@ from tutepgn.errors import ErrorItem, Problem, TuteError
 from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.recorder import Reply
+from tutepgn.rules import ruleset
 
 from ..deps import Service
 
@@ -95,11 +96,12 @@ def router(service: Service) -> APIRouter:
     def start(body: RecordingStart, response: Response) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         tags = dict(body.tags)
-        for seat, name in body.players.items():
-            if seat not in SEAT_TAGS:
-                raise HTTPException(422, f"{seat!r} is not a seat letter (N, W, S, E)")
-            tags[SEAT_TAGS[seat]] = name
         try:
+            seats = ruleset(body.rules).seat_names
+            for seat, name in body.players.items():
+                if seat not in seats:
+                    raise ValueError(f"{seat!r} is not a seat of {body.rules}; its seats are {' '.join(seats)}")
+                tags[SEAT_TAGS[seat]] = name
             recording = service.recordings.create(body.rules, seed=body.seed, deal=body.deal, stock=body.stock,
                                                   turned=body.turned, dealer=body.dealer, tags=tags)
         except (ValueError, TuteError) as exc:

@@ -24,7 +24,7 @@
              (here ? ' aria-current="true"' : "") + "><b>" + seat + "</b> " + esc(name) +
              (here ? ' <span class="sr">' + TEXT.toPlay + "</span>" : "") + "</span>";
     }).join("");
-    var score = box.querySelector(".rec-score");
+    var score = $("#score");
     var values = state.totals || state.points;
     score.innerHTML = state.sides.map(function (side, i) {
       return '<span class="side-score"><span class="side-label">' + side + '</span> <b data-side="' + side + '">' +
@@ -34,7 +34,7 @@
     $("#turned").innerHTML = root.cardSVG(state.turned);
     $("#stock-box").hidden = state.stock === null;
     $("#stock").textContent = state.stock === null ? "" : state.stock;
-    var table = box.querySelector(".rec-trick");
+    var table = $("#table");
     table.innerHTML = state.table.length ? state.table.map(function (play) {
       return '<span class="played" data-seat="' + play[0] + '" data-card="' + play[1] + '"><span class="who">' +
              play[0] + "</span>" + root.cardSVG(play[1]) + "</span>";
