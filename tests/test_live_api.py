@@ -87,6 +87,24 @@ def test_a_deal_recorded_entry_by_entry_is_validated_and_imported(client: TestCl
     # The recording is closed: its deal is in the archive.
     closed = client.post(f"/api/v1/recordings/{rid}/undo", headers=WRITE)
     assert closed.status_code == 409 and str(state["deal_id"]) in closed.json()["detail"]
+    assert closed.headers["content-type"] == "application/problem+json"
+
+
+def test_a_closed_recording_is_restored_when_it_is_asked_for(db: Path) -> None:
+    app = make_app(db)
+    client = TestClient(app)
+    rid = started(client)
+    for text in sample_start()[1]:
+        client.post(f"/api/v1/recordings/{rid}/entries", json={"entry": text}, headers=WRITE)
+    finished = client.get(f"/api/v1/recordings/{rid}").json()
+    assert finished["deal_id"] is not None
+    app.state.archive.close()
+    again = make_app(db)
+    recordings = again.state.service.recordings
+    assert rid in recordings.closed and rid not in recordings.live  # not replayed at the start
+    assert TestClient(again).get(f"/api/v1/recordings/{rid}").json() == finished
+    assert rid in recordings.live
+    again.state.archive.close()
 
 
 def test_a_refused_entry_names_its_rule_and_changes_nothing(client: TestClient) -> None:

@@ -215,7 +215,7 @@ async def updates(recording: Recording, *, heartbeat: float = 15.0,
     recording.watch(wake)
     try:
         end = loop.time() + lifetime
-        sent = -1
+        sent: tuple[int, int | None] | None = None
         while True:
             changed.clear()
             state = recording.state()
@@ -236,20 +236,32 @@ async def updates(recording: Recording, *, heartbeat: float = 15.0,
 
 
 class Recordings:
-    """Every recording of a service, each journaled in ``folder``; restored from there when made."""
+    """Every recording of a service, each journaled in ``folder``.  Made, it restores the recordings under
+    way (replayed now); a closed one (its deal in the archive) is replayed when it is first asked for, so
+    that a year of a club's deals does not slow the start."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
         self.live: dict[str, Recording] = {}
+        self.closed: dict[str, Path] = {}
+        """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
         for journal in sorted(self.folder.glob(f"*{JOURNAL_SUFFIX}")):
-            try:
-                recording = read_journal(journal)
-            except (OSError, ValueError) as exc:  # a journal that cannot be replayed stays on disk, unused
-                log.error("the recording %s cannot be restored: %s", journal.name, exc)
-                continue
-            self.live[recording.id] = recording
+            if closed(journal):
+                self.closed[journal.name.removesuffix(JOURNAL_SUFFIX)] = journal
+            else:
+                self.restore(journal)
+
+    def restore(self, journal: Path) -> Recording | None:
+        """Replay a journal into a recording kept live; None (logged) if it cannot be replayed."""
+        try:
+            recording = read_journal(journal)
+        except (OSError, ValueError) as exc:  # a journal that cannot be replayed stays on disk, unused
+            log.error("the recording %s cannot be restored: %s", journal.name, exc)
+            return None
+        with self.lock:
+            return self.live.setdefault(recording.id, recording)
 
     def create(self, rules: str, *, seed: int | None = None, deal: str | None = None, stock: str | None = None,
                turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None) -> Recording:
@@ -272,7 +284,12 @@ class Recordings:
 
     def get(self, rid: str) -> Recording | None:
         """The recording of that id, or None."""
-        return self.live.get(rid) if ID_PATTERN.fullmatch(rid) else None
+        if not ID_PATTERN.fullmatch(rid):
+            return None
+        recording = self.live.get(rid)
+        if recording is None and rid in self.closed:
+            recording = self.restore(self.closed[rid])
+        return recording
 
     def unfinished_imports(self) -> list[Recording]:
         """Recordings whose deal is over but not yet in the archive (a crash came between): import them."""
@@ -295,6 +312,14 @@ def append_line(path: Path, data: dict[str, Any], *, create: bool = False) -> No
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def closed(journal: Path) -> bool:
+    """Whether a journal ends with its deal imported, read from its last line only."""
+    with open(journal, "rb") as handle:
+        handle.seek(max(0, handle.seek(0, os.SEEK_END) - 200))
+        tail = handle.read().rstrip(b"\n")
+    return tail[tail.rfind(b"\n") + 1:].startswith(b'{"imported":')
 
 
 def read_lines(path: Path) -> list[dict[str, Any]]:
