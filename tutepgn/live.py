@@ -6,7 +6,7 @@ arguments the recording started with, each later line one accepted entry
 (``{"entry": "1O"}``, ``{"entry": "undo"}``) or, once the finished deal is in
 the archive, ``{"imported": id}``.  A line is written and fsync'd before the
 entry is acknowledged, so a crash of the server loses at most the entry being
-made; :class:`Recordings` restores every recording on startup by replaying
+made; :class:`Recordings` restores the recordings on startup by replaying
 the entered texts into a fresh recorder (a line cut short by the crash is
 dropped).  Spectators follow a recording through :func:`updates`, which yields
 its state each time it changes.
@@ -23,6 +23,7 @@ its state each time it changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -210,7 +211,8 @@ async def updates(recording: Recording, *, heartbeat: float = 15.0,
     changed = asyncio.Event()
 
     def wake() -> None:
-        loop.call_soon_threadsafe(changed.set)
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the stream is gone
+            loop.call_soon_threadsafe(changed.set)
 
     recording.watch(wake)
     try:
@@ -236,18 +238,17 @@ async def updates(recording: Recording, *, heartbeat: float = 15.0,
 
 
 class Recordings:
-    """Every recording of a service, each journaled in ``folder``.  Made, it restores the recordings under
-    way (replayed now); a closed one (its deal in the archive) is replayed when it is first asked for, so
+    """Every recording of a service, each journaled in ``folder``.  It restores the recordings under way
+    when made (replayed then); a closed one (its deal in the archive) is replayed when first asked for, so
     that a year of a club's deals does not slow the start."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder = Path(folder)  # made with the first recording: a service that records nothing writes nothing
         self.lock = threading.Lock()
         self.live: dict[str, Recording] = {}
         self.closed: dict[str, Path] = {}
         """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
-        for journal in sorted(self.folder.glob(f"*{JOURNAL_SUFFIX}")):
+        for journal in sorted(self.folder.glob(f"*{JOURNAL_SUFFIX}")) if self.folder.is_dir() else ():
             if closed(journal):
                 self.closed[journal.name.removesuffix(JOURNAL_SUFFIX)] = journal
             else:
@@ -277,6 +278,9 @@ class Recordings:
         rid = secrets.token_urlsafe(9)
         journal = self.folder / f"{rid}{JOURNAL_SUFFIX}"
         recording = Recording(rid, journal, start)  # checks the arguments before anything is written
+        if not self.folder.is_dir():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            sync_folder(self.folder.parent)
         append_line(journal, {"id": rid, "start": start}, create=True)
         with self.lock:
             self.live[rid] = recording
@@ -307,11 +311,16 @@ def append_line(path: Path, data: dict[str, Any], *, create: bool = False) -> No
     finally:
         os.close(fd)
     if create:
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+        sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a file made in it survives a crash."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def closed(journal: Path) -> bool:
