@@ -23,7 +23,7 @@ from tutepgn.limits import check_settings
 from . import problems
 from .deps import Service
 from .limits import SecurityHeaders
-from .routes import analysis, archive, deals, pages, records, rules
+from .routes import analysis, archive, deals, pages, recordings, records, rules
 from .settings import Settings
 
 __all__ = ["Settings", "app_from_env", "create_app"]
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     problems.install(app)
     for router in (deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
+                   recordings.router(service),
                    pages.router(service)):
         app.include_router(router)
     return app

@@ -125,10 +125,16 @@ class SlowClientCut(HttpToolsProtocol):
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """The options of ``uvicorn.run`` that apply the settings' HTTP timeouts (``tute serve`` passes them)."""
+    """The options of ``uvicorn.run`` that apply the settings' HTTP timeouts (``tute serve`` passes them).
+
+    A shutdown waits for the requests under way at most ``request_timeout``, the bound of a posted
+    request, then cuts what is left: streamed answers, a live event stream above all, which would
+    otherwise hold it open until their client goes.
+    """
     return {"http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
                                       body_timeout=settings.body_timeout),
-            "timeout_keep_alive": settings.keep_alive_timeout}
+            "timeout_keep_alive": settings.keep_alive_timeout,
+            "timeout_graceful_shutdown": max(1, round(settings.request_timeout))}
 
 
 class Deadline:

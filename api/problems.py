@@ -20,7 +20,7 @@ from tutepgn.errors import ErrorItem, Problem, TuteError
 
 from .limits import security_headers
 
-TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
           413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
           504: "Took too long"}
 """The title of a problem, by status."""

@@ -1,4 +1,4 @@
-"""The HTML pages: a search, a deal (its replay and report), and a validator."""
+"""The HTML pages: a search, a deal (its replay and report), a validator, and the live recorder and view."""
 
 from pathlib import Path
 from typing import Annotated
@@ -11,11 +11,13 @@ from tutepgn.archive import SORTS, Archive, SearchFilters
 from tutepgn.errors import NotationError
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.replay import frame_data, frames
+from tutepgn.rules import PRESETS
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate
 
 from ..deps import Service, search_filters
 from .deals import deal_text, stored_record
+from .recordings import found
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -68,5 +70,17 @@ def router(service: Service) -> APIRouter:
     @pages.get("/validate", response_class=HTMLResponse)
     def validate_page(request: Request) -> HTMLResponse:
         return templates.TemplateResponse(request, "validate.html", {})
+
+    @pages.get("/record", response_class=HTMLResponse)
+    def record_start_page(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(request, "record_start.html", {"presets": list(PRESETS)})
+
+    @pages.get("/record/{recording_id}", response_class=HTMLResponse)
+    def record_page(request: Request, recording_id: str) -> HTMLResponse:
+        return templates.TemplateResponse(request, "record.html", {"state": found(service, recording_id).state()})
+
+    @pages.get("/live/{recording_id}", response_class=HTMLResponse)
+    def live_page(request: Request, recording_id: str) -> HTMLResponse:
+        return templates.TemplateResponse(request, "live.html", {"state": found(service, recording_id).state()})
 
     return pages
