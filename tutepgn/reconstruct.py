@@ -164,6 +164,11 @@ def _latest(slots: Sequence[int], cards: Sequence[tuple[int, int, Card]]) -> lis
 # The scan of the events.
 
 
+def _after(tricks: int) -> str:
+    """When an event came, in words: the number of tricks played before it."""
+    return f"after trick {tricks}" if tricks else "before the first trick"
+
+
 @dataclass
 class _Scan:
     """The events read in order: where each card is, what each seat must have held by when, the slots."""
@@ -282,7 +287,7 @@ class _Scan:
             # Mano led a first deal with a leader card: the other seat was not dealt it.
             self.lo[c] = int(c == self.no_dealt_lead and seat != (self.dealer + 1) % self.rules.players)
             self.needs[seat].append(c)
-            self.why[c] = f"{who} {'played' if how == 'play' else 'showed'} it after {self.tricks} tricks"
+            self.why[c] = f"{who} {'played' if how == 'play' else 'showed'} it {_after(self.tricks)}"
             if self._feasible(seat):
                 return None
             return self._too_many(seat, c)
@@ -304,7 +309,7 @@ class _Scan:
             if len(shown) > room:
                 dealt = sum(1 for t in slots if t == 0)
                 return (f"{names[seat]} cannot hold {CODES[c]}: it would have held {len(shown)} cards of unknown "
-                        f"origin after {time} tricks ({' '.join(CODES[x] for x in sorted(shown))}), but received "
+                        f"origin {_after(time)} ({' '.join(CODES[x] for x in sorted(shown))}), but received "
                         f"only {room} ({dealt} dealt, {room - dealt} drawn)")
         return f"{names[seat]} cannot hold {CODES[c]} with the other cards it showed"
 
@@ -351,10 +356,10 @@ class _Scan:
         bottom = self.pile[-1]
         assert bottom is not None
         self.loc[bottom] = seat
-        self.why[bottom] = f"{names[seat]} took it in exchange for {CODES[c]} after {self.tricks} tricks"
+        self.why[bottom] = f"{names[seat]} took it in exchange for {CODES[c]} {_after(self.tricks)}"
         self.pile[-1] = c
         self.loc[c] = STOCK
-        self.why[c] = f"{names[seat]} gave it in an exchange after {self.tricks} tricks, drawn last"
+        self.why[c] = f"{names[seat]} gave it in an exchange {_after(self.tricks)}, to be drawn last"
 
     # -- The matching over the slots -------------------------------------------
     def _cards(self, seat: int) -> list[tuple[int, int, Card]]:
