@@ -306,6 +306,10 @@ class _Scan:
         for time in sorted({self.hi[x] for x in self.needs[seat]}):
             shown = [x for x in self.needs[seat] if self.hi[x] <= time]
             room = sum(1 for t in slots if t <= time)
+            if len(shown) > room and self.hands is not None:
+                return (f"{names[seat]} cannot hold {CODES[c]}: the Deal tag does not deal it to {names[seat]}, "
+                        f"which would have drawn {len(shown)} cards {_after(time)} "
+                        f"({' '.join(CODES[x] for x in sorted(shown))}) but drew only {room}")
             if len(shown) > room:
                 dealt = sum(1 for t in slots if t == 0)
                 return (f"{names[seat]} cannot hold {CODES[c]}: it would have held {len(shown)} cards of unknown "
