@@ -357,3 +357,37 @@ def test_reconstruction_agrees_with_the_oracle_on_early_cantes(name: str) -> Non
         assert found.impossible == oracle_first_impossible(header.rules, events, header.dealer, header.turned, hands)
         verdicts.add(found.possible)
     assert verdicts == {True, False}
+
+
+def test_every_prefix_of_a_deal_is_possible_and_dealt() -> None:
+    """What a recorder asks after each entry: the events so far are possible, and the order found is a deal."""
+    for record in corpus("torofun-2p", 300)[:15]:
+        header = record.header()
+        for count in range(0, len(record.events) + 1, 3):
+            found = reconstruct(header.rules, record.events[:count], dealer=header.dealer, turned=header.turned)
+            deal = found.deal()
+            assert sorted(cards_in(deal.initial_hands[0] | deal.initial_hands[1]) + list(deal.initial_stock)) == \
+                cards_in(pack(())) and deal.initial_stock[-1] == header.turned
+
+
+def test_first_deal_of_a_match_with_a_leader_card() -> None:
+    """A custom 2-player ruleset whose first deal is led by the holder of the 2 of oros: the first leader held it
+    (or, when mano leads, the other seat was not dealt it), and the matches validate without their stock."""
+    from tutepgn.simulate import match_records
+    rules = Ruleset.from_spec("playcard-2p first_deal_leader_card=2O first_deal_trump=O")
+    leaders = set()
+    for record in match_records(rules, 12, seed=3):
+        report = validate(without(record, "Deal", "Stock"))
+        original = validate(record)
+        assert verdict(report) == verdict(original), [f.message for f in report.findings]
+        if record.tags["DealNo"] == "1":
+            header = record.header()
+            leaders.add(record.events[0].seat == (header.dealer + 1) % 2)
+            # The first leader written as the other seat: it must hold 2O, which mano holds here.
+            mano = (header.dealer + 1) % 2
+            if record.events[0].seat == mano and not header.hands[mano] >> card(2, 0) & 1:
+                other = Play(1 - mano, record.events[0].card)
+                found = reconstruct(rules, [other], dealer=header.dealer, turned=header.turned,
+                                    first_of_match=True, hands=header.hands)
+                assert found.impossible == 0 and "holds 2O" in found.reason
+    assert leaders == {True, False}

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
-from .cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, cards_in, pack, suit_from_letter
+from .cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
 from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
@@ -114,7 +114,7 @@ def reconstruct(rules: Ruleset, events: Sequence[Action], *, dealer: int, turned
         raise ValueError(f"{rules.preset} deals without a stock: every hand is known from the play")
     scan = _Scan(rules, dealer, turned, hands, stock, first_of_match)
     for index, event in enumerate(events):
-        reason = scan.step(index, event)
+        reason = scan.step(event)
         if reason:
             return Reconstruction(rules, dealer, turned, first_of_match, None, None, index, reason)
     found = scan.solution()
@@ -194,6 +194,7 @@ class _Scan:
     tricks: int = 0
     stock_pos: int = 0
     trick: list[tuple[int, Card]] = field(default_factory=list)
+    trump: int = field(init=False)
 
     def __post_init__(self) -> None:
         r = self.rules
@@ -237,7 +238,7 @@ class _Scan:
         self.loc[c], self.why[c] = where, why
 
     # -- Events ----------------------------------------------------------------
-    def step(self, index: int, event: Action) -> str | None:
+    def step(self, event: Action) -> str | None:
         """Read one event; the reason no order makes it possible, or None."""
         self.time_of.append(self.tricks)
         seat = event.seat
@@ -280,7 +281,6 @@ class _Scan:
         names = self.rules.seat_names
         who = names[seat]
         code = CODES[c]
-        verb = {"play": "play", "show": "show", "give": "give"}[how]
         if where == UNSEEN:
             self.loc[c] = seat
             self.hi[c] = self.tricks
@@ -288,16 +288,16 @@ class _Scan:
             self.lo[c] = int(c == self.no_dealt_lead and seat != (self.dealer + 1) % self.rules.players)
             self.needs[seat].append(c)
             self.why[c] = f"{who} {'played' if how == 'play' else 'showed'} it {_after(self.tricks)}"
-            if self._feasible(seat):
+            if self.fits(seat):
                 return None
             return self._too_many(seat, c)
         if where == GONE:
-            return f"{who} cannot {verb} {code}: {self.why[c]}"
+            return f"{who} cannot {how} {code}: {self.why[c]}"
         if where == STOCK:
-            return f"{who} cannot {verb} {code}: it is still in the stock ({self.why[c]})"
+            return f"{who} cannot {how} {code}: it is still in the stock ({self.why[c]})"
         if where == OUT:
             return f"{code} is not in the pack of {self.rules.preset}"
-        return f"{who} cannot {verb} {code}: {names[where]} holds it ({self.why[c]})"
+        return f"{who} cannot {how} {code}: {names[where]} holds it ({self.why[c]})"
 
     def _too_many(self, seat: int, c: Card) -> str:
         """Why a new need breaks the matching: more cards by some time than the seat can have received."""
@@ -320,7 +320,7 @@ class _Scan:
     def _first_leader(self, seat: int) -> str | None:
         """In a first deal with a leader card, the first leader holds it, or the other seat does not when mano leads."""
         code = self.rules.first_deal_leader_card or ""
-        lead = card(int(code[:-1]), suit_from_letter(code[-1]))
+        lead = card_from_code(code)
         if seat == (self.dealer + 1) % self.rules.players:
             self.no_dealt_lead = lead
             return None
@@ -369,13 +369,9 @@ class _Scan:
     def _cards(self, seat: int) -> list[tuple[int, int, Card]]:
         return [(self.lo[c], self.hi[c], c) for c in self.needs[seat]]
 
-    def _feasible(self, seat: int) -> bool:
-        """Every card the seat must have held fits one of its slots in time."""
+    def fits(self, seat: int) -> bool:
+        """Every card the seat must have held fits one of its slots in time (a matching exists)."""
         return not isinstance(_earliest_deadline(self.slots[seat], self._cards(seat)), int)
-
-    def feasible(self) -> bool:
-        """Every seat's cards fit its slots (with the constraints added since the scan)."""
-        return all(self._feasible(seat) for seat in range(self.rules.players))
 
     def solution(self) -> tuple[tuple[Mask, ...], tuple[Card, ...]]:
         """The hands and the stock: each seat's needed cards as late as they can come, the unseen cards in the
@@ -393,21 +389,23 @@ class _Scan:
             for (_, _, c), s in zip(cards, placed):
                 self._put(hands, pile, seat, s, c)
             free_slots.extend((seat, s) for s in range(len(self.slots[seat])) if s not in taken)
+        # The cards never seen fill the slots left and the stock positions no trick of the record drew yet.
+        places = free_slots + [(-1, p) for p in range(self.stock_pos, len(pile)) if pile[p] is None]
         unseen = [c for c in range(40) if self.loc[c] == UNSEEN]
         lead = self.no_dealt_lead
-        if lead in unseen:  # mano led a first deal: the leader card may not be in the other seat's dealt hand
-            free_slots.sort(key=lambda ss: self.slots[ss[0]][ss[1]] == 0 and ss[0] != (self.dealer + 1) % n)
+        if lead in unseen:  # mano led a first deal with a leader card: the other seat was not dealt it
+            other = (self.dealer + 2) % n
+            places.sort(key=lambda place: place[0] == other and self.slots[other][place[1]] == 0)
             unseen.remove(lead)
             unseen.insert(0, lead)
-        for (seat, s), c in zip(free_slots, unseen):
-            self._put(hands, pile, seat, s, c)
-        rest = unseen[len(free_slots):]
-        for p, c in enumerate(pile):  # stock positions no trick of the record has drawn yet
-            if c is None:
-                pile[p] = rest.pop(0)
-        # The pile holds what is under the stock now; the stock as dealt has the turned card last and the cards
-        # given in exchanges where they were drawn from.
-        return tuple(hands), tuple(pile)  # type: ignore[arg-type]
+        for (seat, s), c in zip(places, unseen):
+            if seat < 0:
+                pile[s] = c
+            else:
+                self._put(hands, pile, seat, s, c)
+        stock = [c for c in pile if c is not None]
+        assert len(stock) == len(pile)
+        return tuple(hands), tuple(stock)
 
     def _put(self, hands: list[Mask], pile: list[Card | None], seat: int, s: int, c: Card) -> None:
         place = self.slot_places[seat][s]
@@ -427,16 +425,16 @@ def _judge_hidden(scan: _Scan, found: tuple[tuple[Mask, ...], tuple[Card, ...]],
 
     Each lift is one more constraint on when a card came (so later lifts keep
     earlier ones), added only when the matching still exists with it.  Then
-    the undecidable last-draw judgements: a cante or tute, after the last
-    draw, by a seat whose card drawn last the record does not fix.
+    the undecidable last-draw judgements: a cante or tute the engine accepts,
+    after the last draw, by a seat whose card drawn last the record does not fix.
     """
-    rules = scan.rules
-    if not any(getattr(rules, option) for option in HIDDEN_RULES):
+    if not any(getattr(scan.rules, option) for option in HIDDEN_RULES):
         return found, ()
     kept: set[int] = set()
     base = (list(scan.lo), list(scan.hi))
-    for _ in range(4 * len(events) + 1):
-        step = _first_hidden(scan, found, events, kept)
+    while True:
+        refusals = _refusals(scan, found, events)
+        step = next(((i, rule, at) for i, rule, at in refusals if rule in HIDDEN_RULES and i not in kept), None)
         if step is None:
             break
         index, rule, lost_at = step
@@ -444,39 +442,41 @@ def _judge_hidden(scan: _Scan, found: tuple[tuple[Mask, ...], tuple[Card, ...]],
             found = scan.solution()
         else:
             kept.add(index)
-    lifted = (scan.lo, scan.hi)
-    scan.lo, scan.hi = base
-    undecidable = tuple(i for i, e in enumerate(events)
-                        if i not in kept and _last_draw_open(scan, e, scan.time_of[i]))
-    scan.lo, scan.hi = lifted
-    return found, undecidable
+    refused = {i for i, _, _ in refusals}
+    scan.lo, scan.hi = base  # what the record alone determines
+    return found, tuple(i for i, e in enumerate(events) if i not in refused and _last_draw_open(scan, e, scan.time_of[i]))
 
 
-def _first_hidden(scan: _Scan, found: tuple[tuple[Mask, ...], tuple[Card, ...]], events: Sequence[Action],
-                  kept: set[int]) -> tuple[int, str, int | None] | None:
-    """The first refusal of a hidden-card rule not already kept: its index, its rule, and for a forfeited cante the
+def _refusals(scan: _Scan, found: tuple[tuple[Mask, ...], tuple[Card, ...]], events: Sequence[Action]
+              ) -> list[tuple[int, str, int | None]]:
+    """Every event the engine refuses on the rebuilt deal: its index, its rule, and for a forfeited cante the
     number of tricks after which the suit was lost."""
     deal = Deal(scan.rules, list(found[0]), list(found[1]), scan.turned, scan.dealer,
                 first_of_match=scan.first_of_match)
     lost_at: dict[tuple[int, int], int] = {}
+    out = []
     for step in replay(deal, events):
         if len(lost_at) < len(deal.lost_cantes):
             for key in deal.lost_cantes - lost_at.keys():
                 lost_at[key] = len(deal.tricks)
-        if step.error is not None and step.error.rule in HIDDEN_RULES and step.index not in kept:
+        if step.error is not None:
             event = step.event
             at = lost_at.get((deal.side_of(event.seat), event.suit)) if type(event) is Cante else None
-            return step.index, step.error.rule, at
-    return None
+            out.append((step.index, step.error.rule, at))
+    return out
+
+
+def _shown(event: Action) -> Mask:
+    """The cards a cante or a tute shows."""
+    return CANTE_PAIRS[event.suit] if type(event) is Cante else FOURS.get(event.rank, 0)  # type: ignore[union-attr]
 
 
 def _lift(scan: _Scan, event: Action, rule: str, time: int) -> bool:
     """Add a constraint under which the event is no longer refused, if the matching still exists with it."""
     seat = event.seat
-    if rule == "no_declare_with_last_drawn":
-        shown = CANTE_PAIRS[event.suit] if type(event) is Cante else FOURS.get(getattr(event, "rank", 0), 0)
-        return seat in scan.last_draw and _try(scan, seat, [(c, None, scan.last_draw_time - 1) for c in cards_in(shown)
-                                                          if c in scan.needs[seat]])
+    if rule == "no_declare_with_last_drawn":  # none of the cards shown came in the last draw
+        return seat in scan.last_draw and _try(scan, seat, [(c, None, scan.last_draw_time - 1)
+                                                            for c in cards_in(_shown(event)) if c in scan.needs[seat]])
     suit = scan.trump if rule == "forty_first" else event.suit  # type: ignore[attr-defined]
     for c in (card(REY, suit), card(CABALLO, suit)):  # one of the pair came after that moment
         if c in scan.needs[seat] and _try(scan, seat, [(c, time + 1, None)]):
@@ -484,44 +484,29 @@ def _lift(scan: _Scan, event: Action, rule: str, time: int) -> bool:
     return False
 
 
-def _try(scan: _Scan, seat: int, changes: list[tuple[Card, int | None, int | None]]) -> bool:
-    """Tighten the cards' intervals; keep the change when the seat's matching still exists."""
-    if not changes:
-        return False
+def _try(scan: _Scan, seat: int, changes: list[tuple[Card, int | None, int | None]], keep: bool = True) -> bool:
+    """Tighten the intervals of some of the seat's cards; whether its matching still exists so.  The change is
+    kept when it does and ``keep`` is true, else undone."""
     before = [(c, scan.lo[c], scan.hi[c]) for c, _, _ in changes]
     for c, lo, hi in changes:
-        scan.lo[c] = max(scan.lo[c], lo) if lo is not None else scan.lo[c]
-        scan.hi[c] = min(scan.hi[c], hi) if hi is not None else scan.hi[c]
-    if all(scan.lo[c] <= scan.hi[c] for c, _, _ in changes) and scan.feasible():
-        return True
-    for c, lo, hi in before:
-        scan.lo[c], scan.hi[c] = lo, hi
-    return False
+        scan.lo[c] = scan.lo[c] if lo is None else max(scan.lo[c], lo)
+        scan.hi[c] = scan.hi[c] if hi is None else min(scan.hi[c], hi)
+    ok = bool(changes) and all(scan.lo[c] <= scan.hi[c] for c, _, _ in changes) and scan.fits(seat)
+    if not (ok and keep):
+        for c, lo, hi in before:
+            scan.lo[c], scan.hi[c] = lo, hi
+    return ok
 
 
 def _last_draw_open(scan: _Scan, event: Action, time: int) -> bool:
     """Whether ``no_declare_with_last_drawn`` needs a card the record does not fix to judge this event: the seat
-    drew a card of unknown origin last, and both some order with it among the event's cards and one without exist."""
+    drew a card of unknown origin last, and some order puts one of the event's cards there and some order none.
+    Each is decided by the matching: a card forced into that slot, or every card kept out of it."""
     seat = event.seat
     if (not scan.rules.no_declare_with_last_drawn or type(event) not in (Cante, Tute) or seat not in scan.last_draw
-            or scan.pile[scan.last_draw[seat]] is not None or scan.stock is not None):
+            or scan.pile[scan.last_draw[seat]] is not None or time < scan.last_draw_time):
         return False
     last = scan.last_draw_time
-    if time < last:
-        return False
-    shown = CANTE_PAIRS[event.suit] if type(event) is Cante else FOURS.get(event.rank, 0)  # type: ignore[union-attr]
-    candidates = [c for c in cards_in(shown) if c in scan.needs[seat] and scan.lo[c] <= last <= scan.hi[c]]
-    if not candidates:
-        return False
-    inside = any(_try_undo(scan, seat, [(c, last, last)]) for c in candidates)
-    outside = _try_undo(scan, seat, [(c, None, last - 1) for c in candidates])
-    return inside and outside
-
-
-def _try_undo(scan: _Scan, seat: int, changes: list[tuple[Card, int | None, int | None]]) -> bool:
-    """Whether the matching exists with the change; the intervals are left as they were."""
-    before = [(c, scan.lo[c], scan.hi[c]) for c, _, _ in changes]
-    ok = _try(scan, seat, changes)
-    for c, lo, hi in before:
-        scan.lo[c], scan.hi[c] = lo, hi
-    return ok
+    candidates = [c for c in cards_in(_shown(event)) if c in scan.needs[seat] and scan.lo[c] <= last <= scan.hi[c]]
+    inside = any(_try(scan, seat, [(c, last, last)], keep=False) for c in candidates)
+    return inside and _try(scan, seat, [(c, None, last - 1) for c in candidates], keep=False)
