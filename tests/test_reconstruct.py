@@ -391,3 +391,33 @@ def test_first_deal_of_a_match_with_a_leader_card() -> None:
                                     first_of_match=True, hands=header.hands)
                 assert found.impossible == 0 and "holds 2O" in found.reason
     assert leaders == {True, False}
+
+
+@pytest.mark.parametrize("spec", ["torofun-3p trump_card=stock_bottom hand_size=10",
+                                  "torofun-2p removed_ranks=2 hand_size=7", "playcard-2p hand_size=6"])
+def test_custom_rulesets_with_a_stock(spec: str) -> None:
+    """Three players drawing in turn from the winner (the last draw cut short), a smaller pack, smaller hands."""
+    for record in deal_records(Ruleset.from_spec(spec), 60, seed=8):
+        original = validate(record)
+        report = validate(without(record, "Deal", "Stock"))
+        assert verdict(report) == verdict(original), [f.message for f in report.findings]
+
+
+def test_known_cards_that_are_not_a_deal_are_refused() -> None:
+    rules = preset("playcard-2p")
+    hands = (0b1111111 << 1 | 1 << 39, 0b11111111 << 10)  # N holds 1B, the turned card
+    with pytest.raises(ValueError, match="1B is dealt twice: it is the turned card"):
+        reconstruct(rules, [], dealer=1, turned=39, hands=hands)
+    with pytest.raises(ValueError, match="N is dealt 7 cards, not 8"):
+        reconstruct(rules, [], dealer=1, turned=39, hands=(0b1111111, 0b11111111 << 10))
+    with pytest.raises(ValueError, match="deals without a stock"):
+        reconstruct(preset("torofun-4p"), [], dealer=1, turned=39)
+
+
+def test_a_card_after_the_end_is_reported_as_after_the_end() -> None:
+    record = corpus("playcard-2p", 300)[0]
+    events = record.events + [Play(0, record.events[0].card)]
+    copy = Record(tags=dict(record.tags), events=events, termination=record.termination)
+    report = validate(without(copy, "Deal", "Stock"))
+    codes = [f.code for f in report.errors]  # the lone card of a 21st trick is also a syntax error
+    assert "after_end" in codes and "impossible_event" not in codes

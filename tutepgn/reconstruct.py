@@ -114,9 +114,12 @@ def reconstruct(rules: Ruleset, events: Sequence[Action], *, dealer: int, turned
         raise ValueError(f"{rules.preset} deals without a stock: every hand is known from the play")
     scan = _Scan(rules, dealer, turned, hands, stock, first_of_match)
     for index, event in enumerate(events):
+        if scan.tricks * rules.players >= rules.deck_size:
+            break  # every card is played: what follows is after the end, which the engine reports
         reason = scan.step(event)
         if reason:
             return Reconstruction(rules, dealer, turned, first_of_match, None, None, index, reason)
+    scan.time_of += [scan.tricks] * (len(events) - len(scan.time_of))
     found = scan.solution()
     found, undecidable = _judge_hidden(scan, found, events)
     return Reconstruction(rules, dealer, turned, first_of_match, found[0], found[1], undecidable=undecidable)
@@ -232,9 +235,10 @@ class _Scan:
             raise ValueError("the known cards and the cards to place do not make one pack")
 
     def _known(self, c: Card, where: int, why: str) -> None:
+        if self.loc[c] == OUT:
+            raise ValueError(f"{CODES[c]} is not in the pack of {self.rules.preset}")
         if self.loc[c] != UNSEEN:
-            raise ValueError(f"{CODES[c]} is dealt twice" if self.loc[c] != OUT
-                             else f"{CODES[c]} is not in this ruleset's pack")
+            raise ValueError(f"{CODES[c]} is dealt twice: {self.why[c]}, and {why}")
         self.loc[c], self.why[c] = where, why
 
     # -- Events ----------------------------------------------------------------
