@@ -236,7 +236,7 @@ def moved_card(record: Record, rng: random.Random, dealt_known: bool) -> list[Ac
             turned = e.card
     rng.shuffle(proofs)
     for at, seat, c in proofs:
-        own = next((j for j in plays(events) if events[j].card == c and j > at), None)
+        own = next((j for j in plays(events) if events[j].card == c and events[j].seat == seat and j > at), None)
         others = [j for j in plays(events) if events[j].seat != seat and j > at]
         if own is not None and others:
             return swap(events, own, rng.choice(others))
@@ -246,7 +246,7 @@ def moved_card(record: Record, rng: random.Random, dealt_known: bool) -> list[Ac
 def impossible_cante(record: Record, rng: random.Random) -> list[Action] | None:
     """A cante, after a trick its seat won, of a pair one of whose cards was already played."""
     events = record.events
-    spots = [i + 1 for i in plays(events)[1::2]]
+    spots = [i + 1 for i in plays(events)[1::2]][:-1]  # not after the last trick: that is after the end
     rng.shuffle(spots)
     for at in spots:
         seat = events[at - 1].seat if record.header().rules else 0
