@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tutepgn.cards import CABALLO, CARD_SUIT, REY, card, cards_in, pack
+from tutepgn.cards import CARD_SUIT, card, cards_in, pack
 from tutepgn.declarations import CANTE_PAIRS, FOURS
 from tutepgn.events import Action, Cante, Exchange, Play, Tute
 from tutepgn.notation import Record, iter_records, read_record

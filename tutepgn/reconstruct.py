@@ -48,7 +48,7 @@ from heapq import heappop, heappush
 from .cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
 from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
-from .events import Action, Cante, Exchange, Play, Tute
+from .events import Action, Cante, Play, Tute
 from .replay import replay
 from .rules import Ruleset
 
