@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.text import Text
 
 from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
-from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags
-from tutepgn.render import render_frame
+
+if TYPE_CHECKING:  # the recorder loads when the command runs, not for ``tute --help``
+    from tutepgn.recorder import Recorder, Reply
 
 
 def _show(reply: Reply) -> None:
     """Print a reply: the position on help, the message (red when refused), then the legal choices."""
+    from tutepgn.render import render_frame
+
     if reply.frame is not None:
         out.print(render_frame(reply.frame))
     if reply.message:
@@ -42,6 +45,9 @@ def record(
     rewritten after every entry; Ctrl-C or the end of input stops with the
     record so far saved as unfinished (*).
     """
+    from tutepgn.recorder import ENTRIES, Recorder, default_path, parse_tags
+    from tutepgn.render import render_frame
+
     path = output or default_path()
     try:
         recorder = Recorder.start(rules, seed=seed, deal=deal, stock=stock, turned=turned, dealer=dealer,
