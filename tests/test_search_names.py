@@ -166,7 +166,8 @@ def test_tute_show_prints_one_archived_deal(db: Path) -> None:
 
 
 def test_the_service_says_why_a_search_is_empty(db: Path) -> None:
-    with TestClient(create_app(Settings(db=db))) as client:
+    service = create_app(Settings(db=db, read_only=True))
+    with TestClient(service) as client:
         empty = client.get("/api/v1/deals", params={"player": "luis", "rules": "ludoteka"}).json()
         assert empty["items"] == [] and empty["emptied"] == {
             "filter": "rules", "value": "ludoteka-pairs", "alone": False, "before": 2}
@@ -174,6 +175,7 @@ def test_the_service_says_why_a_search_is_empty(db: Path) -> None:
         assert len(found["items"]) == 2 and found["emptied"] is None
         page = client.get("/", params={"player": "luis", "rules": "ludoteka"}).text
         assert "no deal matches rules=ludoteka-pairs among the 2 deals" in page
+    service.state.archive.close()
 
 
 def test_the_readme_search_showcase_finds_deals_in_the_samples(tmp_path: Path) -> None:
@@ -183,3 +185,15 @@ def test_the_readme_search_showcase_finds_deals_in_the_samples(tmp_path: Path) -
     assert runner.invoke(app, ["import", str(ROOT / "samples"), "--db", str(db)]).exit_code == 0
     result = runner.invoke(app, ["search", *words, "--db", str(db), "--json"])
     assert result.exit_code == 0 and len(json.loads(result.stdout)) >= 1, line
+
+
+def test_tute_stats_reads_as_words_and_percentages(db: Path) -> None:
+    result = runner.invoke(app, ["stats", "--db", str(db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "won %" in result.stdout and "average points" in result.stdout and "cantes sung" in result.stdout
+    assert "win_rate" not in result.stdout and "avg_points" not in result.stdout
+    rates = re.findall(r"\b\d{1,3}\.\d%", result.stdout)
+    assert rates, result.stdout  # every rate as a percentage, one decimal
+    data = json.loads(runner.invoke(app, ["stats", "--db", str(db), "--json"]).stdout)
+    ana = next(p for p in data["players"] if p["player"] == "ana")
+    assert f"{ana['win_rate']:.1%}" in result.stdout  # the JSON keeps the rate as a number
