@@ -3,18 +3,29 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.run-stamp
+PORT ?= 8000
 
 .PHONY: run test test-slow bench bench-quick clean chromium wrk
 
+# The service alone: the package and its dependencies, none of the test tools.
+$(RUN_STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
+
+# Everything the tests need (the service's install included).
 $(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-## run: install, then the main job: the service on http://127.0.0.1:8000 over the default archive, loaded with samples/
-run: $(STAMP)
-	$(BIN)/tute serve --load samples/
+## run: install what the service needs (not the test tools), then the main job: the service on
+## http://127.0.0.1:$(PORT) (PORT=8000 unless given: make run PORT=8080) over the default archive, loaded with samples/
+run: $(RUN_STAMP)
+	$(BIN)/tute serve --load samples/ --port $(PORT)
 
 ## test: install (with Debian's Chromium for the browser test), then run the whole test suite
 test: $(STAMP) chromium

@@ -30,8 +30,9 @@ from .settings import Settings
 T = TypeVar("T")
 log = logging.getLogger("tutepgn.api")
 
-PAGING = frozenset({"sort", "limit", "cursor"})
-"""Query parameters that go with the filters: the order and the page."""
+PAGING = frozenset({"sort", "limit", "cursor", "before", "start"})
+"""Query parameters that go with the filters: the order and the page (``start``: the search page's number of
+its first row, for "51-100 of 294")."""
 
 SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
     s.replace("-", "\\-") for s in SORTS) + ")$")]
@@ -233,11 +234,11 @@ class Service:
         raise HTTPException(504, f"the request ran over {deadline.seconds:g} s and was stopped; nothing was stored")
 
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str, limit: int,
-                  after: str | None) -> DealPage:
+                  after: str | None, before: str | None = None) -> DealPage:
         """A page of a search: from the page cache when there is one."""
         if self.cache is None:
-            return view.deal_page(filters, sort=sort, limit=limit, after=after)
-        return self.cache.deal_page(view, filters, sort=sort, limit=limit, after=after)
+            return view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
+        return self.cache.deal_page(view, filters, sort=sort, limit=limit, after=after, before=before)
 
 
 def search_filters(request: Request) -> SearchFilters:

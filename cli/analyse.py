@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import RenderableType
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from tutepgn.analysis import DealAnalysis
-from tutepgn.annotate import RecordAnalysis, analyse_records
 from tutepgn.cards import card_code
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
 from tutepgn.errors import NotationError, OutputError, TuteError
-from tutepgn.notation import Record, tpgn
-from tutepgn.notation.tags import rules_of
+
+if TYPE_CHECKING:  # the solver and the reader load when the command runs, not for ``tute --help``
+    from tutepgn.analysis import DealAnalysis
+    from tutepgn.annotate import RecordAnalysis
+    from tutepgn.notation import Record
 
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
@@ -63,6 +64,9 @@ def analyse(
     Exit codes: 0 every record analysed, 1 some record could not be (illegal, no starting position),
     2 unreadable input, usage error, or an output that cannot be written.
     """
+    from tutepgn.annotate import analyse_records
+    from tutepgn.notation import tpgn
+
     form = chosen(fmt, as_json, nl)
     if annotate != (output is not None):
         raise fail(ValueError("--annotate and -o OUT go together"))
@@ -115,6 +119,8 @@ def _print(result: RecordAnalysis, copy: Record | None) -> None:
         message = result.error.message if result.error else "not analysed"
         out.print(Text.assemble((f"record {result.index}: ", "bold"), ("cannot analyse: ", "red"), message))
         return
+    from tutepgn.notation.tags import rules_of
+
     rules = rules_of(copy.tags.get("Rules", ""))
     out.print(Text(f"record {result.index}", style="bold"))
     for renderable in deal_table(result.analysis, rules.seat_names):
