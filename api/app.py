@@ -17,13 +17,15 @@ import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from tutepgn.limits import check_settings
 
 from . import problems
 from .deps import Service
+from .head import HeadAsGet
 from .limits import SecurityHeaders
-from .routes import analysis, archive, deals, pages, records, rules
+from .routes import analysis, archive, deals, pages, recordings, records, rules
 from .settings import Settings
 
 __all__ = ["Settings", "app_from_env", "create_app"]
@@ -44,9 +46,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         service.jobs.close()  # the analysis processes end with the service
 
-    app = FastAPI(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
-                  description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem details.",
-                  lifespan=lifespan)
+    # /docs (Swagger UI) and /redoc with their scripts and styles served from the package fastapi-offline
+    # ships them in (/static-offline-docs), never from a CDN: the docs work offline.
+    app: FastAPI = FastAPIOffline(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
+                                  description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem "
+                                              "details.", lifespan=lifespan)
     app.state.service = service
     app.state.archive = service.archive
     app.state.settings = service.settings
@@ -54,10 +58,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if service.settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=service.settings.cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["X-API-Key", "Content-Type"])
+    app.add_middleware(HeadAsGet)  # HEAD answered as GET, without the body
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     problems.install(app)
     for router in (deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
+                   recordings.router(service),
                    pages.router(service)):
         app.include_router(router)
     return app

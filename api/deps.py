@@ -4,9 +4,10 @@ dependencies that read a request (a reader, the search filters, the API key)."""
 import asyncio
 import hmac
 import logging
+import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
 
@@ -14,9 +15,11 @@ import duckdb
 from fastapi import Header, HTTPException, Query, Request
 from pydantic import ValidationError
 
-from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, fatal, run_with_timeout
+from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
 from tutepgn.archive.analysis import store_rows
-from tutepgn.errors import ArchiveError, ErrorItem
+from tutepgn.archive.rows import Raw
+from tutepgn.errors import ArchiveError, ArchiveWriteError, ErrorItem
+from tutepgn.live import Recording, Recordings
 
 from .jobs import Jobs
 from .limits import Deadline
@@ -27,13 +30,16 @@ from .settings import Settings
 T = TypeVar("T")
 log = logging.getLogger("tutepgn.api")
 
-PAGING = frozenset({"sort", "limit", "cursor"})
-"""Query parameters that go with the filters: the order and the page."""
+PAGING = frozenset({"sort", "limit", "cursor", "before", "start"})
+"""Query parameters that go with the filters: the order and the page (``start``: the search page's number of
+its first row, for "51-100 of 294")."""
 
 SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
     s.replace("-", "\\-") for s in SORTS) + ")$")]
 
 
+ONE_TRANSACTION = sys.maxsize
+"""The batch size of an import of the service: one transaction, so that it is stored whole or not at all."""
 REOPEN_SECONDS = 1.0
 """While the archive cannot be used, requests try to open it again at most this often."""
 
@@ -62,6 +68,10 @@ class Service:
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
         self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis)
         self.closed = False
+        self.recordings = None if settings.read_only else Recordings(settings.recordings_folder)
+        """The deals being recorded live (None when read-only: nothing can be written)."""
+        for recording in self.recordings.unfinished_imports() if self.recordings else ():
+            self.import_recording(recording)  # the server stopped between a deal's last card and its import
 
     def close(self) -> None:
         self.closed = True
@@ -82,6 +92,45 @@ class Service:
                     self.cache.clear()
         except (duckdb.Error, HTTPException) as exc:  # the answer is given all the same
             log.warning("an analysis could not be stored: %s", exc)
+
+    def import_raw(self, raw: Iterable[Raw], names: list[str], *, progress: Callable[[int, int], None] | None = None,
+                   locked: Callable[[], None] | None = None) -> ImportSummary:
+        """Import records in one transaction, under the write lock (``locked`` runs once it is held); 503 when
+        the archive cannot be written, and nothing of the import is stored then."""
+        with self.write_lock:  # cached pages are dropped as the import commits
+            if locked is not None:
+                locked()
+            self.usable()
+            try:
+                summary = self.archive.import_raw(raw, names=names, batch_size=ONE_TRANSACTION, progress=progress,
+                                                  on_commit=self.cache.clear if self.cache else None)
+            except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
+                self.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
+                log.error("an import could not be written: %s", exc)
+                raise HTTPException(503, f"the archive could not be written (a full disk or an I/O error); "
+                                    f"{exc.committed:,} records were committed before that: import again to "
+                                    "finish (stored records are skipped)") from None
+            finally:
+                self.check_connection()  # a fatal error after the commit: opened again now
+            self.write_failure = None
+            return summary  # committed: a success, whatever failed after the commit
+
+    def import_recording(self, recording: Recording) -> None:
+        """Import a recorded deal once it is over (validated, stored valid or not) and close its recording;
+        left for later (the next entry, or a restart) if the archive cannot be written now."""
+        if not recording.importing.acquire(blocking=False):  # another request is importing it
+            return
+        try:
+            record = recording.finished()
+            if record is None:
+                return
+            text = record.tpgn()
+            self.import_raw([(f"<live {recording.id}>", 0, 1, text)], names=[f"<live {recording.id}>"])
+            recording.imported(deal_id(text)[0])
+        except (HTTPException, duckdb.Error, ArchiveError, OSError) as exc:
+            log.error("the recorded deal %s could not be imported yet: %s", recording.id, exc)
+        finally:
+            recording.importing.release()
 
     # -- Faults: a database DuckDB invalidated is opened again, at most once a REOPEN_SECONDS ----------------
     def failed(self, exc: BaseException) -> None:
@@ -185,11 +234,11 @@ class Service:
         raise HTTPException(504, f"the request ran over {deadline.seconds:g} s and was stopped; nothing was stored")
 
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str, limit: int,
-                  after: str | None) -> DealPage:
+                  after: str | None, before: str | None = None) -> DealPage:
         """A page of a search: from the page cache when there is one."""
         if self.cache is None:
-            return view.deal_page(filters, sort=sort, limit=limit, after=after)
-        return self.cache.deal_page(view, filters, sort=sort, limit=limit, after=after)
+            return view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
+        return self.cache.deal_page(view, filters, sort=sort, limit=limit, after=after, before=before)
 
 
 def search_filters(request: Request) -> SearchFilters:

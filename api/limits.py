@@ -33,11 +33,12 @@ T = TypeVar("T")
 APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 """The pages and the API: every script and style sheet from /static, nothing inline."""
-DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-            "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
-            "worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-"""/docs and /redoc: FastAPI's Swagger UI and ReDoc load from their CDN and start with an inline script."""
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; "
+            "frame-ancestors 'none'")
+"""/docs and /redoc: Swagger UI and ReDoc, served from this service (``/static-offline-docs``, the files the
+package fastapi-offline ships), start with an inline script and style their pages inline; nothing comes from
+another host."""
 DOCS_PATHS = ("/docs", "/redoc")
 
 
@@ -125,10 +126,16 @@ class SlowClientCut(HttpToolsProtocol):
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """The options of ``uvicorn.run`` that apply the settings' HTTP timeouts (``tute serve`` passes them)."""
+    """The options of ``uvicorn.run`` that apply the settings' HTTP timeouts (``tute serve`` passes them).
+
+    A shutdown waits for the requests under way at most ``request_timeout``, the bound of a posted
+    request, then cuts what is left: streamed answers, a live event stream above all, which would
+    otherwise hold it open until their client goes.
+    """
     return {"http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
                                       body_timeout=settings.body_timeout),
-            "timeout_keep_alive": settings.keep_alive_timeout}
+            "timeout_keep_alive": settings.keep_alive_timeout,
+            "timeout_graceful_shutdown": max(1, round(settings.request_timeout))}
 
 
 class Deadline:

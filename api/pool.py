@@ -128,13 +128,13 @@ class PageCache:
             self.generation += 1
 
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str = "date", limit: int = 50,
-                  after: str | None = None) -> DealPage:
+                  after: str | None = None, before: str | None = None) -> DealPage:
         """:meth:`Archive.deal_page`, from the cache when the same search was answered since the last import."""
-        key = (filters.model_dump_json(), sort, limit, after)
+        key = (filters.model_dump_json(), sort, limit, after, before)
         page = self.get(key)
         if page is None:
             generation = self.generation
-            page = view.deal_page(filters, sort=sort, limit=limit, after=after)
+            page = view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
             self.put(key, page, generation)
         return page
 

@@ -3,14 +3,18 @@
 Routes raise :class:`fastapi.HTTPException` with a sentence or a list of
 :class:`~tutepgn.errors.ErrorItem`; the handlers here turn those, FastAPI's own
 request errors, oversized bodies and crashes into a
-:class:`~tutepgn.errors.Problem`, served as ``application/problem+json``.
+:class:`~tutepgn.errors.Problem`, served as ``application/problem+json`` to API
+clients, and as an HTML page (the same problem, in words) to a browser asking
+for a page (:func:`wants_page`).
 """
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -20,10 +24,19 @@ from tutepgn.errors import ErrorItem, Problem, TuteError
 
 from .limits import security_headers
 
-TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
           413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
           504: "Took too long"}
 """The title of a problem, by status."""
+
+
+PAGES = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "templates"))
+
+
+def wants_page(request: Request) -> bool:
+    """Whether the client is a browser asking for a page: it accepts HTML, and the path is not the API's."""
+    path = request.url.path
+    return "text/html" in request.headers.get("accept", "") and not path.startswith(("/api/", "/openapi.json"))
 
 
 def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> JSONResponse:
@@ -33,14 +46,26 @@ def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[Er
     return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
 
 
+def problem_answer(request: Request, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> Response:
+    """A problem for this client: problem JSON, or an HTML page with the same problem for a browser."""
+    if not wants_page(request):
+        return problem_response(request.scope, status, detail, errors)
+    problem = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=request.url.path,
+                      errors=list(errors))
+    return PAGES.TemplateResponse(request, "error.html", {"problem": problem}, status_code=status)
+
+
 def unprocessable(errors: Sequence[ErrorItem | TuteError]) -> HTTPException:
     """A 422 naming every error (library errors give their located item)."""
     return HTTPException(422, [e.item() if isinstance(e, TuteError) else e for e in errors])
 
 
 def parameter_errors(exc: ValidationError | RequestValidationError, prefix: str = "") -> list[ErrorItem]:
-    """Pydantic's errors as items: the parameter at fault (e.g. ``query.limit``) is the item's text."""
-    return [ErrorItem(message=e["msg"], text=prefix + ".".join(map(str, e["loc"])),
+    """Pydantic's errors as items in words: the parameter at fault (e.g. ``query.limit``, or ``query`` for a
+    rule between parameters) is the item's text, the message says what is wrong, without pydantic's
+    "Value error, " before the library's own sentence."""
+    return [ErrorItem(message=e["msg"].removeprefix("Value error, "),
+                      text=(prefix + ".".join(map(str, e["loc"]))).rstrip("."),
                       expected=str(e.get("ctx", {}).get("expected", ""))) for e in exc.errors()]
 
 
@@ -54,30 +79,30 @@ def install(app: FastAPI) -> None:
     """Answer every error of ``app`` as a problem."""
 
     @app.exception_handler(StarletteHTTPException)  # also the router's own 404 and 405
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         errors = exc.detail if isinstance(exc.detail, list) else []
         detail = exc.detail if isinstance(exc.detail, str) else _summary(errors)
-        response = problem_response(request.scope, exc.status_code, detail, errors)
+        response = problem_answer(request, exc.status_code, detail, errors)
         response.headers.update(exc.headers or {})  # e.g. Allow, on a 405
         if exc.status_code == 401:
             response.headers["WWW-Authenticate"] = "X-API-Key"
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         errors = parameter_errors(exc)
-        return problem_response(request.scope, 422, "; ".join(f"{e.text}: {e.message}" for e in errors), errors)
+        return problem_answer(request, 422, "; ".join(f"{e.text}: {e.message}" for e in errors), errors)
 
     @app.exception_handler(Exception)
-    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+    async def _crash(request: Request, exc: Exception) -> Response:
         if fatal(exc):  # DuckDB invalidated the database (a full disk at a checkpoint): open it again
             service = request.app.state.service
             service.failed(exc)
-            response = problem_response(request.scope, 503, "the archive failed and was opened again: try again"
-                                        if service.failure is None else f"{service.failure}; try again later")
+            response = problem_answer(request, 503, "the archive failed and was opened again: try again"
+                                      if service.failure is None else f"{service.failure}; try again later")
             response.headers["Retry-After"] = "1"
         else:
-            response = problem_response(request.scope, 500, "the server failed; the error was logged")
+            response = problem_answer(request, 500, "the server failed; the error was logged")
         response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
         return response
 

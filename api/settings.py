@@ -20,6 +20,8 @@ class Settings(BaseModel):
     """How the service runs; from the command line and the environment, never from URLs."""
 
     db: Path = Field(default_factory=default_path)
+    recordings: Path | None = Field(None, description="The folder of the live recordings' journals (default: "
+                                                      "beside the archive, `<archive>.recordings`).")
     read_only: bool = False
     api_keys: frozenset[str] = Field(frozenset(), repr=False)
     cors_origins: list[str] = Field(default_factory=list)
@@ -43,9 +45,14 @@ class Settings(BaseModel):
                              description="Requests that run at once per process (default: one per core); "
                                          "the others wait in line.")
 
+    @property
+    def recordings_folder(self) -> Path:
+        """Where the live recordings are journaled: ``recordings``, else a folder beside the archive."""
+        return self.recordings or self.db.with_name(self.db.name + ".recordings")
+
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
-        """Settings from TUTEPGN_* variables: DB, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
+        """Settings from TUTEPGN_* variables: DB, RECORDINGS, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
         line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
         MAX_ROWS, ANALYSIS_WORKERS and the other limits by their names."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
@@ -57,6 +64,8 @@ class Settings(BaseModel):
                                                  if o.strip()]}
         if os.environ.get("TUTEPGN_DB"):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
+        if os.environ.get("TUTEPGN_RECORDINGS"):
+            data["recordings"] = Path(os.environ["TUTEPGN_RECORDINGS"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
         from_env: dict[str, str] = {}

@@ -8,6 +8,7 @@ each writing its figures as JSON:
    and python-chess ``read_game`` / ``read_headers`` in the same run (ratios);
 3. ``validate.py``: read + parse + replay + score with 1 and 2 worker jobs;
 4. ``solve.py``: the double-dummy solver, CPU time per solve over fixed seeds;
+   ``reconstruct.py``: a 2-player deal rebuilt from its play (no Deal, no Stock);
 5. ``archive.py`` at 10,000 and 100,000 deals (how the cost grows), then at
    ``--deals`` (1,000,000): import (the median of ``--import-runs`` fresh
    imports), peak memory, re-import, every search filter, stats;
@@ -123,6 +124,11 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                 key != "four_player_deal" or f["p90_ms"] <= 800)
             add(f"{stage}, 1 core ({d['backend'] if key != 'python_endgame' else 'python'})",
                 f"median {fmt(f['median_ms'], ' ms')}, p90 {fmt(f['p90_ms'], ' ms')} CPU", target, met)
+    k = r.get("reconstruct")
+    if k:
+        add("reconstruction of a 2-player deal from its play (no Deal, no Stock), 1 core",
+            f"median {fmt(k['all']['median_ms'], ' ms')}, p90 {fmt(k['all']['p90_ms'], ' ms')}", "median 20 ms",
+            k["all"]["median_ms"] < 20)
     c = r["parse"].get("python_chess")
     if c:
         add(f"python-chess {c['version']} `read_game`, same run", f"{c['read_game_games_per_s']:,} games/s, "
@@ -189,7 +195,8 @@ def markdown(results: dict[str, Any], rows: list[tuple[str, str, str, str]]) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="engine, parse, validate and the solver only")
+    parser.add_argument("--quick", action="store_true",
+                        help="engine, parse, validate, the solver and the stock reconstruction only")
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals in the largest archive")
     parser.add_argument("--import-runs", type=int, default=3, help="fresh imports of the largest archive")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the service load")
@@ -206,6 +213,7 @@ def main() -> None:
         results["parse"] = run("parse.py")["parse"]
         results["validate"] = run("validate.py")["validate"]
         results["solve"] = run("solve.py")["solve"]
+        results["reconstruct"] = run("reconstruct.py")["reconstruct"]
         if not args.quick:
             results["archive"] = []
             for n in sorted({10_000, 100_000, args.deals}):

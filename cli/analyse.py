@@ -5,20 +5,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import RenderableType
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from tutepgn.analysis import NOT_SEEN, STOCK_HORIZON, DealAnalysis
-from tutepgn.annotate import RecordAnalysis, analyse_records
 from tutepgn.cards import card_code
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
 from tutepgn.errors import NotationError, OutputError, TuteError
-from tutepgn.notation import Record, tpgn
-from tutepgn.notation.tags import rules_of
+
+if TYPE_CHECKING:  # the solver and the reader load when the command runs, not for ``tute --help``
+    from tutepgn.analysis import DealAnalysis
+    from tutepgn.annotate import RecordAnalysis
+    from tutepgn.notation import Record
 
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
@@ -38,6 +39,8 @@ def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[Rende
     if not analysis.complete:
         yield Text("the deal was not played to its last trick (a tute, or the record stops): actual is what "
                    "was made until then", style="dim")
+    from tutepgn.analysis import NOT_SEEN  # loaded already: the analysis is here
+
     unvalued = Counter(h.reason for h in analysis.hidden if h.reason is not None)
     for reason, count in unvalued.items():
         why = "(double dummy needs every card seen)" if reason == NOT_SEEN else f"by PIMC: {reason}"
@@ -54,7 +57,7 @@ def analyse(
     cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
     pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
-    stock_horizon: Annotated[int, typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time).")] = STOCK_HORIZON,
+    stock_horizon: Annotated[Optional[int], typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
     fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
@@ -69,7 +72,11 @@ def analyse(
     Exit codes: 0 every record analysed, 1 some record could not be (illegal, no starting position),
     2 unreadable input, usage error, or an output that cannot be written.
     """
+    from tutepgn.annotate import analyse_records
+    from tutepgn.notation import tpgn
+
     form = chosen(fmt, as_json, nl)
+    horizon = {} if stock_horizon is None else {"stock_horizon": stock_horizon}  # else the library's default
     if annotate != (output is not None):
         raise fail(ValueError("--annotate and -o OUT go together"))
     if not file.is_file():
@@ -84,7 +91,8 @@ def analyse(
         with progress:
             task = progress.add_task("analyse", total=None)
             for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
-                                                                             jobs=jobs, stock_horizon=stock_horizon), 1):
+                                                                             jobs=jobs,
+                                                                             **horizon), 1):
                 progress.update(task, completed=done)
                 failed += result.error is not None
                 if copy is not None:
@@ -121,6 +129,8 @@ def _print(result: RecordAnalysis, copy: Record | None) -> None:
         message = result.error.message if result.error else "not analysed"
         out.print(Text.assemble((f"record {result.index}: ", "bold"), ("cannot analyse: ", "red"), message))
         return
+    from tutepgn.notation.tags import rules_of
+
     rules = rules_of(copy.tags.get("Rules", ""))
     out.print(Text(f"record {result.index}", style="bold"))
     for renderable in deal_table(result.analysis, rules.seat_names):

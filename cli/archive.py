@@ -10,21 +10,24 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import duckdb
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from tutepgn.archive import (Archive, BATCH_SIZE, EXPORT_FORMATS, SORTS, SQL_MEMORY, SQL_MEMORY_ENV, ImportSummary,
-                             SearchFilters, default_path, rebuild_file, run_sql)
-from tutepgn.cli.filters import with_filters
+from tutepgn.archive.defaults import BATCH_SIZE, EXPORT_FORMATS, SQL_MEMORY, SQL_MEMORY_ENV
+from tutepgn.archive.search import SORTS, SearchFilters
+from tutepgn.cards import SUIT_LETTERS, SUIT_NAMES
+from tutepgn.cli.filters import option_name, with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
 from tutepgn.inputs import expand
+
+if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
+    from tutepgn.archive import Archive, ImportSummary
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
@@ -33,6 +36,9 @@ RECORD_FORMS = ("tpgn", "jsonl", "csv")
 
 def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True) -> Archive:
     """The archive at ``db`` (else the default file), or exit 2 saying why it cannot be opened."""
+    import duckdb
+
+    from tutepgn.archive import Archive, default_path
     try:
         return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
     except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
@@ -42,6 +48,7 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
 def existing_archive(db: Path | None) -> Path:
     """The archive file at ``db`` (else the default file), or exit 2 if there is none: for the commands that
     must not create one."""
+    from tutepgn.archive import default_path
     source = db or default_path()
     if not source.exists():
         raise fail(FileNotFoundError(f"no archive at {source}"))
@@ -128,9 +135,12 @@ def search(
             return
         rows = archive.search(filters, sort=sort, limit=limit, offset=offset)
         total = archive.count(filters) if form == Format.table else 0
+        emptied = archive.emptied_by(filters) if not rows and not offset else None
     finally:
         archive.close()
     emit(form, rows, render=lambda: [_deals_table(rows, total, offset)])
+    if emptied is not None:  # a note, not an error: the search ran, and says why it found nothing
+        err.print(emptied.text(option_name(emptied.filter)), soft_wrap=True, highlight=False)
 
 
 def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
@@ -144,6 +154,32 @@ def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
         grid.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
                                  r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")))
     return grid
+
+
+def show(
+    deal: Annotated[int, typer.Argument(help="The deal's id, as `tute search` lists it.")],
+    db: DbOption = None,
+    fmt: format_option("tpgn", "json", help="The record (tpgn: as stored; json: the record as JSON, "
+                                            "docs/json.md)") = "tpgn",
+    as_json: JsonFlag = False,
+    cards: Annotated[str, typer.Option(help="Card style: es, es-letters, it, fr (json also en, names).")] = "es",
+) -> None:
+    """Print one archived deal: its record, as stored or as JSON."""
+    from tutepgn.archive.export import written
+
+    form = chosen(fmt, as_json)
+    archive = open_archive(db, read_only=True)
+    try:
+        text = archive.text(deal)
+    finally:
+        archive.close()
+    if text is None:
+        raise fail(LookupError(f"no deal {deal} in {archive.path}: `tute search` lists the ids"))
+    try:
+        shown = text if form == Format.tpgn and cards == "es" else next(written([text], form.value, cards))
+    except ValueError as exc:  # an unknown card style
+        raise fail(exc) from None
+    sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
 
 
 @with_filters
@@ -170,6 +206,34 @@ def stats(
     emit(form, result, render=lambda: _stats_text(result))
 
 
+HEADERS = {
+    "player": "player", "deals": "deals", "wins": "won", "win_rate": "won %", "avg_points": "average points",
+    "tutes": "tutes", "cantes": "cantes sung", "preset": "ruleset", "avg_winner_points": "winner's average",
+    "doubles": "doubled", "tie_breaks": "ties on the last trick", "trump": "trump", "avg_margin": "average margin",
+    "points_from": "winner's points",
+}
+"""The statistics' keys (their JSON form) as the table headers ``tute stats`` prints."""
+TEXT_COLUMNS = ("player", "preset", "trump")
+
+
+def percent(rate: float | None) -> str:
+    """A rate (0 to 1) as a percentage, one decimal: ``0.457`` -> ``45.7%``."""
+    return "" if rate is None else f"{rate:.1%}"
+
+
+def stat_cell(key: str, value: Any) -> str:
+    """One value of the statistics for people: rates as percentages, trumps by name, points as a range."""
+    if value is None:
+        return ""
+    if key == "win_rate":
+        return percent(value)
+    if key == "trump":
+        return SUIT_NAMES[SUIT_LETTERS.index(value)] if value in SUIT_LETTERS else str(value)
+    if key == "points_from":
+        return f"{value}-{value + 9}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
 def _stats_text(result: dict) -> list[object]:
     """The statistics for people: a line of totals, a table per grouping (50 rows at most), two sentences."""
     t = result["totals"]
@@ -183,15 +247,15 @@ def _stats_text(result: dict) -> list[object]:
             continue
         grid = Table(title=title, title_justify="left")
         for col in rows[0]:
-            grid.add_column(col, justify="right" if col not in ("player", "preset", "trump") else "left")
+            grid.add_column(HEADERS.get(col, col), justify="left" if col in TEXT_COLUMNS else "right")
         for row in rows[:50]:
-            grid.add_row(*[Text("" if v is None else str(v)) for v in row.values()])
+            grid.add_row(*[Text(stat_cell(k, v)) for k, v in row.items()])
         shown.append(grid)
     c, m = result["cuarenta"], result["mano"]
     shown.append(f"Las cuarenta: the side dealt rey and caballo of trump won {c['won_by_holder']:,} of "
-                 f"{c['deals']:,} deals ({c['rate']}).")
-    shown.append(f"Mano: mano's side won {m['won_by_mano']:,} of {m['deals']:,} deals ({m['rate']}; "
-                 f"an even chance would be {m['even_chance']}).")
+                 f"{c['deals']:,} deals ({percent(c['rate'])}).")
+    shown.append(f"Mano: mano's side won {m['won_by_mano']:,} of {m['deals']:,} deals ({percent(m['rate'])}; "
+                 f"an even chance would be {percent(m['even_chance'])}).")
     return shown
 
 
@@ -236,6 +300,9 @@ def sql(
     """Run SQL on a read-only connection in a process of its own: no writes, no files, no network, a time
     limit, a memory limit, a row cap."""
     form = chosen(fmt, as_json, nl)
+    import duckdb
+
+    from tutepgn.archive import default_path, run_sql
     try:
         columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows, memory=memory)
     except (FileNotFoundError, LimitError, duckdb.Error) as exc:
@@ -280,6 +347,9 @@ def rebuild(
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
     form = chosen(fmt, as_json)
     source = existing_archive(db)
+    import duckdb
+
+    from tutepgn.archive import rebuild_file
     try:
         summary, backup = rebuild_file(source, output, jobs=jobs)
     except (FileExistsError, duckdb.Error, ArchiveError) as exc:
@@ -304,6 +374,7 @@ def analyse(
     form = chosen(fmt, as_json)
     source = existing_archive(db)
     archive = open_archive(source, read_only=False)
+    import duckdb
     progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
     try:

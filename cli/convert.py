@@ -9,7 +9,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from tutepgn import convert as convert_mod
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.output import EXIT_INVALID, fail, say
 from tutepgn.errors import TuteError
@@ -31,6 +30,8 @@ def convert(
     Records that cannot be read are reported on stderr with their location and
     left out (exit 1); bad options or unreadable input exit 2.
     """
+    from tutepgn import convert as convert_mod  # the reader loads when the command runs
+
     target = to or convert_mod.format_of_path(output)
     if target is None:
         raise fail(ValueError("say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or "

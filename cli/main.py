@@ -1,27 +1,167 @@
-"""The ``tute`` command: the app and its commands, each registered here from the module that defines it.
+"""The ``tute`` command: the app and its commands, each registered here by the module that defines it.
 
 A command parses its options, makes one library call and maps errors (see
-``cli/output.py`` for the output switch and the error shape they share).
+``cli/output.py`` for the output switch and the error shape they share).  A
+command's module is imported when that command runs (or its own ``--help`` is
+asked for): ``tute --help`` lists the commands from their docstrings, read from
+the sources, so it loads neither pydantic nor DuckDB (``bench/cli_startup.py``).
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import sys
+from collections.abc import Iterator, MutableMapping
+from functools import cache
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import TyperException
 
-from tutepgn.cli import analyse, archive, convert, record, replay, rules, serve, simulate, validate
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 from tutepgn.errors import SettingError
 
+COMMANDS: dict[str, str] = {
+    "simulate": "simulate:simulate", "rules": "rules:rules", "validate": "validate:validate",
+    "convert": "convert:convert", "replay": "replay:replay", "record": "record:record", "analyse": "analyse:analyse",
+    "import": "archive:import_", "search": "archive:search", "show": "archive:show", "stats": "archive:stats",
+    "export": "archive:export", "sql": "archive:sql", "archive": "", "serve": "serve:serve",
+}
+"""Every command, in the order ``tute --help`` lists them: its module in ``cli/`` and function ("" for the
+``archive`` group, :data:`ARCHIVE_COMMANDS`)."""
+ARCHIVE_COMMANDS = {"verify": "archive:verify", "rebuild": "archive:rebuild", "analyse": "archive:analyse"}
+ARCHIVE_HELP = "Check, rebuild or analyse the archive file."
 
-class TuteGroup(TyperGroup):
+
+def function_of(spec: str) -> Any:
+    """The command function a ``module:function`` spec names (its module imported now)."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(f"tutepgn.cli.{module}"), name)
+
+
+def build(name: str) -> Any:
+    """The click command (or the ``archive`` group) ``name``, built by typer from its function."""
+    if not COMMANDS[name]:
+        group = typer.Typer(name=name, cls=TuteSubgroup, help=ARCHIVE_HELP, no_args_is_help=True,
+                            add_completion=False, rich_markup_mode=None)
+        for sub, spec in ARCHIVE_COMMANDS.items():
+            function = function_of(spec)
+            group.command(sub, cls=TuteCommand, short_help=summary(function.__doc__ or ""))(function)
+        built = typer.main.get_command(group)
+    else:
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(name, cls=TuteCommand)(function_of(COMMANDS[name]))
+        built = typer.main.get_command(single)
+    built.name = name
+    return built
+
+
+def plain_type(param: Any) -> None:
+    """Help shows a value's type, but not a flag's (``<bool>``), and a list's item type (``<str>``, given once
+    per value) rather than ``<list[str]>``."""
+    if getattr(param, "is_flag", False):
+        param.metavar = ""
+    elif param.multiple or param.nargs != 1:
+        label = param.display_type(None).replace("<list[", "<").replace("]>", ">")
+        param.display_type_rich = lambda ctx: label  # an argument's metavar would rename it too
+
+
+class PlainTypes:
+    """The help of a command of ``tute`` with plain types (:func:`plain_type`), the help option included."""
+
+    params: list[Any]
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            plain_type(option)
+        return option
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        for param in self.params:
+            plain_type(param)
+        super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+class TuteCommand(PlainTypes, TyperCommand):
+    """A command of ``tute``."""
+
+
+class TuteSubgroup(PlainTypes, TyperGroup):
+    """A group of commands of ``tute`` (``tute archive``)."""
+
+
+@cache
+def docstrings(module: str) -> dict[str, str]:
+    """The docstring of every function of ``cli/MODULE.py``, read from its source without importing it."""
+    spec = importlib.util.find_spec(f"tutepgn.cli.{module}")
+    assert spec is not None and spec.origin is not None
+    with open(spec.origin, encoding="utf-8") as fp:
+        tree = ast.parse(fp.read())
+    return {node.name: ast.get_docstring(node) or "" for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def listed(name: str) -> TyperCommand:
+    """What ``tute --help`` shows of command ``name``: its name and its docstring's first paragraph, whole,
+    its module not imported."""
+    spec = COMMANDS[name]
+    module, _, function = spec.partition(":")
+    text = docstrings(module)[function] if spec else ARCHIVE_HELP
+    return TyperCommand(name, help=text, short_help=summary(text))
+
+
+def summary(text: str) -> str:
+    """A command's line in its group's help: its docstring's first paragraph, whole (click would cut it)."""
+    return " ".join(text.split("\n\n")[0].split())
+
+
+class Commands(MutableMapping[str, Any]):
+    """The root's commands by name, each built (its module imported) when first looked up."""
+
+    def __init__(self) -> None:
+        self.built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self.built[name] = build(name)
+        return self.built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*COMMANDS, *(n for n in self.built if n not in COMMANDS)])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+
+class TuteGroup(PlainTypes, TyperGroup):
     """The root command: notes the command line for the error shape, and in JSON mode reports a usage
     error (a missing argument, a bad value, an unknown option or command) as a JSON problem too.  A closed
     stdout (``| head``) ends any command normally; a bad ``TUTEPGN_*`` setting is a usage error (status 2)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.commands = Commands()  # type: ignore[assignment]
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        """The root's help lists each command by its docstring, without importing the commands' modules."""
+        commands = self.commands
+        self.commands = {name: listed(name) for name in commands}  # type: ignore[assignment]
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.commands = commands
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         invocation.words = list(args)
@@ -57,25 +197,12 @@ class TuteGroup(TyperGroup):
 
 
 app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,
-                  add_completion=False)
-app.command()(simulate.simulate)
-app.command()(rules.rules)
-app.command()(validate.validate)
-app.command()(convert.convert)
-app.command()(replay.replay)
-app.command()(record.record)
-app.command()(analyse.analyse)
-app.command("import")(archive.import_)
-app.command()(archive.search)
-app.command()(archive.stats)
-app.command()(archive.export)
-app.command()(archive.sql)
-archive_app = typer.Typer(help="Check, rebuild or analyse the archive file.", no_args_is_help=True)
-archive_app.command()(archive.verify)
-archive_app.command()(archive.rebuild)
-archive_app.command()(archive.analyse)
-app.add_typer(archive_app, name="archive")
-app.command()(serve.serve)
+                  add_completion=False, rich_markup_mode=None)
+
+
+@app.callback()
+def root() -> None:
+    """tutepgn: record, check and search games of Tute."""
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, RenderableType
@@ -25,8 +25,10 @@ from rich.table import Table
 from rich.text import Text
 from typer.exceptions import TyperException
 
-from tutepgn.errors import ErrorItem, NotationError, OutputError, Problem, TuteError
-from tutepgn.notation import jsonform
+from tutepgn.errors import NotationError, OutputError, TuteError
+
+if TYPE_CHECKING:
+    from tutepgn.errors import ErrorItem, Problem
 
 class StdoutConsole(Console):
     """The console of stdout: a closed pipe (``| head``) ends the command with status 0, as every command's
@@ -97,6 +99,7 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
         if rows is None:
             typer.echo(dumps(data))
         else:
+            from tutepgn.notation import jsonform  # the reader loads when a command writes, not for --help
             sys.stdout.writelines(jsonform.join(map(dumps, rows)))
     elif form == Format.nl:
         for item in rows if rows is not None else [data]:
@@ -136,6 +139,8 @@ _TITLES: tuple[tuple[type[BaseException], str], ...] = (
 
 def problem(exc: BaseException, status: int, instance: str | None, items: Sequence[ErrorItem] = ()) -> Problem:
     """``exc`` as the one JSON error shape; its items are ``items``, else the error itself (located if it can be)."""
+    from tutepgn.errors import ErrorItem, Problem  # pydantic loads when an error is shown as JSON
+
     title = next(t for kind, t in _TITLES if isinstance(exc, kind))
     message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
     own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)

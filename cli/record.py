@@ -1,4 +1,4 @@
-"""``tute record``: record a deal played at a real table, entry by entry, saved after each one."""
+"""``tute record``: record deals played at a real table, entry by entry, saved after each one."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from rich.text import Text
 
 from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
-from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags
+from tutepgn.notation import SEAT_TAGS
+from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
 from tutepgn.render import render_frame
+from tutepgn.session import Session
 
 
 def _show(reply: Reply) -> None:
-    """Print a reply: the position on help, the message (red when refused), then the legal choices."""
+    """Print a reply: the position, the message (red when refused), then the legal choices."""
     if reply.frame is not None:
         out.print(render_frame(reply.frame))
     if reply.message:
@@ -25,44 +27,142 @@ def _show(reply: Reply) -> None:
 
 
 def record(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p match_target=5'.")],
+    rules: Annotated[Optional[str], typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p match_target=5'.")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The new .tpgn file (default: tute-DATE-TIME.tpgn here); never overwritten.")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Shuffle the deal from this seed instead of entering it.")] = None,
-    deal: Annotated[Optional[str], typer.Option(help="The hands as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
-    stock: Annotated[Optional[str], typer.Option(help="2 players: the stock from top to bottom, the turned card last.")] = None,
-    turned: Annotated[Optional[str], typer.Option(help="The card turned to show trump (3-4 players: one of the dealer's cards).")] = None,
-    dealer: Annotated[str, typer.Option(help="The dealer's seat letter.")] = "N",
-    tags: Annotated[Optional[list[str]], typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Event=Club night; repeat for more.")] = None,
+    resume: Annotated[Optional[Path], typer.Option(help="Go on with an unfinished recording (a deal or a match) from its file.")] = None,
+    single: Annotated[bool, typer.Option("--single", help="Record one deal, not a match until its target.")] = False,
+    players: Annotated[Optional[str], typer.Option(help="The players' names in seat order (N W S E; N W E; N S), separated by commas; asked when not given.")] = None,
+    event: Annotated[Optional[str], typer.Option(help="The event (Event tag); asked when not given.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Shuffle the deal from this seed (the hands are then known).")] = None,
+    deal: Annotated[Optional[str], typer.Option(help="The hands, when known, as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
+    stock: Annotated[Optional[str], typer.Option(help="With --deal, 2 players: the stock from top to bottom, the turned card last.")] = None,
+    turned: Annotated[Optional[str], typer.Option(help="The card turned to show trump (of the first deal); asked when not given.")] = None,
+    dealer: Annotated[str, typer.Option(help="The (first) dealer's seat letter.")] = "N",
+    tags: Annotated[Optional[list[str]], typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Site=Club; repeat for more.")] = None,
 ) -> None:
-    """Record a deal at the table: type each card and declaration as it happens.
+    """Record a deal or a match at the table: type each card and declaration as it happens.
 
-    Each line is an entry: a card (1O) for the seat to move, a declaration
-    (N 40, E 20C, S tute 12, S x7B), ? or help for the legal choices, or undo.
-    An illegal entry is refused with the rule that forbids it.  The file is
-    rewritten after every entry; Ctrl-C or the end of input stops with the
-    record so far saved as unfinished (*).
+    The hands are unknown, as at a real table: give the turned card, then each
+    card as it is played (several to a line, or a whole trick: 1. S 6B 7B 12B
+    4B), each declaration as it is shown (N 40, E 20C, S tute 12, S x7B), ?
+    for the position, undo (undo 3: the last three).  Each entry is judged at
+    once from the cards seen (a revoke is named with the trick that proves
+    it); a refused entry is not applied.  With --seed or --deal the hands are
+    known and one deal is recorded.  The file is rewritten after every entry;
+    Ctrl-C or the end of input stops with everything entered saved, and
+    --resume FILE goes on.
     """
-    path = output or default_path()
     try:
-        recorder = Recorder.start(rules, seed=seed, deal=deal, stock=stock, turned=turned, dealer=dealer,
-                                  tags=parse_tags(tags or []), path=path)
+        if resume is not None:
+            if rules or output or seed is not None or deal or stock or turned or players or event or tags:
+                raise ValueError("--resume goes on with the file as it is: give no other option")
+            session = Session.resume(resume)
+            path = resume
+        elif seed is not None or deal or stock:
+            path = output or default_path()
+            _known(rules, seed, deal, stock, turned, dealer, parse_tags(tags or []), path)
+            return
+        else:
+            path = output or default_path()
+            session = Session.new(_required(rules), path, tags=parse_tags(tags or []), dealer=dealer,
+                                  match=not single)
+            if turned is not None:
+                read_turned(session.rules, turned)
+            _table_tags(session.rules.seat_names, session.tags, players, event)
     except OSError as exc:
-        raise fail(OSError(f"cannot record to {path}: {exc.strerror}" if exc.strerror else exc)) from None
+        raise fail(OSError(f"cannot record to {exc.filename or output}: {exc.strerror}" if exc.strerror else exc)) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
+    except (KeyboardInterrupt, EOFError):
+        out.print(Text("\nStopped before the first deal: nothing was written."))
+        return
+    _run(session, path, turned)
+
+
+def _required(rules: str | None) -> str:
+    if not rules:
+        raise ValueError("give the rules (--rules PRESET), or --resume FILE")
+    return rules
+
+
+def _table_tags(seats: tuple[str, ...], tags: dict[str, str], players: str | None, event: str | None) -> None:
+    """Ask once for the event and the players (unless given), into ``tags``."""
+    if event is not None:
+        tags["Event"] = event
+    elif "Event" not in tags:
+        tags["Event"] = input("Event: ").strip() or "?"
+    names = [name.strip() for name in players.split(",")] if players is not None else []
+    if players is not None and len(names) != len(seats):
+        raise ValueError(f"--players gives {len(names)} names; this table has {len(seats)} seats ({' '.join(seats)})")
+    for i, seat in enumerate(seats):
+        tag = SEAT_TAGS[seat]
+        if names:
+            tags[tag] = names[i] or "?"
+        elif tag not in tags:
+            tags[tag] = input(f"{tag} ({seat}): ").strip() or "?"
+
+
+def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | None, turned: str | None,
+           dealer: str, tags: dict[str, str], path: Path) -> None:
+    """One deal whose hands are known (shuffled from a seed, or entered)."""
+    recorder = Recorder.start(_required(rules), seed=seed, deal=deal, stock=stock, turned=turned, dealer=dealer,
+                              tags=tags, path=path)
     out.print(Text(f"Recording a deal of {recorder.deal.rules} to {path}.\nEnter {ENTRIES}; "
                    "Ctrl-C or end of input stops, keeping the record so far."))
     out.print(render_frame(recorder.frame()))
+    if _entries(recorder, path):
+        out.print(Text(f"Deal complete: the record is saved in {path}."))
+
+
+def _run(session: Session, path: Path, turned: str | None) -> None:
+    """Deal after deal until the session is over: the turned card, then the entries."""
+    kind = f"a match to {session.match.target}" if session.match is not None else "a deal"
+    hands = "known" if session.current is not None and session.current.seen is None else "unknown"
+    out.print(Text(f"Recording {kind} of {session.rules} to {path}, hands {hands}.\nEnter {ENTRIES}; "
+                   f"Ctrl-C or end of input stops, keeping everything entered (tute record --resume {path})."))
     try:
-        while not recorder.deal.over:
+        while not session.over:
+            recorder = session.current
+            if recorder is None:
+                recorder = _next_deal(session, turned)
+                turned = None
+            out.print(render_frame(recorder.frame()))
+            if not _entries(recorder, path):
+                return
+            out.print(Text(session.finish(), style="bold"))
+    except (KeyboardInterrupt, EOFError):
+        held = f"{path} holds every deal so far" if session.done else "nothing was written"
+        out.print(Text(f"\nStopped before the next deal: {held}."))
+        return
+    except OSError as exc:
+        raise fail(OSError(f"cannot write {path}: {exc.strerror or exc}")) from None
+    out.print(Text(f"Complete: the record{'s are' if len(session.done) > 1 else ' is'} saved in {path}."))
+
+
+def _next_deal(session: Session, turned: str | None) -> Recorder:
+    """Start the next deal, asking for its turned card until it is one."""
+    number = len(session.done) + 1
+    while True:
+        text = turned or input(f"Deal {number}, dealt by {session.dealer}. The turned card: ")
+        turned = None
+        try:
+            return session.next_deal(text)
+        except ValueError as exc:
+            out.print(Text(str(exc), style="red"))
+
+
+def _entries(recorder: Recorder, path: Path) -> bool:
+    """Read entries until the deal is over (True), or until Ctrl-C or the end of input (False: saved)."""
+    try:
+        while not recorder.over:
             _show(recorder.enter(input(recorder.prompt())))
     except (KeyboardInterrupt, EOFError):
         _save(recorder, path)
         out.print(Text(f"\nStopped: {recorder.saved} entries saved in {path} as an unfinished record (*)."))
-        return
+        return False
     except OSError as exc:
         raise _write_failed(recorder, path, exc) from None
-    out.print(Text(f"Deal complete: the record is saved in {path}."))
+    return True
 
 
 def _save(recorder: Recorder, path: Path) -> None:

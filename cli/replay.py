@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
 
 from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
-from tutepgn.render import render_frame
-from tutepgn.replay import Frame, frame_data, frames, pick_record
+
+if TYPE_CHECKING:  # the reader loads when the command runs, not for ``tute --help``
+    from tutepgn.replay import Frame
 
 NEXT, PREVIOUS, FIRST, LAST, QUIT = "next", "previous", "first", "last", "quit"
 KEYS = {
@@ -44,6 +45,8 @@ def move(index: int, key: str, count: int) -> int | None:
 
 def _browse(steps: list[Frame]) -> None:
     """Show one frame at a time, driven by the keyboard."""
+    from tutepgn.render import render_frame
+
     index: int | None = 0
     while index is not None:
         out.clear()
@@ -69,6 +72,9 @@ def replay(
     Home/g first, End/G last, q quit); piped or with --all, every frame is
     printed in order.
     """
+    from tutepgn.render import render_frame
+    from tutepgn.replay import frame_data, frames, pick_record
+
     form = chosen(fmt, as_json)
     try:
         steps = frames(pick_record(file, record))

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from tutepgn.cli.output import fail, format_option, out
 from tutepgn.cli.rules import ruleset
-from tutepgn.notation import jsonform, tpgn
-from tutepgn.sheets import score_sheet
-from tutepgn.simulate import BotName, deal_records, match_records
-from tutepgn.validate import validate
+
+if TYPE_CHECKING:  # the bots and the writers load when the command runs, not for ``tute --help``
+    from tutepgn.simulate import BotName
 
 
 def simulate(
@@ -27,6 +26,11 @@ def simulate(
     fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",
 ) -> None:
     """Play deals or matches with built-in bots and write their records in Tute PGN (or JSON)."""
+    from tutepgn.notation import jsonform, tpgn
+    from tutepgn.sheets import score_sheet
+    from tutepgn.simulate import deal_records, match_records
+    from tutepgn.validate import validate
+
     r = ruleset(rules)
     if bot not in ("random", "greedy"):
         raise fail(ValueError(f"unknown bot {bot!r}: random or greedy"))

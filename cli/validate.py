@@ -14,8 +14,6 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
 from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
 from tutepgn.inputs import expand
-from tutepgn.sheets import findings_text, score_sheet
-from tutepgn.validate import ReportModel, Summary, tally, validate_sources, write_fixed
 
 
 def validate(
@@ -35,6 +33,9 @@ def validate(
 
     Exit codes: 0 all valid, 1 some invalid or mismatched, 2 unreadable input or usage error.
     """
+    from tutepgn.sheets import findings_text, score_sheet  # the validator loads when the command runs
+    from tutepgn.validate import ReportModel, Summary, tally, validate_sources
+
     form = chosen(fmt, as_json, nl)
     ruleset = ruleset_of(rules) if rules else None
     try:
@@ -90,6 +91,8 @@ def validate(
 
 def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     """Write the corrected file and say where (never silently)."""
+    from tutepgn.validate import write_fixed
+
     fixed, target, backup = write_fixed(path, reports, in_place=in_place)
     if not fixed:
         err.print(f"{path}: nothing to fix", soft_wrap=True)

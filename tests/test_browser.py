@@ -1,4 +1,5 @@
-"""The web pages in a real browser: the deal replay, the search page and the validation page.
+"""The web pages in a real browser: the deal replay, the search page, the validation page, the phone recorder
+and the live view.
 
 The app runs with uvicorn in a background thread over a temporary archive of
 the samples; Playwright drives Debian's Chromium (/usr/bin/chromium; browser
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import re
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +24,8 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_play
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
+from tutepgn.notation import read_record
+from tutepgn.replay import frames
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -30,6 +34,14 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+KEY = "tk_browser_test"
+"""The service's write key: recording needs it."""
+RECORDED = SAMPLES / "torofun-4p-lost-cante.tpgn"
+"""The deal recorded by tapping its cards: a cante, a forfeited one, a deal won by one side."""
+CARD = re.compile(r"(1[0-2]|[1-7])[OCEB]")
+SHOWN = """([entries, selector]) => document.getElementById("live").dataset.entries === String(entries)
+                                  && document.querySelector(selector) !== null"""
+"""In the live view: the state after that many entries is drawn, and the card entered is on the table."""
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="Debian's Chromium is missing at /usr/bin/chromium "
@@ -65,7 +77,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                      + [tampered])
     archive.close()
     assert summary.added > 0, summary
-    app = create_app(Settings(db=db))
+    app = create_app(Settings(db=db, api_keys=frozenset({KEY})))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning",
                                            lifespan="off"))
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
@@ -356,3 +368,110 @@ def test_the_analysis_graph_marks_and_par(base_url: str, browser: Browser, artif
     page.screenshot(path=str(artifacts / "deal-analysis.png"), full_page=True)
     assert errors.seen == []
     page.close()
+
+
+def _recorded_deal() -> tuple[dict[str, str], list[str]]:
+    """The tags of the deal to record, and its events in order as the recorder takes them (``S 7E``, ``S 20E``)."""
+    record = read_record(RECORDED.read_text(encoding="utf-8"))
+    return record.tags, [f.text for f in frames(record)][1:]
+
+
+def test_a_phone_records_a_deal_by_tapping_its_cards(base_url: str, browser: Browser, artifacts: Path) -> None:
+    tags, entries = _recorded_deal()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors = _Errors(page, allow="status of 422")  # the refused entry's answer, logged by the browser
+    page.goto(f"{base_url}/record")
+    form = page.locator("#start-form")
+    form.locator('select[name="rules"]').select_option(tags["Rules"])
+    for seat, tag in (("N", "North"), ("W", "West"), ("S", "South"), ("E", "East")):
+        form.locator(f'input[name="player-{seat}"]').fill(tags[tag])
+    form.locator('input[name="Event"]').fill("Phone test " + tags["Event"])
+    form.locator('select[name="dealer"]').select_option(tags["Dealer"])
+    form.locator('input[name="deal"]').fill(tags["Deal"])
+    form.locator('input[name="turned"]').fill(tags["Trump"])
+    form.locator('input[name="key"]').fill(KEY)
+    page.locator("#start").tap()
+    page.wait_for_url(re.compile(r"/record/[\w-]+$"))
+    recorder = page.locator("#recorder")
+    expect(page.locator("#pad .pc")).to_have_count(40)
+    expect(page.locator('.seat-chip.to-move[data-seat="S"]')).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page scrolls sideways"
+
+    # A card the seat to play does not hold is refused at once, with its reason and the legal choices.
+    page.locator('#pad .pc[data-card="1O"]').tap()
+    expect(page.locator("#message.refused")).to_contain_text("does not hold 1O")
+    expect(page.locator("#message .legal")).to_contain_text("S may play")
+    expect(recorder).to_have_attribute("data-entries", "0")
+
+    # A card entered and undone.
+    page.locator(f'#pad .pc[data-card="{entries[0].split()[1]}"]').tap()
+    expect(recorder).to_have_attribute("data-entries", "1")
+    page.locator("#undo").tap()
+    expect(recorder).to_have_attribute("data-entries", "2")
+    expect(page.locator("#pad .pc.played")).to_have_count(0)
+
+    for n, entry in enumerate(entries, 3):
+        seat, what = entry.split()
+        if CARD.fullmatch(what):
+            expect(page.locator(f'.seat-chip.to-move[data-seat="{seat}"]')).to_be_visible()
+            page.locator(f'#pad .pc[data-card="{what}"]').tap()
+        else:  # a declaration: its button is offered when the rules allow it
+            page.locator(f'#declare button.decl[data-entry="{entry}"]').tap()
+        expect(recorder).to_have_attribute("data-entries", str(n))
+        if n == 8:
+            page.screenshot(path=str(artifacts / "record-phone.png"), full_page=True)
+    expect(page.locator("#pad .pc.played")).to_have_count(40)
+    expect(page.locator("#pad .pc:not([disabled])")).to_have_count(0)
+    link = page.locator("#done #archive-link")
+    expect(link).to_be_visible()
+    expect(page.locator("#done")).to_contain_text("Result WE+1")
+    page.screenshot(path=str(artifacts / "record-phone-done.png"), full_page=True)
+    href = link.get_attribute("href")
+    assert href and re.fullmatch(r"/deals/\d+", href)
+    stored = read_record(httpx.get(f"{base_url}/api/v1{href}.tpgn", timeout=30).text)
+    assert stored.tags["Deal"] == tags["Deal"] and stored.tags["Score"] == tags["Score"]
+    assert stored.tags["South"] == tags["South"]
+    link.tap()
+    page.wait_for_url(re.compile(r"/deals/\d+$"))
+    expect(page.locator(".badge.ok")).to_have_text("valid")
+    assert errors.seen == []
+    context.close()
+
+
+def test_two_browsers_follow_a_live_deal_and_see_each_card_within_a_second(base_url: str, browser: Browser,
+                                                                          artifacts: Path) -> None:
+    tags, entries = _recorded_deal()
+    start = {"rules": tags["Rules"], "dealer": tags["Dealer"], "deal": tags["Deal"], "turned": tags["Trump"],
+             "players": {"N": tags["North"], "S": tags["South"]}, "tags": {"Event": "Live test"}}
+    with httpx.Client(base_url=base_url, headers={"X-API-Key": KEY}, timeout=30) as http:
+        rid = http.post("/api/v1/recordings", json=start).json()["id"]
+        spectators = [browser.new_context(**PHONE if i else {}) for i in range(2)]  # two browsers, a phone and a PC
+        pages = [context.new_page() for context in spectators]
+        errors = [_Errors(page) for page in pages]
+        for page in pages:
+            page.goto(f"{base_url}/live/{rid}")
+            expect(page.locator("#live")).to_have_attribute("data-live", "open")
+            expect(page.locator("#live")).to_have_attribute("data-entries", "0")
+        times: list[float] = []
+        for n, entry in enumerate(entries, 1):
+            seat, what = entry.split()
+            sent = time.monotonic()
+            assert http.post(f"/api/v1/recordings/{rid}/entries", json={"entry": entry}).status_code == 200
+            card = f'#table [data-card="{what}"][data-seat="{seat}"]' if CARD.fullmatch(what) else "#table"
+            for page in pages:  # checked at each frame the page draws, so the time measured is the page's
+                left = max(1.0 - (time.monotonic() - sent), 0.05)
+                page.wait_for_function(SHOWN, arg=[n, card], timeout=left * 1000)
+            times.append(time.monotonic() - sent)
+            assert times[-1] < 1.0, f"entry {n} ({entry}) took {times[-1]:.2f} s to reach both spectators"
+        print(f"\nan entry reached both spectators in {statistics.median(times) * 1000:.0f} ms (median), "
+              f"{max(times) * 1000:.0f} ms at most (entry {times.index(max(times)) + 1})")
+        for page in pages:
+            expect(page.locator("#tricks tr")).to_have_count(10)
+            expect(page.locator("#declarations")).to_contain_text("S 20E")
+            expect(page.locator("#score [data-side=\"WE\"]")).to_have_text("91")
+            expect(page.locator("#done #archive-link")).to_be_visible()
+        pages[1].screenshot(path=str(artifacts / "live-phone.png"), full_page=True)
+        assert all(e.seen == [] for e in errors), [e.seen for e in errors]
+        for context in spectators:
+            context.close()

@@ -66,9 +66,34 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/api/v1/health"): [("POST", "/api/v1/health", {}, 405)],  # its 503 is in tests/hostile/test_faults.py
     ("GET", "/api/v1/rules"): [("POST", "/api/v1/rules", {}, 405)],
     ("GET", "/api/v1/rules/{name}"): [("GET", "/api/v1/rules/no-such-preset", {}, 404)],
+    ("POST", "/api/v1/recordings"): [("POST", "/api/v1/recordings", {"json": {"rules": "torofun-4p"}}, 401),
+                                     ("POST", "/api/v1/recordings", {"json": {"rules": "torofun-4p"},
+                                                                     "headers": {"X-API-Key": "wrong"}}, 403),
+                                     ("POST", "/api/v1/recordings", {"json": {"rules": "no-such-preset", "seed": 1},
+                                                                     "headers": {"X-API-Key": KEY}}, 422),
+                                     ("POST", "/api/v1/recordings", {"json": {"seed": 1},
+                                                                     "headers": {"X-API-Key": KEY}}, 422)],
+    ("GET", "/api/v1/recordings/{recording_id}"): [("GET", "/api/v1/recordings/no-such-recording", {}, 404)],
+    ("POST", "/api/v1/recordings/{recording_id}/entries"): [
+        ("POST", "/api/v1/recordings/no-such-recording/entries", {"json": {"entry": "1O"}}, 401),
+        ("POST", "/api/v1/recordings/no-such-recording/entries", {"json": {"entry": "1O"},
+                                                                  "headers": {"X-API-Key": KEY}}, 404),
+        ("POST", "/api/v1/recordings/no-such-recording/entries", {"json": {"entry": ""},
+                                                                  "headers": {"X-API-Key": KEY}}, 422)],
+    ("POST", "/api/v1/recordings/{recording_id}/undo"): [
+        ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": "wrong"}}, 403),
+        ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": KEY}}, 404)],
+    ("GET", "/api/v1/recordings/{recording_id}/events"): [("GET", "/api/v1/recordings/no-such-recording/events", {},
+                                                           404)],
     ("GET", "/"): [("POST", "/", {}, 405)],
     ("GET", "/deals/{deal_id}"): [("GET", "/deals/1", {}, 404), ("GET", "/deals/x", {}, 422)],
     ("GET", "/validate"): [("POST", "/validate", {}, 405)],
+    ("GET", "/record"): [("POST", "/record", {}, 405)],
+    ("GET", "/record/{recording_id}"): [("GET", "/record/no-such-recording", {}, 404)],
+    ("GET", "/live/{recording_id}"): [("GET", "/live/no-such-recording", {}, 404)],
+    ("GET", "/docs"): [("POST", "/docs", {}, 405)],
+    ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
+    ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
 }
 
 
@@ -93,7 +118,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 21 and routes == set(CASES)
+    assert len(routes) == 32 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

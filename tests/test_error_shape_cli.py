@@ -45,6 +45,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "analyse": (["{missing}", "--json"], 2),
     "import": (["{missing}", "--db", "{db}", "--json"], 2),
     "search": (["--db", "{db}", "--seat", "N", "--format", "nl"], 2),
+    "show": (["12345", "--db", "{db}", "--json"], 2),  # no such deal
     "stats": (["--db", "{missing}", "--json"], 2),
     "export": (["--db", "{missing}", "--format", "json"], 2),
     "sql": (["SELEC 1", "--db", "{db}", "--json"], 2),

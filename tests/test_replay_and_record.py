@@ -366,7 +366,9 @@ def test_record_library_parses_entries() -> None:
 
 @pytest.mark.parametrize("args, words", [
     (["--seed", "1", "--deal", "N:1O"], "not both"),
-    ([], "or a seed"),
+    (["--single", "--players", "Ana, Bea, Carlos", "--event", "Club"], "this table has 2 seats"),
+    (["--single", "--event", "Club", "--players", "Ana,Bea", "--turned", "9O"], "not a card of this pack"),
+    (["--deal", "N:1O 3O 1O S:4O"], "1O is given twice to N"),
     (["--deal", "N:1O 3O S:4O"], "holds 2 cards"),
     (["--seed", "1", "--dealer", "W"], "not a seat"),
     (["--seed", "1", "--tags", "Result=NS+1"], "Result tag"),

@@ -17,6 +17,10 @@ from positions import build, plays
 
 from tutepgn import Deal, IllegalDeclaration, preset
 from tutepgn.cards import CODES, COPAS
+from tutepgn.events import Cante, Play
+from tutepgn.notation import Record, read_record
+from tutepgn.simulate import deal_records
+from tutepgn.validate import Report, validate
 from tutepgn.sources import DECISIONS
 
 N, S = 0, 1
@@ -134,6 +138,51 @@ def test_mano_leads_when_no_one_holds_the_first_leader_card() -> None:
     assert rules.first_deal_leader_card == "2O"
     deal = Deal.shuffled(rules, seed=3, dealer="N", first_of_match=True)
     assert deal.first_leader == deal.mano == 1
+
+
+# -- hidden_cards_in_the_players_favour -------------------------------------------------------
+
+def without_stock(record: Record, events: list | None = None, *drop: str) -> Report:
+    """Validate a record with its Deal and Stock tags (and ``drop``) left out, with ``events`` for its play."""
+    tags = {k: v for k, v in record.tags.items() if k not in ("Deal", "Stock", *drop)}
+    copy = Record(tags=tags, events=list(record.events if events is None else events), termination=record.termination)
+    return validate(read_record(copy.tpgn(), strict=False))
+
+
+def test_a_cante_the_reconstruction_would_forfeit_is_allowed_when_some_order_allows_it() -> None:
+    # The stock order that brings each card as late as the play allows gives N a pair at a silent window here,
+    # which forfeit_unsung_cantes would punish; another order does not, so the deal validates as played.
+    record = list(deal_records(preset("torofun-2p"), 2, seed=5))[1]
+    report = without_stock(record)
+    assert report.valid and report.score_ok and [f.code for f in report.findings] == ["stock_reconstructed"]
+
+
+def last_draw_cante(seed_index: int, suit: int) -> tuple[Record, list, int]:
+    """A torofun-2p simulated deal with a cante inserted right after trick 12 by its winner, the seat that drew
+    the last card of unknown origin (the other seat drew the turned card)."""
+    record = list(deal_records(preset("torofun-2p"), seed_index + 1, seed=9))[seed_index]
+    events = list(record.events)
+    at = [i for i, e in enumerate(events) if type(e) is Play][23] + 1
+    winner = events[at].seat
+    return record, events[:at] + [Cante(winner, suit)] + events[at:], at
+
+
+def test_a_cante_with_a_card_that_may_be_the_last_drawn_is_undecidable() -> None:
+    record, events, at = last_draw_cante(6, 0)
+    report = without_stock(record, events, "Score", "Result")
+    finding = next(f for f in report.findings if f.code == "undecidable")
+    assert (finding.severity, finding.option, finding.event) == ("warning", "no_declare_with_last_drawn", "S 20O")
+    assert finding.line == report.record.position(at)[0]
+    assert not any(f.code == "no_declare_with_last_drawn" for f in report.findings)
+    assert [c.suit for c in report.sheet.cantes].count(0) == 1  # taken as allowed: the 20 scores
+
+
+def test_a_cante_with_the_card_that_must_be_the_last_drawn_is_refused() -> None:
+    record, events, at = last_draw_cante(159, 0)
+    report = without_stock(record, events, "Score", "Result")
+    assert [f.code for f in report.errors] == ["no_declare_with_last_drawn"]
+    assert report.errors[0].line == report.record.position(at)[0]
+    assert "undecidable" not in [f.code for f in report.findings]
 
 
 # -- every decision is played out -------------------------------------------------------------

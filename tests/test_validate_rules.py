@@ -569,12 +569,22 @@ def test_missing_tags() -> None:
     assert "'X' is not a seat here" in report.errors[0].message
 
 
-def test_two_player_record_needs_deal_and_stock() -> None:
-    text = d2("1. N 4E 3O")
+def test_two_player_record_without_deal_and_stock_is_reconstructed() -> None:
+    text = d2("1. N 4E 3O", "2. N 2O 2C")
     text = text.replace(f'[Deal "{D2}"]\n', "").replace(f'[Stock "{STOCK2}"]\n', "")
     report = check(text)
-    assert errors(report) == [("no_deal", 1, None, None, None)]
-    assert report.sheet is None
+    assert report.valid and codes(report) == ["stock_reconstructed", "deal_unknown"]
+    assert report.sheet is None  # unfinished: the cards never played are unknown
+    # The turned card lies under the stock until the last draw: nobody plays it in trick 2.
+    report = check(text.replace("2. N 2O 2C", "2. N 2O 1B"))
+    assert errors(report) == [("impossible_event", 6, 9, 2, "S")]
+    assert "it is the turned card" in report.errors[0].message
+    # With the Deal tag and no Stock tag: N holds only its dealt cards at the first trick.
+    text = d2("1. N 4E 3O", "2. N 2O 2C").replace(f'[Stock "{STOCK2}"]\n', "")
+    assert codes(check(text)) == ["stock_reconstructed", "deal_unknown"]
+    report = check(text.replace("1. N 4E 3O", "1. N 4O 3O"))
+    assert errors(report) == [("impossible_event", 6, 6, 1, "N")]
+    assert "the Deal tag does not deal it to N" in report.errors[0].message
 
 
 def test_four_and_three_player_records_without_deal_tag_are_reconstructed() -> None:

@@ -8,18 +8,23 @@ The public API in one import:
 (8, 24)
 """
 
-from .cards import Card, CardSet, card_from_code, card_code
-from .duties import play_duty
-from .engine import Deal
-from .errors import (
-    ArchiveError, ArchiveWriteError, ConvertError, EntryError, ErrorItem, IllegalAction, IllegalDeclaration, IllegalPlay,
-    JsonRecordError, LimitError, NotationError, OutputError, Problem, SettingError, TuteError, UnknownRuleset,
-    UnknownSeat,
-)
-from .events import Action, Cante, Exchange, Play, Tute
-from .match import Match
-from .rules import PRESETS, Ruleset, preset, ruleset
-from .score import ScoreSheet, Trick
+from .lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    ".cards": ("Card", "CardSet", "card_from_code", "card_code"),
+    ".duties": ("play_duty",),
+    ".engine": ("Deal",),
+    ".errors": (
+        "ArchiveError", "ArchiveWriteError", "ConvertError", "EntryError", "IllegalAction", "IllegalDeclaration",
+        "IllegalPlay", "JsonRecordError", "LimitError", "NotationError", "OutputError", "SettingError", "TuteError",
+        "UnknownRuleset", "UnknownSeat"),
+    ".errorshape": ("ErrorItem", "Problem"),
+    ".events": ("Action", "Cante", "Exchange", "Play", "Tute"),
+    ".match": ("Match",),
+    ".rules": ("PRESETS", "Ruleset", "preset", "ruleset"),
+    ".score": ("ScoreSheet", "Trick"),
+}, globals())
+"""Every name below is imported on first use (:mod:`tutepgn.lazy`): ``tute --help`` loads none of them."""
 
 __all__ = [
     "Action", "ArchiveError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError",

@@ -129,8 +129,8 @@ def hand_order(c: Card) -> tuple[int, int]:
 DISPLAY_ORDER: tuple[Card, ...] = tuple(sorted(ALL_CARDS, key=hand_order))
 """Every card in the order a hand is shown: by suit O C E B, then by printed rank."""
 _SUIT_DISPLAY: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(c for c in DISPLAY_ORDER if CARD_SUIT[c] == s and sub >> (c - 10 * s) & 1) for sub in range(1024))
-    for s in SUITS)
+    tuple(tuple(c for c in shown if sub >> (c - 10 * s) & 1) for sub in range(1024))
+    for s, shown in ((s, [c for c in DISPLAY_ORDER if CARD_SUIT[c] == s]) for s in SUITS))
 
 
 def display_cards(mask: Mask) -> list[Card]:

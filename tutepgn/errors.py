@@ -9,32 +9,15 @@ report it and a user can look the option up in ``tute rules``.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING
 
+from .lazy import lazy_exports
 
-class ErrorItem(BaseModel):
-    """One error as JSON, the same shape everywhere: a report's ``parse_errors``, an API problem's
-    ``errors[]``, and ``tute ... --json`` on stderr.  Unknown positions are None, unknown texts empty."""
+if TYPE_CHECKING:
+    from .errorshape import ErrorItem, Problem
 
-    source: str | None = None
-    record: int | None = None
-    line: int | None = None
-    column: int | None = None
-    message: str
-    text: str = ""
-    expected: str = ""
-
-
-class Problem(BaseModel):
-    """An error as RFC 9457 problem details: the one JSON error shape of the API (``status`` is the HTTP
-    status) and of ``tute ... --json`` on stderr (``status`` is the exit code, ``instance`` the command)."""
-
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    instance: str | None = None
-    errors: list[ErrorItem] = Field(default_factory=list, description="Located errors, when there are several.")
+__getattr__, __dir__ = lazy_exports(__name__, {"tutepgn.errorshape": ("ErrorItem", "Problem")}, globals())
+""":class:`ErrorItem` and :class:`Problem` are imported on first use (:mod:`tutepgn.errorshape`)."""
 
 
 class TuteError(Exception):
@@ -42,6 +25,7 @@ class TuteError(Exception):
 
     def item(self) -> ErrorItem:
         """The error as one :class:`ErrorItem` (no position: subclasses that know one add it)."""
+        from .errorshape import ErrorItem
         return ErrorItem(message=str(self))
 
 
@@ -108,6 +92,7 @@ class NotationError(TuteError, ValueError):
 
     def item(self) -> ErrorItem:
         """The error located: source, record, line, column, message, text, expected."""
+        from .errorshape import ErrorItem
         return ErrorItem(source=self.source, record=self.index, line=self.line, column=self.column,
                          message=self.message, text=self.text, expected=self.expected)
 
@@ -148,6 +133,7 @@ class ArchiveWriteError(ArchiveError):
 
     def item(self) -> ErrorItem:
         """The error, located in the archive file."""
+        from .errorshape import ErrorItem
         return ErrorItem(source=self.source, message=str(self))
 
 

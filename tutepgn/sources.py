@@ -463,6 +463,17 @@ DECISIONS: tuple[Decision, ...] = (
         "that removes its rank), mano leads.",
         (fr("et le joueur qui a le 2 d´or a la main", "and the player who holds the 2 of oros leads"),),
         lambda r: r.first_deal_leader_card is not None),
+    Decision(
+        "hidden_cards_in_the_players_favour", "A reconstructed stock judges hidden cards in the player's favour",
+        "When a record without its Stock tag is validated on a reconstructed stock, a rule that depends on cards no "
+        "event shows (forty_first: could the seat sing the 40 then; forfeit_unsung_cantes: did the silent side hold "
+        "a pair then; no_declare_with_last_drawn: is a card of the cante the one drawn last) refuses an event only "
+        "when no stock order consistent with the record, and with the orders chosen so for the events before it, "
+        "allows it. A cante or tute whose card drawn last the record "
+        "does not determine is allowed, with a warning that it is undecidable.",
+        (tl("hangga't ang knight o king ay hindi ang huling barahang nakuha",
+            "as long as the knight or king is not the last card drawn"),),
+        lambda r: r.trump_card == "stock_bottom"),
 )
 """What the engine decides where the texts are silent and no option says it; docs/rules.md §6 states each."""
 

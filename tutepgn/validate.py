@@ -37,6 +37,7 @@ from .notation import (
     parse_record, result_text,
 )
 from .notation.split import open_source
+from .reconstruct import reconstruct
 from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
@@ -117,11 +118,9 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         add(Finding("error", "no_trump", "the record has no Trump tag: the turned card is unknown",
                     line=record.line))
         return None
+    if rules.trump_card == "stock_bottom" and (hands is None or not header.stock):
+        return _reconstructed_deal(record, header, report)
     if hands is None:
-        if rules.trump_card == "stock_bottom":
-            add(Finding("error", "no_deal", "a 2-player record needs its Deal and Stock tags: "
-                        "the stock cannot be reconstructed from the play", line=record.line))
-            return None
         hands = [0] * rules.players
         for event in record.events:
             if type(event) is Play:
@@ -141,9 +140,54 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         return None
 
 
-def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: list[int], turned: int,
+def _reconstructed_deal(record: Record, header: Header, report: Report) -> Deal | None:
+    """A deal with a stock whose Stock tag (or Deal tag, or both) is missing: some dealing and stock order that makes
+    every event possible (:func:`tutepgn.reconstruct.reconstruct`), or an error at the first event none does."""
+    add = report.findings.append
+    rules, turned = header.rules, header.turned
+    assert turned is not None and header.dealer is not None
+    hands = None if header.hands is None else list(header.hands)
+    stock = list(header.stock) or None
+    if hands is not None:
+        _check_deal_tags(record, rules, hands, stock, turned, report)
+    if any(f.severity == "error" and f.code in ("hand_size", "pack") for f in report.findings):
+        return None
+    try:
+        found = reconstruct(rules, record.events, dealer=header.dealer, turned=turned, hands=hands, stock=stock,
+                            first_of_match=header.first_of_match)
+    except ValueError as exc:  # the known cards are not a deal's
+        add(Finding("error", "deal", str(exc), line=record.tag_lines.get("Deal", record.line), column=1))
+        return None
+    names = rules.seat_names
+    if found.impossible is not None:
+        event = record.events[found.impossible]
+        line, column = record.position(found.impossible) or (None, None)
+        plays = sum(1 for e in record.events[:found.impossible] if type(e) is Play)
+        text = CODES[event.card] if type(event) is Play else event.text(Context(names, header.trump))
+        add(Finding("error", "impossible_event", f"no dealing and stock order makes this possible: {found.reason}",
+                    line=line, column=column, trick=plays // rules.players + 1, seat=names[event.seat], event=text))
+        return None
+    missing = "Deal and Stock tags" if hands is None and stock is None else "Stock tag" if hands is not None else "Deal tag"
+    add(Finding("warning", "stock_reconstructed", f"no {missing}: the deal was reconstructed from the play, as one "
+                "dealing and stock order that makes every event possible", line=record.line))
+    for index in found.undecidable:
+        event = record.events[index]
+        line, column = record.position(index) or (None, None)
+        add(Finding("warning", "undecidable", "the record does not determine whether this declaration uses the card "
+                    f"{names[event.seat]} drew last, which the rules forbid: taken as allowed",
+                    option="no_declare_with_last_drawn", line=line, column=column, seat=names[event.seat],
+                    event=event.text(Context(names, header.trump))))
+    if record.termination == UNFINISHED:
+        add(Finding("info", "deal_unknown", "an unfinished record without its Deal or Stock tag: cards never played "
+                    "are unknown, so the play duties cannot be judged for certain", line=record.line))
+        return None
+    assert found.hands is not None and found.stock is not None
+    return header.deal(list(found.hands), list(found.stock))
+
+
+def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: list[int] | None, turned: int,
                      report: Report) -> None:
-    """Hand sizes, the whole pack dealt, the turned card where it belongs."""
+    """Hand sizes, the whole pack dealt, the turned card where it belongs (a stock of None: not known)."""
     names = rules.seat_names
     line = record.tag_lines.get("Deal", record.line)
     for seat, hand in enumerate(hands):
@@ -151,11 +195,11 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
             report.findings.append(Finding("error", "hand_size", f"{names[seat]} is dealt {hand.bit_count()} cards; "
                                            f"{rules.preset} deals {rules.hand_size}", option="hand_size",
                                            line=line, seat=names[seat]))
-    dealt = mask_of(stock)
+    dealt = mask_of(stock or ())
     for hand in hands:
         dealt |= hand
     missing = pack(rules.removed_ranks) & ~dealt
-    if missing:
+    if missing and stock is not None:
         report.findings.append(Finding("error", "pack", "cards missing from the deal and stock: "
                                        + " ".join(CODES[c] for c in cards_in(missing)), line=line))
     extra = dealt & ~pack(rules.removed_ranks)

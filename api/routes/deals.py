@@ -64,10 +64,11 @@ def router(service: Service) -> APIRouter:
     def search_deals(view: Reader, f: Filters, sort: SortParam = "date",
                      limit: Annotated[int, Query(ge=1, le=settings.max_page)] = 50,
                      cursor: Annotated[str | None, Query(description="The `next` of the previous page.")] = None,
+                     before: Annotated[str | None, Query(description="The `previous` of the page after.")] = None,
                      ) -> Response:
         try:
             return json_response(service.timed(view, lambda: service.deal_page(view, f, sort=sort, limit=limit,
-                                                                               after=cursor)))
+                                                                               after=cursor, before=before)))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
 
@@ -89,7 +90,8 @@ def router(service: Service) -> APIRouter:
             sent = min(total, limit or settings.max_rows)
             # The count says how many match, and whether the row cap (or the limit asked) cuts the stream.
             headers = {"X-Total-Count": str(total), "X-Row-Cap": str(settings.max_rows),
-                       "X-Truncated": "true" if total > sent else "false"}
+                       "X-Truncated": "true" if total > sent else "false",
+                       "Content-Disposition": f'attachment; filename="tute-deals.{kind}"'}  # a file, not a page
             return StreamingResponse(stream(view, f, sort, kind, sent), media_type=STREAMS[kind], headers=headers)
         return route
 

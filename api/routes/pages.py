@@ -1,4 +1,4 @@
-"""The HTML pages: a search, a deal (its replay and report), and a validator."""
+"""The HTML pages: a search, a deal (its replay and report), a validator, and the live recorder and view."""
 
 from pathlib import Path
 from typing import Annotated
@@ -7,17 +7,22 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from tutepgn.archive import SORTS, Archive, SearchFilters
+from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters
 from tutepgn.errors import NotationError
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.replay import frame_data, frames
+from tutepgn.rules import PRESETS
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate
 
 from ..deps import Service, search_filters
 from .deals import deal_text, stored_record
+from .recordings import found
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PAGE_SORT = "-date"
+"""The search page's order unless another is chosen: the newest deals first."""
+PAGE_SIZE = 50
 
 
 def router(service: Service) -> APIRouter:
@@ -26,22 +31,28 @@ def router(service: Service) -> APIRouter:
     pages = APIRouter(include_in_schema=False)
 
     @pages.get("/", response_class=HTMLResponse)
-    def search_page(request: Request, view: Reader, sort: str = "date", cursor: str | None = None) -> HTMLResponse:
+    def search_page(request: Request, view: Reader, sort: str = PAGE_SORT, cursor: str | None = None,
+                    before: str | None = None, start: int = 1) -> HTMLResponse:
+        """Newest deals first, PAGE_SIZE a page, with the rows' numbers ("51-100 of 294") and links to the pages
+        before and after (keyset cursors: a page stays right while deals are imported)."""
         error = None
+        page = DealPage(items=[])
+        total = 0
         try:
             f = search_filters(request)
-            page = service.timed(view, lambda: service.deal_page(view, f, sort=sort if sort in SORTS else "date",
-                                                                 limit=50, after=cursor))
-            rows, following = page.items, page.next
+            page = service.timed(view, lambda: service.deal_page(view, f, sort=sort if sort in SORTS else PAGE_SORT,
+                                                                 limit=PAGE_SIZE, after=cursor, before=before))
             total = service.timed(view, lambda: view.count(f))
         except HTTPException as exc:
-            error, rows, following, total = exc.detail, [], None, 0
+            error = exc.detail
         except ValueError as exc:
-            error, rows, following, total = str(exc), [], None, 0
-        query = {k: v for k, v in request.query_params.items() if k != "cursor"}
+            error = str(exc)
+        start = max(1, start) if (cursor or before) and page.previous else 1
+        query = {k: v for k, v in request.query_params.items() if k not in ("cursor", "before", "start")}
         return templates.TemplateResponse(request, "search.html", {
-            "rows": rows, "next": following, "total": total, "query": query,
-            "error": error, "sorts": list(SORTS), "fields": SearchFilters.model_fields})
+            "rows": page.items, "next": page.next, "previous": page.previous, "start": start, "total": total,
+            "size": PAGE_SIZE, "query": query, "emptied": page.emptied, "error": error, "sorts": list(SORTS),
+            "sort": sort if sort in SORTS else PAGE_SORT, "fields": SearchFilters.model_fields})
 
     @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
@@ -68,5 +79,17 @@ def router(service: Service) -> APIRouter:
     @pages.get("/validate", response_class=HTMLResponse)
     def validate_page(request: Request) -> HTMLResponse:
         return templates.TemplateResponse(request, "validate.html", {})
+
+    @pages.get("/record", response_class=HTMLResponse)
+    def record_start_page(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(request, "record_start.html", {"presets": list(PRESETS)})
+
+    @pages.get("/record/{recording_id}", response_class=HTMLResponse)
+    def record_page(request: Request, recording_id: str) -> HTMLResponse:
+        return templates.TemplateResponse(request, "record.html", {"state": found(service, recording_id).state()})
+
+    @pages.get("/live/{recording_id}", response_class=HTMLResponse)
+    def live_page(request: Request, recording_id: str) -> HTMLResponse:
+        return templates.TemplateResponse(request, "live.html", {"state": found(service, recording_id).state()})
 
     return pages

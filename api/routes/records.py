@@ -1,9 +1,6 @@
 """Posted records: validate them, convert them, or import them into the archive (with an API key)."""
 
 import io
-import logging
-import sys
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -11,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
-from tutepgn.errors import ArchiveWriteError, ConvertError, ErrorItem, NotationError, Problem
+from tutepgn.errors import ConvertError, ErrorItem, NotationError, Problem
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
@@ -23,9 +20,6 @@ from ..problems import unprocessable
 TEXT_BODY: dict[str, Any] = {"requestBody": {"required": True, "description": "Records as text (UTF-8).",
                                               "content": {"text/plain": {"schema": {"type": "string"}}}}}
 """The OpenAPI of a posted text body (the routes read the raw body, so FastAPI cannot see it)."""
-log = logging.getLogger("tutepgn.api")
-ONE_TRANSACTION = sys.maxsize
-"""The batch size of a posted import: one transaction, so that it is stored whole or not at all."""
 MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
 
 
@@ -90,23 +84,8 @@ def router(service: Service) -> APIRouter:
 
         def work(deadline: Deadline) -> ImportSummary:
             records, progress = deadline.watch_import(iter_raw_records([io.StringIO(text)]))
-            with service.write_lock:  # cached pages are dropped as the import commits
-                deadline.check()  # the time waiting for the lock counts
-                service.usable()
-                try:
-                    summary = service.archive.import_raw(records, names=["<api>"], batch_size=ONE_TRANSACTION,
-                                                         progress=progress,
-                                                         on_commit=service.cache.clear if service.cache else None)
-                except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
-                    service.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
-                    log.error("an import could not be written: %s", exc)
-                    raise HTTPException(503, f"the archive could not be written (a full disk or an I/O error); "
-                                        f"{exc.committed:,} records were committed before that: import again to "
-                                        "finish (stored records are skipped)") from None
-                finally:
-                    service.check_connection()  # a fatal error after the commit: opened again now
-                service.write_failure = None
-                return summary  # committed: a success, whatever failed after the commit
+            return service.import_raw(records, ["<api>"], progress=progress,
+                                      locked=deadline.check)  # the time waiting for the lock counts
 
         return await service.off_loop(work)  # parsing, validating and writing
 

@@ -6,17 +6,23 @@
 * :mod:`.export`: files and downloads; :mod:`.sql`: ad hoc SQL, read-only and under a time limit.
 """
 
-from .columns import CSV_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, TABLES, Column
-from .export import EXPORT_FORMATS
-from .ingest import BATCH_SIZE, WORK_SIZE, ImportSummary
-from .rows import arrow_batch, deal_id
-from .search import SORTS, DealPage, DealSummary, SearchFilters, decode_cursor, encode_cursor
-from .sandbox import open_sql
-from .sql import SQL_MEMORY, SQL_MEMORY_ENV, run_sql, run_with_timeout, sql_memory
-from .store import ENV_VAR, STREAM_BATCH, Archive, checkpoint, default_path, fatal, rebuild_file
+from ..lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    ".columns": ("CSV_COLUMNS", "DEAL_COLUMNS", "SCHEMA", "SUMMARY_COLUMNS", "TABLES", "Column", "deal_id"),
+    ".defaults": ("BATCH_SIZE", "EXPORT_FORMATS", "SQL_MEMORY", "SQL_MEMORY_ENV"),
+    ".ingest": ("WORK_SIZE", "ImportSummary"),
+    ".rows": ("arrow_batch",),
+    ".search": ("SORTS", "DealPage", "DealSummary", "Emptied", "SearchFilters", "decode_cursor", "encode_cursor",
+                "name_words"),
+    ".sandbox": ("open_sql",),
+    ".sql": ("run_sql", "run_with_timeout", "sql_memory"),
+    ".store": ("ENV_VAR", "STREAM_BATCH", "Archive", "checkpoint", "default_path", "fatal", "rebuild_file"),
+}, globals())
+"""Imported on first use (:mod:`tutepgn.lazy`): the search filters without DuckDB and Arrow."""
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",
            "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive",
-           "Column", "DealPage", "DealSummary", "ImportSummary", "SearchFilters", "arrow_batch", "checkpoint",
-           "decode_cursor", "default_path", "deal_id", "encode_cursor", "fatal", "open_sql", "rebuild_file", "run_sql",
+           "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "SearchFilters", "arrow_batch", "checkpoint",
+           "decode_cursor", "default_path", "deal_id", "encode_cursor", "fatal", "name_words", "open_sql", "rebuild_file", "run_sql",
            "run_with_timeout", "sql_memory"]

@@ -1,37 +1,50 @@
-"""The archive's tables, written once: every column's name, Arrow type and meaning.
+"""The archive's tables, written once: every column's name, type and meaning.
 
 The SQL ``CREATE TABLE`` statements, the Arrow schemas the row builder fills
-and the column lists of downloads are all made from :data:`TABLES`.  The SQL
-type of a column follows from its Arrow type (:func:`sql_type`), so the two
-cannot disagree.  Rows are inserted by position, in the order given here.
+and the column lists of downloads are all made from :data:`TABLES`.  The Arrow
+type of a column follows from its SQL type (:func:`arrow_type`), so the two
+cannot disagree; pyarrow loads only when a schema is asked for (an import, a
+Parquet export), not for a search.  Rows are inserted by position, in the
+order given here.
 
 >>> DEAL_COLUMNS[:3]
 ('id', 'hash', 'source')
->>> sql_type(ARROW["deals"].field("match_score").type)
-'INTEGER[]'
+>>> arrow_schemas()["deals"].field("match_score").type
+ListType(list<item: int32>)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import pyarrow as pa
+import hashlib
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import INT32_MAX, MAX_DECLARATIONS, MAX_RULE_VALUE, MAX_TRICKS, YEAR_MAX
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+def deal_id(text: str) -> tuple[int, str]:
+    """The id and hash of a record's export text (columns ``id`` and ``hash``): the hash is its SHA-256, the
+    id its first 63 bits."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
 
 
 class Column(NamedTuple):
     """One column of an archive table."""
 
     name: str
-    arrow: pa.DataType
+    sql: str
+    """Its DuckDB type (the Arrow type follows: :func:`arrow_type`)."""
     doc: str = ""
     constraint: str = ""
     """SQL after the type, e.g. ``PRIMARY KEY``."""
 
 
-_S, _I32, _I64, _U8, _U16, _B = pa.string(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.bool_()
-_INTS, _TEXTS = pa.list_(_I32), pa.list_(_S)
+_S, _I32, _I64, _U8, _U16, _B = "VARCHAR", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "BOOLEAN"
+_INTS, _TEXTS = f"{_I32}[]", f"{_S}[]"
 
 TABLES: dict[str, tuple[Column, ...]] = {
     "deals": (
@@ -44,7 +57,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("import_index", _I32, "0-based place of the record in that import (a rebuild replays imports "
                "in this order)"),
         Column("event", _S), Column("site", _S), Column("date_text", _S, "the Date tag as written"),
-        Column("date", pa.date32(), "the Date tag, NULL with unknown parts"), Column("year", pa.int16()),
+        Column("date", "DATE", "the Date tag, NULL with unknown parts"), Column("year", "SMALLINT"),
         Column("round", _S),
         Column("rules", _S, "Rules tag, canonical"), Column("preset", _S), Column("players", _U8),
         Column("north", _S), Column("west", _S), Column("south", _S), Column("east", _S),
@@ -67,7 +80,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("cuarenta_side", _S, "the side dealt rey and caballo of trump in one hand, if any"),
         Column("unsung", _U8, "suits (bit = suit) some seat was dealt rey and caballo of and never sang"),
         Column("comments", _S, "every comment of the record, joined by newlines"),
-        Column("tags", pa.map_(_S, _S), "every tag, unknown ones included"),
+        Column("tags", f"MAP({_S}, {_S})", "every tag, unknown ones included"),
         Column("text", _S, "the export text", "NOT NULL"),
     ),
     "plays": (
@@ -91,7 +104,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("message", _S), Column("line", _I32), Column("col", _I32), Column("trick", _U8), Column("seat", _S),
     ),
     "imports": (
-        Column("run", _I32, "the import's number, from 1"), Column("started", pa.timestamp("us")), Column("finished", pa.timestamp("us")), Column("paths", _TEXTS),
+        Column("run", _I32, "the import's number, from 1"), Column("started", "TIMESTAMP"), Column("finished", "TIMESTAMP"), Column("paths", _TEXTS),
         Column("records", _I32), Column("added", _I32),
     ),
     "analyses": (
@@ -115,8 +128,14 @@ TABLES: dict[str, tuple[Column, ...]] = {
 ROW_TABLES = ("deals", "plays", "declarations", "hands", "issues")
 """The tables an import fills from the records (``imports`` gets one row per import)."""
 
-ARROW: dict[str, pa.Schema] = {t: pa.schema([(c.name, c.arrow) for c in TABLES[t]]) for t in ROW_TABLES}
-"""The Arrow form of each table the row builder fills."""
+
+
+@cache
+def arrow_schemas() -> dict[str, pa.Schema]:
+    """The Arrow form of each table the row builder fills (pyarrow imported now)."""
+    import pyarrow as pa
+
+    return {t: pa.schema([(c.name, arrow_type(c.sql)) for c in TABLES[t]]) for t in ROW_TABLES}
 
 DEAL_COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLES["deals"])
 """The columns of table deals."""
@@ -131,17 +150,25 @@ SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west",
                    "score", "sides", "result", "valid")
 """Columns a search returns unless told otherwise."""
 
-_SQL_TYPES = {_S: "VARCHAR", _I64: "BIGINT", _I32: "INTEGER", pa.int16(): "SMALLINT", _U8: "UTINYINT",
-              _U16: "USMALLINT", _B: "BOOLEAN", pa.date32(): "DATE", pa.timestamp("us"): "TIMESTAMP"}
+_ARROW_TYPES = {_S: "string", _I64: "int64", _I32: "int32", "SMALLINT": "int16", _U8: "uint8", _U16: "uint16",
+                _B: "bool_", "DATE": "date32"}
+"""The Arrow type of each plain DuckDB type, by the name of its pyarrow factory."""
+_WIDEST = {_I64: 2**63 - 1, _I32: 2**31 - 1, "SMALLINT": 2**15 - 1, _U8: 2**8 - 1, _U16: 2**16 - 1}
+"""The largest whole number each integer type holds."""
 
 
-def sql_type(arrow: pa.DataType) -> str:
-    """The DuckDB type an Arrow type is stored as."""
-    if pa.types.is_list(arrow):
-        return sql_type(arrow.value_type) + "[]"
-    if pa.types.is_map(arrow):
-        return f"MAP({sql_type(arrow.key_type)}, {sql_type(arrow.item_type)})"
-    return _SQL_TYPES[arrow]
+def arrow_type(sql: str) -> pa.DataType:
+    """The Arrow type a DuckDB column type is built as (lists, maps and timestamps included)."""
+    import pyarrow as pa
+
+    if sql.endswith("[]"):
+        return pa.list_(arrow_type(sql[:-2]))
+    if sql.startswith("MAP("):
+        key, item = sql[4:-1].split(", ")
+        return pa.map_(arrow_type(key), arrow_type(item))
+    if sql == "TIMESTAMP":
+        return pa.timestamp("us")
+    return getattr(pa, _ARROW_TYPES[sql])()
 
 
 def check_columns(names: tuple[str, ...]) -> None:
@@ -163,17 +190,15 @@ LIMITED: dict[tuple[str, str], int] = {
 """The columns whose values the readers bound (:mod:`tutepgn.limits`), and the largest value each must hold."""
 
 
-def largest(arrow: pa.DataType) -> int:
+def largest(sql: str) -> int:
     """The largest whole number an integer column (or a list of them) holds."""
-    kind = arrow.value_type if pa.types.is_list(arrow) else arrow
-    bits = kind.bit_width - (0 if pa.types.is_unsigned_integer(kind) else 1)
-    return 2**bits - 1
+    return _WIDEST[sql.removesuffix("[]")]
 
 
 def check_widths() -> None:
     """Refuse, at import, a column narrower than its limit: a record the reader accepts would fail the import."""
     for (table, name), high in LIMITED.items():
-        if largest(ARROW[table].field(name).type) < high:
+        if largest(next(c.sql for c in TABLES[table] if c.name == name)) < high:
             raise TypeError(f"column {table}.{name} cannot hold {high}, a value tutepgn.limits lets through")
 
 
@@ -196,7 +221,7 @@ TABLE_CONSTRAINTS: dict[str, str] = {"analyses": "PRIMARY KEY (deal_id, rules, v
 
 SCHEMA = "".join(
     f"CREATE TABLE IF NOT EXISTS {table} (\n"
-    + ",\n".join([*(f"    {c.name} {sql_type(c.arrow)}{' ' + c.constraint if c.constraint else ''}" for c in columns),
+    + ",\n".join([*(f"    {c.name} {c.sql}{' ' + c.constraint if c.constraint else ''}" for c in columns),
                    *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
     + "\n);\n" for table, columns in TABLES.items()) + _VIEWS
 """The SQL that creates the tables and views (if they are not there yet)."""

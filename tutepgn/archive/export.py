@@ -18,13 +18,11 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import NotationError
 from ..notation import Record, jsonform, parse_record, scan_tags, to_json, tpgn
 from .columns import CSV_COLUMNS
+from .defaults import EXPORT_FORMATS
 from .search import SearchFilters
 
 if TYPE_CHECKING:
     from .store import Archive
-
-EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
-"""The formats of :func:`export` (parquet only to a directory)."""
 
 
 def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -40,9 +38,9 @@ def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
     yield buffer.getvalue()  # the header, when no row follows it
 
 
-def _written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
-    """Stored texts as records in ``fmt`` (tpgn or JSON) with ``cards``; a record flagged at import keeps
-    its text in tpgn and gives its tags in JSON."""
+def written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
+    """Stored texts as records in ``fmt`` (tpgn or JSON, one document each) with ``cards``; a record flagged
+    at import keeps its text in tpgn and gives its tags in JSON (``tute show`` writes one deal so)."""
     for text in texts:
         try:
             record = parse_record(text)
@@ -70,8 +68,8 @@ def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards:
         raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
     texts = tap(archive.texts(filters, sort=sort, limit=limit, batch=batch))
     if fmt == "tpgn":
-        return tpgn.join(texts if cards == "es" else _written(texts, fmt, cards))
-    return jsonform.join(_written(texts, fmt, cards), lines=fmt == "jsonl")
+        return tpgn.join(texts if cards == "es" else written(texts, fmt, cards))
+    return jsonform.join(written(texts, fmt, cards), lines=fmt == "jsonl")
 
 
 def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,

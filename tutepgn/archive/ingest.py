@@ -24,14 +24,11 @@ from ..errors import ArchiveWriteError
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
+from .defaults import BATCH_SIZE
 from .rows import Raw, arrow_batch, worker_batch
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 16 * 8000
-"""Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
-writes the rows of a batch straight into the file instead of through its write-ahead log, which
-measured as twice as slow (see docs/performance.md)."""
 WORK_SIZE = 8000
 """Records per piece of work sent to a worker process: small enough to keep every worker busy."""
 IMPORT_MEMORY_LIMIT = "256MB"

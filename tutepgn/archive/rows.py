@@ -9,7 +9,6 @@ table: lists appended in a loop, turned into Arrow once per batch).
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
@@ -24,18 +23,14 @@ from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
 from ..validate import Report, validate_records
-from .columns import ARROW, DEAL_COLUMNS
+from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
 
 Raw = tuple[str | None, int, int, str]
 """A record split from its source: (source name, 0-based index, first line, text)."""
 
 
-def deal_id(text: str) -> tuple[int, str]:
-    """The id and hash of a record's export text: the hash is its SHA-256, the id its first 63 bits."""
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
-
-
+ARROW = arrow_schemas()
+"""The Arrow form of each table the row builder fills."""
 _CARD_CODE = pa.array(CODES)
 _CARD_SUIT = pa.array([SUIT_LETTERS[CARD_SUIT[c]] for c in range(40)])
 _CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], pa.uint8())

@@ -3,9 +3,14 @@
 Every filter becomes parameterised SQL: values travel as parameters, never
 inside SQL text, so no filter value can change a query's meaning.
 
+Names match by word, whatever the case and the accents: ``Ana`` finds "Ana
+García" and "ana", ``garcia`` finds "Ana García".
+
 >>> where, params = SearchFilters(player="Ana", trump="O", cante="40").to_sql()
 >>> params[:5]
-['Ana', 'Ana', 'Ana', 'Ana', 'O']
+[['ana'], ['ana'], ['ana'], ['ana'], 'O']
+>>> SearchFilters(rules="ludoteka", winner="ns").rules, SearchFilters(winner="ns").winner
+('ludoteka-pairs', 'NS')
 """
 
 from __future__ import annotations
@@ -14,15 +19,17 @@ import base64
 import datetime as dt
 import json
 import re
-from collections.abc import Callable
-from typing import Literal
+import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..cards import SUIT_LETTERS, card_reader
+from ..errors import UnknownRuleset
 from ..events import SeatLetter
 from ..notation import SEAT_TAGS
-from .analysis import VERSION_KEY
+from ..rules import Ruleset
 
 SORT_KEYS: dict[str, tuple[str, bool, str]] = {
     "date": ("coalesce(date, DATE '9999-12-31')", False, "DATE"),
@@ -40,16 +47,24 @@ SORTS = {name: expr + (" DESC" if desc else "") + ("" if name == "id" else ", id
 """ORDER BY clause per sort key."""
 
 
-def keyset(sort: str, cursor: str) -> tuple[str, list[object]]:
-    """The condition that selects the rows after an opaque page cursor, and its parameters."""
+def keyset(sort: str, cursor: str, *, before: bool = False) -> tuple[str, list[object]]:
+    """The condition that selects the rows after an opaque page cursor (``before``: the rows before it), and
+    its parameters."""
     name, value, last_id = decode_cursor(cursor)
     if name != sort:
         raise ValueError("this cursor belongs to a search with another sort order")
     expr, desc, kind = SORT_KEYS[sort]
+    later = "<" if before else ">"
     if sort == "id":
-        return "id > ?", [last_id]
-    op = "<" if desc else ">"
-    return f"({expr} {op} ?::{kind} OR ({expr} = ?::{kind} AND id > ?))", [value, value, last_id]
+        return f"id {later} ?", [last_id]
+    op = ">" if desc == before else "<"
+    return f"({expr} {op} ?::{kind} OR ({expr} = ?::{kind} AND id {later} ?))", [value, value, last_id]
+
+
+def reverse_order(sort: str) -> str:
+    """The ORDER BY of ``sort`` backwards: a page before a cursor is read backwards, then turned round."""
+    expr, desc, _ = SORT_KEYS[sort]
+    return "id DESC" if sort == "id" else f"{expr}{'' if desc else ' DESC'}, id DESC"
 
 
 def encode_cursor(sort: str, value: object, last_id: int) -> str:
@@ -86,6 +101,27 @@ ANALYSIS_FILTERS = ("analysis_cantes", "blunders", "mistakes", "max_cost", "min_
 _SEAT_COLUMN = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
 """The column of table deals that names the player at each seat."""
 _HELD = re.compile(r"^([NWSE]):(.+)$")
+SIDE_LABELS = ("NS", "WE", "N", "W", "S", "E")
+"""The side labels a winner or loser filter reads as a side (any case); anything else is a player's name."""
+
+
+def name_words(name: str) -> list[str]:
+    """A name as a search matches it: lower case, accents dropped, the runs of letters and digits
+    (``"Ana García"`` -> ``["ana", "garcia"]``).  The archive's names are read the same way in SQL
+    (:func:`named`), and a name filter matches a player whose name holds every one of its words."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
+    return re.findall(r"[0-9a-z]+", plain)
+
+
+def named(column: str) -> str:
+    """SQL that is true when the name in ``column`` holds every word of a parameter (a list of
+    :func:`name_words`)."""
+    return f"list_has_all(regexp_extract_all(strip_accents(lower({column})), '[0-9a-z]+'), ?::VARCHAR[])"
+
+
+def seat_of_side(column: str, letter: str) -> str:
+    """SQL: the side label in ``column`` (``NS``, ``W`` ...) holds the seat ``letter``."""
+    return f"contains({column}, '{letter}')"
 
 
 class SearchFilters(BaseModel):
@@ -139,6 +175,36 @@ class SearchFilters(BaseModel):
     par_diff_max: int | None = Field(None, description="Some side made at most this many points more than its "
                                      "par (actual - par <= this, e.g. -20).")
 
+    @field_validator("player", "partner", "opponent", "cante_by")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        if value is not None and not name_words(value):
+            raise ValueError(f"{value!r} is not a name: a name has letters or digits")
+        return value
+
+    @field_validator("winner", "loser")
+    @classmethod
+    def _side_or_name(cls, value: str | None) -> str | None:
+        if value is None or value.strip().upper() not in SIDE_LABELS:
+            return cls._name(value)
+        return value.strip().upper()
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, value: str | None) -> str | None:
+        """A preset's name or alias (any case), or a whole spec, written as the archive stores it."""
+        if value is None:
+            return None
+        try:
+            return str(Ruleset.from_spec(value))
+        except (UnknownRuleset, ValueError) as exc:
+            raise ValueError(str(exc).splitlines()[0]) from None
+
+    @field_validator("seat", "cost_seat", mode="before")
+    @classmethod
+    def _seat(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
     @field_validator("trump", "cante_suit")
     @classmethod
     def _suit(cls, value: str | None) -> str | None:
@@ -172,6 +238,20 @@ class SearchFilters(BaseModel):
             raise ValueError("the analysis filters match analysed deals: leave analysed out or true")
         return self
 
+    def given(self) -> dict[str, Any]:
+        """The filters set, by field, in the order of the fields."""
+        return {name: value for name, value in self.model_dump().items()
+                if value is not None and value != [] and name in self.model_fields_set}
+
+    def steps(self) -> Iterator[tuple[str, SearchFilters | None, SearchFilters | None]]:
+        """Each filter set, in order: its name, it alone, and it with the filters before it (None where a
+        filter needs another, as ``seat`` needs ``player``): the steps by which a search narrows."""
+        given = self.given()
+        before: dict[str, Any] = {}
+        for name, value in given.items():
+            before[name] = value
+            yield name, _valid({name: value}), _valid(dict(before))
+
     def to_sql(self) -> tuple[str, list[object]]:
         """The WHERE clause over table ``deals`` and its parameters."""
         where: list[str] = []
@@ -181,24 +261,32 @@ class SearchFilters(BaseModel):
             where.append(sql)
             params.extend(values)
 
+        player = name_words(self.player) if self.player is not None else []
         if self.player is not None:
             if self.seat:
-                add(f"{_SEAT_COLUMN[self.seat]} = ?", self.player)
+                add(named(_SEAT_COLUMN[self.seat]), player)
             else:
-                add("(north = ? OR west = ? OR south = ? OR east = ?)", *[self.player] * 4)
+                add("(" + " OR ".join(named(c) for c in _SEAT_COLUMN.values()) + ")", *[player] * 4)
         if self.partner is not None:
             if self.player is None:
                 raise ValueError("partner needs player")
-            add("players = 4 AND ((north = ? AND south = ?) OR (south = ? AND north = ?) "
-                "OR (west = ? AND east = ?) OR (east = ? AND west = ?))", *[self.player, self.partner] * 4)
+            partner = name_words(self.partner)
+            pairs = (("north", "south"), ("south", "north"), ("west", "east"), ("east", "west"))
+            add("players = 4 AND (" + " OR ".join(f"({named(a)} AND {named(b)})" for a, b in pairs) + ")",
+                *[player, partner] * 4)
         if self.opponent is not None:
             if self.player is None:
                 raise ValueError("opponent needs player")
-            # On the deal's own columns, without a join of hands (several times faster): both sit at the
-            # table, and not as partners (NS and WE are the only sides of two seats).
-            add("? IN (north, west, south, east) AND NOT (list_contains(sides, 'NS') AND ("
-                "(north = ? AND south = ?) OR (south = ? AND north = ?) OR (west = ? AND east = ?) "
-                "OR (east = ? AND west = ?)))", self.opponent, *[self.player, self.opponent] * 4)
+            # On the deal's own columns, without a join of hands (several times faster): the player at one
+            # seat, the opponent at another that is not the partner's (NS and WE are the only sides of two).
+            opponent = name_words(self.opponent)
+            seats = list(_SEAT_COLUMN.items())
+            pairs = [(a, b) for la, a in seats for lb, b in seats if la != lb]
+            partners = {("north", "south"), ("south", "north"), ("west", "east"), ("east", "west")}
+            sides = " OR ".join(f"({named(a)} AND {named(b)}"
+                                + (" AND NOT list_contains(sides, 'NS'))" if (a, b) in partners else ")")
+                                for a, b in pairs)
+            add(f"({sides})", *[player, opponent] * len(pairs))
         if self.since is not None:
             add("date >= ?", self.since)
         if self.until is not None:
@@ -212,10 +300,18 @@ class SearchFilters(BaseModel):
         if self.trump is not None:
             add("trump = ?", self.trump)
         if self.winner is not None:
-            add("(winner = ? OR list_contains(winner_players, ?))", self.winner, self.winner)
+            if self.winner in SIDE_LABELS:
+                add("winner = ?", self.winner)
+            else:
+                add("(" + " OR ".join(f"({named(c)} AND {seat_of_side('winner', s)})" for s, c in _SEAT_COLUMN.items())
+                    + ")", *[name_words(self.winner)] * 4)
         if self.loser is not None:
-            add("winner IS NOT NULL AND winner <> ? AND NOT list_contains(winner_players, ?) "
-                "AND (? IN (north, west, south, east) OR list_contains(sides, ?))", *[self.loser] * 4)
+            if self.loser in SIDE_LABELS:
+                add("winner IS NOT NULL AND winner <> ? AND list_contains(sides, ?)", self.loser, self.loser)
+            else:
+                add("winner IS NOT NULL AND (" + " OR ".join(f"({named(c)} AND NOT {seat_of_side('winner', s)})"
+                                                            for s, c in _SEAT_COLUMN.items()) + ")",
+                    *[name_words(self.loser)] * 4)
         for column, op, value in (("winner_points", ">=", self.min_points), ("winner_points", "<=", self.max_points),
                                   ("margin", ">=", self.min_margin), ("margin", "<=", self.max_margin)):
             if value is not None:
@@ -234,9 +330,9 @@ class SearchFilters(BaseModel):
                 sung = " | ".join(f"coalesce(sung_{seat}, 0)" for seat in "nwse")
                 add(f"(({sung}) & ({allowed})) <> 0")
             else:
-                seats = [f"({column} = ? AND (coalesce(sung_{letter.lower()}, 0) & ({allowed})) <> 0)"
+                seats = [f"({named(column)} AND (coalesce(sung_{letter.lower()}, 0) & ({allowed})) <> 0)"
                          for letter, column in _SEAT_COLUMN.items()]
-                add("(" + " OR ".join(seats) + ")", *[self.cante_by] * 4)
+                add("(" + " OR ".join(seats) + ")", *[name_words(self.cante_by)] * 4)
         if self.unsung is not None:
             add(_unsung_sql(self.unsung))
         for column, value in (("tute", self.tute), ("doubled", self.doubled), ("tie_break", self.tie_break),
@@ -286,9 +382,38 @@ class SearchFilters(BaseModel):
             found.append("list_min(par_diff) <= ?")
             values.append(self.par_diff_max)
         if found or self.analysed is not None:
+            from .analysis import VERSION_KEY  # here, so that the filters alone load no DuckDB
             exists = ("EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = deals.id AND a.rules = coalesce(deals.rules,"
                       " '') AND a.version = ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
             add(exists if self.analysed is not False else "NOT " + exists, VERSION_KEY, *values)
+
+
+def _valid(values: dict[str, Any]) -> SearchFilters | None:
+    """These filters, or None if they do not stand on their own (``seat`` without ``player``)."""
+    try:
+        return SearchFilters(**values)
+    except ValidationError:
+        return None
+
+
+class Emptied(BaseModel):
+    """Why a search found no deal: the filter that left none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filter: str = Field(description="The filter that left no deal (a search field: player, cante_by ...).")
+    value: str = Field(description="Its value.")
+    alone: bool = Field(description="True: no deal of the archive matches this filter, whatever the others. "
+                                    "False: some do, but none of the deals the filters before it matched.")
+    before: int = Field(description="How many deals the filters before it matched (the whole archive for "
+                                    "the first filter).")
+
+    def text(self, name: str | None = None) -> str:
+        """In words, the filter written as ``name`` (``--cante-by``; else ``cante_by=``)."""
+        given = f"{name} {self.value}" if name else f"{self.filter}={self.value}"
+        if self.alone:
+            return f"no deal matches {given} (of {self.before:,} deals)"
+        return f"no deal matches {given} among the {self.before:,} deals the filters before it matched"
 
 
 def _like(text: str) -> str:
@@ -339,3 +464,6 @@ class DealPage(BaseModel):
 
     items: list[DealSummary]
     next: str | None = Field(None, description="Opaque cursor: pass it as `cursor` for the next page; null on the last.")
+    previous: str | None = Field(None, description="Opaque cursor: pass it as `before` for the page before; null on "
+                                                   "the first.")
+    emptied: Emptied | None = Field(None, description="When a search finds no deal: the filter that left none.")

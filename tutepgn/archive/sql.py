@@ -23,13 +23,10 @@ import duckdb
 
 from ..errors import LimitError
 from . import sandbox
+from .defaults import SQL_MEMORY, SQL_MEMORY_ENV
 
 T = TypeVar("T")
 
-SQL_MEMORY_ENV = "TUTEPGN_SQL_MEMORY"
-"""Environment variable: the memory limit of :func:`run_sql` (``tute sql``), in bytes."""
-SQL_MEMORY = 2 * 2**30
-"""The memory limit of :func:`run_sql` by default: 2 GiB of address space, DuckDB's buffer pool half of it."""
 START_TIMEOUT = 60.0
 """Seconds the process of :func:`run_sql` may take to start and open the archive (a loaded machine)."""
 

@@ -14,19 +14,24 @@ from contextlib import suppress
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 
 from ..errors import ArchiveError, ArchiveWriteError
 from ..notation import iter_raw_records
 from .analysis import AnalyseSummary, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
-from .ingest import BATCH_SIZE, ImportSummary, import_raw, import_runs
-from .rows import Raw, deal_id
-from .search import SORT_KEYS, SORTS, DealPage, DealSummary, SearchFilters, encode_cursor, keyset
+from .defaults import BATCH_SIZE
+
+if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
+    import pyarrow as pa
+
+    from .ingest import ImportSummary
+    from .rows import Raw
+from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, encode_cursor, keyset,
+                     reverse_order)
 
 PAGE_BY_ID = 1000
 """Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
@@ -145,6 +150,8 @@ class Archive:
 
         See :func:`.ingest.import_raw`: ``batch_size`` records a transaction, ``on_commit`` after each.
         """
+        from .ingest import import_raw  # Arrow: an import builds its rows as Arrow batches
+
         try:
             return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
                               progress=progress, names=names, on_commit=on_commit,
@@ -170,6 +177,24 @@ class Archive:
         """Number of deals in the archive (that match ``filters``)."""
         where, params = (filters or SearchFilters()).to_sql()
         return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
+
+    def emptied_by(self, filters: SearchFilters) -> Emptied | None:
+        """Why ``filters`` find no deal: the first filter that matches no deal on its own, else the one that
+        left none of the deals the filters before it matched; None when some deal matches, or none is stored."""
+        total = self.count()
+        steps = list(filters.steps())
+        for name, alone, _ in steps:
+            if alone is not None and self.count(alone) == 0:
+                return Emptied(filter=name, value=shown(filters.given()[name]), alone=True, before=total)
+        before = total
+        for name, _, upto in steps:
+            if upto is None:
+                continue
+            found = self.count(upto)
+            if found == 0:
+                return Emptied(filter=name, value=shown(filters.given()[name]), alone=False, before=before)
+            before = found
+        return None
 
     def text(self, deal: int) -> str | None:
         """The export text of one deal, or None."""
@@ -211,6 +236,8 @@ class Archive:
         if offset:
             sql += " OFFSET ?"
             params = [*params, offset]
+        import pyarrow as pa  # the downloads' ids, not the searches'
+
         return pa.array(self.con.execute(sql, params).fetchnumpy()["id"], pa.int64())
 
     def iter_rows(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
@@ -246,28 +273,38 @@ class Archive:
                 yield dict(zip(names, row))
 
     def page(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int = 50,
-             after: str | None = None, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> tuple[list[dict[str, Any]], str | None]:
-        """One page of matching deals and the opaque cursor of the next page (None on the last page)."""
+             after: str | None = None, before: str | None = None, columns: tuple[str, ...] = SUMMARY_COLUMNS,
+             ) -> tuple[list[dict[str, Any]], str | None, str | None]:
+        """One page of matching deals (the first, the one after the cursor ``after`` or the one before
+        ``before``) and the opaque cursors of the next page and of the page before (None where there is none)."""
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+        if after and before:
+            raise ValueError("a page is after one cursor or before one, not both")
         where, params = (filters or SearchFilters()).to_sql()
-        if after:
-            extra, more = keyset(sort, after)
+        if after or before:
+            extra, more = keyset(sort, after or before, before=bool(before))  # type: ignore[arg-type]
             where, params = f"({where}) AND {extra}", [*params, *more]
         expr = SORT_KEYS[sort][0]
-        keys = self.con.execute(f"SELECT id, {expr} FROM deals WHERE {where} ORDER BY {SORTS[sort]} LIMIT ?",
+        order = reverse_order(sort) if before else SORTS[sort]
+        keys = self.con.execute(f"SELECT id, {expr} FROM deals WHERE {where} ORDER BY {order} LIMIT ?",
                                 [*params, limit + 1]).fetchall()
-        following = None
-        if len(keys) > limit:
-            keys = keys[:limit]
-            following = encode_cursor(sort, keys[-1][1], keys[-1][0])
-        return self._rows([k[0] for k in keys], columns), following
+        more_beyond = len(keys) > limit
+        keys = keys[:limit]
+        if before:
+            keys.reverse()
+        following = encode_cursor(sort, keys[-1][1], keys[-1][0]) if keys and (before or more_beyond) else None
+        preceding = encode_cursor(sort, keys[0][1], keys[0][0]) if keys and (after or more_beyond and before) \
+            else None
+        return self._rows([k[0] for k in keys], columns), following, preceding
 
     def deal_page(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int = 50,
-                  after: str | None = None) -> DealPage:
-        """One page of deal summaries and the cursor of the next, as the service answers a search."""
-        rows, following = self.page(filters, sort=sort, limit=limit, after=after)
-        return DealPage(items=[DealSummary.from_row(r) for r in rows], next=following)
+                  after: str | None = None, before: str | None = None) -> DealPage:
+        """One page of deal summaries and the cursors of the pages next to it, as the service answers a search."""
+        rows, following, preceding = self.page(filters, sort=sort, limit=limit, after=after, before=before)
+        emptied = self.emptied_by(filters) if filters is not None and not rows and not (after or before) else None
+        return DealPage(items=[DealSummary.from_row(r) for r in rows], next=following, previous=preceding,
+                        emptied=emptied)
 
     def _rows(self, ids: list[int], columns: tuple[str, ...]) -> list[dict[str, Any]]:
         """The rows of these deals, in this order.
@@ -378,6 +415,8 @@ class Archive:
 
     def verify(self) -> list[str]:
         """Check the archive: every hash matches its text, every id its hash, child rows belong to deals."""
+        from .columns import deal_id
+
         problems: list[str] = []
         cursor = self.con.execute("SELECT id, hash, text FROM deals")
         while rows := cursor.fetchmany(5000):
@@ -427,6 +466,8 @@ class Archive:
                 yield from ((run, (src, idx or 0, line or 1, text)) for run, src, idx, line, text in batch)
 
         runs = ((((raw for _, raw in group)), paths.get(run) or []) for run, group in groupby(rows(), itemgetter(0)))
+        from .ingest import import_runs
+
         with Archive(target) as fresh:
             summary = import_runs(fresh.con, runs, jobs=jobs, memory_limit=fresh.memory_limit)
             self._copy_analyses(fresh)
@@ -487,3 +528,12 @@ def rebuild_file(source: str | os.PathLike[str], output: str | os.PathLike[str] 
     source.replace(backup)
     target.replace(source)
     return summary, backup
+
+
+def shown(value: object) -> str:
+    """A filter's value as a person wrote it: lists joined, yes/no in words."""
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

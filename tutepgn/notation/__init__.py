@@ -16,18 +16,22 @@
 ['', '1. N 1O 3O', 'N 40', '*']
 """
 
-from ..errors import JsonRecordError, NotationError
-from . import jsonform, tpgn
-from .jsonform import from_json, record_to_model, to_json
-from .jsonmodel import RecordModel, json_schema
-from .record import NAG_GLYPHS, Entry, Note, Record
-from .split import Headers, Source, batch_records, iter_raw_records, scan_headers, scan_tags, split_records
-from .tags import (
-    CARD_TAGS, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values, read_date, read_number,
-    result_text, rules_of,
-)
-from .tpgn import iter_records, parse_or_placeholder, parse_record, read_record
-from .writer import canonical_tags, play_lines, write_record
+from ..lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "..errors": ("JsonRecordError", "NotationError"),
+    ".": ("jsonform", "tpgn"),
+    ".jsonform": ("from_json", "record_to_model", "to_json"),
+    ".jsonmodel": ("RecordModel", "json_schema"),
+    ".record": ("NAG_GLYPHS", "Entry", "Note", "Record"),
+    ".split": ("Headers", "Source", "batch_records", "iter_raw_records", "scan_headers", "scan_tags",
+               "split_records"),
+    ".tags": ("CARD_TAGS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "Header", "format_side_values",
+              "parse_side_values", "read_date", "read_number", "result_text", "rules_of"),
+    ".tpgn": ("iter_records", "parse_or_placeholder", "parse_record", "read_record"),
+    ".writer": ("canonical_tags", "play_lines", "write_record"),
+}, globals())
+"""Imported on first use (:mod:`tutepgn.lazy`): a command that never reads a record never loads the grammar."""
 
 VERSION = 1
 """The notation's version, documented in docs/notation.md (the grammar file's header says it too)."""

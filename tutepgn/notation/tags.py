@@ -215,8 +215,8 @@ class Header:
     year: int | None = None
     errors: dict[str, NotationError] = field(default_factory=dict)
 
-    def deal(self, hands: list[Mask] | None = None) -> Deal:
-        """The engine deal at its start; ``hands`` stand in for a missing Deal tag.
+    def deal(self, hands: list[Mask] | None = None, stock: list[Card] | None = None) -> Deal:
+        """The engine deal at its start; ``hands`` and ``stock`` stand in for a missing Deal or Stock tag.
 
         Raises :class:`NotationError` at the tag at fault: a tag that could not
         be read, a Deal, Dealer or Trump tag missing, or cards the engine
@@ -233,7 +233,7 @@ class Header:
         if self.turned is None:
             raise tag_error(self, "Trump", "the record has no Trump tag: the turned card is unknown")
         try:
-            return Deal(self.rules, hands, list(self.stock), self.turned, self.dealer,
+            return Deal(self.rules, hands, list(self.stock) if stock is None else stock, self.turned, self.dealer,
                         first_of_match=self.first_of_match)
         except ValueError as exc:
             raise tag_error(self, "Deal", str(exc)) from exc

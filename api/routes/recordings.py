@@ -1,0 +1,150 @@
+"""Deals recorded live (:mod:`tutepgn.live`): start one, post its entries, undo (with the write key), and follow it.
+
+Writes need the API key and a writable service; reading a recording's state
+and following its events is public.  The events are Server-Sent Events: the
+state after every change, held as one of the ``max_streams`` streamed answers
+and never cut by the request time limit (which bounds posted work only).
+"""
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Response
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from tutepgn.errors import ErrorItem, Problem, TuteError
+from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
+from tutepgn.notation import SEAT_TAGS
+from tutepgn.recorder import Reply
+from tutepgn.rules import ruleset
+
+from ..deps import Service
+
+HEARTBEAT_SECONDS = 15.0
+"""A comment line on an idle event stream this often, so that proxies and the client keep it open."""
+STREAM_SECONDS = 600.0
+"""An event stream ends after this long (an EventSource connects again), so an idle one gives its slot back."""
+
+
+class RecordingStart(BaseModel):
+    """How a recording starts: the rules, the players and tags, and how the cards are known."""
+
+    rules: str = Field(description="A preset, with options (`tute rules`), e.g. `torofun-4p`.", max_length=200)
+    players: dict[str, str] = Field(default_factory=dict, description="Names by seat letter, e.g. {\"N\": \"Ana\"}.")
+    tags: dict[str, str] = Field(default_factory=dict, description="More tags, e.g. {\"Event\": \"Club night\"}.")
+    seed: int | None = Field(None, ge=0, description="Shuffle the deal from this seed.")
+    deal: str | None = Field(None, max_length=400, description="The hands in Deal tag form (`N:1O 3O ... S:...`).")
+    stock: str | None = Field(None, max_length=400, description="For 2 players: the stock, the turned card last.")
+    turned: str | None = Field(None, max_length=8, description="The turned card, which shows trump.")
+    dealer: str = Field("N", max_length=1, description="The dealer's seat letter.")
+
+
+class EntryBody(BaseModel):
+    entry: str = Field(min_length=1, max_length=MAX_ENTRY_CHARS,
+                       description="A card (`1O`), a declaration (`N 40`, `E 20C`, `S tute 12`, `S x7B`) or `undo`.")
+
+
+class Entered(BaseModel):
+    """An accepted entry: what happened in words, and the recording's state after it."""
+
+    message: str
+    state: dict[str, Any]
+
+
+WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": Problem, "description": "No recording of that id."},
+    409: {"model": Problem, "description": "The deal is over and in the archive: the recording is closed."},
+    422: {"model": Problem, "description": "The entry is refused: `detail` says by which rule; the item's "
+                                           "`expected` lists the legal choices."}}
+
+
+def found(service: Service, recording_id: str) -> Recording:
+    """The recording of that id; 404 if there is none (or the service is read-only)."""
+    recording = service.recordings.get(recording_id) if service.recordings else None
+    if recording is None:
+        raise HTTPException(404, f"no recording {recording_id!r} on this server")
+    return recording
+
+
+def router(service: Service) -> APIRouter:
+    api = APIRouter(prefix="/api/v1/recordings", tags=["recordings"])
+
+    def writable() -> None:
+        if service.recordings is None:
+            raise HTTPException(405, "this service runs read-only: nothing can be recorded")
+
+    Writer = [Depends(service.require_key), Depends(writable)]
+
+    def entered(recording: Recording, text: str) -> Entered:
+        if recording.deal_id is not None:
+            raise HTTPException(409, f"the deal is over and stored in the archive as deal {recording.deal_id}: "
+                                     "the recording is closed")
+        try:
+            reply: Reply = recording.enter(text)
+        except OSError as exc:
+            raise HTTPException(503, f"the entry could not be saved ({type(exc).__name__}); it was not "
+                                     "recorded: enter it again") from None
+        service.import_recording(recording)  # once the deal is over (or, if that failed, at the next entry)
+        if reply.refused:
+            raise HTTPException(422, [ErrorItem(message=reply.message, text=text, expected=reply.legal)])
+        return Entered(message=reply.message, state=recording.state())
+
+    @api.post("", status_code=201, dependencies=Writer, summary="Start recording a deal (needs an API key)",
+              responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong."}})
+    def start(body: RecordingStart, response: Response) -> dict[str, Any]:
+        assert service.recordings is not None  # writable
+        tags = dict(body.tags)
+        try:
+            seats = ruleset(body.rules).seat_names
+            for seat, name in body.players.items():
+                if seat not in seats:
+                    raise ValueError(f"{seat!r} is not a seat of {body.rules}; its seats are {' '.join(seats)}")
+                tags[SEAT_TAGS[seat]] = name
+            recording = service.recordings.create(body.rules, seed=body.seed, deal=body.deal, stock=body.stock,
+                                                  turned=body.turned, dealer=body.dealer, tags=tags)
+        except (ValueError, TuteError) as exc:
+            raise HTTPException(422, str(exc)) from None
+        except OSError as exc:
+            raise HTTPException(503, f"the recording could not be saved ({type(exc).__name__})") from None
+        response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
+        return recording.state()
+
+    @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far",
+             responses={404: WRITE_ERRORS[404]})
+    def state(recording_id: str) -> dict[str, Any]:
+        return found(service, recording_id).state()
+
+    @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
+              summary="Enter a card or a declaration (needs an API key); saved before it is answered")
+    def entry(recording_id: str, body: EntryBody) -> Entered:
+        return entered(found(service, recording_id), body.entry)
+
+    @api.post("/{recording_id}/undo", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
+              summary="Take back the last entry (needs an API key)")
+    def undo(recording_id: str) -> Entered:
+        return entered(found(service, recording_id), "undo")
+
+    @api.get("/{recording_id}/events", response_class=StreamingResponse,
+             dependencies=[Depends(service.stream_slot)],
+             summary="Follow a recording: Server-Sent Events, a `state` event after every change",
+             responses={200: {"content": {"text/event-stream": {}}}, 404: WRITE_ERRORS[404],
+                        503: {"model": Problem, "description": "`max_streams` streamed answers are under way."}})
+    async def events(recording_id: str) -> StreamingResponse:
+        recording = found(service, recording_id)
+
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 2000\n\n"
+            async for state in updates(recording, heartbeat=HEARTBEAT_SECONDS, lifetime=STREAM_SECONDS):
+                if state is None:
+                    yield ": still here\n\n"
+                    continue
+                yield f"id: {state['entries']}\nevent: state\ndata: {json.dumps(state, ensure_ascii=False)}\n\n"
+                if state["deal_id"] is not None:
+                    yield "event: end\ndata: {}\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    return api

@@ -1,0 +1,46 @@
+/* What the phone recorder and the live view both draw from a recording's state (GET /api/v1/recordings/{id}):
+ * the seats (the one to play marked), the score, the trick number, the turned card, the stock and the trick on
+ * the table.  It only displays what the state says.
+ */
+(function (root) {
+  "use strict";
+  /* Every string this script shows, in one place (for the translation catalogue). */
+  var TEXT = { toPlay: "to play", empty: "no card on the table yet", won: "won by", points: "points" };
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (ch) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch];
+    });
+  }
+
+  var SEAT_TAGS = { N: "North", W: "West", S: "South", E: "East" };
+
+  function draw(box, state) {
+    var $ = function (sel) { return box.querySelector(sel); };
+    $("#seats").innerHTML = state.seats.map(function (seat) {
+      var name = state.tags[SEAT_TAGS[seat]] || "";
+      var here = seat === state.to_move;
+      return '<span class="seat-chip' + (here ? " to-move" : "") + '" data-seat="' + seat + '"' +
+             (here ? ' aria-current="true"' : "") + "><b>" + seat + "</b> " + esc(name) +
+             (here ? ' <span class="sr">' + TEXT.toPlay + "</span>" : "") + "</span>";
+    }).join("");
+    var score = $("#score");
+    var values = state.totals || state.points;
+    score.innerHTML = state.sides.map(function (side, i) {
+      return '<span class="side-score"><span class="side-label">' + side + '</span> <b data-side="' + side + '">' +
+             values[i] + "</b></span>";
+    }).join(" ");
+    $("#trick-no").textContent = state.trick_no;
+    $("#turned").innerHTML = root.cardSVG(state.turned);
+    $("#stock-box").hidden = state.stock === null;
+    $("#stock").textContent = state.stock === null ? "" : state.stock;
+    var table = $("#table");
+    table.innerHTML = state.table.length ? state.table.map(function (play) {
+      return '<span class="played" data-seat="' + play[0] + '" data-card="' + play[1] + '"><span class="who">' +
+             play[0] + "</span>" + root.cardSVG(play[1]) + "</span>";
+    }).join("") + (state.winner ? '<span class="trick-won">' + TEXT.won + " " + state.winner + "</span>" : "")
+      : '<span class="muted">' + TEXT.empty + "</span>";
+  }
+
+  root.TuteTable = { draw: draw, esc: esc };
+})(window);
