@@ -108,8 +108,8 @@ def held_error(db: str | os.PathLike[str], exc: BaseException | None = None) -> 
         return ArchiveHeldError(
             f"{db} is served read-only by the tutepgn service at {url} (pid {pid}): stop it to write to the archive"
             if read_only else
-            f"{db} is held by the tutepgn service at {url} (pid {pid}): `tute search`, `stats` and `export` (tpgn, "
-            "csv) are answered by it, and `tute import` sends the records to it when TUTEPGN_API_KEY holds one of "
+            f"{db} is held by the tutepgn service at {url} (pid {pid}): `tute search`, `show`, `stats` and `export` "
+            "(tpgn, csv) are answered by it, and `tute import` sends the records to it when TUTEPGN_API_KEY holds one of "
             "its API keys; for anything else stop it first (or serve with --read-only: readers share the file)",
             db=str(db), pid=pid, url=url, read_only=read_only)
     found = _PID.search(str(exc or ""))
