@@ -41,6 +41,8 @@ TIMEOUT = 60.0
 """Seconds to wait for the service to answer."""
 STREAM_PIECE = 64 * 1024
 """Bytes of a download read and written at a time."""
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+"""Requests straight to the service, never through a proxy $http_proxy names (the service is on this machine)."""
 _SEAT_COLUMNS = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
 
 
@@ -73,7 +75,7 @@ class ServiceArchive:
         if key is not None:
             headers["X-API-Key"] = key
         try:
-            return urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=TIMEOUT)
+            return DIRECT.open(urllib.request.Request(url, data=body, headers=headers), timeout=TIMEOUT)
         except urllib.error.HTTPError as exc:
             if exc.code == 404:
                 raise LookupError(route) from None
