@@ -27,7 +27,7 @@ from tutepgn.errors import ArchiveError, LimitError, OutputError
 from tutepgn.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
-    from tutepgn.archive import Archive, ImportSummary
+    from tutepgn.archive import Archive, ImportSummary, ServiceArchive
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
@@ -41,6 +41,17 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
     from tutepgn.archive import Archive, default_path
     try:
         return Archive(db or default_path(), read_only=read_only, check_schema=check_schema)
+    except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
+
+
+def reading(db: Path | None) -> Archive | ServiceArchive:
+    """The archive at ``db`` to read (the service that holds it, while one does), or exit 2 saying why not."""
+    import duckdb
+
+    from tutepgn.archive import default_path, open_reader
+    try:
+        return open_reader(db or default_path())
     except (FileNotFoundError, duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
 
@@ -63,7 +74,7 @@ def say_summary(form: Format, path: Path, summary: Any) -> None:
         err.print(f"{path}: {summary}", soft_wrap=True, highlight=False)
 
 
-def import_or_fail(archive: Archive, sources: list[object], **options: Any) -> ImportSummary:
+def import_or_fail(archive: Archive | ServiceArchive, sources: list[object], **options: Any) -> ImportSummary:
     """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
     store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
     how many records that was)."""
@@ -89,7 +100,13 @@ def import_(
         sources = expand(paths)
     except FileNotFoundError as exc:
         raise fail(exc) from None
-    archive = open_archive(db, read_only=False)
+    import duckdb
+
+    from tutepgn.archive import default_path, open_writer
+    try:  # while a service holds the archive, the records go to it
+        archive = open_writer(db or default_path())
+    except (duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
     progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.completed:,} records"),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not err.is_terminal, transient=True)
@@ -128,7 +145,7 @@ def search(
         raise fail(ValueError(f"unknown sort {sort!r}: {', '.join(SORTS)}"))
     if form in RECORD_FORMS and offset:
         raise fail(ValueError("--offset works with --format table, json or nl"))
-    archive = open_archive(db, read_only=True)
+    archive = reading(db)
     try:
         if form in RECORD_FORMS:
             archive.export(filters, form.value, sys.stdout, sort=sort, limit=limit)
@@ -136,6 +153,8 @@ def search(
         rows = archive.search(filters, sort=sort, limit=limit, offset=offset)
         total = archive.count(filters) if form == Format.table else 0
         emptied = archive.emptied_by(filters) if not rows and not offset else None
+    except ArchiveError as exc:  # what the service that holds the archive cannot answer
+        raise fail(exc) from None
     finally:
         archive.close()
     emit(form, rows, render=lambda: [_deals_table(rows, total, offset)])
@@ -168,9 +187,11 @@ def show(
     from tutepgn.archive.export import written
 
     form = chosen(fmt, as_json)
-    archive = open_archive(db, read_only=True)
+    archive = reading(db)
     try:
         text = archive.text(deal)
+    except ArchiveError as exc:
+        raise fail(exc) from None
     finally:
         archive.close()
     if text is None:
@@ -194,9 +215,11 @@ def stats(
     form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise fail(ValueError("--plot writes .png or .svg"))
-    archive = open_archive(db, read_only=True)
+    archive = reading(db)
     try:
         result = archive.stats(filters)
+    except ArchiveError as exc:
+        raise fail(exc) from None
     finally:
         archive.close()
     if plot is not None:
@@ -270,11 +293,11 @@ def export(
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as partitioned Parquet."""
     form = chosen(fmt)
-    archive = open_archive(db, read_only=True)
+    archive = reading(db)
     try:
         count = archive.export(filters, form.value, output if output is not None else sys.stdout, cards=cards,
                                limit=limit)
-    except ValueError as exc:
+    except (ValueError, ArchiveError) as exc:
         raise fail(exc) from None
     except BrokenPipeError:
         raise
@@ -305,7 +328,7 @@ def sql(
     from tutepgn.archive import default_path, run_sql
     try:
         columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows, memory=memory)
-    except (FileNotFoundError, LimitError, duckdb.Error) as exc:
+    except (FileNotFoundError, LimitError, duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
     if form in (Format.json, Format.nl):
         emit(form, [dict(zip(columns, row)) for row in rows])

@@ -28,7 +28,7 @@ def serve(
 
     from tutepgn.api.app import Settings, create_app
     from tutepgn.api.limits import uvicorn_options
-    from tutepgn.archive import Archive
+    from tutepgn.archive import Archive, announced, service_url
     from tutepgn.errors import ArchiveError
 
     try:
@@ -54,11 +54,14 @@ def serve(
             raise fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
-        uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="info", **uvicorn_options(settings))
+        with announced(settings.db, service_url(host, port), read_only=True):
+            uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                        log_level="info", **uvicorn_options(settings))
         return
     try:
         service = create_app(settings)
     except (ArchiveError, OSError, duckdb.Error) as exc:
         raise fail(exc) from None
-    uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))
+    # Beside the archive, while it runs: where the commands that find the archive locked ask instead.
+    with announced(settings.db, service_url(host, port), read_only=settings.read_only):
+        uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))

@@ -15,8 +15,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".duties": ("play_duty",),
     ".engine": ("Deal",),
     ".errors": (
-        "ArchiveError", "ArchiveWriteError", "ConvertError", "EntryError", "IllegalAction", "IllegalDeclaration",
-        "IllegalPlay", "JsonRecordError", "LimitError", "NotationError", "OutputError", "SettingError", "TuteError",
+        "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ConvertError", "EntryError", "IllegalAction",
+        "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "NotationError", "OutputError", "SettingError", "TuteError",
         "UnknownRuleset", "UnknownSeat"),
     ".errorshape": ("ErrorItem", "Problem"),
     ".events": ("Action", "Cante", "Exchange", "Play", "Tute"),
@@ -27,8 +27,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 """Every name below is imported on first use (:mod:`tutepgn.lazy`): ``tute --help`` loads none of them."""
 
 __all__ = [
-    "Action", "ArchiveError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal", "EntryError",
-    "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError",
+    "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal",
+    "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError",
     "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
     "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",

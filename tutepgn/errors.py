@@ -123,6 +123,16 @@ class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
 
 
+class ArchiveHeldError(ArchiveError):
+    """An archive file another process holds (DuckDB lets one process write a file, or many read it): a running
+    service (``url`` and ``pid`` from the file it writes beside the archive) or another process (``pid``)."""
+
+    def __init__(self, message: str, *, db: str, pid: int | None = None, url: str | None = None,
+                 read_only: bool = False) -> None:
+        super().__init__(message)
+        self.db, self.pid, self.url, self.read_only = db, pid, url, read_only
+
+
 class ArchiveWriteError(ArchiveError):
     """An import the archive could not write (a full disk, an I/O error): the batch in flight was rolled back,
     the batches committed before it stay (``committed`` records), so importing again finishes the work."""

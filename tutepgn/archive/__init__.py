@@ -3,7 +3,9 @@
 * :mod:`.columns`: the tables, written once (SQL, Arrow and download columns come from it);
 * :mod:`.rows`: a record's rows, built in worker processes; :mod:`.ingest`: importing;
 * :mod:`.store`: :class:`Archive`, the queries; :mod:`.search`: :class:`SearchFilters` and page cursors;
-* :mod:`.export`: files and downloads; :mod:`.sql`: ad hoc SQL, read-only and under a time limit.
+* :mod:`.export`: files and downloads; :mod:`.sql`: ad hoc SQL, read-only and under a time limit;
+* :mod:`.held`: who holds a file (a running service says so beside it); :mod:`.remote`: an archive a service
+  holds, read and written through that service.
 """
 
 from ..lazy import lazy_exports
@@ -11,7 +13,9 @@ from ..lazy import lazy_exports
 __getattr__, __dir__ = lazy_exports(__name__, {
     ".columns": ("CSV_COLUMNS", "DEAL_COLUMNS", "SCHEMA", "SUMMARY_COLUMNS", "TABLES", "Column", "deal_id"),
     ".defaults": ("BATCH_SIZE", "EXPORT_FORMATS", "SQL_MEMORY", "SQL_MEMORY_ENV"),
+    ".held": ("SERVICE_SUFFIX", "announced", "running_service", "service_file", "service_url"),
     ".ingest": ("WORK_SIZE", "ImportSummary"),
+    ".remote": ("KEY_ENV", "ServiceArchive", "open_reader", "open_writer"),
     ".rows": ("arrow_batch",),
     ".search": ("SORTS", "DealPage", "DealSummary", "Emptied", "SearchFilters", "decode_cursor", "encode_cursor",
                 "name_words"),
@@ -21,8 +25,9 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 }, globals())
 """Imported on first use (:mod:`tutepgn.lazy`): the search filters without DuckDB and Arrow."""
 
-__all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "SCHEMA", "SORTS",
-           "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES", "WORK_SIZE", "Archive",
-           "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "SearchFilters", "arrow_batch", "checkpoint",
-           "decode_cursor", "default_path", "deal_id", "encode_cursor", "fatal", "name_words", "open_sql", "rebuild_file", "run_sql",
-           "run_with_timeout", "sql_memory"]
+__all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "KEY_ENV", "SCHEMA",
+           "SERVICE_SUFFIX", "SORTS", "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES",
+           "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "SearchFilters",
+           "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
+           "encode_cursor", "fatal", "name_words", "open_reader", "open_sql", "open_writer", "rebuild_file", "run_sql",
+           "run_with_timeout", "running_service", "service_file", "service_url", "sql_memory"]

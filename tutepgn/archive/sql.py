@@ -24,6 +24,7 @@ import duckdb
 from ..errors import LimitError
 from . import sandbox
 from .defaults import SQL_MEMORY, SQL_MEMORY_ENV
+from .held import held_error
 
 T = TypeVar("T")
 
@@ -57,11 +58,12 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
         requests.send((str(path), query, max_rows, memory))
         if not answers.poll(START_TIMEOUT):
             raise LimitError(f"the query's process did not start within {START_TIMEOUT:g} s")
-        answers.recv()  # ready: the archive is open and the limit set; the query starts now
-        started = True
-        if not answers.poll(timeout):
-            raise LimitError(f"the query ran over {timeout:g} s and was stopped")
-        kind, payload = answers.recv()
+        kind, payload = answers.recv()  # ready: the archive is open and the limit set; the query starts now
+        if kind == "ready":  # else the error of opening the archive (another process holds it)
+            started = True
+            if not answers.poll(timeout):
+                raise LimitError(f"the query ran over {timeout:g} s and was stopped")
+            kind, payload = answers.recv()
     except (EOFError, BrokenPipeError):  # the process died without a word: a failed allocation, the kernel
         child.wait()
         raise LimitError(f"the query's process ended with status {child.returncode} " + (
@@ -76,6 +78,8 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
     name, message = payload
     if name in ("OutOfMemoryException", "MemoryError"):
         raise LimitError(f"the query needs more than its memory limit of {memory:,} bytes: {message.splitlines()[0]}")
+    if name == "IOException" and "Could not set lock" in message:  # another process holds the file
+        raise held_error(path, duckdb.IOException(message))
     error = getattr(duckdb, name, None)
     raise (error if isinstance(error, type) and issubclass(error, duckdb.Error) else duckdb.Error)(message)
 

@@ -24,6 +24,7 @@ from .analysis import AnalyseSummary, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
 from .export import chunks, export
 from .defaults import BATCH_SIZE
+from .held import connect
 
 if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     import pyarrow as pa
@@ -79,13 +80,12 @@ class Archive:
             config["threads"] = self.threads
         if self.secure:
             config["enable_external_access"] = False
-        if self.read_only:
-            if not self.path.exists():
-                raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
-            con = duckdb.connect(str(self.path), read_only=True, config=config)
-        else:
+        if self.read_only and not self.path.exists():
+            raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
+        if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = duckdb.connect(str(self.path), config=config)
+        con = connect(self.path, read_only=self.read_only, config=config)  # held by another process: it says which
+        if not self.read_only:
             con.execute(SCHEMA)
         if self.secure:
             con.execute("SET lock_configuration = true")
@@ -499,7 +499,7 @@ def checkpoint(path: str | os.PathLike[str]) -> None:
     moved or replaced must take its log in first.  Needs the file unlocked
     (no service or import using it).
     """
-    con = duckdb.connect(str(path))
+    con = connect(path)
     try:
         con.execute("CHECKPOINT")
     finally:
