@@ -258,6 +258,35 @@ def test_illegal_events_are_flagged_with_their_rule(base_url: str, browser: Brow
     page.close()
 
 
+def test_the_replay_shows_annotations_and_comments_at_their_frame(base_url: str, browser: Browser,
+                                                                  artifacts: Path) -> None:
+    """The hand-written sample's ``N x7o ! {the 7 of trump…}``: the glyph and the comment at that event's frame,
+    in the move list and the note, and nowhere else; the comment on the deal at the first frame."""
+    record = read_record(SAMPLES / "hand-written.tpgn")
+    steps = frames(record)
+    noted = next(f for f in steps if f.annotation == "!" and f.comments)
+    intro = steps[0].comments[0]
+    deal = _api(base_url, "/api/v1/deals", event="Nochebuena", limit=1)["items"][0]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/deals/{deal['id']}")
+    expect(page.locator("#note .comment")).to_have_text(intro)
+    move = page.locator(f'#moves button[data-index="{noted.index}"]')
+    expect(move).to_have_text(re.compile(re.escape(noted.text) + r"!\s*✎"))
+    expect(move.locator(".annotation")).to_have_attribute("title", "good")
+    page.locator(f'#moves button[data-index="{noted.index - 1}"]').click()
+    expect(page.locator("#note")).not_to_contain_text(noted.comments[0])
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#frame-index")).to_have_text(str(noted.index))
+    expect(page.locator("#note .comment")).to_have_text(noted.comments[0])
+    expect(page.locator("#note .noted")).to_have_text(noted.text + "!")
+    page.screenshot(path=str(artifacts / "replay-comments.png"), full_page=True)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#note .record-note")).to_have_count(0)
+    assert errors.seen == []
+    page.close()
+
+
 def test_search_page_filters_and_links(base_url: str, browser: Browser, artifacts: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors = _Errors(page)

@@ -27,13 +27,14 @@ from .tags import (
     result_text, rules_of,
 )
 from .tpgn import iter_records, parse_or_placeholder, parse_record, read_record
-from .writer import canonical_tags, play_lines, write_record
+from .writer import annotation_text, canonical_tags, play_lines, write_record
 
 VERSION = 1
 """The notation's version, documented in docs/notation.md (the grammar file's header says it too)."""
 
 __all__ = [
     "CARD_TAGS", "NAG_GLYPHS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "VERSION", "Entry", "Header", "Headers",
+    "annotation_text",
     "JsonRecordError", "NotationError", "Note", "Record", "RecordModel", "Source", "batch_records", "canonical_tags",
     "format_side_values", "from_json", "iter_raw_records", "iter_records", "json_schema", "jsonform",
     "parse_or_placeholder", "parse_record", "parse_side_values", "play_lines", "read_date", "read_number", "read_record",
