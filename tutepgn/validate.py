@@ -509,27 +509,23 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
 
 def validate_text(text: str, check: Callable[[], None] | None = None,
                   ) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
-    """Validate every record of ``text``, read strictly: the report dicts, their counts, and no errors.
+    """Validate every record of ``text`` on its own: the report dicts, their counts, and the errors that leave
+    nothing to report (a text without a record).
 
-    When a record does not parse, nothing is validated: the syntax errors of
-    every record come back instead (with no reports).  A text without a record
-    is an error too.  ``check`` runs before each record is parsed and before
-    each is validated: a service stops the work there when its time is up.
+    A record with syntax errors gets its report all the same, each of its
+    errors located in ``parse_errors`` (and as ``syntax`` findings); the other
+    records get their full reports.  ``check`` runs before each record is
+    parsed and before each is validated: a service stops the work there when
+    its time is up.
     """
     records: list[Record] = []
-    errors: list[NotationError] = []
     for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
         if check is not None:
             check()
-        try:
-            records.append(parse_record(chunk, first_line=line, index=index, strict=True))
-        except NotationError as exc:
-            errors.append(exc)
-    if not records and not errors:
-        errors.append(NotationError("no record found", line=1, column=1))
+        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
     summary = Summary()
-    if errors:
-        return [], summary, errors
+    if not records:
+        return [], summary, [NotationError("no record found", line=1, column=1)]
     reports = []
     for report in validate_records(records):
         if check is not None:
@@ -537,4 +533,4 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
         data = report.to_dict()
         summary.add(data)
         reports.append(data)
-    return reports, summary, errors
+    return reports, summary, []
