@@ -125,7 +125,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     try:
         tree = parser().parse(text)
     except UnexpectedInput:
-        raise syntax_errors(text, first_line, source, index, style)[0] from None  # the first in the text
+        raise syntax_errors(text, first_line, source, index, style)[0] from None
     tags_raw, (intro, items), termination = _BUILDER.transform(tree)
     record = Record(source=source, index=index, line=first_line)
     errors = record.errors
@@ -221,8 +221,8 @@ def _add(record: Record, event: Action, item: _Item, first_line: int) -> None:
 
 def syntax_errors(text: str, first_line: int = 1, source: str | None = None, index: int = 0,
                   style: str | None = None) -> list[NotationError]:
-    """Every error the reader finds in one record's text that the grammar cannot parse, in order (none when
-    the grammar parses it).
+    """Every error the reader finds in one record's text that the grammar cannot parse: the syntax errors in
+    order, then the others (none when the grammar parses it).
 
     After an error at a mistyped card or cante, the text is parsed again with
     a well-formed one standing in its place (no wider, so later lines and
@@ -242,9 +242,8 @@ def syntax_errors(text: str, first_line: int = 1, source: str | None = None, ind
                 break
             text = repaired
             continue
-        if errors:  # the text with its stand-ins parses
+        if errors:  # the text with its stand-ins parses: its other errors come after the syntax errors
             errors.extend(read_grammar(text, first_line, source, index, style, False).errors)
-            errors.sort(key=lambda e: (e.line, e.column))
         break
     return errors[:MAX_SYNTAX_ERRORS]
 
