@@ -258,6 +258,35 @@ def test_illegal_events_are_flagged_with_their_rule(base_url: str, browser: Brow
     page.close()
 
 
+def test_the_replay_shows_annotations_and_comments_at_their_frame(base_url: str, browser: Browser,
+                                                                  artifacts: Path) -> None:
+    """The hand-written sample's ``N x7o ! {the 7 of trump…}``: the glyph and the comment at that event's frame,
+    in the move list and the note, and nowhere else; the comment on the deal at the first frame."""
+    record = read_record(SAMPLES / "hand-written.tpgn")
+    steps = frames(record)
+    noted = next(f for f in steps if f.annotation == "!" and f.comments)
+    intro = steps[0].comments[0]
+    deal = _api(base_url, "/api/v1/deals", event="Nochebuena", limit=1)["items"][0]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/deals/{deal['id']}")
+    expect(page.locator("#note .comment")).to_have_text(intro)
+    move = page.locator(f'#moves button[data-index="{noted.index}"]')
+    expect(move).to_have_text(re.compile(re.escape(noted.text) + r"!\s*✎"))
+    expect(move.locator(".annotation")).to_have_attribute("title", "good")
+    page.locator(f'#moves button[data-index="{noted.index - 1}"]').click()
+    expect(page.locator("#note")).not_to_contain_text(noted.comments[0])
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#frame-index")).to_have_text(str(noted.index))
+    expect(page.locator("#note .comment")).to_have_text(noted.comments[0])
+    expect(page.locator("#note .noted")).to_have_text(noted.text + "!")
+    page.screenshot(path=str(artifacts / "replay-comments.png"), full_page=True)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#note .record-note")).to_have_count(0)
+    assert errors.seen == []
+    page.close()
+
+
 def test_search_page_filters_and_links(base_url: str, browser: Browser, artifacts: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors = _Errors(page)
@@ -303,15 +332,25 @@ def test_validate_page_marks_the_bad_lines(base_url: str, browser: Browser, arti
     errors = _Errors(page, allow="status of 422")  # the syntax error's answer, logged by the browser
     page.goto(f"{base_url}/validate")
 
-    # A syntax error: a card that does not exist.  The API answers 422 with the line.
-    broken = record.replace("4. E 3B 2B 4O 1B", "4. E 3B 2B 4O 1Z")
-    bad_line = next(i for i, line in enumerate(broken.splitlines(), 1) if "1Z" in line)
-    page.locator("#text").fill(broken)
+    # Syntax errors: two cards that do not exist in the second of two records.  Each record is reported on its
+    # own (issue 16: it was all or nothing, and only the first error): the first in full, the second with both.
+    broken = record.replace("4. E 3B 2B 4O 1B", "4. E 3B 2B 4O 1Z").replace('[Match "', '[Match "Broken-')
+    trick5 = next(line for line in lines if line.startswith("5. "))
+    broken = broken.replace(trick5, trick5.replace(trick5.split()[3], "13O", 1), 1)
+    both = record + "\n" + broken
+    offset = record.count("\n") + 1
+    bad_lines = [offset + i for i, line in enumerate(broken.splitlines(), 1) if "1Z" in line or "13O" in line]
+    page.locator("#text").fill(both)
     page.locator("#go").click()
-    expect(page.locator("#listing .ln.bad")).to_have_count(1)
-    assert page.locator("#listing .ln.bad").get_attribute("data-line") == str(bad_line)
-    expect(page.locator("#listing .ln.bad .msg")).to_contain_text("unexpected")
-    expect(page.locator("#report .summary")).to_contain_text("syntax error")
+    expect(page.locator("#report .summary")).to_contain_text("2 records: 1 valid, 1 invalid")
+    expect(page.locator("#listing .ln.bad")).to_have_count(2)
+    assert [page.locator("#listing .ln.bad").nth(k).get_attribute("data-line") for k in (0, 1)] == [
+        str(n) for n in bad_lines]
+    expect(page.locator("#listing .ln.bad .msg").first).to_contain_text("'1Z' is not a card of the Spanish pack")
+    expect(page.locator("#listing .ln.bad .msg").last).to_contain_text("'13O' is not a card of the Spanish pack")
+    expect(page.locator('#report .report-card[data-record="0"] .badge')).to_have_text("valid")
+    expect(page.locator('#report .report-card[data-record="1"] .finding.sev-error')).to_have_count(2)
+    page.screenshot(path=str(artifacts / "validate-syntax.png"), full_page=True)
 
     # A rule error: cards played by seats that do not hold them, and a wrong Score tag.
     tampered = record.replace("4. E 3B 2B 4O 1B", "4. E 3B 4O 2B 1B")

@@ -49,7 +49,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("POST", "/api/v1/analyse"): [("POST", "/api/v1/analyse", {"content": BAD_RECORD}, 422),
                                   ("POST", "/api/v1/analyse", {"content": ""}, 422),
                                   ("POST", "/api/v1/analyse", {"content": TOO_LARGE}, 413)],
-    ("POST", "/api/v1/validate"): [("POST", "/api/v1/validate", {"content": BAD_RECORD}, 422),
+    ("POST", "/api/v1/validate"): [("POST", "/api/v1/validate", {"content": "\n\n"}, 422),
                                    ("POST", "/api/v1/validate", {"content": ""}, 422),
                                    ("POST", "/api/v1/validate", {"content": b"\xff\xfe\xfa"}, 422),
                                    ("POST", "/api/v1/validate", {"content": TOO_LARGE}, 413)],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +19,14 @@ from tutepgn.events import Cante, Exchange, Play, Tute
 from tutepgn.errors import NotationError
 from tutepgn.notation import Note, Record, iter_records, play_lines, read_record, scan_headers, scan_tags, split
 from tutepgn.notation.export import read_export
-from tutepgn.notation.grammar import read_grammar
+from tutepgn.notation.grammar import not_a_card, read_grammar, syntax_errors
 from tutepgn.notation.split import BLOCK_SIZE
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
+from tutepgn.validate import validate
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def c(code: str) -> int:
@@ -378,7 +383,7 @@ def test_lenient_keeps_the_error_on_its_record_and_reads_on() -> None:
     ('[Rules "playcard-2p"\n1. N 1O\n*\n', 2, 1, "1.", "unexpected token"),
     ('[Rules playcard-2p]\n*\n', 1, 8, "playcard", "unexpected token"),
     ('[Rules "playcard-2p"]\n1. N 1O\n* *\n', 3, 3, "*", "unexpected token"),
-    ('[Rules "playcard-2p"]\n1. N 9O\n*\n', 2, 6, "9O", "9O is not a card in style es"),
+    ('[Rules "playcard-2p"]\n1. N 9O\n*\n', 2, 6, "9O", not_a_card("9O")),
 ])
 def test_syntax_errors_are_located(text: str, line: int, column: int, found: str, message: str) -> None:
     error = error_of(GOOD + text)
@@ -387,6 +392,67 @@ def test_syntax_errors_are_located(text: str, line: int, column: int, found: str
     lenient = list(iter_records(GOOD + text + GOOD))
     assert [len(r.errors) for r in lenient] == [0, 1, 0]
     assert where(lenient[1].errors[0]) == where(error)
+
+
+SPANISH_PACK = ("ranks 1 2 3 4 5 6 7 10 11 12 (or A S C R: as, sota, caballo, rey); suits O (oros), C (copas), "
+                "E (espadas), B (bastos)")
+DOUBLES = (ROOT / "samples" / "doubles.tpgn").read_text(encoding="utf-8")
+DOUBLES = re.sub(r"\n\{.*\}\n", "\n", DOUBLES[:DOUBLES.index("NS+2\n") + 5])
+"""A record in export form (its comment left out): line 16 is ``1. W 2O 1O 10O 6O``, line 17 ``N 40``."""
+DOUBLES_LAX = DOUBLES.replace("1. W 2O 1O 10O 6O\nN 40\n", "1.W 2o 1o 10o 6o   N 40 !  ")
+"""The same record as people write it (lower case, a declaration on a trick's line): the grammar alone reads it."""
+
+
+@pytest.mark.parametrize("typo, line, column, message", [
+    ("1O 12X", 16, 12, "'12X' is not a card of the Spanish pack: " + SPANISH_PACK),
+    ("1O 13O", 16, 12, "'13O' is not a card of the Spanish pack: " + SPANISH_PACK),
+    ("1O 1Z", 16, 12, "'1Z' is not a card of the Spanish pack: " + SPANISH_PACK),
+    ("1O 8O", 16, 12, "'8O' is not a card of the Spanish pack: " + SPANISH_PACK),
+    ("N 20X", 17, 3, "'20X' is not a cante: 40, or 20 and its suit (O, C, E, B)"),
+])
+def test_a_mistyped_card_or_cante_is_named_and_nothing_else_is_blamed_on_it(typo: str, line: int, column: int,
+                                                                           message: str) -> None:
+    """Issue 16: a mistyped card said "unexpected token... every record ends with a termination marker"; ``8O``
+    was explained but then blamed for two illegal plays.  The export form and the lax form, strict and lenient."""
+    word = typo.split()[1]
+    assert read_export(DOUBLES, 1) is not None  # the export form's fast path reads the good record...
+    export = DOUBLES.replace("1O 10O" if typo[0] == "1" else "N 40", typo, 1)
+    assert read_export(export, 1) is None  # ...and leaves the mistyped one to the grammar
+    lax = DOUBLES_LAX.replace("1o 10o" if typo[0] == "1" else "N 40", typo, 1)
+    lax_column = column - (1 if typo[0] == "1" else 0)  # "1.W" where export writes "1. W"
+    for text, col in ((export, column), (lax, lax_column if typo[0] == "1" else len("1.W 2o 1o 10o 6o   ") + 3)):
+        lax_line = line if text is export else 16
+        error = error_of(text)
+        assert (error.line, error.column, error.text, error.message) == (lax_line, col, word, message)
+        (record,) = iter_records(text)
+        assert [(e.line, e.column, e.text, e.message) for e in record.errors] == [(lax_line, col, word, message)]
+        report = validate(record)
+        assert [(f.code, f.line, f.column) for f in report.findings if f.severity != "info"] == [
+            ("syntax", lax_line, col)], report.findings  # no illegal play, no missing card blamed on it
+    if "X" in word or "Z" in word:
+        assert "a card" in error.expected or "20 then" in error.expected
+
+
+def test_every_mistyped_card_of_a_record_is_located() -> None:
+    text = (DOUBLES.replace("1O 10O", "1O 13O").replace("N 40", "N 20X").replace("3. N 10C 11C", "3. N 10C 1Z")
+            .replace("5. S 7O 5O 7B 3O", "5. S 7O 5O 12X 8O"))
+    expected = [(16, 12, "13O"), (17, 3, "20X"), (20, 10, "1Z"), (22, 12, "12X"), (22, 16, "8O")]
+    assert [(e.line, e.column, e.text) for e in syntax_errors(text)] == expected
+    (record,) = iter_records(text)
+    assert [(e.line, e.column, e.text) for e in record.errors] == expected
+    assert record.events == [] and record.tags["Result"] == "NS+2"  # unreadable: its tags, every error located
+    assert where(error_of(text)) == where(record.errors[0])  # strict raises the first
+    # After another kind of error the parser cannot tell where the record goes on: the search stops there.
+    assert [e.text for e in syntax_errors(text.replace("2. S 11E", "2. S @@"))] == ["13O", "20X", "@@ 7E 1E 5E"]
+    assert syntax_errors(DOUBLES) == []
+
+
+def test_a_mistyped_card_is_explained_in_the_records_card_style() -> None:
+    text = '[Rules "playcard-2p"]\n[Cards "it"]\n\n1. N 1D 12S\n*\n'
+    error = error_of(text)
+    assert (error.line, error.column, error.text) == (4, 9, "12S")
+    assert error.message == ("'12S' is not a card of the Spanish pack in card style it: ranks 1 2 3 4 5 6 7 8 9 10; "
+                             "suits D (oros), C (copas), S (espadas), B (bastos)")
 
 
 @pytest.mark.parametrize("text, line, column, found, expected, message", [

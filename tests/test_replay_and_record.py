@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from tutepgn.cards import CODES, CardSet, card_from_code
@@ -20,8 +22,8 @@ from tutepgn.engine import Deal
 from tutepgn.events import Cante, Context, Play
 from tutepgn.notation import Record, format_side_values, read_record
 from tutepgn.recorder import Recorder
-from tutepgn.replay import frames, replay
-from tutepgn.render import table_text
+from tutepgn.replay import frame_data, frames, replay
+from tutepgn.render import render_frame, table_text
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, greedy_bot
 
@@ -186,6 +188,24 @@ def test_frame_table_line_reads_like_the_trick() -> None:
     done = next(f for f in frames(record) if f.winner is not None)
     line = table_text(done).plain
     assert line.startswith("Trick 1: ") and line.endswith(f"won by {done.winner} ({done.trick_points})")
+
+
+def test_frames_carry_the_records_annotations_and_comments_at_their_event() -> None:
+    text = (ROOT / "samples" / "doubles.tpgn").read_text(encoding="utf-8")
+    text = text[:text.index("NS+2\n") + 5].replace("1. W 2O 1O 10O 6O", "1. W 2O? {too soon} 1O $14 10O 6O")
+    record = read_record(text.replace("N 40\n", "N 40! {las cuarenta} ; and the line\n"))
+    steps = frames(record)
+    assert steps[0].comments == tuple(record.intro) and steps[0].comments[0].startswith("Over 100")
+    assert [(f.text, f.annotation, f.comments) for f in steps[1:6]] == [
+        ("W 2O", "?", ("too soon",)), ("S 1O", "$14", ()), ("E 10O", "", ()), ("N 6O", "", ()),
+        ("N 40", "!", ("las cuarenta", "and the line"))]
+    assert all(not f.annotation and not f.comments for f in steps[6:])
+    data = json.loads(json.dumps(frame_data(steps[5])))  # as the web page and tute replay --json give it
+    assert data["annotation"] == "!" and data["comments"] == ["las cuarenta", "and the line"]
+    shown = Console(width=100, record=True)
+    shown.print(render_frame(steps[5]))
+    printed = shown.export_text()
+    assert "N 40!" in printed and "\nlas cuarenta\nand the line\n" in printed
 
 
 # ---------------------------------------------------------------------------

@@ -26,10 +26,12 @@ def _cards(codes: tuple[str, ...]) -> Text:
 
 
 def render_frame(frame: Frame, count: int | None = None) -> RenderableType:
-    """One frame: the event, trump and stock, each hand, the table, points, declarations, any illegality."""
+    """One frame: the event with the record's annotations and comments, trump and stock, each hand, the table,
+    points, declarations, any illegality."""
     of = f"/{count - 1}" if count else ""
-    title = "start of the deal" if frame.event is None else f"{frame.index}{of}  {frame.text}"
+    title = "start of the deal" if frame.event is None else f"{frame.index}{of}  {frame.text}{frame.annotation}"
     parts: list[RenderableType] = [Rule(Text(title, style="bold"), align="left")]
+    parts.extend(Text(comment, style="italic") for comment in frame.comments)
     trump = Text(f"Trump {frame.trump}  turned ")
     trump.append_text(card_text(frame.turned))
     if frame.stock is not None:

@@ -34,7 +34,7 @@ from .engine import Deal
 from .events import Action, Cante, Context, Exchange, Play
 from .errors import IllegalAction
 from .limits import INT32_MAX
-from .notation import Record, Source, iter_records, read_number, result_text
+from .notation import Note, Record, Source, annotation_text, iter_records, read_number, result_text
 
 
 class Step(NamedTuple):
@@ -86,7 +86,10 @@ class Frame:
     trick in play, or, in the frame of the card that completed a trick, that
     whole trick, with ``winner`` set.  ``card_points`` and ``cante_points``
     are per side, in the order of ``sides``; ``totals`` and ``result`` are set
-    once the deal is over (the totals include the last ten).
+    once the deal is over (the totals include the last ten).  ``annotation``
+    and ``comments`` are the record's note on the event (as export writes the
+    annotations: ``!``, ``? $14``); the first frame's comments are the
+    record's comments on the deal.
     """
 
     index: int
@@ -113,6 +116,8 @@ class Frame:
     over: bool = False
     totals: tuple[int, ...] | None = None
     result: str | None = None
+    annotation: str = ""
+    comments: tuple[str, ...] = ()
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -121,8 +126,9 @@ class Frame:
 
 
 def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: IllegalAction | None = None,
-             skipped: bool = False, match_target: int | None = None) -> Frame:
-    """The frame of a deal as it stands, right after ``event`` (the ``index``-th event; 0: the start)."""
+             skipped: bool = False, match_target: int | None = None, note: Note | None = None) -> Frame:
+    """The frame of a deal as it stands, right after ``event`` (the ``index``-th event; 0: the start),
+    with the record's ``note`` on it."""
     r = deal.rules
     names = r.seat_names
     completed = type(event) is Play and not skipped and not deal.trick and bool(deal.tricks)
@@ -161,6 +167,8 @@ def snapshot(deal: Deal, index: int = 0, event: Action | None = None, *, error: 
         over=deal.over,
         totals=None if sheet is None else sheet.totals,
         result=None if sheet is None else result_text(sheet, r),
+        annotation="" if note is None else annotation_text(note.nags).lstrip(),
+        comments=() if note is None else tuple(note.comments),
     )
 
 
@@ -177,10 +185,10 @@ def frames(record: Record) -> list[Frame]:
     """
     deal = record.header().deal()
     target = match_target(record)
-    out = [snapshot(deal, match_target=target)]
+    out = [snapshot(deal, match_target=target, note=Note(comments=record.intro) if record.intro else None)]
     for step in replay(deal, record.events):
         out.append(snapshot(deal, step.index + 1, step.event, error=step.error, skipped=not step.applied,
-                            match_target=target))
+                            match_target=target, note=record.note(step.index)))
     return out
 
 

@@ -75,9 +75,20 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     deal = _starting_deal(record, header, report)
     if deal is None:
         return report
-    _replay(record, deal, report)
-    _judge_score(record, header, deal, report)
+    unread = _first_unread(record)
+    _replay(record, deal, report, unread)
+    if unread is None:
+        _judge_score(record, header, deal, report)
     return report
+
+
+def _first_unread(record: Record) -> int | None:
+    """The first event that stands where the reader found an error (a card it could not read, kept as a
+    stand-in so that the record could be read on), or None."""
+    if not record.errors:
+        return None
+    at = {(e.line, e.column) for e in record.errors}
+    return next((i for i, e in enumerate(record.entries) if (e.line, e.column) in at), None)
 
 
 def _tag_finding(exc: NotationError, code: str) -> Finding:
@@ -218,10 +229,13 @@ def _what(event: Action, deal: Deal) -> str:
     return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
-def _replay(record: Record, deal: Deal, report: Report) -> None:
-    """Replay every event; report each illegal one, which the replay forced as the record wrote it."""
+def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None) -> None:
+    """Replay every event up to the ``unread`` one; report each illegal one, which the replay forced as the
+    record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
+    (a card still held, a card missing at the end) would only follow from the stand-in."""
     names = deal.rules.seat_names
-    for index, event, error, applied in replay(deal, record.events, only_illegal=True):
+    events = record.events if unread is None else record.events[:unread]
+    for index, event, error, applied in replay(deal, events, only_illegal=True):
         line, column = record.position(index) or (None, None)
         text = _what(event, deal)
         if error.rule == "deal_over":
@@ -245,6 +259,12 @@ def _replay(record: Record, deal: Deal, report: Report) -> None:
             report.refused_cantes.append(RefusedCante(
                 event.seat, r.side_of(event.seat), event.suit,
                 r.cuarenta_points if event.suit == deal.trump else r.cante_points, error.rule))
+    if unread is not None:
+        line, column = record.position(unread) or (None, None)
+        report.findings.append(Finding("info", "unread_play", "the play is judged up to the card that cannot be "
+                                       "read; from there on nothing is judged (the cards, the count, the result)",
+                                       line=line, column=column))
+        return
     if not deal.over and record.termination != UNFINISHED:
         report.findings.append(Finding(
             "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
@@ -533,27 +553,23 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
 
 def validate_text(text: str, check: Callable[[], None] | None = None,
                   ) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
-    """Validate every record of ``text``, read strictly: the report dicts, their counts, and no errors.
+    """Validate every record of ``text`` on its own: the report dicts, their counts, and the errors that leave
+    nothing to report (a text without a record).
 
-    When a record does not parse, nothing is validated: the syntax errors of
-    every record come back instead (with no reports).  A text without a record
-    is an error too.  ``check`` runs before each record is parsed and before
-    each is validated: a service stops the work there when its time is up.
+    A record with syntax errors gets its report all the same, each of its
+    errors located in ``parse_errors`` (and as ``syntax`` findings); the other
+    records get their full reports.  ``check`` runs before each record is
+    parsed and before each is validated: a service stops the work there when
+    its time is up.
     """
     records: list[Record] = []
-    errors: list[NotationError] = []
     for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
         if check is not None:
             check()
-        try:
-            records.append(parse_record(chunk, first_line=line, index=index, strict=True))
-        except NotationError as exc:
-            errors.append(exc)
-    if not records and not errors:
-        errors.append(NotationError("no record found", line=1, column=1))
+        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
     summary = Summary()
-    if errors:
-        return [], summary, errors
+    if not records:
+        return [], summary, [NotationError("no record found", line=1, column=1)]
     reports = []
     for report in validate_records(records):
         if check is not None:
@@ -561,4 +577,4 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
         data = report.to_dict()
         summary.add(data)
         reports.append(data)
-    return reports, summary, errors
+    return reports, summary, []

@@ -40,7 +40,8 @@ def router(service: Service) -> APIRouter:
 
     @api.post("/validate", response_model=ValidationResponse,
               summary="Validate posted Tute PGN text (stores nothing)", openapi_extra=TEXT_BODY,
-              responses={422: {"model": Problem, "description": "A record has syntax errors (located)."}})
+              responses={422: {"model": Problem, "description": "The text holds no record, or is not UTF-8 "
+                                                              "(a record with syntax errors gets its report)."}})
     async def validate_text(request: Request) -> ValidationResponse:
         text = await text_body(request)
         reports, summary, errors = await service.off_loop(lambda deadline: validation.validate_text(text, deadline.check))

@@ -1,6 +1,7 @@
 /* The deal replay: draws one frame of the deal (computed by the library, embedded in the page)
  * and steps through them with the buttons, the move list and the keyboard (←/→, Home/End).
- * It only displays: every number shown comes from the frames or the score sheet.
+ * It only displays: every number shown comes from the frames or the score sheet, and the record's
+ * annotations (!, ?, $n) and comments are shown with the frame of the event they follow.
  */
 (function () {
   "use strict";
@@ -12,6 +13,8 @@
   var last = frames.length - 1;
   var cur = -1;
   var SUIT_NAMES = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
+  var GLYPH_WORDS = { "!": "good", "?": "mistake", "!!": "very good", "??": "blunder", "!?": "interesting",
+                      "?!": "dubious" };  // docs/notation.md, 4.3
   var $ = function (sel) { return root.querySelector(sel); };
 
   function esc(text) {
@@ -30,6 +33,19 @@
   function isLead(f) { return isPlay(f) && !f.skipped && f.table.length === 1; }
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
 
+  /* The record's annotations on an event, after its notation: "!" (good), "? $14". */
+  function annotationHTML(f) {
+    if (!f.annotation) return "";
+    var glyph = f.annotation.split(" ")[0];
+    var word = GLYPH_WORDS[glyph];
+    return '<span class="annotation"' + (word ? ' title="' + word + '"' : "") + ">" + esc(f.annotation) + "</span>";
+  }
+
+  /* The record's comments on the frame's event (on the first frame: its comments on the deal). */
+  function commentsHTML(f) {
+    return f.comments.map(function (c) { return '<q class="comment">' + esc(c) + "</q>"; }).join(" ");
+  }
+
   /* -- The move list ------------------------------------------------------------ */
   var moves = $("#moves");
   var items = [];
@@ -37,12 +53,13 @@
     var html = '<li><button type="button" data-index="0" class="move start">start</button></li>';
     for (var i = 1; i <= last; i++) {
       var f = frames[i], cls = "move";
-      var label = notation(f.text);
+      var label = notation(f.text) + annotationHTML(f);
       if (isLead(f)) label = '<span class="trick-num">' + f.trick_no + ".</span> " + label;
       if (!isPlay(f)) cls += " decl";
       if (f.illegal) cls += " illegal";
       var title = f.illegal ? ' title="' + esc(f.illegal + " [" + f.rule + "]") + '"' : "";
       html += '<li><button type="button" data-index="' + i + '" class="' + cls + '"' + title + ">" + label +
+              (f.comments.length ? ' <span class="has-comment" aria-label="commented">✎</span>' : "") +
               (f.illegal ? ' <span class="flag" aria-label="illegal">⚠</span>' : "") + "</button></li>";
     }
     moves.innerHTML = html;
@@ -140,7 +157,9 @@
 
     // What happened, and the declarations so far.
     var note = $("#note");
-    note.innerHTML = noteFor(i).join(" · ");
+    note.innerHTML = noteFor(i).join(" · ") +
+      (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted">' +
+        notation(f.text) + annotationHTML(f) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
     note.classList.toggle("has-illegal", !!f.illegal);
     var decl = [];
     f.cantes.forEach(function (c) { decl.push('<li class="cante">' + notation(c) + "</li>"); });

@@ -1,5 +1,7 @@
 /* The validation page: post the pasted records to /api/v1/validate, show the summary and each
  * record's findings, and the text with line numbers, the offending lines marked with their messages.
+ * Each record is reported on its own: a syntax error is a finding of its record (code "syntax", also
+ * in its parse_errors); a 422 problem means the text holds no record at all.
  */
 (function () {
   "use strict";
@@ -81,10 +83,6 @@
         return '<li class="finding sev-' + esc(f.severity) + '"><span class="sev">' + esc(f.severity) + "</span> " + where +
                (f.trick ? ", trick " + f.trick : "") + ": " + esc(f.message) + " <code>" + esc(f.code) + "</code>" +
                (f.option ? " (option <code>" + esc(f.option) + "</code>)" : "") + "</li>";
-      });
-      (r.parse_errors || []).forEach(function (e) {
-        mark(marks, e.line, "error", e.message, e.column);
-        findings.push('<li class="finding sev-error"><span class="sev">error</span> line ' + esc(e.line) + ": " + esc(e.message) + "</li>");
       });
       var explanation = (r.explanation || []).map(function (line) { return '<p class="explanation">' + esc(line) + "</p>"; });
       html.push('<div class="report-card" data-record="' + r.record + '"><h3>Record ' + (r.record + 1) + " <small class=\"muted\">line " +

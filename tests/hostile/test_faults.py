@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 API = "/api/v1"
 UNFINISHED = (SAMPLES / "unfinished-deal.tpgn").read_text(encoding="utf-8")
-SYNTAX_ERROR = UNFINISHED.replace("1. N 7B", "1. N 13X 7B", 1)
+SYNTAX_ERROR = UNFINISHED.replace("1. N 7B", "1. N 13X", 1)
 """A record whose first trick has a card that is not one (line 15, column 6): stored flagged, never readable."""
 
 
@@ -64,7 +64,8 @@ def test_a_stored_record_with_a_syntax_error_is_served_as_its_text_and_located_e
     assert body["state"] == "unreadable" and body["record"] is None
     assert body["text"] == SYNTAX_ERROR == client.get(f"{API}/deals/{deal_id}.tpgn").text
     (error,) = [ErrorItem.model_validate(e) for e in body["errors"]]
-    assert (error.line, error.column, error.expected) == (15, 6, "a card")
+    assert (error.line, error.column, error.text) == (15, 6, "13X")
+    assert error.message.startswith("'13X' is not a card of the Spanish pack") and error.expected.startswith("a card")
     assert body["summary"]["valid"] is False
 
 
@@ -85,7 +86,7 @@ def test_the_page_of_a_record_with_a_syntax_error_marks_the_error_in_its_text(fl
     page = r.text
     assert 'id="unreadable"' in page and 'id="replay"' not in page
     line = page.split('id="line-15"', 1)[1].split("</div>", 1)[0]
-    assert "1. N 13X 7B 11B 1B 4B" in line and "col 6:" in line and "unexpected character" in line
+    assert "1. N 13X 11B 1B 4B" in line and "col 6:" in line and "is not a card of the Spanish pack" in line
     assert page.count('class="ln bad"') == 1
 
 

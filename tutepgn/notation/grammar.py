@@ -5,23 +5,30 @@ parses a record with it (:func:`read_grammar`), gives the tokens their meaning
 (seats, cards in the record's style, declarations by
 :func:`~tutepgn.events.parse_declaration`) and places every error at its
 token.  ``strict=True`` raises the first error; otherwise each is kept on the
-record and reading goes on.
+record and reading goes on.  A record the grammar cannot parse raises its first
+syntax error; :func:`syntax_errors` finds every one (a mistyped card is named
+as such and stepped over, so the next one is found and nothing else is blamed
+on it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..cards import TOKEN_STYLES, card_reader
+from ..cards import CARD_RANK, CARD_STYLES, RANK_NAMES, RANKS, STYLE_SUITS, SUIT_NAMES, TOKEN_STYLES, card_reader
 from ..errors import NotationError
 from ..events import PLAYS, Action, Context, parse_declaration
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
 from .tags import CARD_TAGS, UNFINISHED, restyle, rules_of, trump_of, unescape
+
+MAX_SYNTAX_ERRORS = 20
+"""At most this many syntax errors are reported for one record (each costs a parse of it)."""
 
 GRAMMAR = "tute.lark"
 """The grammar file, ``grammar/tute.lark`` in a checkout, installed as package data of ``tutepgn.grammar``."""
@@ -117,8 +124,8 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     """Parse with the grammar, then give the tokens their meaning."""
     try:
         tree = parser().parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, first_line, source, index) from None
+    except UnexpectedInput:
+        raise syntax_errors(text, first_line, source, index, style)[0] from None
     tags_raw, (intro, items), termination = _BUILDER.transform(tree)
     record = Record(source=source, index=index, line=first_line)
     errors = record.errors
@@ -181,8 +188,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
             for p in played:
                 card = table.get(str(p.token).upper())
                 if card is None:
-                    fail(f"{p.token} is not a card in style {style}", p.token,
-                         expected="a card: rank 1-7, 10, 11, 12 then suit O, C, E or B")
+                    fail(not_a_card(str(p.token), style), p.token, expected=CARD_EXPECTED)
                     card = 0
                 _add(record, PLAYS[seat][card], p, first_line)
                 seat = (seat + 1) % n
@@ -213,9 +219,64 @@ def _add(record: Record, event: Action, item: _Item, first_line: int) -> None:
     record.add(event, first_line + token.line - 1, token.column, item.note)
 
 
+def syntax_errors(text: str, first_line: int = 1, source: str | None = None, index: int = 0,
+                  style: str | None = None) -> list[NotationError]:
+    """Every error the reader finds in one record's text that the grammar cannot parse: the syntax errors in
+    order, then the others (none when the grammar parses it).
+
+    After an error at a mistyped card or cante, the text is parsed again with
+    a well-formed one standing in its place (no wider, so later lines and
+    columns stay true), and so on; once it parses, the reader's own checks
+    (a card of no style, a trick out of order) run on it.  After any other
+    error the parser cannot tell where the record goes on, so the search stops
+    there rather than report errors that only follow from it.
+    """
+    errors: list[NotationError] = []
+    while len(errors) < MAX_SYNTAX_ERRORS:
+        try:
+            parser().parse(text)
+        except UnexpectedInput as exc:
+            error, repaired = _syntax_error(exc, text, first_line, source, index, style)
+            errors.append(error)
+            if repaired is None:
+                break
+            text = repaired
+            continue
+        if errors:  # the text with its stand-ins parses: its other errors come after the syntax errors
+            errors.extend(read_grammar(text, first_line, source, index, style, False).errors)
+        break
+    return errors[:MAX_SYNTAX_ERRORS]
+
+
+_CARD_LIKE = re.compile(r"[0-9]{1,3}[A-Za-z]?|[ASCRJQKascrjqk][A-Za-z]")
+"""A word that was meant as a card: a rank (a number, or a letter rank) and a letter."""
+_CANTE_LIKE = re.compile(r"[24]0\S+")
+"""A word after a declaration's seat that was meant as a cante: 20 or 40 and more."""
+_TRICK_NUMBER = re.compile(r"[0-9]+\.")
+_WORD_END = re.compile(r"[\s{;]")
+CARD_EXPECTED = "a card: rank 1-7, 10, 11, 12 then suit O, C, E or B"
+"""What a card is, as the readers' errors say what they expected."""
+
+
+def not_a_card(word: str, style: str = "es") -> str:
+    """Why ``word`` is not a card of the record's style, naming the ranks and suits that style writes."""
+    codes = CARD_STYLES[style]
+    suits = STYLE_SUITS[style]
+    order = sorted(range(10), key=lambda c: RANKS.index(CARD_RANK[c]))  # the cards of oros, by rank
+    ranks = [codes[c][:-1] for c in order]
+    if style == "es":
+        lettered = [c for c in order if CARD_STYLES["es-letters"][c] != codes[c]]
+        ranks.append(f"(or {' '.join(CARD_STYLES['es-letters'][c][:-1] for c in lettered)}: "
+                     f"{', '.join(RANK_NAMES[CARD_RANK[c]] for c in lettered)})")
+    suit_words = ", ".join(f"{letter} ({name})" for letter, name in zip(suits, SUIT_NAMES))
+    where = "" if style == "es" else f" in card style {style}"
+    return f"{word!r} is not a card of the Spanish pack{where}: ranks {' '.join(ranks)}; suits {suit_words}"
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str | None,
-                  index: int) -> NotationError:
-    """A Lark error as a NotationError: where, what was found, what was expected."""
+                  index: int, style: str | None) -> tuple[NotationError, str | None]:
+    """A Lark error as a NotationError (where, what was found, what was expected), and the text with a stand-in
+    for the mistyped card or cante it was (None: any other error, which cannot be stepped over)."""
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
@@ -232,10 +293,50 @@ def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str 
     else:
         assert isinstance(exc, UnexpectedEOF)
         found, expected, message = "", sorted(exc.expected), "unexpected end of record"
+    if found:
+        mistyped = _mistyped(text, exc.pos_in_stream or 0, column, style or _style_of(text))
+        if mistyped is not None:
+            message, column, found, start, stand_in, expected_text = mistyped
+            repaired = None if stand_in is None else text[:start] + stand_in.ljust(len(found)) + text[start + len(found):]
+            return NotationError(message, line=first_line + line - 1, column=column, text=found,
+                                 expected=expected_text, source=source, index=index), repaired
     if "RESULT" in expected or "UNFINISHED" in expected:
         message += " (every record ends with a termination marker such as NS+1 or *)"
     return NotationError(message, line=first_line + line - 1, column=column, text=found,
-                         expected=", ".join(_readable(e) for e in expected), source=source, index=index)
+                         expected=", ".join(_readable(e) for e in expected), source=source, index=index), None
+
+
+def _mistyped(text: str, pos: int, column: int, style: str) -> tuple[str, int, str, int, str | None, str] | None:
+    """The word at ``pos`` if it was meant as a card or a cante and is not one: the message, its column, the word,
+    where it starts, a well-formed stand-in no wider than it (None if there is none), and what was expected;
+    else None."""
+    start = pos
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    m = _WORD_END.search(text, pos)
+    word = text[start:m.start() if m else len(text)].rstrip("!?")
+    if not word:
+        return None
+    column -= pos - start
+    before = text[text.rfind("\n", 0, start) + 1:start].split()
+    if style not in TOKEN_STYLES:
+        return None
+    suits = STYLE_SUITS[style]
+    if (before and before[-1] in SEAT_NAMES[4] and not (len(before) > 1 and _TRICK_NUMBER.fullmatch(before[-2]))
+            and _CANTE_LIKE.fullmatch(word)):
+        return (f"{word!r} is not a cante: 40, or 20 and its suit ({', '.join(suits)})", column, word, start, "40",
+                f"40, or 20 then {', '.join(suits[:-1])} or {suits[-1]}")
+    if not _CARD_LIKE.fullmatch(word) or word.upper() in card_reader(style):
+        return None
+    stand_in = CARD_STYLES[style][0]
+    return not_a_card(word, style), column, word, start, stand_in if len(stand_in) <= len(word) else None, \
+        CARD_EXPECTED
+
+
+def _style_of(text: str) -> str:
+    """The card style a record's Cards tag names (es when it names none, or one the grammar cannot read)."""
+    m = re.search(r'\[\s*Cards\s*"([^"]*)"', text)
+    return m.group(1) if m and m.group(1) in TOKEN_STYLES else "es"
 
 
 _TERMINAL_WORDS = {

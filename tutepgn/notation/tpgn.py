@@ -27,7 +27,7 @@ from typing import IO
 
 from ..errors import NotationError
 from .export import read_export
-from .grammar import read_grammar
+from .grammar import read_grammar, syntax_errors
 from .record import Record, check_counts
 from .split import Source, Unread, open_source, scan_tags, split_records
 from .writer import write_record
@@ -70,14 +70,18 @@ def iter_records(source: Source, *, strict: bool = False, cards: str | None = No
 def parse_or_placeholder(text: str, *, first_line: int = 1, source: str | None = None, index: int = 0,
                          cards: str | None = None, strict: bool = False) -> Record:
     """:func:`parse_record`, but a record that cannot be parsed at all comes as :meth:`Record.unreadable`
-    (unless ``strict``): what a lenient reader of many records (a worker process) yields."""
+    (unless ``strict``), with every syntax error found in it: what a lenient reader of many records (a
+    worker process) yields."""
     try:
         return parse_record(text, first_line=first_line, source=source, index=index, cards=cards, strict=strict)
     except NotationError as exc:
         exc.source, exc.index = source, index
         if strict:
             raise
-        return Record.unreadable(exc, scan_tags(text), first_line)
+        record = Record.unreadable(exc, scan_tags(text), first_line)
+        if type(text) is not Unread:
+            record.errors = syntax_errors(text, first_line, source, index, cards) or record.errors
+        return record
 
 
 iter_load = iter_records

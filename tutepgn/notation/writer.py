@@ -122,10 +122,14 @@ def _note_text(note: Note | None) -> str:
     """A note as written after its event: a glyph for the first annotation if it has one, then ``$n`` and comments."""
     if note is None:
         return ""
-    parts = []
-    glyphs = "".join(GLYPH_OF[n] for n in note.nags[:1] if n in GLYPH_OF)
-    rest = note.nags[1:] if glyphs else note.nags
-    parts.extend(f"${n}" for n in rest)
-    parts.extend("{" + escape_comment(c) + "}" for c in note.comments)
-    return glyphs + "".join(" " + p for p in parts)
+    comments = "".join(" {" + escape_comment(c) + "}" for c in note.comments)
+    return annotation_text(note.nags) + comments
+
+
+def annotation_text(nags: list[int] | tuple[int, ...]) -> str:
+    """Annotations as export writes them after their event: the first as its glyph if it has one
+    (``!``), every other as `` $n``; what a viewer shows next to the event."""
+    glyphs = "".join(GLYPH_OF[n] for n in nags[:1] if n in GLYPH_OF)
+    rest = nags[1:] if glyphs else nags
+    return glyphs + "".join(f" ${n}" for n in rest)
 
