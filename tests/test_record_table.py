@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tutepgn import Deal, preset
-from tutepgn.cards import CODES, card_from_code
+from tutepgn.cards import CODES
 from tutepgn.events import Action, Context, Play, Tute
 from tutepgn.notation import Record, iter_records, read_record
 from tutepgn.recorder import Recorder

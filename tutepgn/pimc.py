@@ -32,7 +32,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from .cards import BIT, SUIT_MASK, Card, Mask, cards_in
+from .cards import BIT, Card, Mask, cards_in
 from .declarations import CANTE_PAIRS
 from .duties import play_duty
 from .engine import Deal
