@@ -377,7 +377,7 @@ class Archive:
             SELECT preset, count(*) AS deals, round(avg(winner_points), 1) AS avg_winner_points,
                    count(*) FILTER (WHERE tute) AS tutes, count(*) FILTER (WHERE doubled) AS doubles,
                    count(*) FILTER (WHERE tie_break) AS tie_breaks
-            FROM {sel} AS d GROUP BY preset ORDER BY deals DESC""")
+            FROM {sel} AS d GROUP BY preset ORDER BY deals DESC, preset""")
         out["trumps"] = rows(f"""
             SELECT trump, count(*) AS deals, round(avg(winner_points), 1) AS avg_winner_points,
                    round(avg(margin), 1) AS avg_margin FROM {sel} AS d WHERE trump IS NOT NULL
