@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -28,6 +28,8 @@ from tutepgn.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
     from tutepgn.archive import Archive, ImportSummary, ServiceArchive
+
+T = TypeVar("T")
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
@@ -187,13 +189,7 @@ def show(
     from tutepgn.archive.export import written
 
     form = chosen(fmt, as_json)
-    archive = reading(db)
-    try:
-        text = archive.text(deal)
-    except ArchiveError as exc:
-        raise fail(exc) from None
-    finally:
-        archive.close()
+    archive, text = _ask(db, lambda a: a.text(deal))
     if text is None:
         raise fail(LookupError(f"no deal {deal} in {archive.path}: `tute search` lists the ids"))
     try:
@@ -201,6 +197,17 @@ def show(
     except ValueError as exc:  # an unknown card style
         raise fail(exc) from None
     sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
+
+
+def _ask(db: Optional[Path], query: Callable[[Any], T]) -> tuple[Any, T]:
+    """One question to the archive (the file, or the service that holds it), closed after; errors as exit 2."""
+    archive = reading(db)
+    try:
+        return archive, query(archive)
+    except ArchiveError as exc:
+        raise fail(exc) from None
+    finally:
+        archive.close()
 
 
 @with_filters
@@ -215,13 +222,7 @@ def stats(
     form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise fail(ValueError("--plot writes .png or .svg"))
-    archive = reading(db)
-    try:
-        result = archive.stats(filters)
-    except ArchiveError as exc:
-        raise fail(exc) from None
-    finally:
-        archive.close()
+    _, result = _ask(db, lambda a: a.stats(filters))
     if plot is not None:
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
