@@ -79,6 +79,12 @@ def gettext(message: str, /, **params: object) -> str:
 _ = gettext
 
 
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for it)
+    """Mark ``message`` for the catalogue where it is defined (a field's description, a table of titles) and
+    leave it in English: it is translated where it is shown, ``_(text)``."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of a message for ``n`` things (``n`` is a placeholder too), in the language being spoken."""
     lang = _spoken.get()

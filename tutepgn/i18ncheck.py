@@ -19,7 +19,7 @@ from .i18n import LANGUAGES, LOCALE, SOURCE
 
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout whose sources are read (the checks need the sources, not an installed wheel)."""
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
 """The functions whose first argument (and second, for plurals) is a message."""
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 VISIBLE_ATTRIBUTES = frozenset({"title", "placeholder", "alt", "aria-label", "label"})
