@@ -115,9 +115,9 @@ class PythonSearch:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
 
-    def quick_tricks(self) -> int:
+    def quick_tricks(self, live: Mask) -> int:
         """The points the leader's side surely captures by leading, from the top, its run of the highest live
-        cards of plain suits (the stock empty, suits to be followed).
+        cards (``live``: every hand) of plain suits (the stock empty, suits to be followed).
 
         A round of a suit is sure while every opponent holding a trump still has a card of it (so must follow
         and cannot beat); a partner holding trumps and none of the suit may trump, which wins the round for
@@ -128,26 +128,23 @@ class PythonSearch:
         if self.stock_pos < len(self.stock) or not self.rules.must_follow:
             return 0
         hands, n, team, leader = self.hands, self.n, self.team, self.leader
+        mine = hands[leader]
         side = team >> leader & 1
         trumps = SUIT_MASK[self.trump]
-        live = 0
-        for h in hands:
-            live |= h
         points = 0
         first = True
         for suit in SUITS:
-            if suit == self.trump:
-                continue
+            rest = live & SUIT_MASK[suit]
+            if suit == self.trump or not rest or not mine >> (rest.bit_length() - 1) & 1:
+                continue  # the leader does not hold the suit's highest live card
             sm = SUIT_MASK[suit]
-            rest, led = live & sm, []
+            led = []
             while rest:
                 top = rest.bit_length() - 1
-                if not hands[leader] >> top & 1:
+                if not mine >> top & 1:
                     break
                 led.append(top)
                 rest ^= BIT[top]
-            if not led:
-                continue
             rounds, stop = len(led), False
             for i in range(1, n):
                 p = (leader + i) % n
@@ -213,7 +210,7 @@ class PythonSearch:
         sure_theirs = their_trumps & ABOVE[above_theirs.bit_length() - 1] if above_theirs else their_trumps
         least = card_points(sure_ours)
         most = self.bonus + card_points(ours | theirs | stock) - card_points(sure_theirs)
-        quick = self.quick_tricks() if only < 0 else 0
+        quick = self.quick_tricks(ours | theirs) if only < 0 else 0
         if self.team >> self.leader & 1:
             least += quick
         else:
