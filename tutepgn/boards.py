@@ -7,17 +7,16 @@ errors has its report and no frames (its board says why), the others have both.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from .errors import NotationError
-from .notation import SEAT_TAGS, Record, iter_raw_records, parse_or_placeholder
+from .notation import SEAT_TAGS, Record
 from .replay import Frame, frame_data, frames
 from .report import Finding, Summary
-from .validate import validate_records
+from .validate import pasted_records, validate_records
 
 
 class Board(BaseModel):
@@ -67,11 +66,7 @@ def boards(text: str, check: Callable[[], None] | None = None
     """Validate every record of ``text`` and put each on the table: the report dicts, their counts, the errors
     that leave nothing to report (a text without a record), and one board per record.  ``check`` runs before
     each record is read and before each is told: a service stops the work there when its time is up."""
-    records: list[Record] = []
-    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
-        if check is not None:
-            check()
-        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
+    records = pasted_records(text, check)
     summary = Summary()
     if not records:
         return [], summary, [NotationError("no record found", line=1, column=1)], []
