@@ -69,14 +69,14 @@ class Match:
         self.sheets.append(sheet)
         for side, pts in enumerate(sheet.match_points):
             self.standing[side] += pts
-        self.winner = match_winner(self.standing, self.target or 0, sheet)
+        self.winner = match_winner(self.standing, self.target or 0, sheet.winner if sheet.wins_match else None)
         return sheet
 
 
-def match_winner(standing: Sequence[int], target: int, sheet: ScoreSheet) -> int | None:
-    """The side that won the match with this deal (its score sheet, and the standing after it), or None: the
-    winner of a tute that wins the match outright, else the side furthest past the target."""
-    if sheet.wins_match:
-        return sheet.winner
+def match_winner(standing: Sequence[int], target: int, outright: int | None = None) -> int | None:
+    """The side that won the match with a deal (the standing after it), or None: ``outright``, the side whose
+    tute won the match whatever the standing, else the side furthest past the target."""
+    if outright is not None:
+        return outright
     leaders = [s for s, points in enumerate(standing) if points >= target]
     return max(leaders, key=lambda s: standing[s]) if leaders else None

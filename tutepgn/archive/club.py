@@ -1,22 +1,25 @@
 """What a club's pages show beside a deal: a match (its deals in order, the standing after each, the winner) and a
 player (their deals, results, cantes, partners and opponents).  The service answers both as JSON and as pages.
 
-A match is told by the validator, as ``tute validate`` checks one: its records in order, the standing carried from
-deal to deal (:func:`tutepgn.validate.validate_records`), the winner as the engine's :class:`~tutepgn.match.Match`
-decides it (:func:`tutepgn.match.match_winner`).  Match ids are chosen by whoever recorded the deals, so two matches
-may share one: deals under one id are told apart by their rules and their players.
+A match is told from the counts the archive stored for its deals (no record is read again), as ``tute validate``
+carries a match: the standing from the first deal's MatchScore (else nothing), each finished deal's match points
+added, the winner as the engine's :class:`~tutepgn.match.Match` decides it (:func:`tutepgn.match.match_winner`,
+:func:`tutepgn.score.tute_wins_match`).  Match ids are chosen by whoever recorded the deals, so two matches may
+share one: deals under one id are told apart by their rules and their players.
 """
 
 from __future__ import annotations
 
 from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from ..errors import TuteError
 from ..match import match_winner
-from ..notation import parse_or_placeholder
-from ..validate import validate_records
+from ..rules import Ruleset
+from ..score import tute_wins_match
 from .columns import SUMMARY_COLUMNS
 from .search import DealSummary
 
@@ -63,49 +66,55 @@ class MatchView(BaseModel):
 
 def matches(archive: Archive, match_id: str) -> list[MatchView]:
     """Every match stored under ``match_id`` (usually one), each told deal by deal."""
-    columns = (*SUMMARY_COLUMNS, "text")
-    cursor = archive.con.execute(
-        f"SELECT {', '.join(columns)} FROM deals WHERE match_id = ? ORDER BY rules, north, west, south, east, "
-        "deal_no NULLS LAST, import_run, import_index LIMIT ?", [match_id, MAX_MATCH_DEALS])
-    rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
-    key = (lambda row: tuple(row[c] for c in ("rules", "north", "west", "south", "east")))
-    return [_told(match_id, list(group)) for _, group in groupby(rows, key=key)]
+    return _matches(archive, "?", match_id)
 
 
 def match_of(archive: Archive, deal_id: int) -> MatchView | None:
     """The match a deal belongs to, or None (no Match tag, or no such deal)."""
-    found = archive.con.execute("SELECT match_id FROM deals WHERE id = ?", [deal_id]).fetchone()
-    if not found or found[0] is None:
-        return None
-    return next((m for m in matches(archive, found[0]) if m.around(deal_id)[1] is not None), None)
+    told = _matches(archive, "(SELECT match_id FROM deals WHERE id = ?)", deal_id)  # one query: on every deal page
+    return next((m for m in told if m.around(deal_id)[1] is not None), None)
+
+
+def _matches(archive: Archive, match_sql: str, value: object) -> list[MatchView]:
+    """The matches whose id is ``match_sql`` (SQL of one parameter, ``value``)."""
+    columns = (*SUMMARY_COLUMNS, "match_target", "match_score", "match_points", "complete", "tute", "winner")
+    cursor = archive.con.execute(
+        f"SELECT {', '.join(columns)} FROM deals WHERE match_id = {match_sql} ORDER BY rules, north, west, south, "
+        "east, deal_no NULLS LAST, import_run, import_index LIMIT ?", [value, MAX_MATCH_DEALS])
+    rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
+    one_match = itemgetter("rules", "north", "west", "south", "east")  # the same id, another match: other players
+    return [_told(rows[0]["match_id"], list(group)) for _, group in groupby(rows, key=one_match)]
 
 
 def _told(match_id: str, rows: list[dict[str, Any]]) -> MatchView:
-    """One match's rows (in order) told by the validator: the standing after each deal and the winner."""
-    records = [parse_or_placeholder(row["text"]) for row in rows]
-    deals: list[MatchDeal] = []
-    winner: int | None = None
-    target = None
-    sides: list[str] = []
-    standing: list[int] | None = None
-    for row, report in zip(rows, validate_records(records)):
-        sheet = report.sheet
-        decides = False
-        if report.rules is not None:
-            sides = list(report.rules.side_labels)
-            target = report.match_target or report.rules.match_target
-        if report.standing_after is not None and sheet is not None and winner is None:
-            standing = list(report.standing_after)
-            winner = match_winner(standing, target or 0, sheet)
-            decides = winner is not None
-        deals.append(MatchDeal(summary=DealSummary.from_row(row), decides=decides,
-                               match_points=list(sheet.match_points) if sheet is not None else None,
-                               standing=list(report.standing_after) if report.standing_after is not None else None))
+    """One match's rows, in order, told from their stored counts: the standing after each finished deal, and
+    the deal that won the match."""
     first = rows[0]
+    try:
+        rules = Ruleset.from_spec(first["rules"]) if first["rules"] else None
+    except (TuteError, ValueError):  # a Rules tag the archive kept but no ruleset reads: no target, no winner
+        rules = None
+    target = first["match_target"] or (rules.match_target if rules is not None else None)
+    sides = list(first["sides"] or [])
+    standing = list(first["match_score"] or [0] * len(sides))
+    told, winner = False, None
+    deals: list[MatchDeal] = []
+    for row in rows:
+        after, decides, points = None, False, row["match_points"]
+        if points is not None and (row["complete"] or row["tute"]) and len(points) == len(standing):
+            standing = [a + b for a, b in zip(standing, points)]
+            after, told = list(standing), True
+            if winner is None and target is not None:
+                outright = (row["tute"] and rules is not None and tute_wins_match(rules, target)
+                            and row["winner"] in sides)
+                winner = match_winner(standing, target, sides.index(row["winner"]) if outright else None)
+                decides = winner is not None
+        deals.append(MatchDeal(summary=DealSummary.from_row(row), match_points=points, standing=after,
+                               decides=decides))
     seats = deals[0].summary.seats
-    side = sides[winner] if winner is not None and winner < len(sides) else None
+    side = sides[winner] if winner is not None else None
     return MatchView(match=match_id, rules=first["rules"], event=first["event"], target=target, sides=sides,
-                     seats=seats, deals=deals, standing=standing, winner=side,
+                     seats=seats, deals=deals, standing=standing if told else None, winner=side,
                      winner_players=[name for letter, name in seats.items() if side and letter in side and name])
 
 
