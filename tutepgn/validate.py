@@ -551,6 +551,17 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
 # Posted text (the service's POST /validate).
 
 
+def pasted_records(text: str, check: Callable[[], None] | None = None) -> list[Record]:
+    """Every record of a text, each read on its own (one with syntax errors comes as its tags and its located
+    errors: :func:`~tutepgn.notation.parse_or_placeholder`); ``check`` runs before each is parsed."""
+    records: list[Record] = []
+    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+        if check is not None:
+            check()
+        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
+    return records
+
+
 def validate_text(text: str, check: Callable[[], None] | None = None,
                   ) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
     """Validate every record of ``text`` on its own: the report dicts, their counts, and the errors that leave
@@ -562,11 +573,7 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
     parsed and before each is validated: a service stops the work there when
     its time is up.
     """
-    records: list[Record] = []
-    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
-        if check is not None:
-            check()
-        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
+    records = pasted_records(text, check)
     summary = Summary()
     if not records:
         return [], summary, [NotationError("no record found", line=1, column=1)]

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters
+from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
 from tutepgn.errors import NotationError
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.replay import frame_data, frames
@@ -70,7 +70,7 @@ def router(service: Service) -> APIRouter:
         return PAGES.TemplateResponse(request, "deal.html", {
             "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
             "text": text, "lines": text.rstrip("\n").split("\n"), "marks": marks,
-            "unreadable": bool(record.errors),
+            "unreadable": bool(record.errors), "match": service.timed(view, lambda: match_of(view, deal_id)),
             "sentence": result_sentence(model) if model.sheet else None})
 
     @pages.get("/validate", response_class=HTMLResponse)
