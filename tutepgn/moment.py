@@ -84,7 +84,7 @@ class Moment:
         shown = None if stock is None or seat is not None else tuple(CODES[c] for c in deal.stock[deal.stock_pos:])
         return cls(
             rules=deal.rules, dealer=deal.dealer, trump=SUIT_LETTERS[deal.trump], turned=CODES[deal.turned],
-            hands=tuple(hands), unknown=tuple(unknown), leader=deal.leader,
+            hands=tuple(hands), unknown=tuple(unknown), leader=deal.leader if deal.trick else 0,
             trick=tuple(CODES[c] for c in deal.trick), tricks=tuple(deal.wins), card_points=tuple(deal.won_points),
             cantes=tuple((c.seat, c.points, SUIT_LETTERS[c.suit]) for c in deal.cantes),
             exchanges=tuple((e.seat, CODES[e.card]) for e in deal.log if type(e) is Exchange),
