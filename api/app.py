@@ -25,7 +25,7 @@ from . import i18n, problems
 from .deps import Service
 from .head import HeadAsGet
 from .limits import SecurityHeaders
-from .routes import analysis, archive, boards, club, deals, pages, recordings, records, rules
+from .routes import analysis, archive, boards, club, deals, pages, recordings, records, rules, view
 from .settings import Settings
 
 __all__ = ["Settings", "app_from_env", "create_app"]
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     problems.install(app)
     for router in (i18n.router(), deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
                    recordings.router(service), club.router(service), boards.router(service),
-                   pages.router(service)):
+                   pages.router(service), view.router()):
         app.include_router(router)
     return app
 

@@ -126,7 +126,7 @@ def test_the_stats_page_shows_the_stats_of_the_search_filters(client: TestClient
     page = client.get("/stats", params={"rules": "ludoteka"}, headers=PAGE).text
     deals = re.search(r'<tr><th>deals</th><td class="num">(\d+)</td>', page)
     assert deals and int(deals.group(1)) == stats["totals"]["deals"] > 0
-    assert all(f'href="/players/' in page for _ in stats["players"][:1])
+    assert all('href="/players/' in page for _ in stats["players"][:1])
     assert 'value="ludoteka"' in page and "rules = ludoteka-pairs" in page
     wrong = client.get("/stats", params={"min_points": "many"}, headers=PAGE).text
     assert 'id="stats-error"' in wrong

@@ -101,6 +101,8 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/players/{name}"): [("GET", "/players/nobody", {}, 404)],
     ("GET", "/stats"): [("POST", "/stats", {}, 405)],
     ("GET", "/rules"): [("POST", "/rules", {}, 405)],
+    ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
+                       ("GET", "/view", {"params": {"p": "torofun-4p N"}}, 422)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -128,7 +130,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 40 and routes == set(CASES)
+    assert len(routes) == 41 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

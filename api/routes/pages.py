@@ -6,17 +6,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
-from tutepgn.errors import NotationError
-from tutepgn.notation import SEAT_TAGS
-from tutepgn.replay import frame_data, frames
 from tutepgn.rules import PRESETS
-from tutepgn.sheets import result_sentence
-from tutepgn.validate import validate
 
 from ..deps import Service, search_filters
 from ..i18n import PAGES
-from .deals import deal_text, stored_record
+from .deals import deal_text
 from .recordings import found
+from .view import deal_context
 
 PAGE_SORT = "-date"
 """The search page's order unless another is chosen: the newest deals first."""
@@ -53,25 +49,9 @@ def router(service: Service) -> APIRouter:
 
     @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
-        text = deal_text(service, view, deal_id)
-        record = stored_record(text)
-        model = validate(record).model()
-        report = model.model_dump()
-        steps = []
-        if not record.errors:  # a record with syntax errors is shown as its text with the errors marked
-            try:
-                steps = [frame_data(f) for f in frames(record)]
-            except NotationError as exc:
-                report["explanation"] = [*report["explanation"], str(exc)]
-        marks: dict[int, list[dict[str, object]]] = {}
-        for finding in report["findings"]:
-            if finding["line"]:
-                marks.setdefault(finding["line"], []).append(finding)
-        return PAGES.TemplateResponse(request, "deal.html", {
-            "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
-            "text": text, "lines": text.rstrip("\n").split("\n"), "marks": marks,
-            "unreadable": bool(record.errors), "match": service.timed(view, lambda: match_of(view, deal_id)),
-            "sentence": result_sentence(model) if model.sheet else None})
+        context = deal_context(deal_text(service, view, deal_id), deal_id)
+        context["match"] = service.timed(view, lambda: match_of(view, deal_id))
+        return PAGES.TemplateResponse(request, "deal.html", context)
 
     @pages.get("/validate", response_class=HTMLResponse)
     def validate_page(request: Request) -> HTMLResponse:

@@ -168,8 +168,8 @@ def player(archive: Archive, name: str, limit: int = PLAYER_DEALS) -> PlayerView
         cursor = con.execute(
             "SELECT o.player, count(*) AS n, count(*) FILTER (WHERE d.winner = h.side) FROM hands h "
             "JOIN hands o ON o.deal_id = h.deal_id AND o.seat <> h.seat JOIN deals d ON d.id = h.deal_id "
-            f"WHERE h.player = ? AND o.player IS NOT NULL AND o.player <> '?' AND o.player <> h.player "
-            f"AND (o.side = h.side) = ? GROUP BY o.player ORDER BY n DESC, o.player LIMIT 20", [name, same_side])
+            "WHERE h.player = ? AND o.player IS NOT NULL AND o.player <> '?' AND o.player <> h.player "
+            "AND (o.side = h.side) = ? GROUP BY o.player ORDER BY n DESC, o.player LIMIT 20", [name, same_side])
         return [Companion(name=n, deals=k, wins=w) for n, k, w in cursor.fetchall()]
 
     columns = SUMMARY_COLUMNS
