@@ -102,8 +102,10 @@ def test_each_3_and_4_player_sample_recorded_hands_unknown(name: str, index: int
     assert written.events == record.events
     if record.termination == "*":
         assert not rec.over and "Deal" not in written.tags
-    elif rec.deal.tute_event is not None:
+    elif rec.deal.tute_event is not None:  # the hands are not all seen: no Deal tag, judged on the cards seen
         assert "Deal" not in written.tags and written.tags["Result"] == record.tags["Result"]
+        assert written.tags["Score"] == record.tags["Score"] and not validate(written).errors
+        assert rec.report is not None and not rec.report.errors
     else:
         assert written.tags["Deal"] == record.tags["Deal"]
         assert (written.tags["Score"], written.tags["Result"]) == (record.tags["Score"], record.tags["Result"])
@@ -425,6 +427,7 @@ def test_tute_record_each_sample_deal_through_a_terminal(tmp_path: Path, name: s
         assert written.tags["Deal"] == record.tags["Deal"] and not validate(written).errors
     else:
         assert "Deal" not in written.tags and "a tute ended the deal before every card was played" in rest
+        assert "the record validates" in rest and not validate(written).errors
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")

@@ -494,20 +494,23 @@ class Recorder:
         """The finished deal validated in full, in words.
 
         3 and 4 players: the hands are reconstructed (every card was played)
-        and the record validated, unless a tute ended the deal before every
-        card was seen.  2 players: the record has no Deal and no Stock tag,
-        and the validator judges it as it is (reconstructing the stock).
+        and the record validated; when a tute ended the deal before every
+        card was seen, the record has no Deal tag and the validator judges it
+        on the cards seen.  2 players: the record has no Deal and no Stock
+        tag, and the validator judges it as it is (reconstructing the stock).
         """
         record = self.record()
-        if self.deal.rules.players > 2 and "Deal" not in record.tags:
-            return ("a tute ended the deal before every card was played: the hands are not all seen, so the "
-                    "record has no Deal tag")
         self.report = validate(record)
         errors = self.report.errors
         found = "; ".join(f"{f.message} ({f.code})" for f in errors)
         if "Deal" in record.tags:
-            return f"hands reconstructed; {'the validator finds: ' + found if errors else 'the record validates'}"
-        return f"no Deal or Stock tag; {'the validator finds: ' + found if errors else 'the record validates'}"
+            head = "hands reconstructed"
+        elif self.deal.rules.players > 2:
+            head = ("a tute ended the deal before every card was played: the hands are not all seen, so the "
+                    "record has no Deal tag")
+        else:
+            head = "no Deal or Stock tag"
+        return f"{head}; {'the validator finds: ' + found if errors else 'the record validates'}"
 
 
 def read_turned(rules: Ruleset, text: str | None) -> Card:
