@@ -191,6 +191,19 @@ def test_refusals_name_where_the_card_was_seen() -> None:
     assert len(rec.deal.log) == 6
 
 
+def test_declarations_offered_with_the_hands_unknown() -> None:
+    """What the phone page offers as buttons: every declaration the cards seen allow now, for the seat that may
+    declare, and none that they rule out (a card played, the window closed, the rule's one cante a trick)."""
+    rec = start(read_record(SAMPLES / "torofun-3p.tpgn"))  # dealer E, turned 11C: trump copas, E holds 11C
+    assert rec.declarations() == []  # no trick won yet
+    assert not rec.enter("1. N 4E 6E 12E").refused
+    assert rec.declarations() == ["E tute 11", "E 20O", "E 40", "E 20B"]  # 12E is played: no tute 12, no 20E
+    assert all(not rec.enter(text).refused and not rec.enter("undo").refused for text in rec.declarations())
+    assert not rec.enter("E 20O").refused and rec.declarations() == []  # one cante a trick
+    assert rec.enter("undo").message == "took back E 20O" and rec.declarations()
+    assert not rec.enter("E 6C").refused and rec.declarations() == []  # the next trick has begun
+
+
 def test_turned_card_under_the_stock_with_two_players() -> None:
     rec = Recorder.start("playcard-2p", turned="4B", dealer="S")
     reply = rec.enter("N 4B")
