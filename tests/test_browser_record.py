@@ -17,9 +17,8 @@ its card.  The stored record is fetched back from the archive and checked:
   What the play determines is asserted: the hands after the last draw (each
   seat's cards of the last tricks) are the sample's, in the reconstruction.
 
-The default run records one deal of each preset (a tute, a cante, an
-exchange and a first deal of a match among them); ``-m slow`` records every
-finished sample deal.
+The default run records a share (:data:`SHARE`: a deal of each preset, and a
+tute); ``-m slow`` records every other finished sample deal too.
 """
 
 from __future__ import annotations
@@ -52,10 +51,12 @@ SAMPLES = [(path.name, i, record) for path in sorted((ROOT / "samples").glob("*.
            for i, record in enumerate(iter_records(path)) if record.termination != "*"]
 """Every finished sample deal of every preset, each recorded on its own (a match's deals with their Match and
 DealNo tags, so that its first deal follows the first-deal rule)."""
-SHARE = [("ludoteka-match.tpgn", 0), ("tutes.tpgn", 0), ("torofun-2p-exchange-7-and-2.tpgn", 0),
-         ("torofun-3p.tpgn", 0), ("torofun-4p-lost-cante.tpgn", 0)]
-"""The default run's share: one deal of each preset (first deal of a match; a tute before the first lead; two
-exchanges and a cante; 3 players; a forfeited cante)."""
+SHARE = [("ludoteka-match.tpgn", 0), ("playcard-exchange-and-late-cante.tpgn", 0),
+         ("torofun-2p-exchange-7-and-2.tpgn", 0), ("torofun-3p.tpgn", 0), ("torofun-4p-lost-cante.tpgn", 0),
+         ("tutes.tpgn", 1)]
+"""The default run's share: a deal of each preset (ludoteka-pairs' first deal of a match; an exchange and a
+late cante; both exchanges of torofun-2p; 3 players; a forfeited cante, one trick typed whole) and a tute that
+ends a 4-player deal after one trick."""
 SEATS = {"N": "North", "W": "West", "S": "South", "E": "East"}
 
 
