@@ -23,6 +23,7 @@ from tutepgn import Deal, preset
 from tutepgn.cards import CODES
 from tutepgn.events import Action, Context, Play, Tute
 from tutepgn.notation import SEAT_TAGS, Record, iter_records, read_record
+from tutepgn.reconstruct import reconstruct
 from tutepgn.recorder import Recorder
 from tutepgn.replay import replay
 from tutepgn.rules import PRESETS
@@ -87,6 +88,24 @@ def turned(record: Record) -> str:
     return CODES[card]
 
 
+def determined_hands(record: Record) -> tuple[int, ...] | None:
+    """2 players: the hands once the stock is drawn out (None if the deal ends before), which the play determines
+    (every card in them is played later), on the record's deal or, without Deal and Stock, on the one
+    :func:`~tutepgn.reconstruct.reconstruct` finds."""
+    header = record.header()
+    if header.stock:
+        deal = header.deal()
+    else:
+        assert header.dealer is not None and header.turned is not None
+        deal = reconstruct(header.rules, record.events, dealer=header.dealer, turned=header.turned,
+                           first_of_match=header.first_of_match).deal()
+    for event in record.events:
+        deal.apply(event)
+        if deal.stock_left == 0 and not deal.trick:
+            return tuple(deal.hands)
+    return None
+
+
 # ---------------------------------------------------------------------------
 # The library.
 
@@ -128,6 +147,7 @@ def test_each_2_player_sample_recorded_without_deal_and_stock(name: str, index: 
     assert written.tags["Result"] == record.tags["Result"]
     assert reply.message.endswith("no Deal or Stock tag; the record validates") and rec.report is not None
     assert not rec.report.errors and "stock_reconstructed" in {f.code for f in rec.report.warnings}
+    assert determined_hands(written) == determined_hands(record)
 
 
 def test_a_match_at_the_table_in_one_file(tmp_path: Path) -> None:
@@ -442,6 +462,7 @@ def test_tute_record_each_sample_deal_through_a_terminal(tmp_path: Path, name: s
         assert "Deal" not in written.tags and "Stock" not in written.tags
         report = validate(written)
         assert not report.errors and "stock_reconstructed" in {f.code for f in report.warnings}
+        assert determined_hands(written) == determined_hands(record)
     elif not any(type(e) is Tute for e in record.events):
         assert "hands reconstructed; the record validates" in rest
         assert written.tags["Deal"] == record.tags["Deal"] and not validate(written).errors
