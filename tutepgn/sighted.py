@@ -331,5 +331,5 @@ def reconstructed_deal(start: Start, events: Sequence[Action]) -> Deal | None:
     return deal
 
 
-__all__ = ["SeenDeal", "Sighting", "Start", "check", "declarations", "event_cards", "reconstructed_deal", "sighting_words",
-           "trick_numbers"]
+__all__ = ["SeenDeal", "Sighting", "Start", "check", "declarations", "event_cards", "reconstructed_deal",
+           "sighting_words", "trick_numbers"]

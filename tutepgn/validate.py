@@ -41,8 +41,8 @@ from .reconstruct import reconstruct
 from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
-from .sighted import event_cards
 from .score import ScoreSheet
+from .sighted import event_cards
 from .workers import ordered_map
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
