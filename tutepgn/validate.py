@@ -42,6 +42,7 @@ from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
 from .score import ScoreSheet
+from .sighted import event_cards
 from .workers import ordered_map
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
@@ -136,6 +137,17 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         for event in record.events:
             if type(event) is Play:
                 hands[event.seat] |= 1 << event.card
+        held = 0
+        for hand in hands:
+            held |= hand
+        # A deal a tute ended early: the cards shown by a declaration and the turned card (the dealer's) are in
+        # hand too, though never played.
+        for event in record.events:
+            shown = event_cards(event) & ~held if type(event) is not Play else 0
+            hands[event.seat] |= shown
+            held |= shown
+        if not held >> turned & 1:
+            hands[header.dealer] |= 1 << turned
         add(Finding("warning", "deal_reconstructed",
                     "no Deal tag: the starting hands were reconstructed from the play", line=record.line))
         if record.termination == UNFINISHED:
