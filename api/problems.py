@@ -19,14 +19,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
+from tutepgn.i18n import N_, ngettext
+from tutepgn.i18n import gettext as _
 
-from .i18n import PAGES
+from .i18n import PAGES, number
 from .limits import security_headers
 
-TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
-          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
-          504: "Took too long"}
-"""The title of a problem, by status."""
+TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
+          409: N_("Conflict"), 413: N_("Payload too large"), 422: N_("Unprocessable content"),
+          500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}
+"""The title of a problem, by status (in English: :func:`title` says it in the reader's language)."""
+OTHER_TITLE = N_("Error")
+"""The title of a problem of a status without its own."""
+
+
+def title(status: int) -> str:
+    """The title of a problem of ``status``, in the language being spoken."""
+    return _(TITLES.get(status, OTHER_TITLE))
 
 
 def wants_page(request: Request) -> bool:
@@ -37,7 +46,7 @@ def wants_page(request: Request) -> bool:
 
 def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> JSONResponse:
     """A problem as the service answers it."""
-    body = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=scope.get("path"),
+    body = Problem(title=title(status), status=status, detail=detail, instance=scope.get("path"),
                    errors=list(errors))
     return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
 
@@ -46,7 +55,7 @@ def problem_answer(request: Request, status: int, detail: str, errors: Sequence[
     """A problem for this client: problem JSON, or an HTML page with the same problem for a browser."""
     if not wants_page(request):
         return problem_response(request.scope, status, detail, errors)
-    problem = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=request.url.path,
+    problem = Problem(title=title(status), status=status, detail=detail, instance=request.url.path,
                       errors=list(errors))
     return PAGES.TemplateResponse(request, "error.html", {"problem": problem}, status_code=status)
 
@@ -67,8 +76,11 @@ def parameter_errors(exc: ValidationError | RequestValidationError, prefix: str 
 
 def _summary(errors: list[ErrorItem]) -> str:
     """The detail of a problem with several errors: the first three, located where known."""
-    return "; ".join(f"line {e.line}:{e.column}: {e.message}" if e.line is not None else e.message
-                     for e in errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
+    located = "; ".join(_("line {line}:{column}: {message}", line=e.line, column=e.column, message=e.message)
+                        if e.line is not None else e.message for e in errors[:3])
+    if len(errors) <= 3:
+        return located
+    return ngettext("{errors} (and {n} more)", "{errors} (and {n} more)", len(errors) - 3, errors=located)
 
 
 def install(app: FastAPI) -> None:
@@ -94,11 +106,12 @@ def install(app: FastAPI) -> None:
         if fatal(exc):  # DuckDB invalidated the database (a full disk at a checkpoint): open it again
             service = request.app.state.service
             service.failed(exc)
-            response = problem_answer(request, 503, "the archive failed and was opened again: try again"
-                                      if service.failure is None else f"{service.failure}; try again later")
+            response = problem_answer(request, 503, _("the archive failed and was opened again: try again")
+                                      if service.failure is None else
+                                      _("{failure}; try again later", failure=service.failure_text()))
             response.headers["Retry-After"] = "1"
         else:
-            response = problem_answer(request, 500, "the server failed; the error was logged")
+            response = problem_answer(request, 500, _("the server failed; the error was logged"))
         response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
         return response
 
@@ -134,7 +147,9 @@ class BodyLimit:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await problem_response(scope, 413, f"the request body is over {self.limit:,} bytes")(scope, receive, send)
+        await problem_response(scope, 413, ngettext("the request body is over {limit} byte",
+                                                    "the request body is over {limit} bytes", self.limit,
+                                                    limit=number(self.limit)))(scope, receive, send)
 
 
 class _TooLarge(Exception):

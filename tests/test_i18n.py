@@ -15,8 +15,7 @@ from tutepgn.errors import SettingError
 from tutepgn.i18ncheck import catalogue_problems, template_literals
 
 TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "api" / "templates").glob("*.html"))
-NOT_YET = {"deal.html", "error.html", "live.html", "record.html", "record_start.html", "recording_table.html",
-           "search.html", "validate.html"}
+NOT_YET = {"deal.html", "validate.html"}
 """Templates still holding English text (the translation is under way): each must fail the check, and comes
 off this list once it passes."""
 
