@@ -57,9 +57,8 @@ class Service:
         self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
         self.readers = Readers(self.archive)
         self.failure: tuple[str, str] | None = None
-        """Why the archive cannot be used: a message of ``{error}`` and the error's name (:meth:`failure_text`
-        says it in the reader's language); None while it can be."""
-        """Why the archive cannot be used now (None while it can)."""
+        """Why the archive cannot be used now: a message with ``{error}`` and the error's name, said in the
+        reader's language by :meth:`failure_text` (None while it can be used)."""
         self.write_failure: str | None = None
         """The last import the archive could not write, and when (None since one succeeded)."""
         self.reopen_lock = threading.Lock()

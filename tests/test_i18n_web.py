@@ -89,6 +89,14 @@ def test_problems_speak_the_readers_language_and_keep_their_shape(tmp_path: Path
     search = client.get("/?player=Nadie", headers={**SPANISH, "Accept": "text/html"})
     assert '<span data-total="0">0</span> partidas' in search.text and "Ninguna partida cumple estos filtros" in search.text
     assert 'title="El nombre de un jugador, en cualquier puesto (o en `seat`)."' in search.text
+    more = client.get("/?site=Casino", headers={**SPANISH, "Accept": "text/html"}).text  # a filter of "more"
+    assert "<details open>" in more and "<summary>Más filtros</summary>" in more
+    # A field's error in words: pydantic's, in Spanish; in English as pydantic says it.
+    wrong = client.get("/api/v1/deals?min_points=abc", headers=SPANISH).json()
+    assert wrong["status"] == 422 and wrong["errors"][0]["text"] == "query.min_points"
+    assert wrong["errors"][0]["message"] == "Debe ser un número entero: lo escrito no es un número entero"
+    assert client.get("/api/v1/deals?min_points=abc").json()["errors"][0]["message"] == (
+        "Input should be a valid integer, unable to parse string as an integer")
 
 
 # -- In a real browser -----------------------------------------------------------------------------------------
