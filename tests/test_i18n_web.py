@@ -4,20 +4,15 @@ scripts' texts too) in Spanish from ``Accept-Language`` and in English after the
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
+from test_browser import CHROMIUM, KEY, RECORDED, base_url, browser  # noqa: F401 (the fixtures)
 
 from tutepgn.api.app import Settings, create_app
-from tutepgn.archive import Archive
 from tutepgn.i18ncheck import script_literals
 from tutepgn.notation import read_record
 
@@ -26,12 +21,6 @@ SCRIPTS = sorted((ROOT / "api" / "static").glob("*.js"))
 NOT_YET = {"analysis.js", "cards.js", "replay.js", "validate.js"}
 """Page scripts still holding English text (their translation is under way): each must fail the check, and
 comes off this list once it passes."""
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-KEY = "tk_i18n_test"
-RECORDED = ROOT / "samples" / "torofun-4p-lost-cante.tpgn"
-"""A deal to record: its hands are known, so a card its seat does not hold is refused."""
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
 
 
@@ -99,46 +88,9 @@ def test_problems_speak_the_readers_language_and_keep_their_shape(tmp_path: Path
         "Input should be a valid integer, unable to parse string as an integer")
 
 
-# -- In a real browser -----------------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real app over HTTP on a free local port, over an archive of two sample files, recording allowed."""
-    db = tmp_path_factory.mktemp("i18n") / "archive.duckdb"
-    archive = Archive(db)
-    archive.import_sources([ROOT / "samples" / "ludoteka-match.tpgn", RECORDED])
-    archive.close()
-    app = create_app(Settings(db=db, api_keys=frozenset({KEY})))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning",
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.config.port}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    app.state.archive.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's Chromium is missing at /usr/bin/chromium (apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+# -- In a real browser: the app over HTTP and Chromium, test_browser.py's fixtures ----------------------------
+browser_test = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium "
+                                                                "(apt-get install chromium)")
 
 
 def _switch(page: Page, lang: str) -> None:
@@ -147,6 +99,7 @@ def _switch(page: Page, lang: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
+@browser_test
 def test_a_spanish_browser_reads_the_search_page_in_spanish_until_it_switches(base_url: str,
                                                                               browser: Browser) -> None:
     context = browser.new_context(locale="es-ES")  # Chromium sends Accept-Language: es-ES
@@ -170,6 +123,7 @@ def test_a_spanish_browser_reads_the_search_page_in_spanish_until_it_switches(ba
     context.close()
 
 
+@browser_test
 def test_the_record_page_and_its_script_speak_spanish_then_english(base_url: str, browser: Browser) -> None:
     tags = read_record(RECORDED.read_text(encoding="utf-8")).tags
     started = httpx.post(base_url + "/api/v1/recordings", headers={"X-API-Key": KEY}, timeout=30, json={
