@@ -8,6 +8,7 @@ the pages' scripts are also read for text a person sees that is not a message at
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections import defaultdict
@@ -183,8 +184,6 @@ def _js_tokens(source: str) -> list[tuple[str, str, int]]:
 
 def _js_string(token: str) -> str:
     """A string literal's value (escapes read as Python reads them, which covers those the scripts use)."""
-    import ast
-
     try:
         return str(ast.literal_eval(token if token[0] != "`" else '"""' + token[1:-1] + '"""'))
     except (ValueError, SyntaxError):
