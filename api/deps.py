@@ -2,6 +2,7 @@
 dependencies that read a request (a reader, the search filters, the API key)."""
 
 import asyncio
+import contextvars
 import hmac
 import logging
 import sys
@@ -19,8 +20,11 @@ from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilte
 from tutepgn.archive.analysis import store_rows
 from tutepgn.archive.rows import Raw
 from tutepgn.errors import ArchiveError, ArchiveWriteError, ErrorItem
+from tutepgn.i18n import N_, ngettext
+from tutepgn.i18n import gettext as _
 from tutepgn.live import Recording, Recordings
 
+from .i18n import number
 from .jobs import Jobs
 from .limits import Deadline
 from .pool import PageCache, Readers
@@ -54,8 +58,9 @@ class Service:
         self.settings = settings
         self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
         self.readers = Readers(self.archive)
-        self.failure: str | None = None
-        """Why the archive cannot be used now (None while it can)."""
+        self.failure: tuple[str, str] | None = None
+        """Why the archive cannot be used now: a message with ``{error}`` and the error's name, said in the
+        reader's language by :meth:`failure_text` (None while it can be used)."""
         self.write_failure: str | None = None
         """The last import the archive could not write, and when (None since one succeeded)."""
         self.reopen_lock = threading.Lock()
@@ -109,9 +114,12 @@ class Service:
             except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
                 self.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
                 log.error("an import could not be written: %s", exc)
-                raise HTTPException(503, f"the archive could not be written (a full disk or an I/O error); "
-                                    f"{exc.committed:,} records were committed before that: import again to "
-                                    "finish (stored records are skipped)") from None
+                raise HTTPException(503, ngettext(
+                    "the archive could not be written (a full disk or an I/O error); {count} record was committed "
+                    "before that: import again to finish (stored records are skipped)",
+                    "the archive could not be written (a full disk or an I/O error); {count} records were "
+                    "committed before that: import again to finish (stored records are skipped)",
+                    exc.committed, count=number(exc.committed))) from None
             finally:
                 self.check_connection()  # a fatal error after the commit: opened again now
             self.write_failure = None
@@ -137,7 +145,7 @@ class Service:
     # -- Faults: a database DuckDB invalidated is opened again, at most once a REOPEN_SECONDS ----------------
     def failed(self, exc: BaseException) -> None:
         """Note a fatal error of the archive (:func:`tutepgn.archive.fatal`) and try to open it again."""
-        self.failure = f"the archive failed: {type(exc).__name__}"
+        self.failure = (N_("the archive failed: {error}"), type(exc).__name__)
         log.error("the archive failed and will be opened again: %s", exc)
         self.recover(force=True)
 
@@ -156,7 +164,7 @@ class Service:
             try:
                 self.archive.reopen()
             except (duckdb.Error, ArchiveError, OSError) as exc:
-                self.failure = f"the archive cannot be opened again yet: {type(exc).__name__}"
+                self.failure = (N_("the archive cannot be opened again yet: {error}"), type(exc).__name__)
                 log.error("the archive cannot be opened again yet: %s", exc)
                 return False
             self.failure = None
@@ -174,10 +182,15 @@ class Service:
             if fatal(exc):
                 self.failed(exc)
 
+    def failure_text(self) -> str:
+        """Why the archive cannot be used, in the language being spoken ("" while it can be)."""
+        return _(self.failure[0], error=self.failure[1]) if self.failure else ""
+
     def usable(self) -> None:
         """Answer 503 while the archive cannot be used (after trying to open it again)."""
         if not self.recover():
-            raise HTTPException(503, f"{self.failure}; it is opened again as soon as it can be: try again later",
+            raise HTTPException(503, _("{failure}; it is opened again as soon as it can be: try again later",
+                                       failure=self.failure_text()),
                                 headers={"Retry-After": str(max(1, round(REOPEN_SECONDS)))})
 
     # Cheap and async, so they run on the event loop: a search or a deal fetch takes one thread (for its route)
@@ -192,7 +205,9 @@ class Service:
         """A slot for one streamed answer, held until it is sent or its client goes (a dependency); 503 if
         ``max_streams`` are being sent."""
         if not self.streams.acquire(blocking=False):
-            raise HTTPException(503, f"{self.settings.max_streams} downloads are under way; try again shortly",
+            raise HTTPException(503, ngettext("{n} download is under way; try again shortly",
+                                              "{n} downloads are under way; try again shortly",
+                                              self.settings.max_streams),
                                 headers={"Retry-After": "5"})
         try:
             yield
@@ -207,16 +222,17 @@ class Service:
             description="An API key (write endpoints).")] = None) -> None:
         """Refuse a request without a valid API key (a dependency)."""
         if x_api_key is None:
-            raise HTTPException(401, "this endpoint needs an API key in the X-API-Key header")
+            raise HTTPException(401, _("this endpoint needs an API key in the X-API-Key header"))
         if not any(hmac.compare_digest(x_api_key.encode(), key.encode()) for key in self.settings.api_keys):
-            raise HTTPException(403, "that API key is not valid")
+            raise HTTPException(403, _("that API key is not valid"))
 
     def timed(self, view: Archive, work: Callable[[], T]) -> T:
         """``work`` on ``view`` under the query time limit (504 past it)."""
         try:
             return run_with_timeout(view.con, self.settings.query_timeout, work)
         except duckdb.InterruptException:
-            raise HTTPException(504, f"the query ran over {self.settings.query_timeout:g} s and was stopped") from None
+            raise HTTPException(504, _("the query ran over {seconds} s and was stopped",
+                                       seconds=format(self.settings.query_timeout, "g"))) from None
 
     async def off_loop(self, work: Callable[[Deadline], T]) -> T:
         """``work`` on a thread for posted records, under the request time limit (504 past it).
@@ -226,14 +242,17 @@ class Service:
         its commit is waited for instead, so its client is never told it failed.
         """
         deadline = Deadline(self.settings.request_timeout)
-        future = asyncio.get_running_loop().run_in_executor(self.posted, work, deadline)
+        # in this request's context: its language (tutepgn.i18n) speaks in the findings and errors of the work
+        future = asyncio.get_running_loop().run_in_executor(self.posted, contextvars.copy_context().run, work,
+                                                            deadline)
         try:
             return await asyncio.wait_for(asyncio.shield(future), deadline.seconds)
         except TimeoutError:
             if not deadline.expire():
                 return await future
         future.add_done_callback(lambda done: done.exception())  # its LimitError, when it stops, is expected
-        raise HTTPException(504, f"the request ran over {deadline.seconds:g} s and was stopped; nothing was stored")
+        raise HTTPException(504, _("the request ran over {seconds} s and was stopped; nothing was stored",
+                                   seconds=format(deadline.seconds, "g")))
 
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str, limit: int,
                   after: str | None, before: str | None = None) -> DealPage:
@@ -253,8 +272,9 @@ def search_filters(request: Request) -> SearchFilters:
         elif key in known and value != "":
             data[key] = value
         elif key not in known and key not in PAGING and key != LANG:  # a misspelt filter must not widen a search
-            raise HTTPException(422, [ErrorItem(message="unknown parameter; the filters are "
-                                                f"{', '.join(sorted(known))}, with {', '.join(sorted(PAGING))}",
+            raise HTTPException(422, [ErrorItem(message=_("unknown parameter; the filters are {filters}, with "
+                                                          "{paging}", filters=", ".join(sorted(known)),
+                                                          paging=", ".join(sorted(PAGING))),
                                                 text=f"query.{key}")])
     try:
         return SearchFilters(**data)

@@ -36,8 +36,15 @@ def in_language(request: Request, lang: str) -> str:
     return f"{request.url.path}?{query}"
 
 
+def number(n: int) -> str:
+    """``n`` written as the language being spoken writes numbers (``1,234`` in English, ``12.345`` in Spanish)."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(n, locale=i18n.language())
+
+
 PAGES.env.globals.update(_=i18n.gettext, ngettext=i18n.ngettext, language=i18n.language, languages=i18n.LANGUAGES,
-                         in_language=in_language)
+                         in_language=in_language, number=number)
 
 
 def requested(scope: Scope) -> tuple[str, str | None]:

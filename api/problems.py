@@ -8,7 +8,8 @@ clients, and as an HTML page (the same problem, in words) to a browser asking
 for a page (:func:`wants_page`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -19,14 +20,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
+from tutepgn.i18n import N_, SOURCE, language, ngettext
+from tutepgn.i18n import gettext as _
 
-from .i18n import PAGES
+from .i18n import PAGES, number
 from .limits import security_headers
 
-TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
-          413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
-          504: "Took too long"}
-"""The title of a problem, by status."""
+TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
+          409: N_("Conflict"), 413: N_("Payload too large"), 422: N_("Unprocessable content"),
+          500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}
+"""The title of a problem, by status (in English: :func:`title` says it in the reader's language)."""
+OTHER_TITLE = N_("Error")
+"""The title of a problem of a status without its own."""
+
+
+def title(status: int) -> str:
+    """The title of a problem of ``status``, in the language being spoken."""
+    return _(TITLES.get(status, OTHER_TITLE))
 
 
 def wants_page(request: Request) -> bool:
@@ -37,7 +47,7 @@ def wants_page(request: Request) -> bool:
 
 def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> JSONResponse:
     """A problem as the service answers it."""
-    body = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=scope.get("path"),
+    body = Problem(title=title(status), status=status, detail=detail, instance=scope.get("path"),
                    errors=list(errors))
     return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
 
@@ -46,7 +56,7 @@ def problem_answer(request: Request, status: int, detail: str, errors: Sequence[
     """A problem for this client: problem JSON, or an HTML page with the same problem for a browser."""
     if not wants_page(request):
         return problem_response(request.scope, status, detail, errors)
-    problem = Problem(title=TITLES.get(status, "Error"), status=status, detail=detail, instance=request.url.path,
+    problem = Problem(title=title(status), status=status, detail=detail, instance=request.url.path,
                       errors=list(errors))
     return PAGES.TemplateResponse(request, "error.html", {"problem": problem}, status_code=status)
 
@@ -56,19 +66,55 @@ def unprocessable(errors: Sequence[ErrorItem | TuteError]) -> HTTPException:
     return HTTPException(422, [e.item() if isinstance(e, TuteError) else e for e in errors])
 
 
+PYDANTIC_MESSAGES = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "string_type": N_("Input should be a valid string"),
+    "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "literal_error": N_("Input should be {expected}"),
+    "date_type": N_("Input should be a valid date"),
+    "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD, {error}"),
+    "date_from_datetime_parsing": N_("Input should be a valid date or datetime, {error}"),
+    "json_invalid": N_("Invalid JSON: {error}"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+}
+"""Pydantic's messages of the errors a request's parameters and bodies have, by type, worded as pydantic words
+them (its templates), so that they are said in the reader's language: :func:`pydantic_message`."""
+
+
+def pydantic_message(error: Mapping[str, Any]) -> str:
+    """A pydantic error's message in the language being spoken (pydantic's own words in English, and for an
+    error of a type not in :data:`PYDANTIC_MESSAGES`); without "Value error, " before the library's sentence."""
+    template = PYDANTIC_MESSAGES.get(error["type"])
+    if template is None or language() == SOURCE:
+        return str(error["msg"]).removeprefix("Value error, ")
+    return _(template, **{name: str(value) for name, value in error.get("ctx", {}).items()})
+
+
 def parameter_errors(exc: ValidationError | RequestValidationError, prefix: str = "") -> list[ErrorItem]:
     """Pydantic's errors as items in words: the parameter at fault (e.g. ``query.limit``, or ``query`` for a
-    rule between parameters) is the item's text, the message says what is wrong, without pydantic's
-    "Value error, " before the library's own sentence."""
-    return [ErrorItem(message=e["msg"].removeprefix("Value error, "),
-                      text=(prefix + ".".join(map(str, e["loc"]))).rstrip("."),
+    rule between parameters) is the item's text, the message says what is wrong (:func:`pydantic_message`)."""
+    return [ErrorItem(message=pydantic_message(e), text=(prefix + ".".join(map(str, e["loc"]))).rstrip("."),
                       expected=str(e.get("ctx", {}).get("expected", ""))) for e in exc.errors()]
 
 
 def _summary(errors: list[ErrorItem]) -> str:
     """The detail of a problem with several errors: the first three, located where known."""
-    return "; ".join(f"line {e.line}:{e.column}: {e.message}" if e.line is not None else e.message
-                     for e in errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
+    located = "; ".join(_("line {line}:{column}: {message}", line=e.line, column=e.column, message=e.message)
+                        if e.line is not None else e.message for e in errors[:3])
+    if len(errors) <= 3:
+        return located
+    return ngettext("{errors} (and {n} more)", "{errors} (and {n} more)", len(errors) - 3, errors=located)
 
 
 def install(app: FastAPI) -> None:
@@ -94,11 +140,12 @@ def install(app: FastAPI) -> None:
         if fatal(exc):  # DuckDB invalidated the database (a full disk at a checkpoint): open it again
             service = request.app.state.service
             service.failed(exc)
-            response = problem_answer(request, 503, "the archive failed and was opened again: try again"
-                                      if service.failure is None else f"{service.failure}; try again later")
+            response = problem_answer(request, 503, _("the archive failed and was opened again: try again")
+                                      if service.failure is None else
+                                      _("{failure}; try again later", failure=service.failure_text()))
             response.headers["Retry-After"] = "1"
         else:
-            response = problem_answer(request, 500, "the server failed; the error was logged")
+            response = problem_answer(request, 500, _("the server failed; the error was logged"))
         response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
         return response
 
@@ -134,7 +181,9 @@ class BodyLimit:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await problem_response(scope, 413, f"the request body is over {self.limit:,} bytes")(scope, receive, send)
+        await problem_response(scope, 413, ngettext("the request body is over {limit} byte",
+                                                    "the request body is over {limit} bytes", self.limit,
+                                                    limit=number(self.limit)))(scope, receive, send)
 
 
 class _TooLarge(Exception):

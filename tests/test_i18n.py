@@ -15,18 +15,13 @@ from tutepgn.errors import SettingError
 from tutepgn.i18ncheck import catalogue_problems, template_literals
 
 TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "api" / "templates").glob("*.html"))
-NOT_YET = {"error.html", "live.html", "record.html", "record_start.html", "recording_table.html",
-           "search.html"}
-"""Templates still holding English text (the translation is under way): each must fail the check, and comes
-off this list once it passes."""
 
 
 def test_every_message_of_the_sources_has_its_spanish_translation() -> None:
     assert catalogue_problems("es") == []
 
 
-@pytest.mark.parametrize("template", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="not yet"))
-                                      if p.name in NOT_YET else p for p in TEMPLATES], ids=lambda p: p.name)
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: p.name)
 def test_a_template_holds_no_literal_text(template: Path) -> None:
     assert template_literals(template) == []
 

@@ -10,6 +10,8 @@ from fastapi.responses import JSONResponse, Response
 from tutepgn.archive import Archive
 from tutepgn.archive.analysis import analysis_row, quick
 from tutepgn.errors import Problem
+from tutepgn.i18n import ngettext
+from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_records
 
 from ..deps import Service
@@ -42,7 +44,8 @@ def router(service: Service) -> APIRouter:
         """A job of the analysis processes; 503 while too many are waiting."""
         job = service.jobs.submit(deal, rules, text, cantes)
         if job is None:
-            raise HTTPException(503, f"{MAX_RUNNING} analyses are waiting or under way: try again shortly",
+            raise HTTPException(503, ngettext("{n} analysis is waiting or under way: try again shortly",
+                                              "{n} analyses are waiting or under way: try again shortly", MAX_RUNNING),
                                 headers={"Retry-After": "5"})
         return job
 
@@ -61,12 +64,12 @@ def router(service: Service) -> APIRouter:
             return JSONResponse(stored)
         row = service.timed(view, lambda: view.row(deal_id, ("id", "rules", "players", "text")))
         if row is None:
-            raise HTTPException(404, f"no deal {deal_id} in the archive")
+            raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
         if quick(row["players"]):  # milliseconds: on this request's thread
             analysed = analysis_row(deal_id, row["rules"], row["text"], cantes)
             service.store_analysis(analysed)
             if analysed[-1] is not None:
-                raise HTTPException(422, f"deal {deal_id} cannot be analysed: {analysed[-1]}")
+                raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=analysed[-1]))
             return Response(analysed[-2], media_type="application/json")
         job = submitted(deal_id, row["rules"], row["text"], cantes)
         wait([job.future], timeout=QUICK_SECONDS)  # on this request's thread, never on the event loop
@@ -74,7 +77,7 @@ def router(service: Service) -> APIRouter:
             return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
                                 headers={"Location": f"/api/v1/jobs/{job.id}"})
         if job.status == "failed":
-            raise HTTPException(422, f"deal {deal_id} cannot be analysed: {job.error}")
+            raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=job.error))
         return Response(job.analysis, media_type="application/json")
 
     @api.get("/jobs/{job_id}", response_model=AnalysisJob, summary="A background analysis: its status, then "
@@ -82,7 +85,7 @@ def router(service: Service) -> APIRouter:
     def analysis_job(job_id: str) -> AnalysisJob:
         job = service.jobs.get(job_id)
         if job is None:
-            raise HTTPException(404, f"no job {job_id} (jobs are kept for a while after they end)")
+            raise HTTPException(404, _("no job {id} (jobs are kept for a while after they end)", id=job_id))
         return job_model(job)
 
     @api.post("/analyse", response_model=AnalysisModel, openapi_extra=TEXT_BODY,
@@ -95,11 +98,11 @@ def router(service: Service) -> APIRouter:
         def work(deadline: Deadline) -> tuple[Any, ...]:
             records = list(deadline.records(iter_records(deadline.stream(text))))
             if len(records) != 1:
-                raise HTTPException(422, f"post one record to analyse, not {len(records)}")
+                raise HTTPException(422, _("post one record to analyse, not {count}", count=len(records)))
             if records[0].errors:
                 raise unprocessable(records[0].errors)
             job = submitted(None, None, text, cantes)
-            done, _ = wait([job.future], timeout=deadline.seconds)
+            done, _pending = wait([job.future], timeout=deadline.seconds)
             if not done:
                 job.future.cancel()
             deadline.check()
@@ -107,7 +110,7 @@ def router(service: Service) -> APIRouter:
 
         row = await service.off_loop(work)
         if row[-1] is not None:
-            raise HTTPException(422, f"the record cannot be analysed: {row[-1]}")
+            raise HTTPException(422, _("the record cannot be analysed: {why}", why=row[-1]))
         return Response(row[-2], media_type="application/json")
 
     return api

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from tutepgn.archive import STREAM_BATCH, SUMMARY_COLUMNS, Archive, DealPage, DealSummary, SearchFilters
 from tutepgn.errors import Problem
+from tutepgn.i18n import gettext as _
 from tutepgn.notation import Record, parse_or_placeholder, record_to_model
 from tutepgn.validate import ReportModel, validate
 
@@ -43,7 +44,7 @@ def deal_text(service: Service, view: Archive, deal_id: int) -> str:
     """One deal's stored text; 404 if there is no such deal."""
     text = service.timed(view, lambda: view.text(deal_id))
     if text is None:
-        raise HTTPException(404, f"no deal {deal_id} in the archive")
+        raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
     return text
 
 
@@ -116,7 +117,7 @@ def router(service: Service) -> APIRouter:
     def deal_json(deal_id: int, view: Reader) -> Response:
         row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "text")))  # one query for both
         if row is None:
-            raise HTTPException(404, f"no deal {deal_id} in the archive")
+            raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
         text = row.pop("text")
         record = stored_record(text)
         state = "unreadable" if record.errors else "valid" if row["valid"] else "invalid"

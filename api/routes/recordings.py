@@ -15,6 +15,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from tutepgn.errors import ErrorItem, Problem, TuteError
+from tutepgn.i18n import gettext as _
 from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.recorder import Reply
@@ -64,7 +65,7 @@ def found(service: Service, recording_id: str) -> Recording:
     """The recording of that id; 404 if there is none (or the service is read-only)."""
     recording = service.recordings.get(recording_id) if service.recordings else None
     if recording is None:
-        raise HTTPException(404, f"no recording {recording_id!r} on this server")
+        raise HTTPException(404, _("no recording {id} on this server", id=repr(recording_id)))
     return recording
 
 
@@ -73,19 +74,19 @@ def router(service: Service) -> APIRouter:
 
     def writable() -> None:
         if service.recordings is None:
-            raise HTTPException(405, "this service runs read-only: nothing can be recorded")
+            raise HTTPException(405, _("this service runs read-only: nothing can be recorded"))
 
     Writer = [Depends(service.require_key), Depends(writable)]
 
     def entered(recording: Recording, text: str) -> Entered:
         if recording.deal_id is not None:
-            raise HTTPException(409, f"the deal is over and stored in the archive as deal {recording.deal_id}: "
-                                     "the recording is closed")
+            raise HTTPException(409, _("the deal is over and stored in the archive as deal {id}: the recording is "
+                                       "closed", id=recording.deal_id))
         try:
             reply: Reply = recording.enter(text)
         except OSError as exc:
-            raise HTTPException(503, f"the entry could not be saved ({type(exc).__name__}); it was not "
-                                     "recorded: enter it again") from None
+            raise HTTPException(503, _("the entry could not be saved ({error}); it was not recorded: enter it again",
+                                       error=type(exc).__name__)) from None
         service.import_recording(recording)  # once the deal is over (or, if that failed, at the next entry)
         if reply.refused:
             raise HTTPException(422, [ErrorItem(message=reply.message, text=text, expected=reply.legal)])
@@ -100,14 +101,16 @@ def router(service: Service) -> APIRouter:
             seats = ruleset(body.rules).seat_names
             for seat, name in body.players.items():
                 if seat not in seats:
-                    raise ValueError(f"{seat!r} is not a seat of {body.rules}; its seats are {' '.join(seats)}")
+                    raise ValueError(_("{seat} is not a seat of {rules}; its seats are {seats}", seat=repr(seat),
+                                       rules=body.rules, seats=" ".join(seats)))
                 tags[SEAT_TAGS[seat]] = name
             recording = service.recordings.create(body.rules, seed=body.seed, deal=body.deal, stock=body.stock,
                                                   turned=body.turned, dealer=body.dealer, tags=tags)
         except (ValueError, TuteError) as exc:
             raise HTTPException(422, str(exc)) from None
         except OSError as exc:
-            raise HTTPException(503, f"the recording could not be saved ({type(exc).__name__})") from None
+            raise HTTPException(503, _("the recording could not be saved ({error})",
+                                       error=type(exc).__name__)) from None
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
         return recording.state()
 

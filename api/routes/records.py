@@ -9,10 +9,12 @@ from fastapi.responses import PlainTextResponse
 from tutepgn.archive import ImportSummary
 from tutepgn.convert import convert
 from tutepgn.errors import ConvertError, ErrorItem, NotationError, Problem
+from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_raw_records
 from tutepgn import validate as validation
 
 from ..deps import Service
+from ..i18n import number
 from ..limits import Deadline
 from ..models import ValidationResponse
 from ..problems import unprocessable
@@ -31,8 +33,9 @@ async def text_body(request: Request) -> str:
     except UnicodeDecodeError as exc:
         line = body.count(b"\n", 0, exc.start) + 1
         raise HTTPException(422, [ErrorItem(line=line, column=exc.start - body.rfind(b"\n", 0, exc.start),
-                                            message=f"the body must be UTF-8 text: byte 0x{body[exc.start]:02x} at "
-                                                    f"offset {exc.start:,} is not")]) from None
+                                            message=_("the body must be UTF-8 text: byte {byte} at offset {offset} "
+                                                      "is not", byte=format(body[exc.start], "#04x"),
+                                                      offset=number(exc.start)))]) from None
 
 
 def router(service: Service) -> APIRouter:
@@ -80,7 +83,7 @@ def router(service: Service) -> APIRouter:
                                "`detail` says how many records were committed before that."}})
     async def import_text(request: Request) -> ImportSummary:
         if service.settings.read_only:
-            raise HTTPException(405, "this service runs read-only")
+            raise HTTPException(405, _("this service runs read-only"))
         text = await text_body(request)
 
         def work(deadline: Deadline) -> ImportSummary:

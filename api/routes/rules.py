@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter, HTTPException
 
+from tutepgn.i18n import gettext as _
 from tutepgn.rules import PRESETS, preset
 from tutepgn.sources import decisions_for, source_of
 
@@ -29,6 +30,7 @@ def router() -> APIRouter:
         try:
             return ruleset_info(preset(name).preset)
         except ValueError:
-            raise HTTPException(404, f"no preset {name!r}; presets are {', '.join(PRESETS)}") from None
+            raise HTTPException(404, _("no preset {name}; presets are {presets}", name=repr(name),
+                                       presets=", ".join(PRESETS))) from None
 
     return api

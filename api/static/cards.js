@@ -144,7 +144,7 @@
   /* A face-down card. */
   function backSVG() {
     var out = '<svg class="card back" viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" ' +
-              'aria-label="face-down card"><rect x="1" y="1" width="58" height="88" rx="6" fill="#fffdf6" ' +
+              'aria-label="' + t("face-down card") + '"><rect x="1" y="1" width="58" height="88" rx="6" fill="#fffdf6" ' +
               'stroke="#9e9481" stroke-width="1.2"/><rect x="5" y="5" width="50" height="80" rx="3" fill="#8e2424"/>';
     for (var i = 0; i < 5; i++) {   // a lattice of diamonds
       for (var j = 0; j < 8; j++) {

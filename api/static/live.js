@@ -3,11 +3,6 @@
  */
 (function () {
   "use strict";
-  /* Every string this page's script shows, in one place (for the translation catalogue). */
-  var TEXT = {
-    live: "live", reconnecting: "reconnecting…", over: "deal over", stored: "The deal is over and stored in the archive:",
-    archivePage: "see its page", result: "Result", score: "Score", none: "none yet", exchange: "exchanged"
-  };
   var box = document.getElementById("live");
   if (!box) return;
   var esc = window.TuteTable.esc;
@@ -20,26 +15,27 @@
     var decl = state.cantes.concat(state.exchanges);
     document.getElementById("declarations").innerHTML = decl.length ? decl.map(function (d) {
       return "<li>" + esc(d) + "</li>";
-    }).join("") : '<li class="muted">' + TEXT.none + "</li>";
-    document.getElementById("tricks").innerHTML = state.tricks.map(function (t, i) {
-      return "<tr><td>" + (i + 1) + "</td><td>" + t.leader + '</td><td class="codes">' + t.cards.join(" ") +
-             "</td><td>" + t.winner + "</td><td>" + t.points + "</td></tr>";
+    }).join("") : '<li class="muted">' + esc(t("none yet")) + "</li>";
+    document.getElementById("tricks").innerHTML = state.tricks.map(function (trick, i) {
+      return "<tr><td>" + (i + 1) + "</td><td>" + trick.leader + '</td><td class="codes">' + trick.cards.join(" ") +
+             "</td><td>" + trick.winner + "</td><td>" + trick.points + "</td></tr>";
     }).join("");
     var done = document.getElementById("done");
     done.hidden = !state.over;
     if (state.over) {
-      done.innerHTML = TEXT.score + " " + state.totals.join("–") + " · " + TEXT.result + " " + esc(state.result) +
-        (state.deal_url ? "<br>" + TEXT.stored + ' <a id="archive-link" href="' + state.deal_url + '">' +
-                          TEXT.archivePage + "</a>" : "");
-      status.textContent = TEXT.over;
+      done.innerHTML = esc(t("Score {score} · Result {result}", { score: state.totals.join("–"),
+                                                                   result: state.result })) +
+        (state.deal_url ? "<br>" + t("The deal is over and stored in the archive: {link}", {
+          link: '<a id="archive-link" href="' + esc(state.deal_url) + '">' + esc(t("see its page")) + "</a>" }) : "");
+      status.textContent = t("deal over");
     }
   }
 
   draw(JSON.parse(box.dataset.state));
   if (box.querySelector("#archive-link")) return;
   var source = new EventSource("/api/v1/recordings/" + encodeURIComponent(box.dataset.id) + "/events");
-  source.addEventListener("open", function () { status.textContent = TEXT.live; box.dataset.live = "open"; });
-  source.addEventListener("error", function () { status.textContent = TEXT.reconnecting; });
+  source.addEventListener("open", function () { status.textContent = t("live"); box.dataset.live = "open"; });
+  source.addEventListener("error", function () { status.textContent = t("reconnecting…"); });
   source.addEventListener("state", function (ev) { draw(JSON.parse(ev.data)); });
   source.addEventListener("end", function () { source.close(); });
 })();

@@ -4,15 +4,6 @@
  */
 (function () {
   "use strict";
-  /* Every string this page's script shows, in one place (for the translation catalogue). */
-  var TEXT = {
-    sending: "Saving…", refused: "Refused:", legal: "Legal:", needKey: "This needs the write key: enter it below.",
-    failed: "Not saved (the server did not answer): try again.", undone: "Undone:", over: "Deal over.",
-    stored: "Validated and stored in the archive:", archivePage: "its page", notStored: "Not stored yet: the archive " +
-    "could not be written; it is tried again at the next entry.", result: "Result", score: "Score",
-    valid: "valid", invalid: "with errors", played: "played", declare: "Declare",
-    whoLeads: "First deal of the match: tap the seat that leads, then its card."
-  };
   var SUITS = ["O", "C", "E", "B"];
   var KEY_STORE = "tutepgn-write-key";
 
@@ -42,7 +33,8 @@
       post("/api/v1/recordings", body).then(function (r) {
         if (r.status === 201) { location.href = "/record/" + encodeURIComponent(r.data.id); return; }
         error.hidden = false;
-        error.textContent = r.status === 401 || r.status === 403 ? TEXT.needKey + " " + r.data.detail : r.data.detail;
+        error.textContent = r.status === 401 || r.status === 403 ?
+          t("This needs the write key: enter it below. {detail}", { detail: r.data.detail }) : r.data.detail;
       });
     });
     return;
@@ -94,17 +86,22 @@
       var gone = !!played[b.dataset.card];
       b.classList.toggle("played", gone);
       b.disabled = gone || state.over;
-      b.setAttribute("aria-label", b.dataset.card + (gone ? " " + TEXT.played : ""));
+      b.setAttribute("aria-label", gone ? t("{card} played", { card: b.dataset.card }) : b.dataset.card);
     });
     document.getElementById("declare").innerHTML = state.declarations.map(function (d) {
-      return '<button type="button" class="decl" data-entry="' + esc(d) + '">' + TEXT.declare + " " + esc(d) + "</button>";
+      return '<button type="button" class="decl" data-entry="' + esc(d) + '">' +
+             esc(t("Declare {entry}", { entry: d })) + "</button>";
     }).join("");
     var done = document.getElementById("done");
     done.hidden = !state.over;
     if (state.over) {
-      done.innerHTML = TEXT.over + " " + TEXT.score + " " + state.totals.join("–") + " · " + TEXT.result + " " +
-        esc(state.result) + "<br>" + (state.deal_url ? TEXT.stored + " " + (state.valid ? TEXT.valid : TEXT.invalid) +
-        ', <a id="archive-link" href="' + state.deal_url + '">' + TEXT.archivePage + "</a>" : TEXT.notStored);
+      var link = { link: '<a id="archive-link" href="' + esc(state.deal_url) + '">' + esc(t("its page")) + "</a>" };
+      done.innerHTML = esc(t("Deal over. Score {score} · Result {result}", { score: state.totals.join("–"),
+                                                                               result: state.result })) + "<br>" +
+        (!state.deal_url ? esc(t("Not stored yet: the archive could not be written; it is tried again at the next " +
+                                 "entry."))
+         : state.valid ? t("Validated and stored in the archive: valid, {link}", link)
+         : t("Validated and stored in the archive: with errors, {link}", link));
     }
   }
 
@@ -112,23 +109,23 @@
   function send(url, body, undo) {
     if (busy) return;
     busy = true;
-    say(TEXT.sending, "pending");
+    say(esc(t("Saving…")), "pending");
     post(url, body).then(function (r) {
       busy = false;
       if (r.status === 200) {
         state = r.data.state;
         draw();
-        say(esc((undo ? TEXT.undone + " " : "") + r.data.message), "ok");
+        say(esc(undo ? t("Undone: {entry}", { entry: r.data.message }) : r.data.message), "ok");
       } else if (r.status === 401 || r.status === 403) {
         document.getElementById("key-box").open = true;
-        say(esc(TEXT.needKey + " " + r.data.detail), "refused");
+        say(esc(t("This needs the write key: enter it below. {detail}", { detail: r.data.detail })), "refused");
       } else {
         var item = (r.data.errors || [])[0];
-        say('<b>' + TEXT.refused + "</b> " + esc(r.data.detail) +
-            (item && item.expected ? '<br><span class="legal">' + TEXT.legal + " " + esc(item.expected) + "</span>" : ""),
-            "refused");
+        say("<b>" + esc(t("Refused:")) + "</b> " + esc(r.data.detail) +
+            (item && item.expected ? '<br><span class="legal">' + esc(t("Legal: {moves}", { moves: item.expected })) +
+                                     "</span>" : ""), "refused");
       }
-    }, function () { busy = false; say(TEXT.failed, "refused"); });
+    }, function () { busy = false; say(esc(t("Not saved (the server did not answer): try again.")), "refused"); });
   }
 
   function enter(text) { send(base + "/entries", { entry: text }, false); }
@@ -160,5 +157,5 @@
   document.getElementById("undo").addEventListener("click", function () { send(base + "/undo", {}, true); });
   buildPad();
   draw();
-  if (state.leader_unknown) say(esc(TEXT.whoLeads), "pending");
+  if (state.leader_unknown) say(esc(t("First deal of the match: tap the seat that leads, then its card.")), "pending");
 })();

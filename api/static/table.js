@@ -4,9 +4,6 @@
  */
 (function (root) {
   "use strict";
-  /* Every string this script shows, in one place (for the translation catalogue). */
-  var TEXT = { toPlay: "to play", empty: "no card on the table yet", won: "won by", points: "points" };
-
   function esc(text) {
     return String(text).replace(/[&<>"']/g, function (ch) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch];
@@ -22,7 +19,7 @@
       var here = seat === state.to_move;
       return '<span class="seat-chip' + (here ? " to-move" : "") + '" data-seat="' + seat + '"' +
              (here ? ' aria-current="true"' : "") + "><b>" + seat + "</b> " + esc(name) +
-             (here ? ' <span class="sr">' + TEXT.toPlay + "</span>" : "") + "</span>";
+             (here ? ' <span class="sr">' + esc(t("to play")) + "</span>" : "") + "</span>";
     }).join("");
     var score = $("#score");
     var values = state.totals || state.points;
@@ -38,8 +35,9 @@
     table.innerHTML = state.table.length ? state.table.map(function (play) {
       return '<span class="played" data-seat="' + play[0] + '" data-card="' + play[1] + '"><span class="who">' +
              play[0] + "</span>" + root.cardSVG(play[1]) + "</span>";
-    }).join("") + (state.winner ? '<span class="trick-won">' + TEXT.won + " " + state.winner + "</span>" : "")
-      : '<span class="muted">' + TEXT.empty + "</span>";
+    }).join("") + (state.winner ? '<span class="trick-won">' + esc(t("won by {seat}", { seat: state.winner })) +
+                                  "</span>" : "")
+      : '<span class="muted">' + esc(t("no card on the table yet")) + "</span>";
   }
 
   root.TuteTable = { draw: draw, esc: esc };

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..cards import SUIT_LETTERS, card_reader
 from ..errors import UnknownRuleset
 from ..events import SeatLetter
+from ..i18n import N_
 from ..notation import SEAT_TAGS
 from ..rules import Ruleset
 
@@ -129,51 +130,54 @@ class SearchFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    player: str | None = Field(None, description="A player's name, at any seat (or at `seat`).")
-    seat: SeatLetter | None = Field(None, description="With `player`: the seat the player sat at.")
-    partner: str | None = Field(None, description="With `player`: the player's partner (4 players).")
-    opponent: str | None = Field(None, description="With `player`: a player on another side.")
-    since: dt.date | None = Field(None, description="Deals on or after this date (YYYY-MM-DD).")
-    until: dt.date | None = Field(None, description="Deals on or before this date.")
-    event: str | None = Field(None, description="Text in the Event tag (case-insensitive).")
-    site: str | None = Field(None, description="Text in the Site tag (case-insensitive).")
-    rules: str | None = Field(None, description="A preset name, or a whole Rules spec.")
-    trump: str | None = Field(None, description="Trump suit: O, C, E or B.")
-    winner: str | None = Field(None, description="The deal winner: a side label (NS, WE, N ...) or a player's name.")
-    loser: str | None = Field(None, description="A player (or side label) who did not win the deal.")
-    min_points: int | None = Field(None, description="The winner's total at least this.")
-    max_points: int | None = Field(None, description="The winner's total at most this.")
-    min_margin: int | None = Field(None, description="The winner's lead over the next side at least this.")
-    max_margin: int | None = Field(None, description="The winner's lead at most this.")
-    cante: Literal["any", "20", "40"] | None = Field(None, description="A cante was sung: any, a 20, or las cuarenta.")
-    cante_suit: str | None = Field(None, description="A cante was sung in this suit (O, C, E, B).")
-    cante_by: str | None = Field(None, description="The cante was sung by this player.")
+    player: str | None = Field(None, description=N_("A player's name, at any seat (or at `seat`)."))
+    seat: SeatLetter | None = Field(None, description=N_("With `player`: the seat the player sat at."))
+    partner: str | None = Field(None, description=N_("With `player`: the player's partner (4 players)."))
+    opponent: str | None = Field(None, description=N_("With `player`: a player on another side."))
+    since: dt.date | None = Field(None, description=N_("Deals on or after this date (YYYY-MM-DD)."))
+    until: dt.date | None = Field(None, description=N_("Deals on or before this date."))
+    event: str | None = Field(None, description=N_("Text in the Event tag (case-insensitive)."))
+    site: str | None = Field(None, description=N_("Text in the Site tag (case-insensitive)."))
+    rules: str | None = Field(None, description=N_("A preset name, or a whole Rules spec."))
+    trump: str | None = Field(None, description=N_("Trump suit: O, C, E or B."))
+    winner: str | None = Field(None, description=N_("The deal winner: a side label (NS, WE, N ...) or a player's "
+                                                    "name."))
+    loser: str | None = Field(None, description=N_("A player (or side label) who did not win the deal."))
+    min_points: int | None = Field(None, description=N_("The winner's total at least this."))
+    max_points: int | None = Field(None, description=N_("The winner's total at most this."))
+    min_margin: int | None = Field(None, description=N_("The winner's lead over the next side at least this."))
+    max_margin: int | None = Field(None, description=N_("The winner's lead at most this."))
+    cante: Literal["any", "20", "40"] | None = Field(
+        None, description=N_("A cante was sung: any, a 20, or las cuarenta."))
+    cante_suit: str | None = Field(None, description=N_("A cante was sung in this suit (O, C, E, B)."))
+    cante_by: str | None = Field(None, description=N_("The cante was sung by this player."))
     unsung: Literal["any", "40"] | None = Field(
-        None, description="A seat was dealt rey and caballo of one suit (40: of trump) and never sang it.")
-    tute: bool | None = Field(None, description="A tute ended the deal (or not).")
-    tute_rank: Literal[11, 12] | None = Field(None, description="A tute of caballos (11) or reyes (12).")
-    exchange: bool | None = Field(None, description="An exchange of the 7 or 2 was made (or not).")
-    doubled: bool | None = Field(None, description="The deal was worth double (or not).")
-    tie_break: bool | None = Field(None, description="The deal was a tie decided by the last trick (or not).")
-    valid: bool | None = Field(None, description="The record validated (or not).")
-    issue: str | None = Field(None, description="The validator reported this finding code (e.g. must_follow).")
+        None, description=N_("A seat was dealt rey and caballo of one suit (40: of trump) and never sang it."))
+    tute: bool | None = Field(None, description=N_("A tute ended the deal (or not)."))
+    tute_rank: Literal[11, 12] | None = Field(None, description=N_("A tute of caballos (11) or reyes (12)."))
+    exchange: bool | None = Field(None, description=N_("An exchange of the 7 or 2 was made (or not)."))
+    doubled: bool | None = Field(None, description=N_("The deal was worth double (or not)."))
+    tie_break: bool | None = Field(None, description=N_("The deal was a tie decided by the last trick (or not)."))
+    valid: bool | None = Field(None, description=N_("The record validated (or not)."))
+    issue: str | None = Field(None, description=N_("The validator reported this finding code (e.g. must_follow)."))
     held: list[str] = Field(default_factory=list,
-                            description="Starting holdings, each SEAT:CARDS, e.g. 'S:1O,3O' (South held 1O and 3O).")
-    comment: str | None = Field(None, description="Text in the record's comments (case-insensitive).")
-    match: str | None = Field(None, description="The Match id.")
-    analysed: bool | None = Field(None, description="The deal has a stored double-dummy analysis (`tute archive "
-                                  "analyse`), or not. The filters below match deals analysed so.")
-    analysis_cantes: bool | None = Field(None, description="Match analyses that counted cantes (or that did not).")
-    blunders: bool | None = Field(None, description="Some play was a blunder (??: it gave away 20 points or more), "
-                                  "or none was.")
-    mistakes: bool | None = Field(None, description="Some play was a mistake or worse (? or ??), or none was.")
-    cost_seat: SeatLetter | None = Field(None, description="With `max_cost`/`min_cost`: the seat whose summed cost "
-                                         "counts (without it: every seat for `max_cost`, some seat for `min_cost`).")
-    max_cost: int | None = Field(None, description="A seat's summed cost in points (its accuracy: 0 is perfect "
-                                 "play) at most this.")
-    min_cost: int | None = Field(None, description="A seat's summed cost at least this.")
-    par_diff_max: int | None = Field(None, description="Some side made at most this many points more than its "
-                                     "par (actual - par <= this, e.g. -20).")
+                            description=N_("Starting holdings, each SEAT:CARDS, e.g. 'S:1O,3O' (South held 1O and "
+                                           "3O)."))
+    comment: str | None = Field(None, description=N_("Text in the record's comments (case-insensitive)."))
+    match: str | None = Field(None, description=N_("The Match id."))
+    analysed: bool | None = Field(None, description=N_("The deal has a stored double-dummy analysis (`tute archive "
+                                  "analyse`), or not. The filters below match deals analysed so."))
+    analysis_cantes: bool | None = Field(None, description=N_("Match analyses that counted cantes (or that did not)."))
+    blunders: bool | None = Field(None, description=N_("Some play was a blunder (??: it gave away 20 points or more), "
+                                  "or none was."))
+    mistakes: bool | None = Field(None, description=N_("Some play was a mistake or worse (? or ??), or none was."))
+    cost_seat: SeatLetter | None = Field(None, description=N_("With `max_cost`/`min_cost`: the seat whose summed cost "
+                                         "counts (without it: every seat for `max_cost`, some seat for `min_cost`)."))
+    max_cost: int | None = Field(None, description=N_("A seat's summed cost in points (its accuracy: 0 is perfect "
+                                 "play) at most this."))
+    min_cost: int | None = Field(None, description=N_("A seat's summed cost at least this."))
+    par_diff_max: int | None = Field(None, description=N_("Some side made at most this many points more than its "
+                                     "par (actual - par <= this, e.g. -20)."))
 
     @field_validator("player", "partner", "opponent", "cante_by")
     @classmethod
