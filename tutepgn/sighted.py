@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import BIT, CODES, SUITS, Card, Mask, card, cards_in, pack
+from .cards import BIT, CODES, SUITS, Card, Mask, card as card_of, cards_in, pack
 from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
 from .errors import IllegalAction, IllegalDeclaration, IllegalPlay
@@ -307,7 +307,7 @@ def declarations(start: Start, events: Sequence[Action]) -> list[Action]:
         if deal.tricks:
             candidates.extend(Cante(seat, suit) for suit in SUITS)
     if r.exchange_seven or r.exchange_two:
-        candidates.extend(Exchange(deal.turn, card(rank, deal.trump)) for rank in (7, 2))
+        candidates.extend(Exchange(deal.turn, card_of(rank, deal.trump)) for rank in (7, 2))
     accepted = []
     for action in candidates:
         try:
