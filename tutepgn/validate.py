@@ -32,6 +32,7 @@ from pathlib import Path
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Deal
 from .events import Action, Cante, Context, Play
+from .fastreplay import check
 from .notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     parse_record, result_text,
@@ -76,9 +77,15 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     if deal is None:
         return report
     unread = _first_unread(record)
+    verdict = check(deal, record.events, report.match_target) if unread is None else None
+    if verdict is not None and verdict.sheet is not None:  # every event legal: nothing for the engine to explain
+        _check_end(record, verdict.over, verdict.cards_left, report)
+        _judge_score(record, header, verdict.sheet, verdict.over, report)
+        return report
     _replay(record, deal, report, unread)
     if unread is None:
-        _judge_score(record, header, deal, report)
+        _check_end(record, deal.over, sum(h.bit_count() for h in deal.hands), report)
+        _judge_score(record, header, deal.score(report.match_target), deal.over, report)
     return report
 
 
@@ -264,13 +271,15 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         report.findings.append(Finding("info", "unread_play", "the play is judged up to the card that cannot be "
                                        "read; from there on nothing is judged (the cards, the count, the result)",
                                        line=line, column=column))
-        return
-    if not deal.over and record.termination != UNFINISHED:
+
+
+def _check_end(record: Record, over: bool, cards_left: int, report: Report) -> None:
+    """The record's end against the deal's: it stops before the deal is over, or marks a finished deal ``*``."""
+    if not over and record.termination != UNFINISHED:
         report.findings.append(Finding(
             "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
-            f"{sum(len(deal.hand(s)) for s in range(deal.rules.players))} cards were never played",
-            line=_termination_line(record)))
-    if deal.over and record.termination == UNFINISHED:
+            f"{cards_left} cards were never played", line=_termination_line(record)))
+    if over and record.termination == UNFINISHED:
         report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
                                        line=_termination_line(record)))
 
@@ -280,17 +289,16 @@ def _termination_line(record: Record) -> int | None:
     return None if last is None else last[0] + 1
 
 
-def _judge_score(record: Record, header: Header, deal: Deal, report: Report) -> None:
-    """Compare the claimed Score and Result with the recomputed ones; explain a difference."""
-    rules = deal.rules
-    sheet = deal.score(report.match_target)
+def _judge_score(record: Record, header: Header, sheet: ScoreSheet, over: bool, report: Report) -> None:
+    """Compare the claimed Score and Result with the recomputed ``sheet``; explain a difference."""
+    rules = header.rules
     report.sheet = sheet
-    report.computed_result = result_text(sheet, rules) if deal.over else UNFINISHED
+    report.computed_result = result_text(sheet, rules) if over else UNFINISHED
     labels = rules.side_labels
     if "Score" in header.errors:
         report.findings.append(_tag_finding(header.errors["Score"], "score_tag"))
     report.claimed_score = header.claimed_score
-    if record.termination == UNFINISHED or not deal.over:
+    if record.termination == UNFINISHED or not over:
         report.findings.append(Finding("info", "unfinished", "unfinished deal: the winner, the totals and the "
                                        "match points cannot be judged; the cards played so far were checked",
                                        line=_termination_line(record)))
