@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
@@ -56,8 +55,7 @@ BACKEND: Backend = default_backend()
 """The backend :func:`check` uses, read from the environment once, at import."""
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """What the fast path found: the first illegal event (None: every event is legal) and, when all are legal,
     the score sheet, whether the deal is over, and the cards never played."""
 
@@ -67,12 +65,14 @@ class Verdict:
     cards_left: int = 0
 
 
-_OPTIONS: dict[int, tuple[Ruleset, tuple[int, ...]]] = {}
+_OPTIONS: dict[tuple[int, int | None], tuple[Ruleset, tuple[int, ...]]] = {}
 
 
-def options(rules: Ruleset) -> tuple[int, ...]:
-    """The ruleset's options as creplay.c reads them (its ``O_*`` layout), made once per ruleset object."""
-    known = _OPTIONS.get(id(rules))
+def options(rules: Ruleset, match_target: int | None = None) -> tuple[int, ...]:
+    """The ruleset's options as creplay.c reads them (its ``O_*`` layout), with whether a tute wins the match
+    under ``match_target`` (None: the ruleset's); made once per ruleset object and target."""
+    key = (id(rules), match_target)
+    known = _OPTIONS.get(key)
     if known is not None and known[0] is rules:
         return known[1]
     r = rules
@@ -84,9 +84,12 @@ def options(rules: Ruleset) -> tuple[int, ...]:
               r.cante_only_if_sung_at_first_win, r.forfeit_unsung_cantes, r.declare_only_after_draw,
               r.no_declare_with_last_drawn, r.tute_at_first_lead, r.tute_blocked_by_earlier_cante,
               r.tute_match_points, r.last_trick_bonus, r.deal_points, r.double_threshold is not None,
-              r.double_threshold or 0, r.double_basis == "total", r.double_points)
+              r.double_threshold or 0, r.double_basis == "total", r.double_points,
+              tute_wins_match(r, match_target))
     result = tuple(int(v) for v in packed)
-    _OPTIONS[id(rules)] = (rules, result)
+    if len(_OPTIONS) >= 1024:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (rules, result)
     return result
 
 
@@ -112,8 +115,7 @@ def check(deal: Deal, events: Sequence[Action], match_target: int | None = None)
     codes = ccore.encode_events(events, KINDS, rules.players)
     if codes is None:
         return None
-    found = ccore.replay(options(rules), deal.hands, deal.stock, deal.turn, deal.trump, codes,
-                         tute_wins_match(rules, match_target), Trick)
+    found = ccore.replay(options(rules, match_target), deal.hands, deal.stock, deal.turn, deal.trump, codes, Trick)
     if found is None or type(found) is int:
         return None if found is None else Verdict(found)
     over, left, tute, (tricks, card_points, last_side, bonus, cantes, totals, winner, tie_break, points,

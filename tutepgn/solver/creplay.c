@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ enum { O_PLAYERS, O_SIDES, O_SIDE0, O_SIDE1, O_SIDE2, O_SIDE3, O_FREE_PLAY, O_DU
        O_SEVEN, O_SEVEN_FOR, O_TWO, O_TWO_FOR, O_EXCHANGE_FIRST, O_CANTE, O_CUARENTA, O_PER_TRICK,
        O_FORTY_FIRST, O_ONLY_IF_FIRST_WIN, O_FORFEIT, O_AFTER_DRAW, O_NOT_LAST_DRAWN, O_TUTE_FIRST,
        O_TUTE_BLOCKED, O_TUTE_POINTS, O_BONUS, O_DEAL_POINTS, O_DOUBLE, O_THRESHOLD, O_BASIS_TOTAL,
-       O_DOUBLE_POINTS, NOPTIONS };
+       O_DOUBLE_POINTS, O_TUTE_WINS_MATCH, NOPTIONS };
 /* Play-duty bits, in the order of tutepgn.solver.position.DUTY_OPTIONS (as ccore.c reads them). */
 enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
        MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
@@ -258,7 +259,7 @@ static PyObject *side_or_none(int side) {
 
 /* tutepgn.score.count, at the end of the replay: the fields of a ScoreSheet in its order from card_points
  * on, the tricks as trick_type (the Trick named tuple) and the cantes as (seat, side, suit, points). */
-static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_wins_match, int tute_seat) {
+static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_seat) {
     int sides = (int)d->o[O_SIDES], totals[4], cards_last[4], points[4] = {0, 0, 0, 0};
     int complete = d->turn < 0 && d->tute < 0, last_side = -1, winner = -1, tie_break = 0, doubled = 0;
     int wins_match = 0;
@@ -269,7 +270,7 @@ static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_wins_ma
     for (int i = 0; i < d->ncantes; i++) totals[SIDE(d, d->c_seat[i])] += d->c_points[i];
     if (d->tute >= 0) {
         winner = SIDE(d, tute_seat);
-        if (tute_wins_match) wins_match = 1;
+        if (d->o[O_TUTE_WINS_MATCH]) wins_match = 1;
         else points[winner] = (int)d->o[O_TUTE_POINTS];
     } else if (complete) { /* tutepgn.score.decide */
         int best = totals[0], tied = 0;
@@ -337,9 +338,9 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *options, *hands, *stock, *trick_type;
     const unsigned char *codes;
     Py_ssize_t ncodes;
-    int leader, trump, tute_wins_match;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiy#pO!", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
-                          &stock, &leader, &trump, &codes, &ncodes, &tute_wins_match, &PyType_Type, &trick_type))
+    int leader, trump;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#O!", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
+                          &stock, &leader, &trump, &codes, &ncodes, &PyType_Type, &trick_type))
         return NULL;
     Deal d;
     memset(&d, 0, sizeof d);
@@ -376,9 +377,37 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
     }
     int left = 0;
     for (int seat = 0; seat < d.n; seat++) left += __builtin_popcountll(d.hands[seat]);
-    PyObject *counted = sheet(&d, (PyTypeObject *)trick_type, tute_wins_match, tute_seat);
+    PyObject *counted = sheet(&d, (PyTypeObject *)trick_type, tute_seat);
     if (!counted || counted == Py_None) return counted;
     return Py_BuildValue("(OiiN)", OVER(&d) ? Py_True : Py_False, left, d.tute, counted);
+}
+
+/* Where each kind's seat and card (suit, rank) live in its objects: the offsets of their slots, read once per
+ * kind (the event classes are slotted dataclasses); -1 when a field is not a plain slot (then it is asked for). */
+static PyObject *known_kinds[4];
+static Py_ssize_t seat_at[4], value_at[4];
+
+static Py_ssize_t slot_offset(PyObject *kind, PyObject *name) {
+    PyObject *descr = PyObject_GetAttr(kind, name);
+    if (!descr) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t at = -1;
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type == T_OBJECT_EX && !(member->flags & READ_RESTRICTED)) at = member->offset;
+    }
+    Py_DECREF(descr);
+    return at;
+}
+
+static PyObject *field(PyObject *event, Py_ssize_t at, PyObject *name) {
+    if (at < 0) return PyObject_GetAttr(event, name);
+    PyObject *v = *(PyObject **)((char *)event + at);
+    if (!v) return PyObject_GetAttr(event, name); /* an unset slot: let Python raise */
+    Py_INCREF(v);
+    return v;
 }
 
 /* The events as plain integers: two bytes each, kind << 2 | seat then the card, suit or rank (a rank
@@ -397,6 +426,15 @@ static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
         names[TUTE] = PyUnicode_InternFromString("rank");
         if (!seat_name || !names[PLAY] || !names[CANTE] || !names[TUTE]) return NULL;
     }
+    for (int k = 0; k < 4; k++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, k);
+        if (kind == known_kinds[k]) continue;
+        if (!PyType_Check(kind)) return PyErr_Format(PyExc_TypeError, "event kinds must be classes");
+        Py_INCREF(kind);
+        Py_XSETREF(known_kinds[k], kind);
+        seat_at[k] = slot_offset(kind, seat_name);
+        value_at[k] = slot_offset(kind, names[k]);
+    }
     PyObject *seq = PySequence_Fast(events, "events must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
@@ -406,18 +444,18 @@ static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *event = PySequence_Fast_GET_ITEM(seq, i);
         int kind = 0;
-        while (kind < 4 && (PyObject *)Py_TYPE(event) != PyTuple_GET_ITEM(kinds, kind)) kind++;
+        while (kind < 4 && (PyObject *)Py_TYPE(event) != known_kinds[kind]) kind++;
         if (kind == 4) goto none;
         long seat, value;
-        PyObject *v = PyObject_GetAttr(event, seat_name);
+        PyObject *v = field(event, seat_at[kind], seat_name);
         if (!v) goto fail;
         seat = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
         Py_DECREF(v);
-        v = PyObject_GetAttr(event, names[kind]);
+        v = field(event, value_at[kind], names[kind]);
         if (!v) goto fail;
         value = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
         Py_DECREF(v);
-        if (PyErr_Occurred()) { /* not an int, or too big: the engine answers */
+        if (PyErr_Occurred()) { /* too big for a C long: the engine answers */
             PyErr_Clear();
             goto none;
         }
@@ -442,7 +480,7 @@ static PyMethodDef creplay_methods[] = {
     {"encode_events", encode_events, METH_VARARGS,
      "encode_events(events, (Play, Cante, Tute, Exchange), players): the events as bytes, 2 a event, or None."},
     {"replay", replay, METH_VARARGS,
-     "replay(options, hands, stock, leader, trump, codes, tute_wins_match, Trick): the index of the first "
+     "replay(options, hands, stock, leader, trump, codes, Trick): the index of the first "
      "illegal event; or (over, cards left, the tute's index or -1, the score sheet's fields from tricks on); "
      "None: no answer."},
     {NULL, NULL, 0, NULL},
