@@ -157,9 +157,19 @@ def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> s
     return " ".join(f"{label}:{v}" for label, v in zip(rules.side_labels, values))
 
 
+_SIDE_FORMS: dict[tuple[str, ...], re.Pattern[str]] = {}
+"""Per side labels, the form a writer gives side values: every side in order, short numbers (read in one step)."""
+
+
 def parse_side_values(text: str, rules: Ruleset) -> tuple[int, ...] | None:
     """Read ``NS:78 WE:62`` (sides in any order) into values by side index; None when it is not that."""
     labels = rules.side_labels
+    form = _SIDE_FORMS.get(labels)
+    if form is None:
+        form = _SIDE_FORMS[labels] = re.compile(" ".join(f"{re.escape(label)}:([0-9]{{1,9}})" for label in labels))
+    plain = form.fullmatch(text)
+    if plain is not None:
+        return tuple(map(int, plain.groups()))
     values: dict[str, int] = {}
     for part in text.split():
         label, _, value = part.partition(":")
@@ -414,6 +424,15 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
     names = rules.seat_names
     bits = _card_bits(style)
     pieces = value.split(":")
+    if (len(pieces) == len(names) + 1 and pieces[0] == names[0]  # the writer's form: seats in turn order
+            and all(piece[-2:] == " " + name for piece, name in zip(pieces[1:-1], names[1:]))):
+        words = [piece[:-2].split() for piece in pieces[1:-1]] + [pieces[-1].split()]
+        try:
+            hands = tuple([sum(map(bits.__getitem__, w)) for w in words])
+        except KeyError:
+            return None
+        if all(h.bit_count() == len(w) for h, w in zip(hands, words)):  # no card repeats: the sums are the ORs
+            return hands
     hands: list[Mask | None] = [None] * len(names)
     seat = pieces[0].strip()
     try:
