@@ -13,6 +13,7 @@ preset and 20,000 tampered ones.
 from __future__ import annotations
 
 import random
+import typing
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +24,7 @@ from tutepgn.engine import Deal
 from tutepgn.events import Action, Cante, Exchange, Play, Tute
 from tutepgn.notation import Record
 from tutepgn.replay import replay
+from tutepgn.errors import UnknownRuleset
 from tutepgn.rules import PRESETS, Ruleset, preset
 from tutepgn.simulate import simulate_deals
 from tutepgn.validate import validate
@@ -162,3 +164,31 @@ def test_the_validator_reports_the_same_with_the_fast_path_and_without(rules: Ru
         reports[backend] = [validate(record).to_dict() for record in records]
     assert reports["c"] == reports["python"]
     assert any(r["valid"] for r in reports["c"]) and not all(r["valid"] for r in reports["c"])
+
+
+def test_every_option_is_read_by_the_fast_path_or_shapes_only_the_start() -> None:
+    """A new ruleset option fails here until the fast path reads it (its options change with it) or it is
+    listed as one the replay does not depend on."""
+    def alternatives(value: object, annotation: object) -> list[object]:
+        if isinstance(value, bool):
+            return [not value]
+        if isinstance(value, int):
+            return [value + 1, value - 1, None]
+        if isinstance(value, tuple):
+            return [(), (*value, 5), (1, 3, 12)]
+        if isinstance(value, str):
+            return list(typing.get_args(annotation))
+        return [1, 6, 200]
+
+    def read(rules: Ruleset, name: str) -> bool:
+        for value in alternatives(getattr(rules, name), Ruleset.model_fields[name].annotation):
+            try:
+                other = rules.with_options(**{name: value})
+            except UnknownRuleset:
+                continue
+            if fastreplay.options(other) != fastreplay.options(rules):
+                return True
+        return False
+
+    for name in set(Ruleset.model_fields) - fastreplay.NOT_REPLAYED:
+        assert any(read(rules, name) for rules in PRESETS.values()), name

@@ -65,6 +65,11 @@ class Verdict(NamedTuple):
     cards_left: int = 0
 
 
+NOT_REPLAYED = frozenset({"preset", "removed_ranks", "hand_size", "trump_card", "first_deal_trump",
+                          "first_deal_leader_card", "match_target_choices"})
+"""Ruleset options the fast path does not read: they shape the deal's start (the engine's ``Deal`` builds it)
+or the match.  Every other option is in :func:`options` (a test checks that none is left out)."""
+
 _OPTIONS: dict[tuple[int, int | None], tuple[Ruleset, tuple[int, ...]]] = {}
 
 
