@@ -2,9 +2,9 @@
 
 :func:`validate` replays one record (first through the fast path in C,
 :func:`tutepgn.fastreplay.check`; through the engine only when that finds an
-illegal event, to explain it, or is not there) and returns a :class:`Report`: every illegal play or declaration with its line, column,
-trick, seat and the rule it breaks (in words and by option), the recomputed
-score sheet, and the comparison with the claimed Score and Result, with an
+illegal event, to explain it, or is not there) and returns a :class:`Report`:
+every illegal play or declaration with its line, column, trick, seat and the
+rule it breaks (in words and by option), the recomputed score sheet, and the comparison with the claimed Score and Result, with an
 explanation of where a claimed count went wrong.  It never stops at the first
 error: after an illegal event the replay goes on as the record wrote it.
 
