@@ -33,6 +33,8 @@ log = logging.getLogger("tutepgn.api")
 PAGING = frozenset({"sort", "limit", "cursor", "before", "start"})
 """Query parameters that go with the filters: the order and the page (``start``: the search page's number of
 its first row, for "51-100 of 294")."""
+LANG = "lang"
+"""The query parameter that chooses the language (:mod:`.i18n`): every URL takes it, a search's too."""
 
 SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
     s.replace("-", "\\-") for s in SORTS) + ")$")]
@@ -250,7 +252,7 @@ def search_filters(request: Request) -> SearchFilters:
             data.setdefault("held", []).append(value)
         elif key in known and value != "":
             data[key] = value
-        elif key not in known and key not in PAGING:  # a misspelt filter must not widen a search
+        elif key not in known and key not in PAGING and key != LANG:  # a misspelt filter must not widen a search
             raise HTTPException(422, [ErrorItem(message="unknown parameter; the filters are "
                                                 f"{', '.join(sorted(known))}, with {', '.join(sorted(PAGING))}",
                                                 text=f"query.{key}")])

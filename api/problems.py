@@ -9,12 +9,10 @@ for a page (:func:`wants_page`).
 """
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -22,15 +20,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
 
+from .i18n import PAGES
 from .limits import security_headers
 
 TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed", 409: "Conflict",
           413: "Payload too large", 422: "Unprocessable content", 500: "Internal error", 503: "Service unavailable",
           504: "Took too long"}
 """The title of a problem, by status."""
-
-
-PAGES = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "templates"))
 
 
 def wants_page(request: Request) -> bool:

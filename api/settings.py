@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tutepgn.archive import default_path
 
@@ -18,6 +18,8 @@ def _cores() -> int:
 
 class Settings(BaseModel):
     """How the service runs; from the command line and the environment, never from URLs."""
+
+    model_config = ConfigDict(extra="forbid")  # a mistyped setting is an error, not the default archive
 
     db: Path = Field(default_factory=default_path)
     recordings: Path | None = Field(None, description="The folder of the live recordings' journals (default: "

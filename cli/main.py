@@ -24,6 +24,7 @@ from typer.exceptions import TyperException
 
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 from tutepgn.errors import SettingError
+from tutepgn.i18n import from_environment, set_language
 
 COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate", "rules": "rules:rules", "validate": "validate:validate",
@@ -166,6 +167,10 @@ class TuteGroup(PlainTypes, TyperGroup):
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         invocation.words = list(args)
         invocation.command = " ".join(["tute", *self.command_path(ctx, args)])
+        try:  # before any help is written: the help, too, comes in the language asked for
+            set_language(spoken(args))
+        except SettingError as exc:
+            raise fail(exc) from None
         return super().parse_args(ctx, args)
 
     def command_path(self, ctx: typer.Context, words: list[str]) -> list[str]:
@@ -200,8 +205,23 @@ app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games o
                   add_completion=False, rich_markup_mode=None)
 
 
+LANG_HELP = "The language of messages and help: es or en (default: TUTEPGN_LANG, then the locale, then en)."
+
+
+def spoken(args: list[str]) -> str:
+    """The language a command line asks for: ``--lang`` before the command's name, else the environment's."""
+    for i, word in enumerate(args):
+        if not word.startswith("-"):
+            break
+        if word == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+    return from_environment()
+
+
 @app.callback()
-def root() -> None:
+def root(lang: str = typer.Option("", "--lang", metavar="LANG", help=LANG_HELP)) -> None:
     """tutepgn: record, check and search games of Tute."""
 
 

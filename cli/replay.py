@@ -43,11 +43,11 @@ def move(index: int, key: str, count: int) -> int | None:
     return index
 
 
-def _browse(steps: list[Frame]) -> None:
-    """Show one frame at a time, driven by the keyboard."""
+def _browse(steps: list[Frame], first: int = 0) -> None:
+    """Show one frame at a time, driven by the keyboard, from frame ``first``."""
     from tutepgn.render import render_frame
 
-    index: int | None = 0
+    index: int | None = first
     while index is not None:
         out.clear()
         out.print(render_frame(steps[index], len(steps)))
@@ -60,9 +60,17 @@ def _browse(steps: list[Frame]) -> None:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
+    file: Annotated[Path | None, typer.Argument(help="A .tpgn file (none with --from: the position alone).")] = None,
     record: Annotated[int, typer.Option("--record", "-n", help="Which record of the file, counting from 1.")] = 1,
     show_all: Annotated[bool, typer.Option("--all", help="Print every frame in order instead of stepping.")] = False,
+    start: Annotated[str | None, typer.Option(
+        "--from", help="Start from this position string (docs/notation.md): alone, show it; with a file, start "
+                       "at the first frame in that position.")] = None,
+    positions: Annotated[bool, typer.Option("--positions", help="Print each frame's position string, one a line.")]
+    = False,
+    link: Annotated[bool, typer.Option("--link", help="Print the link that shows the deal on the service's "
+                                                      "/view page, no archive needed.")] = False,
+    base: Annotated[str, typer.Option("--base", help="The service's address, for --link.")] = "http://127.0.0.1:8000",
     fmt: format_option("text", "json", help="Output (json: every frame as data, an array)") = "text",
     as_json: JsonFlag = False,
 ) -> None:
@@ -70,23 +78,46 @@ def replay(
 
     In a terminal, keys move between frames (→/n/space next, ←/p/b previous,
     Home/g first, End/G last, q quit); piped or with --all, every frame is
-    printed in order.
+    printed in order.  --from starts from a position string, --positions
+    prints them, --link prints the deal's shareable link.
     """
+    from tutepgn.moment import Moment
+    from tutepgn.moment import positions as position_strings
     from tutepgn.render import render_frame
     from tutepgn.replay import frame_data, frames, pick_record
+    from tutepgn.share import deal_link
 
     form = chosen(fmt, as_json)
+    index = 0
     try:
-        steps = frames(pick_record(file, record))
+        if file is None:
+            if start is None:
+                raise ValueError("give a .tpgn file, or a position string with --from")
+            steps = [Moment.parse(start).frame()]
+        else:
+            chosen_record = pick_record(file, record)
+            if link:
+                out.print(deal_link(chosen_record.tpgn(), base), highlight=False, soft_wrap=True)
+                return
+            steps = frames(chosen_record)
+            if positions or start is not None:
+                texts = position_strings(chosen_record)
+                if positions:
+                    out.print("\n".join(texts), highlight=False, soft_wrap=True)
+                    return
+                if start not in texts:
+                    Moment.parse(start)  # a string that does not read says why; one that does is not in the deal
+                    raise ValueError(f"no frame of record {record} of {file} is in the position given")
+                index = texts.index(start)
     except OSError as exc:
         raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
     if form == Format.json:
-        emit(form, [frame_data(step) for step in steps])
+        emit(form, [frame_data(step) for step in steps[index:]])
         return
     if show_all or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        for step in steps:
+        for step in steps[index:]:
             out.print(render_frame(step, len(steps)), highlight=False)
         return
-    _browse(steps)
+    _browse(steps, index)

@@ -1,10 +1,14 @@
-"""Fixtures shared by test modules."""
+"""What every test starts from: the library speaking English (the messages tests read are the source ones),
+whatever the machine's locale; a test of Spanish asks for it (``tutepgn.i18n.speaking``, ``--lang es``).
+And the fixture that runs a test with the validator's replay fast path and without it."""
 
-from __future__ import annotations
+import os
 
 import pytest
 
-from tutepgn import fastreplay
+os.environ["TUTEPGN_LANG"] = "en"  # subprocesses (the CLI's tests) inherit it
+
+from tutepgn import fastreplay  # noqa: E402  # after the language is set
 
 
 @pytest.fixture(params=["c", "python"])

@@ -514,3 +514,60 @@ def test_two_browsers_follow_a_live_deal_and_see_each_card_within_a_second(base_
         assert all(e.seen == [] for e in errors), [e.seen for e in errors]
         for context in spectators:
             context.close()
+
+
+def test_search_to_a_match_to_its_deciding_deal_to_a_player(base_url: str, browser: Browser, artifacts: Path) -> None:
+    """Issue 16, item 9: the walk a club player takes: search → the match page → a deal → its player's page."""
+    match = _api(base_url, "/api/v1/matches/SanJose2025-R3-M2")[0]
+    deciding = next(d for d in match["deals"] if d["decides"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/?match=SanJose2025-R3-M2")
+    page.locator("#results a.match-link").first.click()
+    page.wait_for_url(re.compile(r"/matches/SanJose2025-R3-M2$"))
+    expect(page.locator(".match-deals tbody tr")).to_have_count(5)
+    expect(page.locator("#standing-0")).to_contain_text(f"{match['winner']} wins the match")
+    expect(page.locator(".match-deals tr.decides")).to_have_attribute("data-id", str(deciding["summary"]["id"]))
+    page.screenshot(path=str(artifacts / "match.png"), full_page=True)
+
+    page.locator(".match-deals tr.decides a").first.click()
+    page.wait_for_url(re.compile(rf"/deals/{deciding['summary']['id']}"))
+    expect(page.locator("#match-result")).to_contain_text(f"{match['winner']} wins it")
+    expect(page.locator("#previous-deal")).to_be_visible()
+    expect(page.locator("#next-deal")).to_have_count(0)  # the last deal of the match
+    name = match["seats"]["N"]
+    page.locator("#deal-people a.player", has_text=name).click()
+    page.wait_for_url(re.compile(r"/players/"))
+    expect(page.locator("h1")).to_have_text(name)
+    player = _api(base_url, f"/api/v1/players/{name}")
+    expect(page.locator("#player-deals tbody tr")).to_have_count(len(player["recent"]))
+    expect(page.locator("#partners")).to_contain_text(match["seats"]["S"])
+    page.screenshot(path=str(artifacts / "player.png"), full_page=True)
+    assert errors.seen == []
+    page.close()
+
+
+def test_a_pasted_deal_is_on_the_board_and_a_finding_jumps_to_its_frame(base_url: str, browser: Browser,
+                                                                         artifacts: Path) -> None:
+    """Issue 16, item 12: paste an illegal play (and a record with a syntax error after it): the first is on the
+    table at once; clicking its finding shows the trick it is about."""
+    tampered = _tampered_record()
+    broken = _first_record().replace("4. E 3B 2B 4O 1B", "4. E 3B 2B 4O 1Z").replace('[Match "', '[Match "Broken-')
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = _Errors(page)
+    page.goto(f"{base_url}/validate?lang=en")
+    page.locator("#text").fill(tampered + "\n" + broken)
+    page.locator("#go").click()
+    steps = frames(read_record(tampered))
+    expect(page.locator("#replay #frame-count")).to_have_text(str(len(steps) - 1))
+    expect(page.locator("#replay")).to_have_attribute("data-frame", "0")
+    expect(page.locator('#board-records button[data-record="1"]')).to_be_disabled()  # the broken one: no board
+    finding = page.locator('#report .report-card[data-record="0"] .finding', has_text="not_held").first
+    finding.locator("a.to-frame").click()
+    illegal = next(f for f in steps if f.illegal)
+    expect(page.locator("#replay")).to_have_attribute("data-frame", str(illegal.index))
+    expect(page.locator("#replay #trick-no")).to_have_text(str(illegal.trick_no))
+    expect(page.locator("#replay #note .illegal")).to_contain_text("does not hold")
+    page.screenshot(path=str(artifacts / "validate-board.png"), full_page=True)
+    assert errors.seen == []
+    page.close()

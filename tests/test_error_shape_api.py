@@ -91,6 +91,18 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/record"): [("POST", "/record", {}, 405)],
     ("GET", "/record/{recording_id}"): [("GET", "/record/no-such-recording", {}, 404)],
     ("GET", "/live/{recording_id}"): [("GET", "/live/no-such-recording", {}, 404)],
+    ("GET", "/i18n/{lang}.js"): [("GET", "/i18n/fr.js", {}, 404)],
+    ("GET", "/api/v1/matches/{match_id}"): [("GET", "/api/v1/matches/no-such-match", {}, 404)],
+    ("GET", "/api/v1/players/{name}"): [("GET", "/api/v1/players/nobody", {}, 404)],
+    ("POST", "/api/v1/replay"): [("POST", "/api/v1/replay", {"content": "\n\n"}, 422),
+                                 ("POST", "/api/v1/replay", {"content": b"\xff\xfe\xfa"}, 422),
+                                 ("POST", "/api/v1/replay", {"content": TOO_LARGE}, 413)],
+    ("GET", "/matches/{match_id}"): [("GET", "/matches/no-such-match", {}, 404)],
+    ("GET", "/players/{name}"): [("GET", "/players/nobody", {}, 404)],
+    ("GET", "/stats"): [("POST", "/stats", {}, 405)],
+    ("GET", "/rules"): [("POST", "/rules", {}, 405)],
+    ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
+                       ("GET", "/view", {"params": {"p": "torofun-4p N"}}, 422)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -118,7 +130,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 32 and routes == set(CASES)
+    assert len(routes) == 41 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

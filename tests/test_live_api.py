@@ -131,6 +131,31 @@ def test_undo_takes_back_the_last_entry(client: TestClient) -> None:
     assert [p["card"] for p in state["plays"]] == ["7E"] and state["to_move"] == "E" and state["entries"] == 3
 
 
+def test_an_entry_of_several_cards_shows_every_card_and_is_taken_whole(db: Path) -> None:
+    """A trick and a half typed in one entry: every card is in the state's events, plays and tricks (only the
+    last was, and a trick the entry completed before its last card was missing).  A line refused part-way is
+    taken back whole, so the journal (whole entries only) and the state agree, after a restart too."""
+    app = make_app(db)
+    client = TestClient(app)
+    rid = started(client)
+    _, entries = sample_start()
+    cards = [e.split()[1] for e in entries[:6]]  # trick 1 and the first two cards of trick 2
+    r = client.post(f"/api/v1/recordings/{rid}/entries", json={"entry": " ".join(cards)}, headers=WRITE)
+    assert r.status_code == 200, r.text
+    state = r.json()["state"]
+    assert state["entries"] == 1 and [p["card"] for p in state["plays"]] == cards
+    assert [e.split()[1] for e in state["events"]] == cards
+    assert [t["cards"] for t in state["tricks"]] == [cards[:4]] and [c for _, c in state["table"]] == cards[4:]
+    refused = client.post(f"/api/v1/recordings/{rid}/entries", json={"entry": f"{entries[6].split()[1]} 1O"},
+                          headers=WRITE)  # the first card is right; N does not hold the second
+    assert refused.status_code == 422 and "nothing of this entry was recorded" in refused.json()["detail"]
+    assert client.get(f"/api/v1/recordings/{rid}").json() == state
+    app.state.archive.close()
+    again = make_app(db)
+    assert TestClient(again).get(f"/api/v1/recordings/{rid}").json() == state
+    again.state.archive.close()
+
+
 def test_writes_need_the_key_and_spectators_only_read(client: TestClient) -> None:
     start, _ = sample_start()
     assert client.post("/api/v1/recordings", json=start).status_code == 401

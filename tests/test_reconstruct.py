@@ -162,7 +162,7 @@ def two_player_samples() -> list[tuple[str, Record]]:
     out = []
     for path in sorted(ROOT.glob("samples/**/*.tpgn")):
         for record in iter_records(path):
-            if record.tags.get("Rules", "").split()[0] in PRESETS:
+            if record.header().rules.preset in PRESETS:  # "playcard" (the hand-written sample) is playcard-2p
                 out.append((f"{path.name}#{record.index}", record))
     return out
 

@@ -22,7 +22,8 @@ import pytest
 from tutepgn import Deal, preset
 from tutepgn.cards import CODES
 from tutepgn.events import Action, Context, Play, Tute
-from tutepgn.notation import Record, iter_records, read_record
+from tutepgn.notation import SEAT_TAGS, Record, iter_records, read_record
+from tutepgn.reconstruct import reconstruct
 from tutepgn.recorder import Recorder
 from tutepgn.replay import replay
 from tutepgn.rules import PRESETS
@@ -87,6 +88,24 @@ def turned(record: Record) -> str:
     return CODES[card]
 
 
+def determined_hands(record: Record) -> tuple[int, ...] | None:
+    """2 players: the hands once the stock is drawn out (None if the deal ends before), which the play determines
+    (every card in them is played later), on the record's deal or, without Deal and Stock, on the one
+    :func:`~tutepgn.reconstruct.reconstruct` finds."""
+    header = record.header()
+    if header.stock:
+        deal = header.deal()
+    else:
+        assert header.dealer is not None and header.turned is not None
+        deal = reconstruct(header.rules, record.events, dealer=header.dealer, turned=header.turned,
+                           first_of_match=header.first_of_match).deal()
+    for event in record.events:
+        deal.apply(event)
+        if deal.stock_left == 0 and not deal.trick:
+            return tuple(deal.hands)
+    return None
+
+
 # ---------------------------------------------------------------------------
 # The library.
 
@@ -102,8 +121,10 @@ def test_each_3_and_4_player_sample_recorded_hands_unknown(name: str, index: int
     assert written.events == record.events
     if record.termination == "*":
         assert not rec.over and "Deal" not in written.tags
-    elif rec.deal.tute_event is not None:
+    elif rec.deal.tute_event is not None:  # the hands are not all seen: no Deal tag, judged on the cards seen
         assert "Deal" not in written.tags and written.tags["Result"] == record.tags["Result"]
+        assert written.tags["Score"] == record.tags["Score"] and not validate(written).errors
+        assert rec.report is not None and not rec.report.errors
     else:
         assert written.tags["Deal"] == record.tags["Deal"]
         assert (written.tags["Score"], written.tags["Result"]) == (record.tags["Score"], record.tags["Result"])
@@ -126,6 +147,7 @@ def test_each_2_player_sample_recorded_without_deal_and_stock(name: str, index: 
     assert written.tags["Result"] == record.tags["Result"]
     assert reply.message.endswith("no Deal or Stock tag; the record validates") and rec.report is not None
     assert not rec.report.errors and "stock_reconstructed" in {f.code for f in rec.report.warnings}
+    assert determined_hands(written) == determined_hands(record)
 
 
 def test_a_match_at_the_table_in_one_file(tmp_path: Path) -> None:
@@ -187,6 +209,19 @@ def test_refusals_name_where_the_card_was_seen() -> None:
     reply = rec.enter("E 6C N 3C W 11C")  # the turned card is the dealer's
     assert reply.refused and reply.message.startswith("E 6C; N 3C; then refused: W cannot have 11C: E holds 11C")
     assert len(rec.deal.log) == 6
+
+
+def test_declarations_offered_with_the_hands_unknown() -> None:
+    """What the phone page offers as buttons: every declaration the cards seen allow now, for the seat that may
+    declare, and none that they rule out (a card played, the window closed, the rule's one cante a trick)."""
+    rec = start(read_record(SAMPLES / "torofun-3p.tpgn"))  # dealer E, turned 11C: trump copas, E holds 11C
+    assert rec.declarations() == []  # no trick won yet
+    assert not rec.enter("1. N 4E 6E 12E").refused
+    assert rec.declarations() == ["E tute 11", "E 20O", "E 40", "E 20B"]  # 12E is played: no tute 12, no 20E
+    assert all(not rec.enter(text).refused and not rec.enter("undo").refused for text in rec.declarations())
+    assert not rec.enter("E 20O").refused and rec.declarations() == []  # one cante a trick
+    assert rec.enter("undo").message == "took back E 20O" and rec.declarations()
+    assert not rec.enter("E 6C").refused and rec.declarations() == []  # the next trick has begun
 
 
 def test_turned_card_under_the_stock_with_two_players() -> None:
@@ -403,14 +438,14 @@ def test_tute_record_a_match_through_a_terminal(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
-@pytest.mark.parametrize("name, index, record", [s for s in table_samples((3, 4)) if s[2].termination != "*"],
+@pytest.mark.parametrize("name, index, record", [s for s in table_samples((2, 3, 4)) if s[2].termination != "*"],
                          ids=lambda v: v if isinstance(v, str) else None)
 def test_tute_record_each_sample_deal_through_a_terminal(tmp_path: Path, name: str, index: int,
                                                          record: Record) -> None:
     names = record.header().rules.seat_names
-    players = ",".join(record.tags.get(tag, "?") for tag in ("North", "West", "South", "East")[:len(names)])
+    players = ",".join(record.tags.get(SEAT_TAGS[seat], "?") for seat in names)
     args = ["-r", record.tags["Rules"], "--single", "--dealer", record.tags["Dealer"], "--event", "Club",
-            "--players", players if len(names) == 4 else "Ana,Bea,Carlos", "-o", "deal.tpgn"]
+            "--players", players, "-o", "deal.tpgn"]
     args += [f"--tag={k}={record.tags[k]}" for k in ("Match", "DealNo") if k in record.tags]
     term = Terminal(args, tmp_path)
     term.prompt()
@@ -420,11 +455,20 @@ def test_tute_record_each_sample_deal_through_a_terminal(tmp_path: Path, name: s
     rest = " ".join(rest.split())  # as the terminal wrapped it
     written = read_record(tmp_path / "deal.tpgn")
     assert written.events == record.events and written.tags["Result"] == record.tags["Result"]
-    if not any(type(e) is Tute for e in record.events):
+    assert written.header().claimed_score == record.header().claimed_score  # the hand-written sample's order differs
+    assert written.tags[SEAT_TAGS[names[-1]]] == record.tags.get(SEAT_TAGS[names[-1]], "?")
+    if len(names) == 2:  # the stock order is never seen: no Deal or Stock, validated as reconstructed
+        assert "no Deal or Stock tag; the record validates" in rest
+        assert "Deal" not in written.tags and "Stock" not in written.tags
+        report = validate(written)
+        assert not report.errors and "stock_reconstructed" in {f.code for f in report.warnings}
+        assert determined_hands(written) == determined_hands(record)
+    elif not any(type(e) is Tute for e in record.events):
         assert "hands reconstructed; the record validates" in rest
         assert written.tags["Deal"] == record.tags["Deal"] and not validate(written).errors
     else:
         assert "Deal" not in written.tags and "a tute ended the deal before every card was played" in rest
+        assert "the record validates" in rest and not validate(written).errors
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")

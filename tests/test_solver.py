@@ -23,6 +23,7 @@ import pytest
 from tutepgn import PRESETS, Cante, Deal, Play, Tute
 from tutepgn.cards import CABALLO, REY, card, cards_in, pack
 from tutepgn.solver import C_AVAILABLE, Position, Solver, default_backend
+from tutepgn.solver.search import PythonSearch
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["python", "c"] if C_AVAILABLE else ["python"]
@@ -219,6 +220,54 @@ def test_values_agree_with_minimax_over_the_engine(backend: str) -> None:
             if cantes:
                 sung += expected != Solver(backend).value(Position.from_deal(deal, seat))
     assert sung >= 10  # cantes changed the value of enough positions for the comparison to mean something
+
+
+def quick_tricks_at_root(position: Position) -> int:
+    """The quick-trick points of the side to lead at a trick start (PythonSearch leaves the root's state set)."""
+    search = PythonSearch(None)
+    search.search(position.packed(), 0, 1)
+    return search.quick_tricks(sum(position.hands))
+
+
+def with_quick_tricks(count: int) -> list[tuple[str, Deal, bool]]:
+    """``count`` trick starts of 3 (4 players) or 4 tricks where the side to lead has quick tricks, every preset."""
+    out: list[tuple[str, Deal, bool]] = []
+    seed = 0
+    while len(out) < count:
+        name = list(PRESETS)[seed % len(PRESETS)]
+        cantes = seed % 3 == 0
+        deal = played_down(name, 70_000 + seed, 3 if PRESETS[name].players == 4 else 4, 0, cantes)
+        if deal is not None and quick_tricks_at_root(Position.from_deal(deal, cantes=cantes)) > 0:
+            out.append((name, deal, cantes))
+        seed += 1
+    return out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_positions_with_quick_tricks_agree_with_minimax(backend: str) -> None:
+    """Valued for each side: the quick tricks raise the least (the side valued leads) and lower the most (it does not)."""
+    positions = with_quick_tricks(30)
+    assert {name for name, _, _ in positions} == set(PRESETS)
+    for name, deal, cantes in positions:
+        for side in range(deal.rules.sides):
+            seat = next(s for s in range(deal.rules.players) if deal.side_of(s) == side)
+            position = Position.from_deal(deal, seat, cantes=cantes)
+            expected, per_card = reference(deal, side, cantes)
+            solver = Solver(backend)
+            assert solver.value(position) == expected, (name, side)
+            assert {c: cv.value for cv in solver.values_of_legal_cards(position) for c in cv.cards} == per_card
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_quick_tricks_do_not_bound_a_forced_lead(backend: str) -> None:
+    """The leader's as of bastos is a sure trick worth 15 (its 11 and the rey the other must follow with), so the
+    position is worth at least 15; leading the dos instead loses every trick: the bound rests on the choice of lead."""
+    deal = Deal.from_hands(PRESETS["torofun-2p"], ["12B 2O 1E", "1B 11B 2B"], dealer="N", turned="2O")
+    position = Position.from_deal(deal)
+    expected, per_card = reference(deal, position.side, False)
+    assert expected == 15 and per_card[card(1, 3)] == 15 and per_card[card(2, 3)] == 0
+    got = {c: cv.value for cv in Solver(backend).values_of_legal_cards(position) for c in cv.cards}
+    assert got == per_card
 
 
 def test_equal_cards_are_grouped_and_only_equal_ones() -> None:

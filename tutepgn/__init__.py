@@ -16,7 +16,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".engine": ("Deal",),
     ".errors": (
         "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ConvertError", "EntryError", "IllegalAction",
-        "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "NotationError", "OutputError", "SettingError", "TuteError",
+        "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError", "NotationError", "OutputError", "SettingError", "TuteError",
         "UnknownRuleset", "UnknownSeat"),
     ".errorshape": ("ErrorItem", "Problem"),
     ".events": ("Action", "Cante", "Exchange", "Play", "Tute"),
@@ -28,7 +28,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 
 __all__ = [
     "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal",
-    "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError",
+    "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError",
     "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
     "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",

@@ -158,3 +158,8 @@ class LimitError(TuteError):
 
 class SettingError(TuteError, ValueError):
     """A ``TUTEPGN_*`` environment variable with a value the library cannot use: named, with what to give."""
+
+
+class LinkError(TuteError, ValueError):
+    """A shared deal's link that cannot be read: not base64url, not a compressed record, or larger than a record
+    may be."""

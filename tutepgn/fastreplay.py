@@ -28,7 +28,7 @@ from typing import Literal, NamedTuple
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
 from .rules import Ruleset
-from .score import CanteScore, ScoreSheet, Trick
+from .score import CanteScore, ScoreSheet, Trick, tute_wins_match
 from .solver.position import DUTY_OPTIONS
 
 try:
@@ -90,7 +90,7 @@ def options(rules: Ruleset, match_target: int | None = None) -> tuple[int, ...]:
               r.no_declare_with_last_drawn, r.tute_at_first_lead, r.tute_blocked_by_earlier_cante,
               r.tute_match_points, r.last_trick_bonus, r.deal_points, r.double_threshold is not None,
               r.double_threshold or 0, r.double_basis == "total", r.double_points,
-              tute_wins_match(r, match_target))
+              tute_wins_match(r, r.match_target if match_target is None else match_target))
     result = tuple(int(v) for v in packed)
     if len(_OPTIONS) >= 1024:
         _OPTIONS.clear()
@@ -101,13 +101,6 @@ def options(rules: Ruleset, match_target: int | None = None) -> tuple[int, ...]:
 def _ranks(ranks: tuple[int, ...]) -> int:
     """A tuple of printed ranks as a mask (bit r for rank r); ranks no card has cannot match a card anyway."""
     return sum(1 << r for r in set(ranks) if 0 <= r < 63)
-
-
-def tute_wins_match(rules: Ruleset, match_target: int | None) -> bool:
-    """Whether a tute wins the match under this target (as :func:`tutepgn.score.count` decides it)."""
-    target = rules.match_target if match_target is None else match_target
-    below = rules.tute_wins_match_below_target
-    return rules.tute_effect == "win_match" or (below is not None and target < below)
 
 
 def check(deal: Deal, events: Sequence[Action], match_target: int | None = None) -> Verdict | None:

@@ -35,10 +35,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .cards import CardSet, pack
+from .cards import CODES, CardSet, pack
+from .events import Context, Play
 from .notation import Record
 from .recorder import Recorder, Reply
-from .replay import Frame
 from .rules import ruleset
 from .validate import validate
 
@@ -72,8 +72,6 @@ class Recording:
         self.recorder = Recorder.start(**start)  # raises on bad arguments, before anything is written
         self.entries = 0
         """Accepted entries (undos included) in the journal: the state's version."""
-        self.events: list[Frame | None] = []
-        """The frame after each event in play (None for an event inside an entry of several)."""
         self.deal_id: int | None = None
         """The finished deal's id in the archive, once imported; then the recording is closed."""
         self.valid: bool | None = None
@@ -85,7 +83,7 @@ class Recording:
     def replay(self, lines: list[dict[str, Any]]) -> Recording:
         """Apply a journal's lines after its first to the recording as started: the state the journal saved."""
         self.recorder = Recorder.start(**self.start)
-        self.entries, self.events, self.deal_id, self.valid, self.last = 0, [], None, None, ""
+        self.entries, self.deal_id, self.valid, self.last = 0, None, None, ""
         for line in lines:
             if "imported" in line:
                 self.deal_id, self.valid = int(line["imported"]), line.get("valid")
@@ -96,15 +94,20 @@ class Recording:
 
     # -- Entries ------------------------------------------------------------------------------------------
     def apply(self, text: str) -> Reply:
-        """Enter ``text`` into the recorder and follow its frames, without the journal: what the replay of a
-        journal and :meth:`enter` share."""
+        """Enter ``text`` into the recorder, without the journal: what the replay of a journal and :meth:`enter`
+        share.  An entry is taken whole or not at all: a line of several cards refused part-way is taken back,
+        since the journal holds only whole accepted entries."""
+        before = len(self.recorder.deal.log)
         reply = self.recorder.enter(text)
-        if reply.refused or not changes(text):
+        if not changes(text):
             return reply
-        frame = self.recorder.frame()
-        del self.events[frame.index:]  # an undo takes back the events past the frame now
-        if frame.index > len(self.events):
-            self.events.extend([None] * (frame.index - len(self.events) - 1) + [frame])
+        if reply.refused:
+            applied = len(self.recorder.deal.log) - before
+            if applied > 0:
+                self.recorder.undo(applied)
+                reply = Reply(f"{reply.message}; nothing of this entry was recorded", refused=True,
+                              legal=reply.legal, rule=reply.rule)
+            return reply
         self.entries += 1
         self.last = reply.message
         self.valid = None
@@ -157,27 +160,31 @@ class Recording:
     def compute_state(self) -> dict[str, Any]:
         """The table now, the plays, tricks, declarations and score so far."""
         frame = self.recorder.frame()
-        events = [f for f in self.events if f is not None]
-        tricks = [{"leader": f.table[0][0], "cards": [c for _, c in f.table], "winner": f.winner,
-                   "points": f.trick_points} for f in events if f.winner is not None]
-        plays = [{"seat": f.table[-1][0], "card": f.table[-1][1], "text": f.text}
-                 for f in events if f.table and f.text == " ".join(f.table[-1])]
+        deal = self.recorder.deal
+        names = deal.rules.seat_names
+        ctx = Context.of(deal)
+        events = [e.text(ctx) for e in deal.log]  # every event of every entry, a whole trick typed at once too
+        tricks = [{"leader": names[t.leader], "cards": [CODES[c] for c in t.cards], "winner": names[t.winner],
+                   "points": t.points} for t in deal.tricks]
+        plays = [{"seat": names[e.seat], "card": CODES[e.card], "text": text}  # type: ignore[union-attr]
+                 for e, text in zip(deal.log, events) if type(e) is Play]
         tags = self.recorder.record().tags
         if not frame.over:  # players at the table may follow too: no hand is shown before the deal ends
             tags = {k: v for k, v in tags.items() if k not in HIDDEN_TAGS}
-        _, _, declarations = self.recorder.enter("?").legal.partition("; or declare: ")
         return {
             "id": self.id, "entries": self.entries, "rules": tags.get("Rules"), "tags": tags,
             "seats": list(frame.seats), "sides": list(frame.sides), "dealer": tags.get("Dealer"),
-            "events": [f.text for f in events], "plays": plays, "tricks": tricks,
+            "events": events, "plays": plays, "tricks": tricks,
             "table": [list(t) for t in frame.table], "winner": frame.winner, "trick_no": frame.trick_no,
-            "to_move": frame.to_move, "trump": frame.trump, "turned": frame.turned, "stock": frame.stock,
+            "to_move": None if self.recorder.leader_unknown else frame.to_move,
+            "leader_unknown": self.recorder.leader_unknown, "trump": frame.trump, "turned": frame.turned,
+            "stock": frame.stock,
             "cantes": list(frame.cantes), "exchanges": list(frame.exchanges),
             "card_points": list(frame.card_points), "cante_points": list(frame.cante_points),
             "points": list(frame.points), "over": frame.over,
             "totals": list(frame.totals) if frame.totals is not None else None, "result": frame.result,
             "pack": CardSet(pack(ruleset(self.start["rules"]).removed_ranks)).codes(),
-            "declarations": declarations.split(", ") if declarations else [],
+            "declarations": self.recorder.declarations(),
             "last": self.last, "valid": self.valid, "deal_id": self.deal_id,
             "deal_url": f"/deals/{self.deal_id}" if self.deal_id is not None else None,
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card
@@ -68,10 +69,14 @@ class Match:
         self.sheets.append(sheet)
         for side, pts in enumerate(sheet.match_points):
             self.standing[side] += pts
-        if sheet.wins_match:
-            self.winner = sheet.winner
-        else:
-            leaders = [s for s in range(self.rules.sides) if self.standing[s] >= (self.target or 0)]
-            if leaders:
-                self.winner = max(leaders, key=lambda s: self.standing[s])
+        self.winner = match_winner(self.standing, self.target or 0, sheet.winner if sheet.wins_match else None)
         return sheet
+
+
+def match_winner(standing: Sequence[int], target: int, outright: int | None = None) -> int | None:
+    """The side that won the match with a deal (the standing after it), or None: ``outright``, the side whose
+    tute won the match whatever the standing, else the side furthest past the target."""
+    if outright is not None:
+        return outright
+    leaders = [s for s, points in enumerate(standing) if points >= target]
+    return max(leaders, key=lambda s: standing[s]) if leaders else None

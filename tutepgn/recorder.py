@@ -43,7 +43,7 @@ from .notation import TAG_NAME, Header, Record, format_side_values, result_text,
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
 from .rules import Ruleset, ruleset
-from .sighted import SeenDeal, Start, check, reconstructed_deal
+from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
 from .validate import validate
 
 ENTRIES = ("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
@@ -305,7 +305,8 @@ class Recorder:
         return snapshot(self.deal, len(log), log[-1] if log else None, match_target=self._target)
 
     # -- Entries -----------------------------------------------------------------
-    def _leader_unknown(self) -> bool:
+    @property
+    def leader_unknown(self) -> bool:
         """The first deal of a match whose leader holds a given card (2O): the scorer names the seat that leads."""
         seen = self.seen
         return (seen is not None and seen.first_of_match and bool(seen.rules.first_deal_leader_card)
@@ -316,7 +317,7 @@ class Recorder:
         deal = self.deal
         if deal.over:
             return "> "
-        seat = "?" if self._leader_unknown() else deal.rules.seat_names[deal.turn]
+        seat = "?" if self.leader_unknown else deal.rules.seat_names[deal.turn]
         return f"{len(deal.tricks) + 1}. {seat} > "
 
     def legal_text(self) -> str:
@@ -330,15 +331,26 @@ class Recorder:
             return "the deal is over"
         if self.seen is not None:
             played = mask_of(e.card for e in deal.log if type(e) is Play)  # type: ignore[union-attr]
-            seat = "the holder of " + str(r.first_deal_leader_card) if self._leader_unknown() else r.seat_names[deal.turn]
+            seat = "the holder of " + str(r.first_deal_leader_card) if self.leader_unknown else r.seat_names[deal.turn]
             text = f"{seat} plays next (hands unknown; not played yet: {CardSet(pack(r.removed_ranks) & ~played)})"
             if deal.window_side is not None and not deal.trick:
                 text += f"; {r.side_labels[deal.window_side]} may declare (won the last trick)"
             return text
         plays = deal.legal_plays().codes()
-        declarations = [a.text(Context.of(deal)) for a in deal.legal_actions() if type(a) is not Play]
+        offered = self.declarations()
         text = f"{r.seat_names[deal.turn]} may play {' '.join(plays)}"
-        return text + (f"; or declare: {', '.join(declarations)}" if declarations else "")
+        return text + (f"; or declare: {', '.join(offered)}" if offered else "")
+
+    def declarations(self) -> list[str]:
+        """The declarations accepted now, as entries (``N 40``, ``S 20E``, ``S tute 12``, ``N x7B``): with the hands
+        known the engine's legal ones; with them unknown every one the cards seen allow (the phone's buttons)."""
+        deal = self.deal
+        if self.seen is None:
+            actions = [a for a in deal.legal_actions() if type(a) is not Play]
+        else:
+            actions = declarations(self.seen, deal.log)
+        ctx = Context.of(deal)
+        return [a.text(ctx) for a in actions]
 
     def items(self, text: str) -> list[Item]:
         """Read a line into entries: cards and declarations, several to a line, whole tricks with their number
@@ -379,7 +391,7 @@ class Recorder:
         if item.trick is not None and (item.trick != len(deal.tricks) + 1 or deal.trick):
             where = f"trick {len(deal.tricks) + 1}" + (" is in play" if deal.trick else " comes next")
             raise EntryError(f"{item.trick}. is not the trick to enter: {where}")
-        if item.seat is None and self._leader_unknown():
+        if item.seat is None and self.leader_unknown:
             raise EntryError(f"name the seat that leads: in the first deal of a match the holder of "
                              f"{deal.rules.first_deal_leader_card} leads (first_deal_leader_card), e.g. S 6B")
         seat = deal.turn if item.seat is None else item.seat
@@ -494,20 +506,23 @@ class Recorder:
         """The finished deal validated in full, in words.
 
         3 and 4 players: the hands are reconstructed (every card was played)
-        and the record validated, unless a tute ended the deal before every
-        card was seen.  2 players: the record has no Deal and no Stock tag,
-        and the validator judges it as it is (reconstructing the stock).
+        and the record validated; when a tute ended the deal before every
+        card was seen, the record has no Deal tag and the validator judges it
+        on the cards seen.  2 players: the record has no Deal and no Stock
+        tag, and the validator judges it as it is (reconstructing the stock).
         """
         record = self.record()
-        if self.deal.rules.players > 2 and "Deal" not in record.tags:
-            return ("a tute ended the deal before every card was played: the hands are not all seen, so the "
-                    "record has no Deal tag")
         self.report = validate(record)
         errors = self.report.errors
         found = "; ".join(f"{f.message} ({f.code})" for f in errors)
         if "Deal" in record.tags:
-            return f"hands reconstructed; {'the validator finds: ' + found if errors else 'the record validates'}"
-        return f"no Deal or Stock tag; {'the validator finds: ' + found if errors else 'the record validates'}"
+            head = "hands reconstructed"
+        elif self.deal.rules.players > 2:
+            head = ("a tute ended the deal before every card was played: the hands are not all seen, so the "
+                    "record has no Deal tag")
+        else:
+            head = "no Deal or Stock tag"
+        return f"{head}; {'the validator finds: ' + found if errors else 'the record validates'}"
 
 
 def read_turned(rules: Ruleset, text: str | None) -> Card:

@@ -59,6 +59,13 @@ class ScoreSheet:
         return sum(c.points for c in self.cantes if c.side == side)
 
 
+def tute_wins_match(r: Ruleset, target: int) -> bool:
+    """Whether a tute wins the match outright under these rules and this target (else it scores the rules'
+    ``tute_match_points``): what a deal's sheet says (``wins_match``) and a stored match is told by."""
+    return r.tute_effect == "win_match" or (
+        r.tute_wins_match_below_target is not None and target < r.tute_wins_match_below_target)
+
+
 def count(deal: Deal, match_target: int | None = None) -> ScoreSheet:
     """The count so far, and at the end, the winner and the match points.
 
@@ -84,8 +91,7 @@ def count(deal: Deal, match_target: int | None = None) -> ScoreSheet:
     points = [0] * k
     if tute is not None:
         winner = r.side_of(tute.seat)
-        if r.tute_effect == "win_match" or (
-                r.tute_wins_match_below_target is not None and target < r.tute_wins_match_below_target):
+        if tute_wins_match(r, target):
             wins_match = True
         else:
             points[winner] = r.tute_match_points

@@ -41,11 +41,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import BIT, CODES, Card, Mask, cards_in, pack
+from .cards import BIT, CODES, SUITS, Card, Mask, card, cards_in, pack
 from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
 from .errors import IllegalAction, IllegalDeclaration, IllegalPlay
-from .events import Action, Cante, Context, Exchange, Play
+from .events import Action, Cante, Context, Exchange, Play, Tute
 from .rules import Ruleset
 
 
@@ -293,6 +293,31 @@ def check(start: Start, events: Sequence[Action]) -> SeenDeal:
     return deal
 
 
+def declarations(start: Start, events: Sequence[Action]) -> list[Action]:
+    """Every declaration :func:`check` accepts after ``events``: what the table may see declared next (a tute
+    or cante of any seat, an exchange by the seat to lead), judged from the cards seen, so that a scorer is
+    offered each one at the moment the rules open it."""
+    deal = check(start, events)
+    if deal.over or deal.trick:
+        return []
+    r = start.rules
+    candidates: list[Action] = []
+    for seat in range(r.players):
+        candidates.extend(Tute(seat, rank) for rank in FOURS)
+        if deal.tricks:
+            candidates.extend(Cante(seat, suit) for suit in SUITS)
+    if r.exchange_seven or r.exchange_two:
+        candidates.extend(Exchange(deal.turn, card(rank, deal.trump)) for rank in (7, 2))
+    accepted = []
+    for action in candidates:
+        try:
+            check(start, [*events, action])
+        except IllegalAction:
+            continue
+        accepted.append(action)
+    return accepted
+
+
 def reconstructed_deal(start: Start, events: Sequence[Action]) -> Deal | None:
     """3 and 4 players, every card played: the deal as dealt (each hand is the cards its seat played), with the
     events applied; None while a card is unplayed (a tute, an unfinished deal) or with a stock (2 players)."""
@@ -306,5 +331,5 @@ def reconstructed_deal(start: Start, events: Sequence[Action]) -> Deal | None:
     return deal
 
 
-__all__ = ["SeenDeal", "Sighting", "Start", "check", "event_cards", "reconstructed_deal", "sighting_words",
-           "trick_numbers"]
+__all__ = ["SeenDeal", "Sighting", "Start", "check", "declarations", "event_cards", "reconstructed_deal",
+           "sighting_words", "trick_numbers"]

@@ -1,12 +1,11 @@
 """The validator: replay a record under its ruleset, find every illegality, settle the count.
 
-:func:`validate` replays one record (first through the fast path in C,
-:func:`tutepgn.fastreplay.check`; through the engine only when that finds an
-illegal event, to explain it, or is not there) and returns a :class:`Report`:
-every illegal play or declaration with its line, column, trick, seat and the
-rule it breaks (in words and by option), the recomputed score sheet, and the comparison with the claimed Score and Result, with an
-explanation of where a claimed count went wrong.  It never stops at the first
-error: after an illegal event the replay goes on as the record wrote it.
+:func:`validate` replays one record (in C first: :mod:`tutepgn.fastreplay`) and
+returns a :class:`Report`: every illegal play or declaration with its line,
+column, trick, seat and the rule it breaks (in words and by option), the
+recomputed score sheet, and the comparison with the claimed Score and Result,
+with an explanation of where a claimed count went wrong.  It never stops at the
+first error: after an illegal event the replay goes on as the record wrote it.
 
 :func:`validate_records` checks a stream of records, and consecutive records
 of one match (same Match tag) as a match: first deal, dealer rotation,
@@ -33,7 +32,7 @@ from pathlib import Path
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Deal
 from .events import Action, Cante, Context, Play
-from .fastreplay import check
+from .fastreplay import Verdict, check as fast_check
 from .notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     parse_record, result_text,
@@ -44,6 +43,7 @@ from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from .rules import Ruleset
 from .score import ScoreSheet
+from .sighted import event_cards
 from .workers import ordered_map
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
@@ -78,15 +78,12 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     if deal is None:
         return report
     unread = _first_unread(record)
-    verdict = check(deal, record.events, report.match_target) if unread is None else None
-    if verdict is not None and verdict.sheet is not None:  # every event legal: nothing for the engine to explain
-        _check_end(record, verdict.over, verdict.cards_left, report)
-        _judge_score(record, header, verdict.sheet, verdict.over, report)
-        return report
-    _replay(record, deal, report, unread)
+    verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
+    if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
+        _replay(record, deal, report, unread)
+        verdict = Verdict(None, deal.score(report.match_target), deal.over, sum(h.bit_count() for h in deal.hands))
     if unread is None:
-        _check_end(record, deal.over, sum(h.bit_count() for h in deal.hands), report)
-        _judge_score(record, header, deal.score(report.match_target), deal.over, report)
+        _judge_score(record, header, verdict, report)
     return report
 
 
@@ -144,6 +141,17 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         for event in record.events:
             if type(event) is Play:
                 hands[event.seat] |= 1 << event.card
+        held = 0
+        for hand in hands:
+            held |= hand
+        # A deal a tute ended early: the cards shown by a declaration and the turned card (the dealer's) are in
+        # hand too, though never played.
+        for event in record.events:
+            shown = event_cards(event) & ~held if type(event) is not Play else 0
+            hands[event.seat] |= shown
+            held |= shown
+        if not held >> turned & 1:
+            hands[header.dealer] |= 1 << turned
         add(Finding("warning", "deal_reconstructed",
                     "no Deal tag: the starting hands were reconstructed from the play", line=record.line))
         if record.termination == UNFINISHED:
@@ -274,25 +282,21 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
                                        line=line, column=column))
 
 
-def _check_end(record: Record, over: bool, cards_left: int, report: Report) -> None:
-    """The record's end against the deal's: it stops before the deal is over, or marks a finished deal ``*``."""
-    if not over and record.termination != UNFINISHED:
-        report.findings.append(Finding(
-            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
-            f"{cards_left} cards were never played", line=_termination_line(record)))
-    if over and record.termination == UNFINISHED:
-        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
-                                       line=_termination_line(record)))
-
-
 def _termination_line(record: Record) -> int | None:
     last = record.position(-1)
     return None if last is None else last[0] + 1
 
 
-def _judge_score(record: Record, header: Header, sheet: ScoreSheet, over: bool, report: Report) -> None:
-    """Compare the claimed Score and Result with the recomputed ``sheet``; explain a difference."""
-    rules = header.rules
+def _judge_score(record: Record, header: Header, verdict: Verdict, report: Report) -> None:
+    """Compare the record's end with the deal's, the claimed Score and Result with the recomputed sheet; explain."""
+    sheet, over, rules = verdict.sheet, verdict.over, header.rules
+    if not over and record.termination != UNFINISHED:
+        report.findings.append(Finding(
+            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
+            f"{verdict.cards_left} cards were never played", line=_termination_line(record)))
+    if over and record.termination == UNFINISHED:
+        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
+                                       line=_termination_line(record)))
     report.sheet = sheet
     report.computed_result = result_text(sheet, rules) if over else UNFINISHED
     labels = rules.side_labels
@@ -560,6 +564,17 @@ def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[di
 # Posted text (the service's POST /validate).
 
 
+def pasted_records(text: str, check: Callable[[], None] | None = None) -> list[Record]:
+    """Every record of a text, each read on its own (one with syntax errors comes as its tags and its located
+    errors: :func:`~tutepgn.notation.parse_or_placeholder`); ``check`` runs before each is parsed."""
+    records: list[Record] = []
+    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+        if check is not None:
+            check()
+        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
+    return records
+
+
 def validate_text(text: str, check: Callable[[], None] | None = None,
                   ) -> tuple[list[dict[str, object]], Summary, list[NotationError]]:
     """Validate every record of ``text`` on its own: the report dicts, their counts, and the errors that leave
@@ -571,11 +586,7 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
     parsed and before each is validated: a service stops the work there when
     its time is up.
     """
-    records: list[Record] = []
-    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
-        if check is not None:
-            check()
-        records.append(parse_or_placeholder(chunk, first_line=line, index=index))
+    records = pasted_records(text, check)
     summary = Summary()
     if not records:
         return [], summary, [NotationError("no record found", line=1, column=1)]

@@ -1,25 +1,19 @@
 """The HTML pages: a search, a deal (its replay and report), a validator, and the live recorder and view."""
 
-from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
-from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters
-from tutepgn.errors import NotationError
-from tutepgn.notation import SEAT_TAGS
-from tutepgn.replay import frame_data, frames
+from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
 from tutepgn.rules import PRESETS
-from tutepgn.sheets import result_sentence
-from tutepgn.validate import validate
 
 from ..deps import Service, search_filters
-from .deals import deal_text, stored_record
+from ..i18n import PAGES
+from .deals import deal_text
 from .recordings import found
+from .view import deal_context
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 PAGE_SORT = "-date"
 """The search page's order unless another is chosen: the newest deals first."""
 PAGE_SIZE = 50
@@ -27,7 +21,6 @@ PAGE_SIZE = 50
 
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
-    templates = Jinja2Templates(directory=str(TEMPLATES))
     pages = APIRouter(include_in_schema=False)
 
     @pages.get("/", response_class=HTMLResponse)
@@ -49,47 +42,31 @@ def router(service: Service) -> APIRouter:
             error = str(exc)
         start = max(1, start) if (cursor or before) and page.previous else 1
         query = {k: v for k, v in request.query_params.items() if k not in ("cursor", "before", "start")}
-        return templates.TemplateResponse(request, "search.html", {
+        return PAGES.TemplateResponse(request, "search.html", {
             "rows": page.items, "next": page.next, "previous": page.previous, "start": start, "total": total,
             "size": PAGE_SIZE, "query": query, "emptied": page.emptied, "error": error, "sorts": list(SORTS),
             "sort": sort if sort in SORTS else PAGE_SORT, "fields": SearchFilters.model_fields})
 
     @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
     def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
-        text = deal_text(service, view, deal_id)
-        record = stored_record(text)
-        model = validate(record).model()
-        report = model.model_dump()
-        steps = []
-        if not record.errors:  # a record with syntax errors is shown as its text with the errors marked
-            try:
-                steps = [frame_data(f) for f in frames(record)]
-            except NotationError as exc:
-                report["explanation"] = [*report["explanation"], str(exc)]
-        marks: dict[int, list[dict[str, object]]] = {}
-        for finding in report["findings"]:
-            if finding["line"]:
-                marks.setdefault(finding["line"], []).append(finding)
-        return templates.TemplateResponse(request, "deal.html", {
-            "deal_id": deal_id, "tags": record.tags, "seat_tags": SEAT_TAGS, "frames": steps, "report": report,
-            "text": text, "lines": text.rstrip("\n").split("\n"), "marks": marks,
-            "unreadable": bool(record.errors),
-            "sentence": result_sentence(model) if model.sheet else None})
+        context = deal_context(deal_text(service, view, deal_id), deal_id)
+        context["match"] = service.timed(view, lambda: match_of(view, deal_id))
+        return PAGES.TemplateResponse(request, "deal.html", context)
 
     @pages.get("/validate", response_class=HTMLResponse)
     def validate_page(request: Request) -> HTMLResponse:
-        return templates.TemplateResponse(request, "validate.html", {})
+        return PAGES.TemplateResponse(request, "validate.html", {})
 
     @pages.get("/record", response_class=HTMLResponse)
     def record_start_page(request: Request) -> HTMLResponse:
-        return templates.TemplateResponse(request, "record_start.html", {"presets": list(PRESETS)})
+        return PAGES.TemplateResponse(request, "record_start.html", {"presets": list(PRESETS)})
 
     @pages.get("/record/{recording_id}", response_class=HTMLResponse)
     def record_page(request: Request, recording_id: str) -> HTMLResponse:
-        return templates.TemplateResponse(request, "record.html", {"state": found(service, recording_id).state()})
+        return PAGES.TemplateResponse(request, "record.html", {"state": found(service, recording_id).state()})
 
     @pages.get("/live/{recording_id}", response_class=HTMLResponse)
     def live_page(request: Request, recording_id: str) -> HTMLResponse:
-        return templates.TemplateResponse(request, "live.html", {"state": found(service, recording_id).state()})
+        return PAGES.TemplateResponse(request, "live.html", {"state": found(service, recording_id).state()})
 
     return pages

@@ -20,16 +20,20 @@
       return r.json().then(function (body) { return { status: r.status, body: body, where: r.headers.get("Location") }; });
     }).then(function (a) {
       if (a.status === 202 || (a.body && a.body.status === "running")) {
-        say("Analysing the deal (double dummy)…");
+        say(t("Analysing the deal (double dummy)…"));
         setTimeout(function () { load(a.where || a.body.links.self); }, POLL_MS);
       } else if (a.status === 200 && a.body.status === "done") {
         draw(a.body.analysis);
       } else if (a.status === 200 && a.body.plays) {
         draw(a.body);
       } else {
-        say("No analysis: " + ((a.body && (a.body.detail || a.body.error)) || "the service could not analyse it") + ".");
+        var failed = t("the service could not analyse it");
+        say(t("No analysis: {reason}.", { reason: (a.body && (a.body.detail || a.body.error)) || failed }));
       }
-    }).catch(function () { say("No analysis: the service could not be reached."); });
+    }).catch(function () {
+      var unreachable = t("the service could not be reached");
+      say(t("No analysis: {reason}.", { reason: unreachable }));
+    });
   }
 
   function el(name, attrs) {
@@ -51,7 +55,7 @@
     var x = function (k) { return PAD + (plays.length < 2 ? 0 : k * (W - 2 * PAD) / (plays.length - 1)); };
     var y = function (v) { return H - PAD - v * (H - 2 * PAD) / top; };
     var svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "class": "eval",
-                          "aria-label": "Projected points of each side over the plays" });
+                          "aria-label": t("Projected points of each side over the plays") });
     [0, top].forEach(function (v) {
       svg.appendChild(el("line", { x1: PAD, x2: W - PAD, y1: y(v), y2: y(v), "class": "axis" }));
       var label = el("text", { x: 2, y: y(v) + 4, "class": "axis-label" });
@@ -73,9 +77,10 @@
                                "class": "pt side-" + sideOf(analysis, p) + (p.mark ? " marked" : ""),
                                "data-frame": String(p.index + 1) });
       var tip = el("title", {});
-      tip.textContent = "Trick " + p.trick + ": " + analysis.seats[p.seat] + " " + p.card + ", " +
-                        analysis.sides[sideOf(analysis, p)] + " ends with " +
-                        p.projected + (p.cost ? " (cost " + p.cost + (p.mark ? " " + p.mark : "") + ")" : "");
+      var params = { trick: p.trick, seat: analysis.seats[p.seat], card: p.card, side: analysis.sides[sideOf(analysis, p)],
+                     points: p.projected, cost: p.cost, mark: p.mark || "" };
+      tip.textContent = p.cost ? t("Trick {trick}: {seat} {card}, {side} ends with {points} (cost {cost} {mark})", params)
+                               : t("Trick {trick}: {seat} {card}, {side} ends with {points}", params);
       dot.appendChild(tip);
       svg.appendChild(dot);
     });
@@ -101,10 +106,10 @@
       cost.className = "dd" + (p.mark ? " dd-mark" : "") + (p.cost ? "" : " dd-best-play");
       cost.dataset.cost = String(p.cost);
       cost.textContent = (p.mark || "") + (p.cost ? " −" + p.cost : " ✓");
-      cost.title = p.cost ? "gave away " + p.cost + " points under double dummy" : "a best card";
+      cost.title = p.cost ? t("gave away {n} points under double dummy", { n: p.cost }) : t("a best card");
       var best = document.createElement("span");
       best.className = "dd-best";
-      best.textContent = "best " + p.best.join(" ");
+      best.textContent = t("best {cards}", { cards: p.best.join(" ") });
       b.appendChild(cost);
       b.appendChild(best);
     });
@@ -113,24 +118,27 @@
   function parLine(a) {
     var par = document.getElementById("par");
     if (!par) return;
-    par.textContent = "· Par " + a.sides.map(function (s, k) {
+    var sides = a.sides.map(function (s, k) {
       var d = a.actual_minus_par[k];
-      return s + " " + a.par[k] + " (made " + a.actual[k] + ", " + (d > 0 ? "+" : d < 0 ? "−" : "±") + Math.abs(d) + ")";
-    }).join(", ") + (a.cantes ? ", cantes counted" : "");
+      return t("{side} {par} (made {made}, {difference})", { side: s, par: a.par[k], made: a.actual[k],
+                                                             difference: (d > 0 ? "+" : d < 0 ? "−" : "±") + Math.abs(d) });
+    }).join(", ");
+    par.textContent = "· " + (a.cantes ? t("Par {sides}, cantes counted", { sides: sides }) : t("Par {sides}", { sides: sides }));
     par.hidden = false;
   }
 
   function draw(analysis) {
     var plays = valued(analysis);
     if (!plays.length) {
-      say("Nothing to analyse: no card was played with every hand known (the stock was never empty).");
+      say(t("Nothing to analyse: no card was played with every hand known (the stock was never empty)."));
       return;
     }
     var marks = { "??": 0, "?": 0, "?!": 0 };
     plays.forEach(function (p) { if (p.mark) marks[p.mark] += 1; });
-    say("Par and each card's cost under double dummy (every hand visible), from trick " + plays[0].trick +
-        ". Costs: " + analysis.seats.map(function (s, k) { return s + " " + analysis.costs[k]; }).join(", ") +
-        ". Marks: " + marks["??"] + " ??, " + marks["?"] + " ?, " + marks["?!"] + " ?!.");
+    say(t("Par and each card's cost under double dummy (every hand visible), from trick {trick}. Costs: {costs}. " +
+          "Marks: {blunders} ??, {mistakes} ?, {dubious} ?!.", {
+      trick: plays[0].trick, costs: analysis.seats.map(function (s, k) { return s + " " + analysis.costs[k]; }).join(", "),
+      blunders: marks["??"], mistakes: marks["?"], dubious: marks["?!"] }));
     document.getElementById("eval-graph").appendChild(graph(analysis));
     markMoves(plays);
     parLine(analysis);
@@ -140,7 +148,7 @@
     toggle.addEventListener("click", function () {
       var on = root.classList.toggle("show-best");
       toggle.setAttribute("aria-pressed", on ? "true" : "false");
-      toggle.textContent = on ? "Hide the best cards" : "Show the best cards";
+      toggle.textContent = on ? t("Hide the best cards") : t("Show the best cards");
     });
     root.addEventListener("tute:frame", function (ev) { current(ev.detail); });
     current(parseInt(root.dataset.frame || "0", 10));

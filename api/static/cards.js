@@ -60,40 +60,83 @@
     return '<g transform="translate(' + x + ' ' + y + ') scale(' + scale + ')">' + suitShape(suit) + "</g>";
   }
 
+  /* Where the pips of a number card go (x, y in the 60x90 card) and how large, as Spanish packs lay them out:
+   * one large emblem for the as, then columns of two. */
+  var PIPS = {
+    1: [[30, 50, 1.5]],
+    2: [[33, 28, 0.62], [33, 70, 0.62]],
+    3: [[33, 24, 0.55], [33, 48, 0.55], [33, 72, 0.55]],
+    4: [[23, 28, 0.55], [43, 28, 0.55], [23, 70, 0.55], [43, 70, 0.55]],
+    5: [[23, 26, 0.5], [43, 26, 0.5], [33, 49, 0.5], [23, 72, 0.5], [43, 72, 0.5]],
+    6: [[23, 24, 0.48], [43, 24, 0.48], [23, 48, 0.48], [43, 48, 0.48], [23, 72, 0.48], [43, 72, 0.48]],
+    7: [[23, 22, 0.45], [43, 22, 0.45], [33, 36, 0.45], [23, 50, 0.45], [43, 50, 0.45], [23, 73, 0.45], [43, 73, 0.45]]
+  };
+
+  /* A figure (sota, caballo, rey) in the suit's colours, standing in the card's middle and holding the suit's
+   * emblem: the rey crowned and robed, the caballo a rider on a horse, the sota a page in a short tunic. */
+  function figure(rank, suit) {
+    var s = SUITS[suit], skin = "#f3d2b0", line = ' stroke="#3b2a1a" stroke-width="0.8" stroke-linejoin="round"';
+    var out = "";
+    if (rank === 12) {  // rey: crown, beard, long robe and cape
+      out += '<path d="M22,80 L25,46 Q33,40 41,46 L44,80 Z" fill="' + s.color + '"' + line + "/>" +
+             '<path d="M25,46 Q33,52 41,46 L42,58 Q33,62 24,58 Z" fill="#f6d55c"' + line + "/>" +
+             '<rect x="31" y="58" width="4" height="22" fill="#fff3c4" opacity="0.8"/>' +
+             '<circle cx="33" cy="35" r="6" fill="' + skin + '"' + line + "/>" +
+             '<path d="M27.5,37 Q33,47 38.5,37 Q33,41 27.5,37 Z" fill="#8d6e63"' + line + "/>" +
+             '<path d="M26.5,30 L27.5,22 L30.5,26 L33,20 L35.5,26 L38.5,22 L39.5,30 Z" fill="#e8b923"' + line + "/>";
+      out += place(suit, 47, 52, 0.42);
+    } else if (rank === 11) {  // caballo: a horse with its rider
+      out += '<path d="M16,60 Q18,50 30,50 L42,50 Q47,44 50,38 L54,40 L52,46 Q50,52 46,56 L46,62 Q40,66 30,65 ' +
+             'Q20,66 16,60 Z" fill="#d7ccc8"' + line + "/>" +
+             '<path d="M20,63 L18,80 M25,65 L25,80 M40,64 L42,80 M45,60 L48,79" stroke="#3b2a1a" stroke-width="2.2" ' +
+             'stroke-linecap="round" fill="none"/>' +
+             '<path d="M16,58 Q11,62 12,72" stroke="#5d4037" stroke-width="2" fill="none"/>' +
+             '<path d="M27,50 L29,36 Q33,32 37,36 L38,50 Z" fill="' + s.color + '"' + line + "/>" +
+             '<path d="M30,50 L32,60" stroke="' + s.ink + '" stroke-width="2.4" stroke-linecap="round"/>' +
+             '<circle cx="33" cy="29" r="5" fill="' + skin + '"' + line + "/>" +
+             '<path d="M27.5,27 Q33,18 38.5,27 Z" fill="' + s.ink + '"/>';
+      out += place(suit, 44, 26, 0.38);
+    } else {  // sota: a page in a short tunic, hat and hose
+      out += '<path d="M27,64 L26,80 M39,64 L40,80" stroke="' + s.ink + '" stroke-width="3.2" stroke-linecap="round"/>' +
+             '<path d="M24,66 L26,44 Q33,39 40,44 L42,66 Z" fill="' + s.color + '"' + line + "/>" +
+             '<path d="M26,52 L40,52" stroke="#f6d55c" stroke-width="2"/>' +
+             '<circle cx="33" cy="34" r="5.6" fill="' + skin + '"' + line + "/>" +
+             '<path d="M26,31 Q33,22 40,31 L43,30 Q36,25 33,25 Z" fill="' + s.ink + '"/>' +
+             '<path d="M39,24 Q44,18 46,21" stroke="#e8b923" stroke-width="1.4" fill="none"/>';
+      out += place(suit, 47, 56, 0.4);
+    }
+    return out;
+  }
+
   /* The face of a card as an SVG string; an unknown code gives a blank card with the code written on it. */
   function cardSVG(code) {
     var c = parse(code);
     var open = '<svg class="card" viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" ';
     var frame = '<rect x="1" y="1" width="58" height="88" rx="6" fill="#fffdf6" stroke="#9e9481" stroke-width="1.2"/>';
     if (!c) {
-      return open + 'aria-label="' + String(code) + '" data-card="' + String(code) + '">' + frame +
+      return open + 'aria-label="' + String(code).replace(/[<>&"]/g, "") + '" data-card="' +
+             String(code).replace(/[<>&"]/g, "") + '">' + frame +
              '<text x="30" y="50" text-anchor="middle" font-size="12" fill="#555">?</text></svg>';
     }
     var s = SUITS[c.suit];
     var name = RANK_NAMES[c.rank] + " de " + s.name;
-    var figure = FIGURE_LETTERS[c.rank];
     var out = open + 'aria-label="' + name + '" data-card="' + c.rank + c.suit + '"><title>' + name + "</title>" + frame;
-    // Spanish packs mark the suit with breaks in the border (pintas): a coloured inner line here.
+    // Spanish packs mark the suit with breaks in the border (pintas): none for oros, one for copas, two for
+    // espadas, three for bastos.
+    var breaks = { O: 0, C: 1, E: 2, B: 3 }[c.suit];
     out += '<rect x="4.5" y="4.5" width="51" height="81" rx="3.5" fill="none" stroke="' + s.color +
-           '" stroke-width="0.7" opacity="0.55"/>';
-    // The corner index: rank, figure letter, small suit.  It stays visible when cards overlap.
-    out += '<text x="6.5" y="19" font-family="Arial, Helvetica, sans-serif" font-weight="700" font-size="' +
-           (c.rank >= 10 ? 14 : 16) + '" letter-spacing="-0.6" fill="' + s.ink + '">' + c.rank + "</text>";
-    var y = 28;
-    if (figure) {
-      out += '<text x="7" y="29" font-family="Arial, Helvetica, sans-serif" font-weight="700" font-size="10" fill="' +
-             s.color + '">' + figure + "</text>";
-      y = 39;
-    }
-    out += place(c.suit, 12, y, 0.42);
-    if (figure) {
-      // A figure: a framed panel with the suit and the figure's letter.
-      out += '<rect x="22" y="12" width="30" height="66" rx="3" fill="' + s.color + '" fill-opacity="0.09" stroke="' +
-             s.color + '" stroke-width="0.9"/>' +
-             '<text x="37" y="31" text-anchor="middle" font-family="Georgia, serif" font-weight="700" font-size="15" fill="' +
-             s.ink + '">' + figure + "</text>" + place(c.suit, 37, 56, 0.95);
+           '" stroke-width="0.9"' + (breaks ? ' stroke-dasharray="' + (breaks === 1 ? "60 4" : breaks === 2 ? "28 3 3 3" : "20 2.5 2.5 2.5 2.5 2.5") + '"' : "") +
+           ' opacity="0.7"/>';
+    // The corner indexes, top left and bottom right: they stay visible when cards overlap.
+    var size = c.rank >= 10 ? 13 : 16;
+    out += '<text x="6.5" y="19" font-family="Arial, Helvetica, sans-serif" font-weight="700" font-size="' + size +
+           '" letter-spacing="-0.8" fill="' + s.ink + '">' + c.rank + "</text>" + place(c.suit, 11.5, 28, 0.34) +
+           '<text x="53.5" y="83" text-anchor="end" font-family="Arial, Helvetica, sans-serif" font-weight="700" font-size="' +
+           (size - 4) + '" fill="' + s.ink + '" opacity="0.8">' + c.rank + "</text>";
+    if (FIGURE_LETTERS[c.rank]) {
+      out += figure(c.rank, c.suit);
     } else {
-      out += place(c.suit, 36, 52, 1.15);
+      out += PIPS[c.rank].map(function (p) { return place(c.suit, p[0], p[1], p[2]); }).join("");
     }
     return out + "</svg>";
   }

@@ -10,7 +10,8 @@
     failed: "Not saved (the server did not answer): try again.", undone: "Undone:", over: "Deal over.",
     stored: "Validated and stored in the archive:", archivePage: "its page", notStored: "Not stored yet: the archive " +
     "could not be written; it is tried again at the next entry.", result: "Result", score: "Score",
-    valid: "valid", invalid: "with errors", played: "played", declare: "Declare"
+    valid: "valid", invalid: "with errors", played: "played", declare: "Declare",
+    whoLeads: "First deal of the match: tap the seat that leads, then its card."
   };
   var SUITS = ["O", "C", "E", "B"];
   var KEY_STORE = "tutepgn-write-key";
@@ -31,8 +32,9 @@
       ev.preventDefault();
       var f = form.elements, players = {}, tags = {};
       ["N", "W", "S", "E"].forEach(function (s) { if (f["player-" + s].value.trim()) players[s] = f["player-" + s].value.trim(); });
-      if (f.Event.value.trim()) tags.Event = f.Event.value.trim();
-      var body = { rules: f.rules.value, players: players, tags: tags, dealer: f.dealer.value };
+      ["Event", "Match", "DealNo"].forEach(function (n) { if (f[n].value.trim()) tags[n] = f[n].value.trim(); });
+      var rules = (f.rules.value + " " + f.options.value.trim()).trim();
+      var body = { rules: rules, players: players, tags: tags, dealer: f.dealer.value };
       ["deal", "stock", "turned"].forEach(function (n) { if (f[n].value.trim()) body[n] = f[n].value.trim(); });
       if (f.seed.value.trim()) body.seed = parseInt(f.seed.value, 10);
       localStorage.setItem(KEY_STORE, f.key.value);
@@ -74,9 +76,18 @@
     }).join("");
   }
 
+  var leader = null;  /* the seat tapped as the leader of a match's first deal, which the scorer names */
+
   function draw() {
     window.TuteTable.draw(box, state);
     box.dataset.entries = state.entries;
+    if (!state.leader_unknown) leader = null;
+    Array.prototype.forEach.call(document.querySelectorAll("#seats .seat-chip"), function (chip) {
+      if (!state.leader_unknown) return;
+      chip.setAttribute("role", "button");
+      chip.tabIndex = 0;
+      chip.classList.toggle("to-move", chip.dataset.seat === leader);
+    });
     var played = {};
     state.plays.forEach(function (p) { played[p.card] = true; });
     Array.prototype.forEach.call(document.querySelectorAll("#pad .pc"), function (b) {
@@ -122,9 +133,19 @@
 
   function enter(text) { send(base + "/entries", { entry: text }, false); }
 
+  function pickLeader(ev) {
+    var chip = ev.target.closest(".seat-chip");
+    if (!chip || !state.leader_unknown || (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ")) return;
+    ev.preventDefault();
+    leader = chip.dataset.seat;
+    draw();
+  }
+  document.getElementById("seats").addEventListener("click", pickLeader);
+  document.getElementById("seats").addEventListener("keydown", pickLeader);
+
   document.getElementById("pad").addEventListener("click", function (ev) {
     var b = ev.target.closest("button.pc");
-    if (b && !b.disabled) enter(b.dataset.card);
+    if (b && !b.disabled) enter(leader ? leader + " " + b.dataset.card : b.dataset.card);
   });
   document.getElementById("declare").addEventListener("click", function (ev) {
     var b = ev.target.closest("button.decl");
@@ -139,4 +160,5 @@
   document.getElementById("undo").addEventListener("click", function () { send(base + "/undo", {}, true); });
   buildPad();
   draw();
+  if (state.leader_unknown) say(esc(TEXT.whoLeads), "pending");
 })();

@@ -1,21 +1,28 @@
-/* The deal replay: draws one frame of the deal (computed by the library, embedded in the page)
- * and steps through them with the buttons, the move list and the keyboard (←/→, Home/End).
- * It only displays: every number shown comes from the frames or the score sheet, and the record's
- * annotations (!, ?, $n) and comments are shown with the frame of the event they follow.
+/* The deal replay: draws one frame of the deal (computed by the library, embedded in the page) on the table
+ * and steps through them with the buttons, the move list, the keyboard (←/→, Home/End, space: play/pause)
+ * and autoplay.  It only displays: every number shown comes from the frames or the score sheet, and the
+ * record's annotations (!, ?, $n) and comments are shown with the frame of the event they follow.
+ *
+ * The entry point (kept stable: api/templates/deal.html and the validate page's board use it):
+ *   <div id="replay" data-frames='[...]' data-sheet-totals='[...]|null' data-last-ten='10|null'
+ *        data-analysis-url="...(optional)"> with the board's elements inside (deal.html's #replay block:
+ *   #first #prev #next #last #play #speed #view-seat #frame-index #frame-count #score [data-side], #trump
+ *   #turned #stock-box #stock #stock-card #trick-no #note #board .seat[data-seat] .hand .seat-info #trick
+ *   #last-ten #position #position-link #moves #declarations #final-sheet; any of the optional ones may be
+ *   left out).  data-frames is the list of `tutepgn.replay.frame_data` dicts, each with its "position"
+ *   string (tutepgn.moment) when known.  The script draws the first #replay of the page when it loads;
+ *   TuteReplay.mount(element) draws another root (a page that builds its board later calls it).
+ *   Events on the root: "tute:frame" (detail: the frame shown, sent), "tute:show" (detail: a frame to show,
+ *   received).
+ *
+ * The URL says what is shown and follows the navigation: ?frame=20 (or #t5: the first card of trick 5;
+ * #frame-20 as older links wrote it) and ?seat=S (only S's hand face up, like a kibitzer).
  */
-(function () {
+(function (global) {
   "use strict";
-  var root = document.getElementById("replay");
-  if (!root) return;
-  var frames = JSON.parse(root.dataset.frames || "[]");
-  var sheetTotals = JSON.parse(root.dataset.sheetTotals || "null");
-  if (!frames.length) return;
-  var last = frames.length - 1;
-  var cur = -1;
   var SUIT_NAMES = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
-  var GLYPH_WORDS = { "!": "good", "?": "mistake", "!!": "very good", "??": "blunder", "!?": "interesting",
-                      "?!": "dubious" };  // docs/notation.md, 4.3
-  var $ = function (sel) { return root.querySelector(sel); };
+  var GLYPH_WORDS = { "!": t("good"), "?": t("mistake"), "!!": t("very good"), "??": t("blunder"),
+                      "!?": t("interesting"), "?!": t("dubious") };  // docs/notation.md, 4.3
 
   function esc(text) {
     return String(text).replace(/[&<>"']/g, function (ch) {
@@ -36,9 +43,8 @@
   /* The record's annotations on an event, after its notation: "!" (good), "? $14". */
   function annotationHTML(f) {
     if (!f.annotation) return "";
-    var glyph = f.annotation.split(" ")[0];
-    var word = GLYPH_WORDS[glyph];
-    return '<span class="annotation"' + (word ? ' title="' + word + '"' : "") + ">" + esc(f.annotation) + "</span>";
+    var word = GLYPH_WORDS[f.annotation.split(" ")[0]];
+    return '<span class="annotation"' + (word ? ' title="' + esc(word) + '"' : "") + ">" + esc(f.annotation) + "</span>";
   }
 
   /* The record's comments on the frame's event (on the first frame: its comments on the deal). */
@@ -46,164 +52,293 @@
     return f.comments.map(function (c) { return '<q class="comment">' + esc(c) + "</q>"; }).join(" ");
   }
 
-  /* -- The move list ------------------------------------------------------------ */
-  var moves = $("#moves");
-  var items = [];
-  (function buildMoves() {
-    var html = '<li><button type="button" data-index="0" class="move start">start</button></li>';
-    for (var i = 1; i <= last; i++) {
-      var f = frames[i], cls = "move";
-      var label = notation(f.text) + annotationHTML(f);
-      if (isLead(f)) label = '<span class="trick-num">' + f.trick_no + ".</span> " + label;
-      if (!isPlay(f)) cls += " decl";
-      if (f.illegal) cls += " illegal";
-      var title = f.illegal ? ' title="' + esc(f.illegal + " [" + f.rule + "]") + '"' : "";
-      html += '<li><button type="button" data-index="' + i + '" class="' + cls + '"' + title + ">" + label +
-              (f.comments.length ? ' <span class="has-comment" aria-label="commented">✎</span>' : "") +
-              (f.illegal ? ' <span class="flag" aria-label="illegal">⚠</span>' : "") + "</button></li>";
-    }
-    moves.innerHTML = html;
-    items = Array.prototype.slice.call(moves.querySelectorAll("button[data-index]"));
-    moves.addEventListener("click", function (ev) {
-      var b = ev.target.closest("button[data-index]");
-      if (b) show(parseInt(b.dataset.index, 10));
-    });
-  })();
-
-  /* -- Drawing one frame ------------------------------------------------------------ */
-  function cardsHTML(codes) {
-    if (!codes.length) return '<span class="empty">no cards</span>';
-    return codes.map(function (c) { return '<span class="c">' + cardSVG(c) + "</span>"; }).join("");
-  }
-
-  function noteFor(i) {
-    var f = frames[i], prev = frames[i - 1], parts = [];
-    if (i === 0) {
-      parts.push("The deal as dealt." + (f.to_move ? " " + f.to_move + " leads." : ""));
-      return parts;
-    }
-    var seat = seatOf(f.text);
-    if (f.illegal) {
-      parts.push('<span class="illegal">Illegal: ' + esc(f.illegal) + ' <code>' + esc(f.rule || "") + "</code>" +
-                 (f.skipped ? " — the event is skipped" : " — played as written") + "</span>");
-    }
-    if (f.cantes.length > prev.cantes.length) {
-      var gain = sum(f.cante_points) - sum(prev.cante_points);
-      var m = /(20|40)([OCEB])?$/.exec(f.text);
-      var what = m && m[1] === "40" ? "las cuarenta (40 in trump, " + SUIT_NAMES[f.trump] + ")"
-                                    : "20 in " + (m && m[2] ? SUIT_NAMES[m[2]] : "");
-      parts.push('<span class="cante">' + esc(seat) + " sings " + what + (gain ? " (+" + gain + ")" : "") + "</span>");
-    }
-    if (f.exchanges.length > prev.exchanges.length) {
-      var card = f.text.replace(/^\S+ x/, "");
-      parts.push('<span class="exchange">' + esc(seat) + " exchanges " + notation(card) + " for the turned " +
-                 notation(prev.turned) + "</span>");
-    }
-    if (/ tute /.test(f.text)) {
-      parts.push('<span class="cante">' + esc(seat) + " announces tute of " +
-                 (/12$/.test(f.text) ? "reyes" : "caballos") + "</span>");
-    }
-    if (f.winner) parts.push(esc(f.winner) + " wins trick " + f.trick_no + " (+" + f.trick_points + ")");
-    if (!parts.length && isPlay(f)) parts.push(esc(seat) + " plays " + notation(f.text.split(" ")[1]));
-    if (f.over) parts.push('<b class="over">Deal over' + (f.result ? ": " + esc(f.result) : "") + "</b>");
-    return parts;
-  }
-
-  function show(i) {
-    i = Math.max(0, Math.min(last, i));
-    if (i === cur) return;
-    cur = i;
-    var f = frames[i];
-    $("#frame-index").textContent = String(i);
-    root.dataset.frame = String(i);
-
-    // Hands, the seat to move, the trick winner.
-    f.seats.forEach(function (seat, k) {
-      var box = root.querySelector('.seat[data-seat="' + seat + '"]');
-      if (!box) return;
-      box.querySelector(".hand").innerHTML = cardsHTML(f.hands[k]);
-      box.classList.toggle("to-move", f.to_move === seat);
-      box.classList.toggle("trick-winner", f.winner === seat);
-      box.querySelector(".seat-info").textContent = f.hands[k].length + " cards" +
-        (f.to_move === seat ? " · to play" : "");
-    });
-
-    // The trick on the table.
-    var lastPlayed = isPlay(f) && !f.skipped ? seatOf(f.text) : null;
-    $("#trick").innerHTML = f.table.map(function (pair) {
-      var cls = "slot slot-" + pair[0] + (pair[0] === lastPlayed ? " last" : "") + (f.winner === pair[0] ? " win" : "");
-      return '<div class="' + cls + '" data-seat="' + esc(pair[0]) + '">' + cardSVG(pair[1]) +
-             '<span class="slot-seat">' + esc(pair[0]) + "</span></div>";
-    }).join("");
-
-    // Trump, turned card, stock, trick number.
-    $("#trump").innerHTML = TuteCards.suitSVG(f.trump, 14) + " " + (SUIT_NAMES[f.trump] || f.trump);
-    $("#turned").innerHTML = cardSVG(f.turned);
-    if (f.stock !== null && f.stock !== undefined) {
-      $("#stock-box").hidden = false;
-      $("#stock").textContent = String(f.stock);
-      $("#stock-card").innerHTML = f.stock > 0 ? backSVG() : "";
-      $("#turned").classList.toggle("gone", f.stock === 0);
-    }
-    $("#trick-no").textContent = String(f.trick_no);
-
-    // The running score: points so far; at the last frame, the score sheet's totals.
-    var values = (i === last && sheetTotals) ? sheetTotals : (f.over && f.totals) ? f.totals : f.points;
-    f.sides.forEach(function (side, k) {
-      var el = root.querySelector('#score [data-side="' + side + '"]');
-      if (el) el.textContent = String(values[k]);
-    });
-    root.querySelector("#score").classList.toggle("final", i === last && (f.over || !!sheetTotals));
-
-    // What happened, and the declarations so far.
-    var note = $("#note");
-    note.innerHTML = noteFor(i).join(" · ") +
-      (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted">' +
-        notation(f.text) + annotationHTML(f) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
-    note.classList.toggle("has-illegal", !!f.illegal);
-    var decl = [];
-    f.cantes.forEach(function (c) { decl.push('<li class="cante">' + notation(c) + "</li>"); });
-    f.exchanges.forEach(function (x) { decl.push('<li class="exchange">' + notation(x) + "</li>"); });
-    $("#declarations").innerHTML = decl.length ? "<h2>Cantes and exchanges</h2><ul>" + decl.join("") + "</ul>" : "";
-
-    // The move list and the buttons.
-    items.forEach(function (b) {
-      var on = parseInt(b.dataset.index, 10) === i;
-      b.classList.toggle("current", on);
-      if (on) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
-    });
-    var active = items[i];
-    if (active) {
-      var li = active.parentNode, top = li.offsetTop - moves.offsetTop;
-      if (top < moves.scrollTop || top + li.offsetHeight > moves.scrollTop + moves.clientHeight) {
-        moves.scrollTop = Math.max(0, top - moves.clientHeight / 2);
+  /* The frame a URL asks for: ?frame=N, #t5 (trick 5's first card), #frame-N; else the first. */
+  function frameFromURL(frames) {
+    var q = new URLSearchParams(location.search).get("frame");
+    if (q !== null && /^\d+$/.test(q)) return parseInt(q, 10);
+    var m = /^#frame-(\d+)$/.exec(location.hash);
+    if (m) return parseInt(m[1], 10);
+    m = /^#t(\d+)$/.exec(location.hash);
+    if (m) {
+      var trick = parseInt(m[1], 10);
+      for (var i = 1; i < frames.length; i++) {
+        if (isLead(frames[i]) && frames[i].trick_no === trick) return i;
       }
     }
-    $("#first").disabled = $("#prev").disabled = i === 0;
-    $("#next").disabled = $("#last").disabled = i === last;
-    var sheet = document.getElementById("final-sheet");
-    if (sheet) sheet.hidden = i !== last;
-    if (history.replaceState) history.replaceState(null, "", "#frame-" + i);
-    root.dispatchEvent(new CustomEvent("tute:frame", { detail: i }));  // analysis.js follows the frame
+    return 0;
   }
 
-  /* -- Controls ------------------------------------------------------------------- */
-  $("#first").addEventListener("click", function () { show(0); });
-  $("#prev").addEventListener("click", function () { show(cur - 1); });
-  $("#next").addEventListener("click", function () { show(cur + 1); });
-  $("#last").addEventListener("click", function () { show(last); });
-  document.addEventListener("keydown", function (ev) {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    var t = ev.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-    var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: last }[ev.key];
-    if (to === undefined) return;
-    ev.preventDefault();
-    show(to);
-  });
+  function mount(root) {
+    var frames = JSON.parse(root.dataset.frames || "[]");
+    var sheetTotals = JSON.parse(root.dataset.sheetTotals || "null");
+    var lastTen = JSON.parse(root.dataset.lastTen || "null");
+    if (!frames.length) return null;
+    var last = frames.length - 1;
+    var cur = -1;
+    var viewer = "";   // the seat whose view is shown ("": every hand face up)
+    var timer = null;
+    var $ = function (sel) { return root.querySelector(sel); };
+    function on(sel, type, fn) { var el = $(sel); if (el) el.addEventListener(type, fn); }
 
-  root.addEventListener("tute:show", function (ev) { show(ev.detail); });  // analysis.js's graph asks
+    /* -- The move list ------------------------------------------------------------ */
+    var moves = $("#moves");
+    var items = [];
+    if (moves) {
+      var html = '<li><button type="button" data-index="0" class="move start">' + esc(t("start")) + "</button></li>";
+      for (var i = 1; i <= last; i++) {
+        var f = frames[i], cls = "move";
+        var label = notation(f.text) + annotationHTML(f);
+        if (isLead(f)) label = '<span class="trick-num">' + f.trick_no + ".</span> " + label;
+        if (!isPlay(f)) cls += " decl";
+        if (f.illegal) cls += " illegal";
+        var title = f.illegal ? ' title="' + esc(f.illegal + " [" + f.rule + "]") + '"' : "";
+        html += '<li><button type="button" data-index="' + i + '" class="' + cls + '"' + title + ">" + label +
+                (f.comments.length ? ' <span class="has-comment" aria-label="' + esc(t("commented")) + '">✎</span>' : "") +
+                (f.illegal ? ' <span class="flag" aria-label="' + esc(t("illegal")) + '">⚠</span>' : "") + "</button></li>";
+      }
+      moves.innerHTML = html;
+      items = Array.prototype.slice.call(moves.querySelectorAll("button[data-index]"));
+      moves.addEventListener("click", function (ev) {
+        var b = ev.target.closest("button[data-index]");
+        if (b) { stop(); show(parseInt(b.dataset.index, 10)); }
+      });
+    }
 
-  var m = /^#frame-(\d+)$/.exec(location.hash);
-  show(m ? parseInt(m[1], 10) : 0);
-})();
+    /* -- Drawing one frame ------------------------------------------------------------ */
+    function cardsHTML(codes, hidden) {
+      if (!codes.length) return '<span class="empty">' + esc(t("no cards")) + "</span>";
+      return codes.map(function (c) {
+        return '<span class="c">' + (hidden || c === "?" ? backSVG() : cardSVG(c)) + "</span>";
+      }).join("");
+    }
+
+    function noteFor(i) {
+      var f = frames[i], prev = frames[i - 1], parts = [];
+      if (i === 0) {
+        parts.push(esc(f.to_move ? t("The deal as dealt. {seat} leads.", { seat: f.to_move }) : t("The deal as dealt.")));
+        return parts;
+      }
+      var seat = esc(seatOf(f.text));
+      if (f.illegal) {
+        parts.push('<span class="illegal">' + esc(t("Illegal: {reason}", { reason: f.illegal })) + " <code>" +
+                   esc(f.rule || "") + "</code> — " + esc(f.skipped ? t("the event is skipped") : t("played as written")) +
+                   "</span>");
+      }
+      if (f.cantes.length > prev.cantes.length) {
+        var gain = sum(f.cante_points) - sum(prev.cante_points);
+        var m = /(20|40)([OCEB])?$/.exec(f.text);
+        var what = m && m[1] === "40" ? t("{seat} sings las cuarenta (40 in trump, {suit})", { seat: seat, suit: SUIT_NAMES[f.trump] })
+                                      : t("{seat} sings 20 in {suit}", { seat: seat, suit: m && m[2] ? SUIT_NAMES[m[2]] : "" });
+        parts.push('<span class="cante">' + what + (gain ? " (+" + gain + ")" : "") + "</span>");
+      }
+      if (f.exchanges.length > prev.exchanges.length) {
+        parts.push('<span class="exchange">' + t("{seat} exchanges {card} for the muestra {turned}", {
+          seat: seat, card: notation(f.text.replace(/^\S+ x/, "")), turned: notation(prev.turned) }) + "</span>");
+      }
+      if (/ tute /.test(f.text)) {
+        parts.push('<span class="cante">' + (/12$/.test(f.text) ? t("{seat} announces tute of reyes", { seat: seat })
+                                                              : t("{seat} announces tute of caballos", { seat: seat })) + "</span>");
+      }
+      if (f.winner) {
+        parts.push(t("{seat} wins trick {n} (+{points})", { seat: esc(f.winner), n: f.trick_no, points: f.trick_points }));
+        if (f.over && lastTen) parts.push('<span class="ten">' + t("and the last-trick ten: +{points}", { points: lastTen }) + "</span>");
+      }
+      if (!parts.length && isPlay(f)) parts.push(t("{seat} plays {card}", { seat: seat, card: notation(f.text.split(" ")[1]) }));
+      if (f.over) parts.push('<b class="over">' + esc(f.result ? t("Deal over: {result}", { result: f.result }) : t("Deal over")) + "</b>");
+      return parts;
+    }
+
+    function setText(sel, text) { var el = $(sel); if (el) el.textContent = text; }
+
+    function show(i) {
+      i = Math.max(0, Math.min(last, i));
+      if (i === cur) return;
+      cur = i;
+      draw();
+    }
+
+    function draw() {
+      var i = cur, f = frames[i];
+      setText("#frame-index", String(i));
+      root.dataset.frame = String(i);
+      root.dataset.viewer = viewer;
+
+      // Hands (another seat's face down in a seat's view), the seat to move, the trick winner.
+      f.seats.forEach(function (seat, k) {
+        var box = root.querySelector('.seat[data-seat="' + seat + '"]');
+        if (!box) return;
+        var hidden = viewer !== "" && viewer !== seat;
+        box.querySelector(".hand").innerHTML = cardsHTML(f.hands[k], hidden);
+        box.classList.toggle("to-move", f.to_move === seat);
+        box.classList.toggle("trick-winner", f.winner === seat);
+        box.classList.toggle("viewer", viewer === seat);
+        var info = box.querySelector(".seat-info");
+        if (info) info.textContent = tn("{n} card", "{n} cards", f.hands[k].length) + (f.to_move === seat ? " · " + t("to play") : "");
+      });
+
+      // The trick on the table: the last card played and the trick's winner marked.
+      var lastPlayed = isPlay(f) && !f.skipped ? seatOf(f.text) : null;
+      var trick = $("#trick");
+      if (trick) {
+        trick.innerHTML = f.table.map(function (pair) {
+          var cls = "slot slot-" + pair[0] + (pair[0] === lastPlayed ? " last" : "") + (f.winner === pair[0] ? " win" : "");
+          return '<div class="' + cls + '" data-seat="' + esc(pair[0]) + '">' + cardSVG(pair[1]) +
+                 '<span class="slot-seat">' + esc(pair[0]) + (f.winner === pair[0] ? ' <span class="crown" title="' +
+                 esc(t("wins the trick")) + '">★</span>' : "") + "</span></div>";
+        }).join("");
+      }
+      var ten = $("#last-ten");
+      if (ten) {
+        var shown = !!(f.over && f.winner && lastTen);
+        ten.hidden = !shown;
+        ten.textContent = shown ? t("{seat}: diez de últimas +{points}", { seat: f.winner, points: lastTen }) : "";
+      }
+
+      // Trump, the muestra, stock, trick number.
+      var trump = $("#trump");
+      if (trump) trump.innerHTML = TuteCards.suitSVG(f.trump, 14) + " " + (SUIT_NAMES[f.trump] || f.trump);
+      var turned = $("#turned");
+      if (turned) turned.innerHTML = cardSVG(f.turned);
+      if (f.stock !== null && f.stock !== undefined && $("#stock-box")) {
+        $("#stock-box").hidden = false;
+        setText("#stock", String(f.stock));
+        $("#stock-card").innerHTML = f.stock > 0 ? backSVG() : "";
+        if (turned) turned.classList.toggle("gone", f.stock === 0);
+      }
+      setText("#trick-no", String(f.trick_no));
+
+      // The running score: points so far; at the last frame, the score sheet's totals.
+      var values = (i === last && sheetTotals) ? sheetTotals : (f.over && f.totals) ? f.totals : f.points;
+      f.sides.forEach(function (side, k) {
+        var el = root.querySelector('#score [data-side="' + side + '"]');
+        if (el) el.textContent = String(values[k]);
+      });
+      var score = $("#score");
+      if (score) score.classList.toggle("final", i === last && (f.over || !!sheetTotals));
+
+      // What happened, and the declarations so far.
+      var note = $("#note");
+      if (note) {
+        note.innerHTML = noteFor(i).join(" · ") +
+          (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted">' +
+            notation(f.text) + annotationHTML(f) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
+        note.classList.toggle("has-illegal", !!f.illegal);
+      }
+      var decl = [];
+      f.cantes.forEach(function (c) { decl.push('<li class="cante">' + notation(c) + "</li>"); });
+      f.exchanges.forEach(function (x) { decl.push('<li class="exchange">' + notation(x) + "</li>"); });
+      var declarations = $("#declarations");
+      if (declarations) {
+        declarations.innerHTML = decl.length ? "<h2>" + esc(t("Cantes and exchanges")) + "</h2><ul>" + decl.join("") + "</ul>" : "";
+      }
+
+      // The position string of this moment, and its link.
+      var pos = $("#position");
+      if (pos) {
+        pos.textContent = f.position || "";
+        var link = $("#position-link");
+        if (link) {
+          link.hidden = !f.position;
+          link.href = "/view?" + new URLSearchParams({ p: f.position || "" }).toString();
+        }
+      }
+
+      // The move list and the buttons.
+      items.forEach(function (b) {
+        var here = parseInt(b.dataset.index, 10) === i;
+        b.classList.toggle("current", here);
+        if (here) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+      });
+      var active = items[i];
+      if (active && moves) {
+        var li = active.parentNode, top = li.offsetTop - moves.offsetTop;
+        if (top < moves.scrollTop || top + li.offsetHeight > moves.scrollTop + moves.clientHeight) {
+          moves.scrollTop = Math.max(0, top - moves.clientHeight / 2);
+        }
+      }
+      ["#first", "#prev"].forEach(function (s) { var b = $(s); if (b) b.disabled = i === 0; });
+      ["#next", "#last"].forEach(function (s) { var b = $(s); if (b) b.disabled = i === last; });
+      var sheet = $("#final-sheet");
+      if (sheet) sheet.hidden = i !== last;
+      followURL();
+      root.dispatchEvent(new CustomEvent("tute:frame", { detail: i }));  // analysis.js follows the frame
+    }
+
+    /* The URL follows: ?frame=N&seat=S beside the page's own parameters (a shared deal's d=). */
+    function followURL() {
+      if (!history.replaceState || root !== document.getElementById("replay")) return;
+      var params = new URLSearchParams(location.search);
+      params.set("frame", String(cur));
+      if (viewer) params.set("seat", viewer); else params.delete("seat");
+      history.replaceState(null, "", location.pathname + "?" + params.toString());
+    }
+
+    /* -- Autoplay ---------------------------------------------------------------------- */
+    var playButton = $("#play"), speed = $("#speed");
+    function delay() { return speed ? parseInt(speed.value, 10) : 1000; }
+    function playing(state) {
+      root.dataset.playing = state ? "true" : "false";
+      if (!playButton) return;
+      playButton.setAttribute("aria-pressed", state ? "true" : "false");
+      playButton.setAttribute("aria-label", state ? playButton.dataset.pause : playButton.dataset.play);
+      playButton.classList.toggle("on", state);
+    }
+    function tick() {
+      if (cur >= last) { stop(); return; }
+      show(cur + 1);
+      timer = setTimeout(tick, delay());
+    }
+    function start() {
+      if (timer !== null || last === 0) return;
+      if (cur >= last) show(0);
+      playing(true);
+      timer = setTimeout(tick, delay());
+    }
+    function stop() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      playing(false);
+    }
+    if (playButton) playButton.addEventListener("click", function () { if (timer === null) start(); else stop(); });
+    if (speed) speed.addEventListener("change", function () { if (timer !== null) { stop(); start(); } });
+
+    /* -- A seat's view ------------------------------------------------------------------- */
+    var seatChoice = $("#view-seat");
+    function view(seat) {
+      viewer = frames[0].seats.indexOf(seat) >= 0 ? seat : "";
+      if (seatChoice) seatChoice.value = viewer;
+      if (cur >= 0) draw();
+    }
+    if (seatChoice) seatChoice.addEventListener("change", function () { view(seatChoice.value); });
+
+    /* -- Controls ------------------------------------------------------------------- */
+    on("#first", "click", function () { stop(); show(0); });
+    on("#prev", "click", function () { stop(); show(cur - 1); });
+    on("#next", "click", function () { stop(); show(cur + 1); });
+    on("#last", "click", function () { stop(); show(last); });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      var target = ev.target;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (ev.key === " " && !(target && /^(BUTTON|A)$/.test(target.tagName))) {
+        ev.preventDefault();
+        if (timer === null) start(); else stop();
+        return;
+      }
+      var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: last }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      stop();
+      show(to);
+    });
+    root.addEventListener("tute:show", function (ev) { stop(); show(ev.detail); });  // analysis.js's graph asks
+
+    view(new URLSearchParams(location.search).get("seat") || "");
+    show(frameFromURL(frames));
+    return { show: show, view: view, play: start, pause: stop };
+  }
+
+  global.TuteReplay = { mount: mount };
+  var first = document.getElementById("replay");
+  if (first) mount(first);
+})(window);

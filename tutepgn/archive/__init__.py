@@ -11,6 +11,7 @@
 from ..lazy import lazy_exports
 
 __getattr__, __dir__ = lazy_exports(__name__, {
+    ".club": ("MatchView", "PlayerView", "match_of", "matches", "player"),
     ".columns": ("CSV_COLUMNS", "DEAL_COLUMNS", "SCHEMA", "SUMMARY_COLUMNS", "TABLES", "Column", "deal_id"),
     ".defaults": ("BATCH_SIZE", "EXPORT_FORMATS", "SQL_MEMORY", "SQL_MEMORY_ENV"),
     ".held": ("SERVICE_SUFFIX", "announced", "running_service", "service_file", "service_url"),
@@ -27,7 +28,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "KEY_ENV", "SCHEMA",
            "SERVICE_SUFFIX", "SORTS", "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES",
-           "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "SearchFilters",
-           "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
-           "encode_cursor", "fatal", "name_words", "open_reader", "open_sql", "open_writer", "rebuild_file", "run_sql",
-           "run_with_timeout", "running_service", "service_file", "service_url", "sql_memory"]
+           "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "MatchView",
+           "PlayerView", "SearchFilters", "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
+           "encode_cursor", "fatal", "match_of", "matches", "name_words", "open_reader", "open_sql", "open_writer",
+           "player", "rebuild_file", "run_sql", "run_with_timeout", "running_service", "service_file", "service_url", "sql_memory"]

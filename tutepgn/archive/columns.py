@@ -147,7 +147,7 @@ CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "no
                "result", "winner", "winner_points", "margin", "tute", "doubled", "tie_break", "cantes", "exchanges")
 """Columns of a CSV download, from the CLI or the API (lists are written space-separated)."""
 SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west", "south", "east", "dealer", "trump",
-                   "score", "sides", "result", "valid")
+                   "score", "sides", "result", "valid", "match_id", "deal_no")
 """Columns a search returns unless told otherwise."""
 
 _ARROW_TYPES = {_S: "string", _I64: "int64", _I32: "int32", "SMALLINT": "int16", _U8: "uint8", _U16: "uint16",

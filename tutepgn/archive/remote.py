@@ -180,7 +180,8 @@ def summary_row(item: dict[str, Any]) -> dict[str, Any]:
     row = {"id": item["id"], "date_text": item["date"], "event": item["event"], "site": item["site"],
            "rules": item["rules"], **{column: item["seats"].get(letter) for letter, column in _SEAT_COLUMNS.items()},
            "dealer": item["dealer"], "trump": item["trump"], "score": item["score"], "sides": item["sides"],
-           "result": item["result"], "valid": item["valid"]}
+           "result": item["result"], "valid": item["valid"], "match_id": item.get("match"),
+           "deal_no": item.get("deal_no")}
     return {column: row[column] for column in SUMMARY_COLUMNS}
 
 

@@ -445,6 +445,8 @@ class DealSummary(BaseModel):
     score: list[int] | None = Field(None, description="Recomputed totals per side.")
     result: str | None = Field(None, description="Recomputed result, e.g. NS+1, or * if unfinished.")
     valid: bool
+    match: str | None = Field(None, description="The Match tag: the deal is one of that match.")
+    deal_no: int | None = Field(None, description="The DealNo tag: its place in the match.")
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DealSummary:
@@ -454,7 +456,7 @@ class DealSummary(BaseModel):
         return cls(id=row["id"], date=row.get("date_text"), event=row.get("event"), site=row.get("site"),
                    rules=row.get("rules"), seats=seats, dealer=row.get("dealer"), trump=row.get("trump"),
                    sides=row.get("sides") or [], score=row.get("score"), result=row.get("result"),
-                   valid=bool(row.get("valid")))
+                   valid=bool(row.get("valid")), match=row.get("match_id"), deal_no=row.get("deal_no"))
 
 
 class DealPage(BaseModel):

@@ -18,7 +18,10 @@ its points and the others minimising them, fail-soft, with:
 * at a trick start, a cut-off when bounds of the value are outside the window:
   at most every point left (cards, last ten, cantes still held) less the
   opponents' sure trumps, at least the team's sure trumps (the highest trump
-  left always wins its trick; a trump still in the stock counts against both sides);
+  left always wins its trick; a trump still in the stock counts against both sides), raised (or lowered)
+  by the quick tricks of the side to lead: the points its leader surely captures by leading its top cards
+  of plain suits while no opponent can trump them;
+* the last trick (one card a hand, the stock empty) played out at once, without a node per card;
 * with cards in the stock, after each trick the winner draws first, then the
   others, as the engine does; any card may be played while the stock has cards
   when the ruleset says so.  While the stock has cards the key holds the hands
@@ -32,7 +35,7 @@ counts can differ); they are tested to agree.
 
 from __future__ import annotations
 
-from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask, cards_in
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty
 from .position import MERGE, SQUEEZE, STOCK_PER_WORD, ZEROS, declare, duty_options, trick_state
@@ -112,13 +115,86 @@ class PythonSearch:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
 
-    def bounds(self) -> tuple[int, int]:
+    def quick_tricks(self, live: Mask) -> int:
+        """The points the leader's side surely captures by leading, from the top, its run of the highest live
+        cards (``live``: every hand) of plain suits (the stock empty, suits to be followed).
+
+        A round of a suit is sure while every opponent holding a trump still has a card of it (so must follow
+        and cannot beat); a partner holding trumps and none of the suit may trump, which wins the round for
+        the side but takes the lead, so the chain stops there.  Counted: the cards led and, in each sure round,
+        the cheapest card of the suit each other seat must follow with (for a seat without trumps, which may
+        have discarded cards of the suit in earlier rounds, only in the first suit run).
+        """
+        if self.stock_pos < len(self.stock) or not self.rules.must_follow:
+            return 0
+        hands, n, team, leader = self.hands, self.n, self.team, self.leader
+        mine = hands[leader]
+        side = team >> leader & 1
+        trumps = SUIT_MASK[self.trump]
+        points = 0
+        first = True
+        for suit in SUITS:
+            rest = live & SUIT_MASK[suit]
+            if suit == self.trump or not rest or not mine >> (rest.bit_length() - 1) & 1:
+                continue  # the leader does not hold the suit's highest live card
+            sm = SUIT_MASK[suit]
+            led = []
+            while rest:
+                top = rest.bit_length() - 1
+                if not mine >> top & 1:
+                    break
+                led.append(top)
+                rest ^= BIT[top]
+            rounds, stop = len(led), False
+            for i in range(1, n):
+                p = (leader + i) % n
+                if not hands[p] & trumps:
+                    continue
+                m = (hands[p] & sm).bit_count()
+                if (team >> p & 1) != side:
+                    if m < rounds:
+                        rounds, stop = m, False
+                elif m + 1 <= rounds:
+                    rounds, stop = m + 1, True
+            if not rounds:  # an opponent may trump the first round
+                continue
+            points += sum(CARD_POINTS[c] for c in led[:rounds])
+            for i in range(1, n):
+                p = (leader + i) % n
+                if first or hands[p] & trumps:
+                    points += sum(CARD_POINTS[c] for c in cards_in(hands[p] & sm)[:rounds])
+            first = False
+            if stop:
+                break
+        return points
+
+    def last_trick(self) -> int:
+        """The last trick played out, one card in each hand and the stock empty: the team's points from it
+        (its cards and the last ten if the team wins it; no cante is sung after the last trick), or -1."""
+        if self.stock_pos < len(self.stock):
+            return -1
+        n, leader, trump = self.n, self.leader, self.trump
+        win, high, points = leader, -1, self.bonus
+        for i in range(n):
+            seat = (leader + i) % n
+            h = self.hands[seat]
+            if h.bit_count() != 1:
+                return -1
+            c = h.bit_length() - 1
+            points += CARD_POINTS[c]
+            if high < 0 or (c > high if CARD_SUIT[c] == CARD_SUIT[high] else CARD_SUIT[c] == trump):
+                high, win = c, seat
+        return points if self.team >> win & 1 else 0
+
+    def bounds(self, only: int = -1) -> tuple[int, int]:
         """At a trick start, the least and the most the team can still make.
 
         The most: every card point, the last ten and the cantes still held, less the points of the
         opponents' trumps above every trump of the team and of the stock (the highest trump left always wins
         its trick, and every card is played); the least: the points of the team's trumps above every trump of
-        the opponents and of the stock.
+        the opponents and of the stock.  Then the leader's side's :meth:`quick_tricks` raise the least (the
+        team leads) or lower the most (the opponents lead), unless the first card is forced (``only``): they
+        rest on the leader's choice of lead.
         """
         ours = theirs = 0
         for seat, h in enumerate(self.hands):
@@ -132,12 +208,18 @@ class PythonSearch:
         above_ours, above_theirs = their_trumps | stock_trumps, our_trumps | stock_trumps
         sure_ours = our_trumps & ABOVE[above_ours.bit_length() - 1] if above_ours else our_trumps
         sure_theirs = their_trumps & ABOVE[above_theirs.bit_length() - 1] if above_theirs else their_trumps
+        least = card_points(sure_ours)
         most = self.bonus + card_points(ours | theirs | stock) - card_points(sure_theirs)
+        quick = self.quick_tricks(ours | theirs) if only < 0 else 0
+        if self.team >> self.leader & 1:
+            least += quick
+        else:
+            most -= quick
         if self.sing:
             for s in SUITS:
                 if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
                     most += self.cuarenta_points if s == self.trump else self.cante_points
-        return card_points(sure_ours), most
+        return least, most
 
     def node(self, alpha: int, beta: int, only: int = -1) -> int:
         """One node: the team's points from here, fail-soft in (alpha, beta)."""
@@ -151,7 +233,10 @@ class PythonSearch:
             seat = self.leader
             if not hands[seat]:
                 return 0
-            least, most = self.bounds()
+            last = self.last_trick()
+            if last >= 0:
+                return last
+            least, most = self.bounds(only)
             if least >= beta:
                 return least
             if most <= alpha:

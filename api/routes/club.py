@@ -1,0 +1,93 @@
+"""What a club reads beside a deal: a match, a player, the statistics and the rules, each as JSON and as a page.
+
+The JSON and the page of each come from the same library call (:mod:`tutepgn.archive.club`,
+:meth:`~tutepgn.archive.Archive.stats`, :func:`tutepgn.rules.option_rows`).
+"""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from tutepgn.archive import Archive, MatchView, PlayerView, SearchFilters, matches, player
+from tutepgn.rules import PRESETS, option_rows, preset
+from tutepgn.sources import decisions_for
+
+from ..deps import Service, search_filters
+from ..i18n import PAGES
+
+SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+"""The suits' names, as the pages write a suit letter (the same in Spanish and English)."""
+
+
+def found_matches(service: Service, view: Archive, match_id: str) -> list[MatchView]:
+    """Every match stored under ``match_id``; 404 if none is."""
+    told = service.timed(view, lambda: matches(view, match_id))
+    if not told:
+        raise HTTPException(404, f"no match {match_id!r} in the archive")
+    return told
+
+
+def found_player(service: Service, view: Archive, name: str) -> PlayerView:
+    """A player by the name the records give; 404 if no deal names them."""
+    told = service.timed(view, lambda: player(view, name))
+    if told is None:
+        raise HTTPException(404, f"no player {name!r} in the archive")
+    return told
+
+
+def rules_shown() -> list[dict[str, Any]]:
+    """Every preset as the rules page shows it: its options with their sources, and the engine's decisions."""
+    return [{"name": name, "rows": option_rows(preset(name)), "decisions": decisions_for(preset(name))}
+            for name in PRESETS]
+
+
+def router(service: Service) -> APIRouter:
+    Reader = Annotated[Archive, Depends(service.reader)]
+    api = APIRouter(prefix="/api/v1", tags=["archive"])
+    pages = APIRouter(include_in_schema=False)
+
+    @api.get("/matches/{match_id}", response_model=list[MatchView],
+             summary="A match: its deals in order, the standing after each, and its winner (every match stored "
+                     "under this id: ids are chosen by whoever recorded them)")
+    def match_json(match_id: str, view: Reader) -> list[MatchView]:
+        return found_matches(service, view, match_id)
+
+    @api.get("/players/{name}", response_model=PlayerView,
+             summary="A player (by the name the records give): deals, results, cantes, partners and opponents")
+    def player_json(name: str, view: Reader) -> PlayerView:
+        return found_player(service, view, name)
+
+    @pages.get("/matches/{match_id}", response_class=HTMLResponse)
+    def match_page(request: Request, match_id: str, view: Reader) -> HTMLResponse:
+        return PAGES.TemplateResponse(request, "match.html", {"matches": found_matches(service, view, match_id),
+                                                              "match_id": match_id, "suits": SUITS})
+
+    @pages.get("/players/{name}", response_class=HTMLResponse)
+    def player_page(request: Request, name: str, view: Reader) -> HTMLResponse:
+        return PAGES.TemplateResponse(request, "player.html", {"player": found_player(service, view, name),
+                                                               "suits": SUITS})
+
+    @pages.get("/stats", response_class=HTMLResponse)
+    def stats_page(request: Request, view: Reader) -> HTMLResponse:
+        """The statistics of /api/v1/stats over the deals the search's filters match."""
+        error, stats, given = None, None, {}
+        try:
+            filters = search_filters(request)
+            given = filters.given()
+            stats = service.timed(view, lambda: view.stats(filters))
+        except HTTPException as exc:
+            error = exc.detail
+        query = {k: v for k, v in request.query_params.items() if k in SearchFilters.model_fields}
+        return PAGES.TemplateResponse(request, "stats.html", {"stats": stats, "error": error, "given": given,
+                                                              "query": query, "suits": SUITS})
+
+    @pages.get("/rules", response_class=HTMLResponse)
+    def rules_page(request: Request) -> HTMLResponse:
+        """Every preset's options with the citation or decision behind each, as ``tute rules NAME`` lists them."""
+        return PAGES.TemplateResponse(request, "rules.html", {"presets": rules_shown()})
+
+    both = APIRouter()
+    both.include_router(api)
+    both.include_router(pages)
+    return both

@@ -1,0 +1,171 @@
+"""Every shell command of the README and of docs/*.md runs as written, and exits as the docs say.
+
+Each ```sh block runs in bash, in document order, in one scratch folder holding ``samples/`` and the
+files the docs make first (``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
+``TUTEPGN_DB`` at its archive.  A command exits 0 unless its comment says ``exit N``.  A block that
+talks to ``http://127.0.0.1:8000`` gets a real service (``tute serve``) on a free port, over the same
+archive, with the key file the docs make.  The commands not run are listed in :data:`NOT_RUN` with the
+reason, and each must still be in the docs (so the list cannot rot).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"^```(?:sh|bash)\n(.*?)^```", re.S | re.M)
+SERVICE = "127.0.0.1:8000"
+KEY = "docs-commands-key"
+
+NOT_RUN = {
+    "make run": "the Quickstart itself: .ci/run and a fresh clone check it",
+    "make test": "the Quickstart itself: .ci/run runs it",
+    "make bench": "the benchmarks: minutes, run by hand (docs/performance.md)",
+    ".venv/bin/python bench/run_all.py": "the benchmarks: minutes, run by hand (docs/performance.md)",
+    "tute serve": "a service in the foreground never ends: tests/test_serve_cli.py starts it; here the test's "
+                  "own service answers the blocks that talk to one",
+    "TUTEPGN_API_KEYS_FILE=": "a service in the foreground or background: the test starts its own with this "
+                              "key file",
+    "uvicorn --factory": "a service in the foreground never ends: tests/test_serve_cli.py runs the factory",
+    "tute record": "asks for each entry at the terminal: tests/test_record_table.py types whole deals into it",
+    "duckdb -readonly": "DuckDB's own command-line program is not a dependency",
+    "curl -sN": "follows an event stream that never ends: tests/test_live_api.py reads it",
+    "tute archive analyse": "minutes of CPU over every sample: tests/test_archive_analysis.py runs it",
+}
+"""Commands of the docs left out, by how they start, and why."""
+
+
+def commands() -> list[tuple[str, list[str]]]:
+    """Each block (where, its logical lines: continuations joined, comment-only lines dropped)."""
+    found = []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for m in BLOCK.finditer(text):
+            where = f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+            lines = m.group(1).replace("\\\n", " ").splitlines()
+            found.append((where, [line for line in lines if line.strip() and not line.lstrip().startswith("#")]))
+    return found
+
+
+BLOCKS = commands()
+
+
+def skipped(line: str) -> str | None:
+    """Why a command is not run, or None."""
+    return next((why for start, why in NOT_RUN.items() if line.lstrip().startswith(start)), None)
+
+
+def expected_status(line: str) -> int:
+    """The exit status a command's comment promises (``# ... exit 2 ...``), else 0."""
+    comment = line.partition("  #")[2]
+    m = re.search(r"\bexit (\d)\b", comment)
+    return int(m.group(1)) if m else 0
+
+
+def script(lines: list[str], port: int) -> str:
+    """The block as a bash script that stops at the first command whose status is not the promised one."""
+    out = []
+    for line in lines:
+        if skipped(line):
+            continue
+        command = line.replace(SERVICE, f"127.0.0.1:{port}").rstrip()
+        status = expected_status(line)
+        said = shlex.quote(f"not exit {status}: {line.split('  #')[0].strip()}")
+        out.append(f"{command}\nstatus=$?\nif [ $status -ne {status} ]; then echo exit $status, {said} >&2; exit 99; fi")
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the commands run in: samples/, club.tpgn (docs/validate.md), a key file, and a home."""
+    from test_docs_examples import club_record  # one copy of how the docs make club.tpgn
+
+    folder = tmp_path_factory.mktemp("cmds")
+    shutil.copytree(ROOT / "samples", folder / "samples")
+    (folder / "club.tpgn").write_text(club_record(), encoding="utf-8")
+    (folder / "more.tpgn").write_text((ROOT / "samples" / "tutes.tpgn").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    (folder / "tute-keys").write_text(KEY + "\n", encoding="utf-8")
+    (folder / "home").mkdir()
+    return folder
+
+
+def environment(scratch: Path) -> dict[str, str]:
+    """The commands' environment: this venv's tute and python first, the scratch archive, home and keys."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            "HOME": str(scratch / "home"), "TUTEPGN_DB": str(scratch / "demo.duckdb"),
+            "TUTEPGN_API_KEY": KEY, "COLUMNS": "120"}
+
+
+@pytest.fixture(scope="module")
+def service(scratch: Path) -> Iterator[int]:
+    """A real ``tute serve --load samples/`` (as ``make run``) over the scratch archive, with the docs' key file,
+    on a free port: started when the first block that talks to one runs."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**environment(scratch), "TUTEPGN_API_KEYS_FILE": str(scratch / "tute-keys")}
+    process = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "serve", "--load", "samples/", "--port", str(port)], cwd=scratch,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail(f"the service did not start: {process.stderr.read().decode() if process.stderr else ''}")
+    yield port
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("where, lines", BLOCKS, ids=[w for w, _ in BLOCKS])
+def test_doc_commands_run(where: str, lines: list[str], scratch: Path, request: pytest.FixtureRequest) -> None:
+    if all(skipped(line) for line in lines):
+        pytest.skip("; ".join(sorted({skipped(line) or "" for line in lines})))
+    talks = any(SERVICE in line or line.startswith(("make run &", "TUTEPGN_API_KEYS_FILE=")) for line in lines)
+    port = request.getfixturevalue("service") if talks else 0
+    body = script(lines, port).replace("/tmp/", f"{scratch}/").replace("~/", f"{scratch}/")
+    run = subprocess.run(["bash", "-c", body], cwd=scratch, env=environment(scratch), capture_output=True,
+                         text=True, timeout=600, check=False)
+    assert run.returncode == 0, f"{where}: {run.stderr[-3000:]}"
+    assert "Traceback" not in run.stderr and "Internal error" not in run.stdout, f"{where}: {run.stderr[-3000:]}"
+    if not talks:
+        return
+    held = scratch / "demo.duckdb.service.json"
+    assert held.exists(), "the service holds the archive while the blocks that talk to it run"
+
+
+def test_the_readme_search_showcase_finds_deals(scratch: Path) -> None:
+    """The README's own example of a search finds deals in samples/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("tute search --cante-by"))
+    db = scratch / "showcase.duckdb"
+    env = {**environment(scratch), "TUTEPGN_DB": str(db)}
+    subprocess.run([sys.executable, "-m", "tutepgn.cli", "import", "samples/"], cwd=scratch, env=env, check=True,
+                   capture_output=True)
+    command = line.split("  #")[0].replace("tute ", f"{sys.executable} -m tutepgn.cli ", 1) + " --format nl"
+    run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True, text=True, check=True)
+    assert len(run.stdout.splitlines()) >= 1
+
+
+def test_every_command_left_out_is_still_in_the_docs() -> None:
+    lines = [line for _where, block in BLOCKS for line in block]
+    for start in NOT_RUN:
+        assert any(line.lstrip().startswith(start) for line in lines), f"{start!r} is no longer in the docs"

@@ -1,0 +1,85 @@
+"""Spanish and English: the catalogue is complete, the pages say no untranslated word, and the language is
+chosen as documented (docs/i18n.md) by the service and by the CLI."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tutepgn import i18n
+from tutepgn.api.app import create_app
+from tutepgn.api.settings import Settings
+from tutepgn.errors import SettingError
+from tutepgn.i18ncheck import catalogue_problems, template_literals
+
+TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "api" / "templates").glob("*.html"))
+NOT_YET = {"error.html", "live.html", "record.html", "record_start.html", "recording_table.html",
+           "search.html"}
+"""Templates still holding English text (the translation is under way): each must fail the check, and comes
+off this list once it passes."""
+
+
+def test_every_message_of_the_sources_has_its_spanish_translation() -> None:
+    assert catalogue_problems("es") == []
+
+
+@pytest.mark.parametrize("template", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="not yet"))
+                                      if p.name in NOT_YET else p for p in TEMPLATES], ids=lambda p: p.name)
+def test_a_template_holds_no_literal_text(template: Path) -> None:
+    assert template_literals(template) == []
+
+
+def test_the_literal_check_finds_text_and_visible_attributes(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text('{% extends "base.html" %}\n<p>{{ _("Deal") }} &middot; N</p>\n<p>Tricks</p>\n'
+                    '<input placeholder="Player" value="{{ v }}"><b title="{{ _(\'x\') }}">{{ n }}</b>\n')
+    assert template_literals(page) == [(3, "Tricks"), (4, "Player")]
+
+
+def test_messages_are_looked_up_in_the_language_spoken() -> None:
+    assert i18n.gettext("Search") == "Search"
+    with i18n.speaking("es_ES.UTF-8"):
+        assert i18n.language() == "es" and i18n.gettext("Search") == "Buscar"
+        assert i18n.gettext("not in the catalogue {x}", x=1) == "not in the catalogue 1"
+        assert i18n.ngettext("{n} deal", "{n} deals", 2) == "2 partidas"
+        assert i18n.ngettext("{n} thing not in it", "{n} things not in it", 2) == "2 things not in it"  # English
+    assert i18n.language() == "en"
+    with pytest.raises(SettingError, match="the languages are es, en"):
+        i18n.checked("fr")
+
+
+@pytest.mark.parametrize("header, lang", [
+    ("es-ES,es;q=0.9,en;q=0.8", "es"), ("en-GB,en;q=0.9,es;q=0.8", "en"), ("fr-FR, es;q=0.5", "es"),
+    ("en;q=0.3, es;q=0.7", "es"), ("fr", "en"), ("", "en"), ("es;q=abc, en", "en")])
+def test_the_browser_language_is_negotiated(header: str, lang: str) -> None:
+    assert i18n.negotiate(header) == lang
+
+
+@pytest.mark.parametrize("environ, lang", [
+    ({"TUTEPGN_LANG": "es"}, "es"), ({"LANG": "es_AR.UTF-8"}, "es"), ({"LANG": "C.UTF-8"}, "en"),
+    ({"LC_ALL": "en_US.UTF-8", "LANG": "es_ES.UTF-8"}, "en"), ({}, "en")])
+def test_the_cli_language_comes_from_the_environment(environ: dict[str, str], lang: str) -> None:
+    assert i18n.from_environment(environ) == lang
+
+
+def test_the_service_speaks_the_language_asked_and_remembers_a_switch(tmp_path: Path) -> None:
+    client = TestClient(create_app(Settings(db=tmp_path / "a.duckdb")))
+    page = client.get("/validate", headers={"Accept": "text/html", "Accept-Language": "es-ES,es;q=0.9"})
+    assert page.headers["content-language"] == "es" and '<html lang="es">' in page.text
+    assert ">Buscar</a>" in page.text and "Accept-Language" in page.headers["vary"]
+    switched = client.get("/validate?lang=en", headers={"Accept": "text/html", "Accept-Language": "es"})
+    assert switched.headers["content-language"] == "en" and ">Search</a>" in switched.text
+    assert "tute_lang=en" in switched.headers["set-cookie"]
+    remembered = client.get("/validate", headers={"Accept": "text/html", "Accept-Language": "es"})
+    assert remembered.headers["content-language"] == "en"  # the cookie beats the browser's language
+    script = client.get("/i18n/es.js")
+    assert script.status_code == 200 and '"Search": "Buscar"' in script.text
+    assert client.get("/i18n/fr.js").status_code == 404
+
+
+def test_the_cli_takes_lang_and_refuses_a_language_it_does_not_speak() -> None:
+    run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "--lang", "fr", "rules"], capture_output=True,
+                         text=True, check=False)
+    assert run.returncode == 2 and "no messages in 'fr': the languages are es, en" in run.stderr

@@ -1,0 +1,153 @@
+"""Spanish and English: the one place where a message meant for a person is put in the reader's language.
+
+Every message is written in English where it is made, ``_("{seat} must follow suit", seat=...)``, and looked
+up at that moment in the catalogue of the language being spoken: the PO files of
+``tutepgn/locale/<lang>/*.po`` (gettext's format, read with Babel, merged; several files so that parts of the
+program keep their messages apart).  English is the source language and needs no catalogue.
+
+The language being spoken is a context variable: the service sets it for each request (``?lang=``, a cookie,
+then ``Accept-Language``), the CLI once from ``--lang``, ``TUTEPGN_LANG`` or the locale (``LANG``...).  What
+is stored (archive rows, exported records) is written in English whatever is spoken, so that an archive
+reads the same for everyone: :func:`speaking` ``("en")`` around the writing.
+
+Placeholders are named, in braces (``str.format``), in Python, the templates and the pages' scripts alike,
+so that a translation may put them in another order.  ``tests/test_i18n.py`` checks that every message of
+the sources has a Spanish translation with the same placeholders, and that no template, page script or
+CLI message holds an untranslated literal.
+"""
+
+from __future__ import annotations
+
+import gettext as stdlib_gettext
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from .errors import SettingError
+
+LOCALE = Path(__file__).resolve().parent / "locale"
+"""The catalogues: ``LOCALE/<lang>/*.po``."""
+SOURCE = "en"
+"""The language the messages are written in."""
+LANGUAGES = ("es", "en")
+"""The languages spoken, Spanish first (the players' own)."""
+ENVIRONMENT = ("TUTEPGN_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+"""Where the CLI looks for its language when ``--lang`` is not given, in order (gettext's own order, after
+the program's variable)."""
+
+_spoken: ContextVar[str] = ContextVar("tutepgn_language", default=SOURCE)
+
+
+def language() -> str:
+    """The language being spoken here: a code of :data:`LANGUAGES`."""
+    return _spoken.get()
+
+
+def checked(lang: str) -> str:
+    """``lang`` if a catalogue speaks it (``es``, ``es_ES.UTF-8`` and ``ES`` are all ``es``), else a SettingError."""
+    code = lang.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
+    if code not in LANGUAGES:
+        raise SettingError(f"no messages in {lang!r}: the languages are {', '.join(LANGUAGES)}")
+    return code
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` from now on in this context (the CLI, once; the service, once a request)."""
+    _spoken.set(checked(lang))
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the block, then what was spoken before."""
+    token = _spoken.set(checked(lang))
+    try:
+        yield
+    finally:
+        _spoken.reset(token)
+
+
+def gettext(message: str, /, **params: object) -> str:
+    """``message`` in the language being spoken, its ``{placeholders}`` filled from ``params``."""
+    found = catalogue(_spoken.get()).get(message) if _spoken.get() != SOURCE else None
+    text = found if isinstance(found, str) else message
+    return text.format(**params) if params else text
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for it)
+    """Mark ``message`` for the catalogue where it is defined (a field's description, a table of titles) and
+    leave it in English: it is translated where it is shown, ``_(text)``."""
+    return message
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The form of a message for ``n`` things (``n`` is a placeholder too), in the language being spoken."""
+    lang = _spoken.get()
+    forms = catalogue(lang).get(singular) if lang != SOURCE else None
+    if isinstance(forms, tuple):
+        text = forms[min(plural_index(lang)(n), len(forms) - 1)]
+    else:
+        text = singular if n == 1 else plural
+    return text.format(n=n, **params)
+
+
+@cache
+def catalogue(lang: str) -> Mapping[str, str | tuple[str, ...]]:
+    """Every translated message of ``lang``: the merged PO files (fuzzy and empty entries left out)."""
+    from babel.messages.pofile import read_po
+
+    entries: dict[str, str | tuple[str, ...]] = {}
+    for path in sorted((LOCALE / lang).glob("*.po")):
+        with path.open("rb") as po:
+            for message in read_po(po, locale=lang):
+                if not message.id or message.fuzzy:
+                    continue
+                if isinstance(message.id, tuple):
+                    forms = tuple(message.string)
+                    if all(forms):
+                        entries[message.id[0]] = forms
+                elif message.string:
+                    entries[message.id] = message.string
+    return entries
+
+
+@cache
+def plural_index(lang: str) -> Callable[[int], int]:
+    """Which plural form of ``lang`` a count takes (its catalogue's ``Plural-Forms``, as gettext reads it)."""
+    from babel.messages.plurals import get_plural
+
+    return stdlib_gettext.c2py(get_plural(lang).plural_expr)
+
+
+def from_environment(environ: Mapping[str, str] = os.environ) -> str:
+    """The CLI's language when ``--lang`` is not given: the first of :data:`ENVIRONMENT` set to a language we
+    speak (``TUTEPGN_LANG`` must be one; a locale we do not speak, such as ``C.UTF-8``, means English)."""
+    if environ.get("TUTEPGN_LANG"):
+        return checked(environ["TUTEPGN_LANG"])
+    for name in ENVIRONMENT[1:]:
+        if environ.get(name):
+            try:
+                return checked(environ[name])
+            except SettingError:
+                return SOURCE
+    return SOURCE
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The language of :data:`LANGUAGES` a browser prefers most (RFC 9110 ``Accept-Language``: q-values
+    honoured, the first listed among equals); English, the source, when it names none we speak."""
+    best, best_q = SOURCE, 0.0
+    for item in (accept_language or "").split(","):
+        tag, _sep, q = item.strip().partition(";q=")
+        try:
+            code, weight = checked(tag), float(q or 1)
+        except (SettingError, ValueError):
+            continue
+        if weight > best_q:
+            best, best_q = code, weight
+    return best
