@@ -1,8 +1,9 @@
-"""The C core of the solver, built as an optional extension: with no compiler the package installs without it.
+"""The C core (the solver, and the validator's replay fast path), built as an optional extension: with no
+compiler the package installs without it.
 
 Everything else about the package is in pyproject.toml.  ``optional=True``
 turns a failed compile into a warning, and ``tutepgn.solver`` then uses its
-pure-Python search (the same algorithm).  On x86-64 the popcnt instruction
+pure-Python search (the same algorithm), the validator the engine alone.  On x86-64 the popcnt instruction
 (every x86-64 processor since 2008) replaces a library call the search makes
 at every trick start.
 """
@@ -13,5 +14,5 @@ from setuptools import Extension, setup
 
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
 
-setup(ext_modules=[Extension("tutepgn.solver.ccore", ["tutepgn/solver/ccore.c"], extra_compile_args=FLAGS,
-                             optional=True)])
+setup(ext_modules=[Extension("tutepgn.solver.ccore", ["tutepgn/solver/ccore.c", "tutepgn/solver/creplay.c"],
+                             extra_compile_args=FLAGS, optional=True)])

@@ -93,14 +93,22 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     e = r["engine_replay"]
     add("engine replay, 1 core", f"{e['deals_per_s_median']:,} deals/s, {e['card_plays_per_s_median']:,} card plays/s",
         "20,000 deals/s", e["deals_per_s_median"] >= 20000)
+    if "fast_path_deals_per_s_median" in e:
+        add("replay fast path (C), 1 core", f"{e['fast_path_deals_per_s_median']:,} deals/s, "
+            f"{e['fast_path_card_plays_per_s_median']:,} card plays/s", "40,000 deals/s",
+            e["fast_path_deals_per_s_median"] >= 40000)
     p = r["parse"]["tutepgn"]
     add("full parse, 1 core", f"{p['parse_deals_per_s']:,} deals/s, {p['parse_card_plays_per_s']:,} card plays/s",
         "10,000 deals/s", p["parse_deals_per_s"] >= 10000)
     add("header scan, 1 core", f"{p['scan_headers_records_per_s']:,} records/s", "100,000 records/s",
         p["scan_headers_records_per_s"] >= 100000)
     add("regex tokenisation floor (`\\S+`)", f"{p['regex_floor_records_per_s']:,} records/s")
-    add("parse + replay + score, 1 core", f"{p['parse_replay_score_deals_per_s']:,} deals/s, "
-        f"{p['parse_replay_score_card_plays_per_s']:,} card plays/s")
+    add(f"parse + replay + score, 1 core (fast path: {p.get('fast_path', 'python')})",
+        f"{p['parse_replay_score_deals_per_s']:,} deals/s, {p['parse_replay_score_card_plays_per_s']:,} card plays/s")
+    if "parse_replay_score_off_deals_per_s" in p:
+        add("the same, fast path off (the engine replays every deal)",
+            f"{p['parse_replay_score_off_deals_per_s']:,} deals/s, "
+            f"{p['parse_replay_score_off_card_plays_per_s']:,} card plays/s")
     v = r["validate"]
     add("`tute validate` (read, parse, replay, score, report), 1 job",
         f"{v['validate_jobs1_deals_per_s_median']:,} deals/s", "5,000 deals/s",
@@ -136,9 +144,12 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         add(f"python-chess {c['version']} `read_headers`, same run", f"{c['read_headers_per_s']:,} headers/s")
         ratios = r["parse"]["ratios"]
         x = ratios["parse_replay_score_card_plays_per_s_over_chess_plies_per_s"]
-        add("ratio: parse + replay + score card plays/s over `read_game` plies/s", f"{x:.2f}", "5", x >= 5)
+        add("ratio: parse + replay + score card plays/s over `read_game` plies/s", f"{x:.2f}", "10", x >= 10)
+        off = ratios.get("parse_replay_score_off_card_plays_per_s_over_chess_plies_per_s")
+        if off is not None:
+            add("the same ratio, fast path off", f"{off:.2f}")
         x = ratios["scan_headers_over_read_headers"]
-        add("ratio: header scan over `read_headers`", f"{x:.2f}", "1.5", x >= 1.5)
+        add("ratio: header scan over `read_headers`", f"{x:.2f}", "2.5", x >= 2.5)
         add("ratio: full parse over the regex floor", f"{ratios['parse_over_regex_floor']:.2f}")
     for a in r.get("archive", []):
         n = a["deals"]
@@ -146,7 +157,7 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         big = n >= 1_000_000
         add(f"import of {n:,} deals, 2 jobs", f"{imp['seconds']:.1f} s ({a['import_deals_per_s']:,} deals/s), "
             f"peak {a['tree_peak_rss_mb'] / 1024:.2f} GiB (process tree)",
-            "3 min, < 2 GB" if big else "", (imp["seconds"] <= 180 and a["tree_peak_rss_mb"] * 2**20 < 2e9)
+            "2 min, < 1 GB" if big else "", (imp["seconds"] <= 120 and a["tree_peak_rss_mb"] * 2**20 < 1e9)
             if big else None)
         if big:
             add(f"re-import of the same {n:,}", f"{a['reimport']['added']} rows added, {a['reimport']['seconds']:.0f} s",

@@ -19,6 +19,8 @@ from tutepgn.cli.main import app
 from tutepgn.rules import preset
 from tutepgn.simulate import deal_records, match_records
 
+pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SCHEMA = ROOT / "docs" / "schema" / "validate-report.schema.json"

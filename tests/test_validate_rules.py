@@ -33,6 +33,8 @@ from tutepgn.rules import preset
 from tutepgn.simulate import match_records
 from tutepgn.validate import Finding, Report, validate, validate_records
 
+pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
+
 # ---------------------------------------------------------------------------
 # Helpers.
 

@@ -31,6 +31,8 @@ from tutepgn.rules import preset
 from tutepgn.simulate import deal_records
 from tutepgn.validate import Report, validate, validate_sources
 
+pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
+
 PRESETS = ["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
 COUNT = 1000
 SEED = {"ludoteka-pairs": 101, "playcard-2p": 202, "torofun-2p": 303, "torofun-3p": 404, "torofun-4p": 505}

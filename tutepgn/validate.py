@@ -1,11 +1,11 @@
 """The validator: replay a record under its ruleset, find every illegality, settle the count.
 
-:func:`validate` replays one record through the engine and returns a
-:class:`Report`: every illegal play or declaration with its line, column,
-trick, seat and the rule it breaks (in words and by option), the recomputed
-score sheet, and the comparison with the claimed Score and Result, with an
-explanation of where a claimed count went wrong.  It never stops at the first
-error: after an illegal event the replay goes on as the record wrote it.
+:func:`validate` replays one record (in C first: :mod:`tutepgn.fastreplay`) and
+returns a :class:`Report`: every illegal play or declaration with its line,
+column, trick, seat and the rule it breaks (in words and by option), the
+recomputed score sheet, and the comparison with the claimed Score and Result,
+with an explanation of where a claimed count went wrong.  It never stops at the
+first error: after an illegal event the replay goes on as the record wrote it.
 
 :func:`validate_records` checks a stream of records, and consecutive records
 of one match (same Match tag) as a match: first deal, dealer rotation,
@@ -32,6 +32,7 @@ from pathlib import Path
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Deal
 from .events import Action, Cante, Context, Play
+from .fastreplay import Verdict, check as fast_check
 from .notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     parse_record, result_text,
@@ -77,9 +78,12 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     if deal is None:
         return report
     unread = _first_unread(record)
-    _replay(record, deal, report, unread)
+    verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
+    if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
+        _replay(record, deal, report, unread)
+        verdict = Verdict(None, deal.score(report.match_target), deal.over, sum(h.bit_count() for h in deal.hands))
     if unread is None:
-        _judge_score(record, header, deal, report)
+        _judge_score(record, header, verdict, report)
     return report
 
 
@@ -276,15 +280,6 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         report.findings.append(Finding("info", "unread_play", "the play is judged up to the card that cannot be "
                                        "read; from there on nothing is judged (the cards, the count, the result)",
                                        line=line, column=column))
-        return
-    if not deal.over and record.termination != UNFINISHED:
-        report.findings.append(Finding(
-            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
-            f"{sum(len(deal.hand(s)) for s in range(deal.rules.players))} cards were never played",
-            line=_termination_line(record)))
-    if deal.over and record.termination == UNFINISHED:
-        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
-                                       line=_termination_line(record)))
 
 
 def _termination_line(record: Record) -> int | None:
@@ -292,17 +287,23 @@ def _termination_line(record: Record) -> int | None:
     return None if last is None else last[0] + 1
 
 
-def _judge_score(record: Record, header: Header, deal: Deal, report: Report) -> None:
-    """Compare the claimed Score and Result with the recomputed ones; explain a difference."""
-    rules = deal.rules
-    sheet = deal.score(report.match_target)
+def _judge_score(record: Record, header: Header, verdict: Verdict, report: Report) -> None:
+    """Compare the record's end with the deal's, the claimed Score and Result with the recomputed sheet; explain."""
+    sheet, over, rules = verdict.sheet, verdict.over, header.rules
+    if not over and record.termination != UNFINISHED:
+        report.findings.append(Finding(
+            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
+            f"{verdict.cards_left} cards were never played", line=_termination_line(record)))
+    if over and record.termination == UNFINISHED:
+        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
+                                       line=_termination_line(record)))
     report.sheet = sheet
-    report.computed_result = result_text(sheet, rules) if deal.over else UNFINISHED
+    report.computed_result = result_text(sheet, rules) if over else UNFINISHED
     labels = rules.side_labels
     if "Score" in header.errors:
         report.findings.append(_tag_finding(header.errors["Score"], "score_tag"))
     report.claimed_score = header.claimed_score
-    if record.termination == UNFINISHED or not deal.over:
+    if record.termination == UNFINISHED or not over:
         report.findings.append(Finding("info", "unfinished", "unfinished deal: the winner, the totals and the "
                                        "match points cannot be judged; the cards played so far were checked",
                                        line=_termination_line(record)))

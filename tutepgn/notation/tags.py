@@ -128,6 +128,9 @@ def _whole(text: str) -> int:
 
 def read_number(text: str, low: int, high: int) -> int | None:
     """``text`` as a whole number from ``low`` to ``high`` (see :func:`number_error`), or None."""
+    if 0 < len(text) < 10 and text.isascii() and text.isdigit():  # the common case, read at once: no sign, short
+        value = int(text)
+        return value if low <= value <= high else None
     return None if number_error(text, low, high) else _whole(text)
 
 
@@ -154,9 +157,19 @@ def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> s
     return " ".join(f"{label}:{v}" for label, v in zip(rules.side_labels, values))
 
 
+_SIDE_FORMS: dict[tuple[str, ...], re.Pattern[str]] = {}
+"""Per side labels, the form a writer gives side values: every side in order, short numbers (read in one step)."""
+
+
 def parse_side_values(text: str, rules: Ruleset) -> tuple[int, ...] | None:
     """Read ``NS:78 WE:62`` (sides in any order) into values by side index; None when it is not that."""
     labels = rules.side_labels
+    form = _SIDE_FORMS.get(labels)
+    if form is None:
+        form = _SIDE_FORMS[labels] = re.compile(" ".join(f"{re.escape(label)}:([0-9]{{1,9}})" for label in labels))
+    plain = form.fullmatch(text)
+    if plain is not None:
+        return tuple(map(int, plain.groups()))
     values: dict[str, int] = {}
     for part in text.split():
         label, _, value = part.partition(":")
@@ -351,11 +364,16 @@ def _number(record: Record, name: str, low: int, high: int) -> int:
     return _whole(record.tags[name])
 
 
+_PLAIN_DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
+"""A date in the common form, whose year :func:`date_error` always accepts."""
+
+
 def _date(record: Record) -> tuple[dt.date | None, int | None]:
-    problem = date_error(record.tags["Date"])
+    text = record.tags["Date"]
+    problem = None if _PLAIN_DATE.fullmatch(text) else date_error(text)
     if problem is not None:
         raise tag_error(record, "Date", problem)
-    return read_date(record.tags["Date"])
+    return read_date(text)
 
 
 def date_error(text: str) -> str | None:
@@ -371,6 +389,13 @@ def date_error(text: str) -> str | None:
 def read_date(text: str) -> tuple[dt.date | None, int | None]:
     """A Date tag (``2024.12.07``; ``??`` for an unknown part) as a date (None with unknown or impossible parts)
     and its year (None when unknown or out of range: :func:`date_error` says why)."""
+    plain = _PLAIN_DATE.fullmatch(text)
+    if plain is not None:  # the common form, in one step
+        year = int(plain[1])
+        try:
+            return dt.date(year, int(plain[2]), int(plain[3])), year
+        except ValueError:
+            return None, year
     parts = text.split(".")
     year = read_number(parts[0], 0, YEAR_MAX) if parts[0].isascii() else None
     if year is None or len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts[1:]):
@@ -399,6 +424,15 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
     names = rules.seat_names
     bits = _card_bits(style)
     pieces = value.split(":")
+    if (len(pieces) == len(names) + 1 and pieces[0] == names[0]  # the writer's form: seats in turn order
+            and all(piece[-2:] == " " + name for piece, name in zip(pieces[1:-1], names[1:]))):
+        words = [piece[:-2].split() for piece in pieces[1:-1]] + [pieces[-1].split()]
+        try:
+            hands = tuple([sum(map(bits.__getitem__, w)) for w in words])
+        except KeyError:
+            return None
+        if all(h.bit_count() == len(w) for h, w in zip(hands, words)):  # no card repeats: the sums are the ORs
+            return hands
     hands: list[Mask | None] = [None] * len(names)
     seat = pieces[0].strip()
     try:
@@ -408,7 +442,8 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
             index = names.index(seat)
             if hands[index] is not None:
                 return None
-            hands[index] = reduce(or_, map(bits.__getitem__, words), 0)
+            mask = sum(map(bits.__getitem__, words))  # the OR of the cards when no card repeats (no carry)
+            hands[index] = mask if mask.bit_count() == len(words) else reduce(or_, map(bits.__getitem__, words), 0)
             seat = following or ""
     except (KeyError, ValueError):
         return None

@@ -600,6 +600,8 @@ static PyTypeObject TableType = {
     .tp_getset = Table_getset,
 };
 
+int creplay_add(PyObject *module); /* creplay.c: the validator's replay fast path, in this module */
+
 static struct PyModuleDef ccore_module = {
     PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn's double-dummy solver.", -1, NULL,
 };
@@ -612,6 +614,10 @@ PyMODINIT_FUNC PyInit_ccore(void) {
     Py_INCREF(&TableType);
     if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
         Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (creplay_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,492 @@
+/* The validator's fast path in C: replay a deal's events and score it, or name the first illegal event.
+ *
+ * Built into the same extension as the solver (tutepgn.solver.ccore: one build, one fallback); the Python
+ * side is tutepgn/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
+ * the reference: this file applies the same rules in the same order and only answers "legal, with this
+ * score sheet" or "illegal at event k"; the validator then replays an illegal deal in Python to explain it.
+ * tests/test_fastreplay.py replays simulated and tampered deals of every preset (and of other option
+ * combinations) through both and requires the same verdicts, first illegal events and score sheets.
+ *
+ * It reads ruleset options, never a preset: the options come as a tuple of ints (layout O_* below, built
+ * by tutepgn.fastreplay.options).  Events come as plain integers, two bytes each (encode_events):
+ * kind << 2 | seat, then the card, suit or rank.  Cards are ints suit*10+strength (strength 0 = the 2,
+ * 9 = the as); hands are 40-bit masks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+enum { O_PLAYERS, O_SIDES, O_SIDE0, O_SIDE1, O_SIDE2, O_SIDE3, O_FREE_PLAY, O_DUTIES,
+       O_SEVEN, O_SEVEN_FOR, O_TWO, O_TWO_FOR, O_EXCHANGE_FIRST, O_CANTE, O_CUARENTA, O_PER_TRICK,
+       O_FORTY_FIRST, O_ONLY_IF_FIRST_WIN, O_FORFEIT, O_AFTER_DRAW, O_NOT_LAST_DRAWN, O_TUTE_FIRST,
+       O_TUTE_BLOCKED, O_TUTE_POINTS, O_BONUS, O_DEAL_POINTS, O_DOUBLE, O_THRESHOLD, O_BASIS_TOTAL,
+       O_DOUBLE_POINTS, O_TUTE_WINS_MATCH, NOPTIONS };
+/* Play-duty bits, in the order of tutepgn.solver.position.DUTY_OPTIONS (as ccore.c reads them). */
+enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
+       MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
+enum { PLAY, CANTE, TUTE, EXCHANGE };
+
+#define MAX_TRICKS 20
+#define BIT(c) (1ULL << (c))
+#define SUIT_OF(s) (1023ULL << (10 * (s)))
+#define ABOVE_OF(c) (SUIT_OF((c) / 10) & ~((2ULL << (c)) - 1))
+#define PAIR(s) (3ULL << (10 * (s) + 6)) /* caballo (strength 6) and rey (7) of a suit */
+#define FOUR(strength) ((1ULL | 1ULL << 10 | 1ULL << 20 | 1ULL << 30) << (strength))
+#define CABALLOS FOUR(6)
+
+static const int RANK[10] = {2, 4, 5, 6, 7, 10, 11, 12, 3, 1};
+static const int POINTS[10] = {0, 0, 0, 0, 0, 2, 3, 4, 10, 11};
+
+typedef struct {
+    long o[NOPTIONS];
+    int n, trump, free_below;
+    u64 hands[4];
+    int stock[40], stock_len, stock_pos, turned;
+    int leader, turn, trick[4], tlen, led, high_led, high_trump, winning;
+    int ntricks, t_leader[MAX_TRICKS], t_cards[MAX_TRICKS][4], t_winner[MAX_TRICKS], t_points[MAX_TRICKS];
+    int won[4], wins[4];
+    int ncantes, c_seat[4], c_suit[4], c_points[4];
+    int sung, barred, lost[4], last_draw[4], tute;      /* tute: the index of the tute event, -1 */
+    int window_side, window_cantes, window_after_draw;  /* window_side -1: no declaration window */
+} Deal;
+
+#define SIDE(d, seat) ((int)(d)->o[O_SIDE0 + (seat)])
+#define OVER(d) ((d)->tute >= 0 || (d)->turn < 0)
+
+/* tutepgn.duties.play_duty: the cards the seat may play. */
+static u64 allowed(const Deal *d, int seat) {
+    u64 hand = d->hands[seat];
+    long duties = d->o[O_DUTIES];
+    if (d->led < 0) return hand;
+    u64 follow = hand & SUIT_OF(d->led);
+    int w = d->winning;
+    if (w != seat && SIDE(d, w) == SIDE(d, seat) && (duties & PARTNER_EXEMPTS))
+        return (follow && (duties & MUST_FOLLOW)) ? follow : hand;
+    if (follow && (duties & MUST_FOLLOW)) {
+        int high = d->high_led;
+        if (d->led == d->trump) high = d->high_trump;
+        else if ((duties & BEAT_WAIVED) && d->high_trump >= 0) return follow;
+        if (duties & MUST_BEAT) {
+            u64 beat = follow & ABOVE_OF(high);
+            if (beat) return beat;
+        }
+        return follow;
+    }
+    if ((duties & MUST_TRUMP) && !follow) {
+        u64 trumps = hand & SUIT_OF(d->trump);
+        if (trumps) {
+            if (d->high_trump < 0 || !(duties & MUST_OVERTRUMP)) return trumps;
+            u64 over = trumps & ABOVE_OF(d->high_trump);
+            if (over) return over;
+            if (duties & MUST_UNDERTRUMP) return trumps;
+        }
+    }
+    return hand;
+}
+
+/* DeclarationRules._window_refusal: after a trick won by the declarer's side, before the next lead. */
+static int window_refused(const Deal *d, int seat) {
+    return OVER(d) || d->tlen || !d->ntricks || d->window_side != SIDE(d, seat);
+}
+
+/* DeclarationRules._draw_refusal: the 2-player rules that tie declarations to the draws. */
+static int draw_refused(const Deal *d, int seat, u64 cards) {
+    if (d->o[O_AFTER_DRAW] && !d->window_after_draw) return 1;
+    return d->o[O_NOT_LAST_DRAWN] && d->last_draw[seat] >= 0 && (cards >> d->last_draw[seat] & 1);
+}
+
+/* DeclarationRules._cante_refusal, as a yes or no. */
+static int cante_refused(const Deal *d, int seat, int suit) {
+    int side = SIDE(d, seat);
+    return window_refused(d, seat) || (d->hands[seat] & PAIR(suit)) != PAIR(suit) || (d->sung >> suit & 1)
+        || (d->barred >> side & 1) || (d->lost[side] >> suit & 1) || d->window_cantes >= d->o[O_PER_TRICK]
+        || draw_refused(d, seat, PAIR(suit))
+        || (d->o[O_FORTY_FIRST] && suit != d->trump && !cante_refused(d, seat, d->trump));
+}
+
+/* DeclarationRules._tute_refusal, as a yes or no. */
+static int tute_refused(const Deal *d, int seat, int rank) {
+    if (rank != 11 && rank != 12) return 1;
+    u64 four = FOUR(rank == 12 ? 7 : 6);
+    int first_lead = !d->ntricks && !d->tlen && !OVER(d);
+    if (first_lead && d->o[O_TUTE_FIRST] ? seat != d->turn : window_refused(d, seat)) return 1;
+    if ((d->hands[seat] & four) != four) return 1;
+    if (d->o[O_TUTE_BLOCKED])
+        for (int i = 0; i < d->ncantes; i++)
+            if (SIDE(d, d->c_seat[i]) == SIDE(d, seat)) return 1;
+    return !first_lead && draw_refused(d, seat, four);
+}
+
+/* DeclarationRules._exchange_refusal, as a yes or no. */
+static int exchange_refused(const Deal *d, int seat, int c) {
+    int rank = RANK[c % 10];
+    long ranks_for;
+    if (rank == 7 && d->o[O_SEVEN]) ranks_for = d->o[O_SEVEN_FOR];
+    else if (rank == 2 && d->o[O_TWO]) ranks_for = d->o[O_TWO_FOR];
+    else return 1;
+    return OVER(d) || c / 10 != d->trump || d->stock_pos >= d->stock_len || d->tlen || seat != d->turn
+        || (!d->ntricks && !d->o[O_EXCHANGE_FIRST]) || !(d->hands[seat] >> c & 1)
+        || !(ranks_for >> RANK[d->turned % 10] & 1);
+}
+
+/* DeclarationRules._close_window: at the next lead, what silence after a won trick costs. */
+static void close_window(Deal *d) {
+    int side = d->window_side;
+    if ((!d->o[O_ONLY_IF_FIRST_WIN] && !d->o[O_FORFEIT]) || d->window_cantes) {
+        d->window_side = -1;
+        return;
+    }
+    if (d->o[O_ONLY_IF_FIRST_WIN] && d->wins[side] == 1) d->barred |= 1 << side;
+    if (d->o[O_FORFEIT]) {
+        int lost = 0;
+        u64 unsung = CABALLOS;
+        for (int s = 0; s < 4; s++)
+            if (d->sung >> s & 1) unsung &= ~PAIR(s);
+        for (int seat = 0; seat < d->n; seat++) {
+            if (SIDE(d, seat) != side) continue;
+            u64 held = d->hands[seat] & (d->hands[seat] >> 1) & unsung; /* caballos whose rey is held too */
+            for (int s = 0; s < 4; s++)
+                if ((held & SUIT_OF(s)) && !cante_refused(d, seat, s)) lost |= 1 << s;
+        }
+        d->lost[side] |= lost;
+    }
+    d->window_side = -1;
+}
+
+/* Deal._finish_trick and Deal._draw. */
+static void finish_trick(Deal *d) {
+    int winner = d->winning, points = 0, side = SIDE(d, winner), k = d->ntricks++;
+    for (int i = 0; i < d->n; i++) {
+        points += POINTS[d->trick[i] % 10];
+        d->t_cards[k][i] = d->trick[i];
+    }
+    d->t_leader[k] = d->leader;
+    d->t_winner[k] = winner;
+    d->t_points[k] = points;
+    d->won[side] += points;
+    d->wins[side] += 1;
+    d->tlen = 0;
+    d->led = d->high_led = d->high_trump = d->winning = -1;
+    int drew = d->stock_pos < d->stock_len;
+    if (drew) {
+        int drawn[4] = {-1, -1, -1, -1};
+        for (int i = 0; i < d->n && d->stock_pos < d->stock_len; i++) {
+            int seat = (winner + i) % d->n;
+            drawn[seat] = d->stock[d->stock_pos++];
+            d->hands[seat] |= BIT(drawn[seat]);
+        }
+        if (d->stock_pos == d->stock_len) memcpy(d->last_draw, drawn, sizeof drawn);
+    } else {
+        u64 left = 0;
+        for (int seat = 0; seat < d->n; seat++) left |= d->hands[seat];
+        if (!left) {
+            d->turn = -1;
+            d->window_side = -1;
+            return;
+        }
+    }
+    d->leader = d->turn = winner;
+    d->window_side = side;
+    d->window_cantes = 0;
+    d->window_after_draw = drew;
+}
+
+/* Deal.apply of one event: 0 if it is legal (and applied), 1 if the engine refuses it. */
+static int apply(Deal *d, int kind, int seat, int value, int index) {
+    if (kind == PLAY) {
+        int c = value, turn = d->turn;
+        if (OVER(d) || seat != turn || !(d->hands[seat] >> c & 1)) return 1;
+        if (d->tlen && d->stock_pos >= d->free_below && !(allowed(d, seat) >> c & 1)) return 1;
+        if (!d->tlen && d->window_side >= 0) close_window(d);
+        d->hands[seat] ^= BIT(c);
+        int suit = c / 10;
+        if (d->tlen) {
+            if (suit == d->trump) {
+                if (c > d->high_trump) { d->high_trump = c; d->winning = seat; }
+            } else if (suit == d->led && c > d->high_led) {
+                d->high_led = c;
+                if (d->high_trump < 0) d->winning = seat;
+            }
+        } else {
+            d->led = suit; d->high_led = c; d->winning = seat;
+            if (suit == d->trump) d->high_trump = c;
+        }
+        d->trick[d->tlen++] = c;
+        if (d->tlen == d->n) finish_trick(d);
+        else d->turn = seat + 1 < d->n ? seat + 1 : 0;
+        return 0;
+    }
+    if (kind == CANTE) {
+        if (cante_refused(d, seat, value)) return 1;
+        int k = d->ncantes++;
+        d->c_seat[k] = seat;
+        d->c_suit[k] = value;
+        d->c_points[k] = (int)(value == d->trump ? d->o[O_CUARENTA] : d->o[O_CANTE]);
+        d->sung |= 1 << value;
+        d->window_cantes += 1;
+        return 0;
+    }
+    if (kind == TUTE) {
+        if (tute_refused(d, seat, value)) return 1;
+        d->tute = index;
+        return 0;
+    }
+    if (exchange_refused(d, seat, value)) return 1;
+    d->hands[seat] = (d->hands[seat] & ~BIT(value)) | BIT(d->turned);
+    d->stock[d->stock_len - 1] = d->turned = value;
+    return 0;
+}
+
+static PyObject *ints(const int *values, int count) {
+    PyObject *t = PyTuple_New(count);
+    if (!t) return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *v = PyLong_FromLong(values[i]);
+        if (!v) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *side_or_none(int side) {
+    if (side < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(side);
+}
+
+/* tutepgn.score.count, at the end of the replay: the fields of a ScoreSheet in its order from card_points
+ * on, the tricks as trick_type (the Trick named tuple) and the cantes as (seat, side, suit, points). */
+static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_seat) {
+    int sides = (int)d->o[O_SIDES], totals[4], cards_last[4], points[4] = {0, 0, 0, 0};
+    int complete = d->turn < 0 && d->tute < 0, last_side = -1, winner = -1, tie_break = 0, doubled = 0;
+    int wins_match = 0;
+    if (complete) last_side = SIDE(d, d->t_winner[d->ntricks - 1]);
+    for (int k = 0; k < sides; k++) {
+        totals[k] = cards_last[k] = d->won[k] + (k == last_side ? (int)d->o[O_BONUS] : 0);
+    }
+    for (int i = 0; i < d->ncantes; i++) totals[SIDE(d, d->c_seat[i])] += d->c_points[i];
+    if (d->tute >= 0) {
+        winner = SIDE(d, tute_seat);
+        if (d->o[O_TUTE_WINS_MATCH]) wins_match = 1;
+        else points[winner] = (int)d->o[O_TUTE_POINTS];
+    } else if (complete) { /* tutepgn.score.decide */
+        int best = totals[0], tied = 0;
+        for (int k = 1; k < sides; k++) if (totals[k] > best) best = totals[k];
+        for (int k = 0; k < sides; k++) tied += totals[k] == best;
+        tie_break = tied > 1;
+        for (int k = 0; k < sides && !tie_break; k++) if (totals[k] == best) winner = k;
+        for (int i = d->ntricks - 1; i >= 0 && tie_break && winner < 0; i--) {
+            int side = SIDE(d, d->t_winner[i]);
+            if (totals[side] == best) winner = side;
+        }
+        if (winner < 0) Py_RETURN_NONE; /* no tied side won a trick: the engine's own count has no answer */
+        int basis = d->o[O_BASIS_TOTAL] ? totals[winner] : cards_last[winner];
+        doubled = d->o[O_DOUBLE] && basis > d->o[O_THRESHOLD];
+        points[winner] = (int)(doubled ? d->o[O_DOUBLE_POINTS] : d->o[O_DEAL_POINTS]);
+    }
+    PyObject *tricks = PyTuple_New(d->ntricks), *cantes = PyTuple_New(d->ncantes);
+    if (!tricks || !cantes) goto fail;
+    for (int k = 0; k < d->ntricks; k++) {
+        PyObject *t = trick_type->tp_alloc(trick_type, 4);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(tricks, k, t);
+        PyObject *cards = ints(d->t_cards[k], d->n);
+        if (!cards) goto fail;
+        PyTuple_SET_ITEM(t, 0, PyLong_FromLong(d->t_leader[k]));
+        PyTuple_SET_ITEM(t, 1, cards);
+        PyTuple_SET_ITEM(t, 2, PyLong_FromLong(d->t_winner[k]));
+        PyTuple_SET_ITEM(t, 3, PyLong_FromLong(d->t_points[k]));
+    }
+    for (int i = 0; i < d->ncantes; i++) {
+        PyObject *c = Py_BuildValue("(iiii)", d->c_seat[i], SIDE(d, d->c_seat[i]), d->c_suit[i], d->c_points[i]);
+        if (!c) goto fail;
+        PyTuple_SET_ITEM(cantes, i, c);
+    }
+    return Py_BuildValue("(NNNiNNNNNNOO)", tricks, ints(d->won, sides), side_or_none(last_side),
+                         last_side >= 0 ? (int)d->o[O_BONUS] : 0, cantes, ints(totals, sides),
+                         side_or_none(winner), PyBool_FromLong(tie_break), ints(points, sides),
+                         PyBool_FromLong(doubled), wins_match ? Py_True : Py_False,
+                         complete ? Py_True : Py_False);
+fail:
+    Py_XDECREF(tricks);
+    Py_XDECREF(cantes);
+    return NULL;
+}
+
+static int read_ints(PyObject *seq, int *out, int most, const char *what) {
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > most) {
+        PyErr_Format(PyExc_ValueError, "at most %d %s", most, what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v > 39) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is not a card", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    return (int)count;
+}
+
+static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *options, *hands, *stock, *trick_type;
+    const unsigned char *codes;
+    Py_ssize_t ncodes;
+    int leader, trump;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#O!", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
+                          &stock, &leader, &trump, &codes, &ncodes, &PyType_Type, &trick_type))
+        return NULL;
+    Deal d;
+    memset(&d, 0, sizeof d);
+    if (PyTuple_GET_SIZE(options) != NOPTIONS) return PyErr_Format(PyExc_ValueError, "%d options expected", NOPTIONS);
+    for (int i = 0; i < NOPTIONS; i++) {
+        d.o[i] = PyLong_AsLong(PyTuple_GET_ITEM(options, i));
+        if (d.o[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    d.n = (int)d.o[O_PLAYERS];
+    if (d.n < 2 || d.n > 4 || PyList_GET_SIZE(hands) != d.n) return PyErr_Format(PyExc_ValueError, "2 to 4 hands");
+    for (int seat = 0; seat < d.n; seat++) {
+        d.hands[seat] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(hands, seat)) & ((1ULL << 40) - 1);
+        if (PyErr_Occurred()) return NULL;
+    }
+    d.stock_len = read_ints(stock, d.stock, 40, "stock cards");
+    if (d.stock_len < 0) return NULL;
+    if (ncodes % 2 || leader < 0 || leader >= d.n || trump < 0 || trump > 3)
+        return PyErr_Format(PyExc_ValueError, "bad start or events");
+    d.trump = trump;
+    d.turned = d.stock_len ? d.stock[d.stock_len - 1] : 0;
+    d.free_below = d.o[O_FREE_PLAY] ? d.stock_len : 0;
+    d.leader = d.turn = leader;
+    d.led = d.high_led = d.high_trump = d.winning = -1;
+    d.tute = d.window_side = -1;
+    for (int seat = 0; seat < 4; seat++) d.last_draw[seat] = -1;
+    int tute_seat = -1;
+    for (Py_ssize_t i = 0; i < ncodes; i += 2) {
+        int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
+        if (seat >= d.n || (kind == CANTE ? value > 3 : kind != TUTE && value > 39))
+            return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
+        if (kind == PLAY && d.ntricks == MAX_TRICKS) return PyErr_Format(PyExc_ValueError, "too many tricks");
+        if (apply(&d, kind, seat, value, (int)(i / 2))) return PyLong_FromSsize_t(i / 2);
+        if (kind == TUTE) tute_seat = seat;
+    }
+    int left = 0;
+    for (int seat = 0; seat < d.n; seat++) left += __builtin_popcountll(d.hands[seat]);
+    PyObject *counted = sheet(&d, (PyTypeObject *)trick_type, tute_seat);
+    if (!counted || counted == Py_None) return counted;
+    return Py_BuildValue("(OiiN)", OVER(&d) ? Py_True : Py_False, left, d.tute, counted);
+}
+
+/* Where each kind's seat and card (suit, rank) live in its objects: the offsets of their slots, read once per
+ * kind (the event classes are slotted dataclasses); -1 when a field is not a plain slot (then it is asked for). */
+static PyObject *known_kinds[4];
+static Py_ssize_t seat_at[4], value_at[4];
+
+static Py_ssize_t slot_offset(PyObject *kind, PyObject *name) {
+    PyObject *descr = PyObject_GetAttr(kind, name);
+    if (!descr) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t at = -1;
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type == T_OBJECT_EX && !(member->flags & READ_RESTRICTED)) at = member->offset;
+    }
+    Py_DECREF(descr);
+    return at;
+}
+
+static PyObject *field(PyObject *event, Py_ssize_t at, PyObject *name) {
+    if (at < 0) return PyObject_GetAttr(event, name);
+    PyObject *v = *(PyObject **)((char *)event + at);
+    if (!v) return PyObject_GetAttr(event, name); /* an unset slot: let Python raise */
+    Py_INCREF(v);
+    return v;
+}
+
+/* The events as plain integers: two bytes each, kind << 2 | seat then the card, suit or rank (a rank
+ * other than 11 or 12 is written 0: the engine refuses it all the same).  None when an event is none of
+ * the four kinds or names a seat, card or suit out of range: the engine answers for those. */
+static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *events, *kinds;
+    int players;
+    if (!PyArg_ParseTuple(args, "OO!i", &events, &PyTuple_Type, &kinds, &players)) return NULL;
+    if (PyTuple_GET_SIZE(kinds) != 4) return PyErr_Format(PyExc_ValueError, "4 event kinds expected");
+    static PyObject *names[4], *seat_name;
+    if (!seat_name) {
+        seat_name = PyUnicode_InternFromString("seat");
+        names[PLAY] = names[EXCHANGE] = PyUnicode_InternFromString("card");
+        names[CANTE] = PyUnicode_InternFromString("suit");
+        names[TUTE] = PyUnicode_InternFromString("rank");
+        if (!seat_name || !names[PLAY] || !names[CANTE] || !names[TUTE]) return NULL;
+    }
+    for (int k = 0; k < 4; k++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, k);
+        if (kind == known_kinds[k]) continue;
+        if (!PyType_Check(kind)) return PyErr_Format(PyExc_TypeError, "event kinds must be classes");
+        Py_INCREF(kind);
+        Py_XSETREF(known_kinds[k], kind);
+        seat_at[k] = slot_offset(kind, seat_name);
+        value_at[k] = slot_offset(kind, names[k]);
+    }
+    PyObject *seq = PySequence_Fast(events, "events must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 2 * count);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    unsigned char *codes = (unsigned char *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *event = PySequence_Fast_GET_ITEM(seq, i);
+        int kind = 0;
+        while (kind < 4 && (PyObject *)Py_TYPE(event) != known_kinds[kind]) kind++;
+        if (kind == 4) goto none;
+        long seat, value;
+        PyObject *v = field(event, seat_at[kind], seat_name);
+        if (!v) goto fail;
+        seat = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
+        Py_DECREF(v);
+        v = field(event, value_at[kind], names[kind]);
+        if (!v) goto fail;
+        value = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
+        Py_DECREF(v);
+        if (PyErr_Occurred()) { /* too big for a C long: the engine answers */
+            PyErr_Clear();
+            goto none;
+        }
+        if (kind == TUTE && value != 11 && value != 12) value = 0;
+        if (seat < 0 || seat >= players || value < 0 || value > (kind == CANTE ? 3 : 39)) goto none;
+        codes[2 * i] = (unsigned char)(kind << 2 | seat);
+        codes[2 * i + 1] = (unsigned char)value;
+    }
+    Py_DECREF(seq);
+    return out;
+none:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef creplay_methods[] = {
+    {"encode_events", encode_events, METH_VARARGS,
+     "encode_events(events, (Play, Cante, Tute, Exchange), players): the events as bytes, 2 a event, or None."},
+    {"replay", replay, METH_VARARGS,
+     "replay(options, hands, stock, leader, trump, codes, Trick): the index of the first "
+     "illegal event; or (over, cards left, the tute's index or -1, the score sheet's fields from tricks on); "
+     "None: no answer."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Called by PyInit_ccore: the fast path's functions join the solver's module. */
+int creplay_add(PyObject *module) {
+    return PyModule_AddFunctions(module, creplay_methods);
+}
