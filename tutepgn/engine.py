@@ -36,6 +36,7 @@ from .declarations import CABALLOS, CANTE_PAIRS, FOURS, DeclarationRules
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Exchange, Play, Tute
+from .i18n import gettext as _
 from .rules import Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
@@ -239,23 +240,24 @@ class Deal(DeclarationRules):
 
     def _check_play(self, seat: int | None, card: Card) -> None:
         if self.over:
-            raise IllegalPlay("the deal is over", rule="deal_over", seat=seat)
+            raise IllegalPlay(_("the deal is over"), rule="deal_over", seat=seat)
         names = self.rules.seat_names
         if seat is not None and seat != self.turn:
-            raise IllegalPlay(f"not {names[seat]}'s turn: {names[self.turn]} plays now", rule="not_your_turn",
-                              seat=seat)
+            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=names[seat], turn=names[self.turn]),
+                              rule="not_your_turn", seat=seat)
         seat = self.turn
         if not self.hands[seat] >> card & 1:
-            raise IllegalPlay(f"{names[seat]} does not hold {CODES[card]}", rule="not_held", seat=seat)
+            raise IllegalPlay(_("{seat} does not hold {card}", seat=names[seat], card=CODES[card]), rule="not_held",
+                              seat=seat)
         allowed, duty = self._duty(seat)
         if not allowed >> card & 1:
-            words = DUTY_WORDS[duty or "must_follow"].format(
+            words = _(DUTY_WORDS[duty or "must_follow"],
                 suit=SUIT_LETTERS[self._led] if self._led >= 0 else "-",
                 high=CODES[self._high_led] if self._high_led >= 0 else "-",
                 trump=SUIT_LETTERS[self.trump],
                 high_trump=CODES[self._high_trump] if self._high_trump >= 0 else "-")
-            raise IllegalPlay(f"{names[seat]} {words}; {CODES[card]} breaks it "
-                              f"(may play {' '.join(CODES[c] for c in cards_in(allowed))})",
+            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})", seat=names[seat], duty=words,
+                                card=CODES[card], allowed=" ".join(CODES[c] for c in cards_in(allowed))),
                               rule=duty or "must_follow", option=duty, seat=seat)
 
     @overload
@@ -433,8 +435,9 @@ class Deal(DeclarationRules):
         seat = action.seat
         kind = type(action)
         c = action.card if kind is Exchange else None
-        words = REFUSALS[code].format(
-            what="a cante" if kind is Cante else "a tute" if kind is Tute else "an exchange", name=names[seat],
+        words = _(
+            REFUSALS[code], what=_("a cante") if kind is Cante else _("a tute") if kind is Tute else _("an exchange"),
+            name=names[seat],
             suit=SUIT_LETTERS[action.suit] if kind is Cante else "",
             trump=SUIT_LETTERS[self.trump], limit=r.cantes_per_trick,
             winner=names[self.tricks[-1].winner] if self.tricks else "",
@@ -444,7 +447,8 @@ class Deal(DeclarationRules):
         option = code if code in type(r).model_fields else REFUSAL_OPTIONS.get(code)
         if option and c is not None and CARD_RANK[c] == 2:
             option = option.replace("seven", "two")
-        raise IllegalDeclaration(f"{names[seat]}: {words}", rule=code, option=option, seat=seat)
+        raise IllegalDeclaration(_("{seat}: {refusal}", seat=names[seat], refusal=words), rule=code, option=option,
+                                 seat=seat)
 
     def force(self, action: Action) -> bool:
         """Apply an action as a record wrote it, legal or not, so that a validator can read on.
