@@ -583,7 +583,7 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
     its time is up.
     """
     records: list[Record] = []
-    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+    for _name, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
         if check is not None:
             check()
         records.append(parse_or_placeholder(chunk, first_line=line, index=index))
