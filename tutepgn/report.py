@@ -294,8 +294,8 @@ class Summary:
                 "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
 
     def __str__(self) -> str:
-        rate = _(", {rate} records/s", rate=f"{self.records / self.seconds:,.0f}") if self.seconds > 0 else ""
+        rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
         return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
                  "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
                  invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
-                 parse=self.parse_errors, seconds=f"{self.seconds:.2f}", rate=rate)
+                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)
