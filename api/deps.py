@@ -2,6 +2,7 @@
 dependencies that read a request (a reader, the search filters, the API key)."""
 
 import asyncio
+import contextvars
 import hmac
 import logging
 import sys
@@ -224,7 +225,8 @@ class Service:
         its commit is waited for instead, so its client is never told it failed.
         """
         deadline = Deadline(self.settings.request_timeout)
-        future = asyncio.get_running_loop().run_in_executor(self.posted, work, deadline)
+        run = contextvars.copy_context().run  # the request's language (tutepgn.i18n): run_in_executor drops it
+        future = asyncio.get_running_loop().run_in_executor(self.posted, run, work, deadline)
         try:
             return await asyncio.wait_for(asyncio.shield(future), deadline.seconds)
         except TimeoutError:

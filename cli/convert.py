@@ -47,7 +47,7 @@ def convert(
     except (TuteError, OSError) as exc:
         raise fail(exc) from None
     for warning in conversion.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(_("warning: {warning}", warning=warning), err=True)
     try:
         stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     except OSError as exc:

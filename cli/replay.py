@@ -11,6 +11,7 @@ import typer
 
 from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
+from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the reader loads when the command runs, not for ``tute --help``
     from tutepgn.replay import Frame
@@ -79,7 +80,7 @@ def replay(
     try:
         steps = frames(pick_record(file, record))
     except OSError as exc:
-        raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+        raise fail(OSError(_("cannot read {file}: {reason}", file=file, reason=exc.strerror or exc))) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
     if form == Format.json:

@@ -64,7 +64,7 @@ def test_the_cli_language_comes_from_the_environment(environ: dict[str, str], la
 
 
 def test_the_service_speaks_the_language_asked_and_remembers_a_switch(tmp_path: Path) -> None:
-    client = TestClient(create_app(Settings(archive=tmp_path / "a.duckdb")))
+    client = TestClient(create_app(Settings(db=tmp_path / "a.duckdb")))
     page = client.get("/validate", headers={"Accept": "text/html", "Accept-Language": "es-ES,es;q=0.9"})
     assert page.headers["content-language"] == "es" and '<html lang="es">' in page.text
     assert ">Buscar</a>" in page.text and "Accept-Language" in page.headers["vary"]

@@ -62,9 +62,9 @@ class Deal(DeclarationRules):
         self.rules = rules
         n = rules.players
         if len(hands) != n:
-            raise ValueError(f"{n} hands expected, {len(hands)} given")
+            raise ValueError(_("{n} hands expected, {given} given", n=n, given=len(hands)))
         if not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}")
+            raise ValueError(_("dealer must be a seat 0..{last}", last=n - 1))
         self._check_cards(hands, stock, turned, dealer)
         self.dealer = dealer
         self._side, self._side_seats = rules.seating
@@ -119,16 +119,17 @@ class Deal(DeclarationRules):
         seen = 0
         for m in hands:
             if seen & m:
-                raise ValueError(f"a card is dealt twice: {' '.join(CODES[c] for c in cards_in(seen & m))}")
+                raise ValueError(_("a card is dealt twice: {cards}",
+                                   cards=" ".join(CODES[c] for c in cards_in(seen & m))))
             seen |= m
         for c in stock:
             if seen >> c & 1:
-                raise ValueError(f"stock card {CODES[c]} is also in a hand or twice in the stock")
+                raise ValueError(_("stock card {card} is also in a hand or twice in the stock", card=CODES[c]))
             seen |= BIT[c]
         if stock and stock[-1] != turned:
-            raise ValueError("the turned card must be the last card of the stock")
+            raise ValueError(_("the turned card must be the last card of the stock"))
         if not stock and not hands[dealer] >> turned & 1:
-            raise ValueError(f"the turned card {CODES[turned]} must be in the dealer's hand")
+            raise ValueError(_("the turned card {card} must be in the dealer's hand", card=CODES[turned]))
 
     # -- Building ----------------------------------------------------------
     @classmethod
@@ -146,7 +147,7 @@ class Deal(DeclarationRules):
         stock_cards = [card_from_code(c) for c in (stock.split() if isinstance(stock, str) else stock)]
         if turned is None:
             if not stock_cards:
-                raise ValueError("give the turned card: it is one of the dealer's cards")
+                raise ValueError(_("give the turned card: it is one of the dealer's cards"))
             turned_card = stock_cards[-1]
         else:
             turned_card = card_from_code(turned)
@@ -163,7 +164,7 @@ class Deal(DeclarationRules):
         r = rules
         n = r.players
         if sorted(deck) != cards_in(pack(r.removed_ranks)):
-            raise ValueError(f"the deck must hold each of the {r.deck_size} cards of the pack once")
+            raise ValueError(_("the deck must hold each of the {n} cards of the pack once", n=r.deck_size))
         hands = [0] * n
         dealer = r.seat(dealer)
         dealt = n * r.hand_size

@@ -89,7 +89,7 @@ def rules_of(spec: str, line: int = 1) -> Ruleset:
         rules = Ruleset.from_spec(_rule_numbers(spec))
         _rule_values(rules)
     except TuteError as exc:
-        raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
+        raise NotationError(_("[Rules] {reason}", reason=exc), line=line, column=1, text=spec) from None
     if len(_RULESETS) >= 256:
         _RULESETS.clear()
     _RULESETS[spec] = rules
@@ -254,7 +254,7 @@ def trump_of(tags: dict[str, str], rules: Ruleset) -> Suit | None:
 
 def tag_error(record: Record | Header, name: str, message: str, *, text: str | None = None) -> NotationError:
     """An error at a tag's line, its message starting with the tag's name."""
-    return NotationError(f"[{name}] {message}", line=record.tag_lines.get(name, record.line), column=1,
+    return NotationError(_("[{tag}] {message}", tag=name, message=message), line=record.tag_lines.get(name, record.line), column=1,
                          text=record.tags.get(name, "") if text is None else text, source=record.source,
                          index=record.index)
 
