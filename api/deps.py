@@ -242,9 +242,8 @@ class Service:
         its commit is waited for instead, so its client is never told it failed.
         """
         deadline = Deadline(self.settings.request_timeout)
-        # in this request's context: its language (tutepgn.i18n) speaks in the findings and errors of the work
-        future = asyncio.get_running_loop().run_in_executor(self.posted, contextvars.copy_context().run, work,
-                                                            deadline)
+        run = contextvars.copy_context().run  # the request's language (tutepgn.i18n): run_in_executor drops it
+        future = asyncio.get_running_loop().run_in_executor(self.posted, run, work, deadline)
         try:
             return await asyncio.wait_for(asyncio.shield(future), deadline.seconds)
         except TimeoutError:

@@ -24,6 +24,7 @@ from tutepgn.cli.filters import option_name, with_filters
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
+from tutepgn.i18n import gettext as _
 from tutepgn.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
@@ -139,7 +140,7 @@ def search(
     nl: NlFlag = False,
     limit: Annotated[int, typer.Option(help="At most this many deals.")] = 50,
     offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
-    sort: Annotated[str, typer.Option(help=f"One of {', '.join(SORTS)}.")] = "date",
+    sort: Annotated[str, typer.Option(help=_("One of {sorts}.", sorts=", ".join(SORTS)))] = "date",
 ) -> None:
     """Find deals: every filter is optional and all given filters must match."""
     form = chosen(fmt, as_json, nl)
@@ -222,7 +223,7 @@ def stats(
     form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise fail(ValueError("--plot writes .png or .svg"))
-    _, result = _ask(db, lambda a: a.stats(filters))
+    _archive, result = _ask(db, lambda a: a.stats(filters))
     if plot is not None:
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
@@ -316,7 +317,7 @@ def sql(
     max_rows: Annotated[int, typer.Option(help="At most this many rows.")] = 10_000,
     memory: Annotated[Optional[int], typer.Option(
         min=64 * 2**20, envvar=SQL_MEMORY_ENV, show_default=False,
-        help=f"Bytes of memory the query may take [default: {SQL_MEMORY:,}].")] = None,
+        help=_("Bytes of memory the query may take [default: {memory}].", memory=format(SQL_MEMORY, ",")))] = None,
     fmt: format_option("table", "json", "nl", "csv") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,

@@ -12,6 +12,7 @@ import typer
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.output import EXIT_INVALID, fail, say
 from tutepgn.errors import TuteError
+from tutepgn.i18n import gettext as _
 
 
 def convert(
@@ -20,10 +21,10 @@ def convert(
     to: Annotated[Optional[str], typer.Option("--to", "-t", help="Target form: tpgn, json (an array) or jsonl (one "
                                                                   "record a line). Default: from the -o extension.")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    cards: Annotated[str, typer.Option(help=f"Card style to write: {', '.join(CARD_STYLES)} (tpgn takes only "
-                                            f"{', '.join(TOKEN_STYLES)}).")] = "es",
-    from_cards: Annotated[Optional[str], typer.Option("--from-cards", help="Card style of .tpgn input without a Cards "
-                                                                          f"tag: {', '.join(TOKEN_STYLES)}.")] = None,
+    cards: Annotated[str, typer.Option(help=_("Card style to write: {styles} (tpgn takes only {tokens}).",
+                                              styles=", ".join(CARD_STYLES), tokens=", ".join(TOKEN_STYLES)))] = "es",
+    from_cards: Annotated[Optional[str], typer.Option("--from-cards", help=_(
+        "Card style of .tpgn input without a Cards tag: {styles}.", styles=", ".join(TOKEN_STYLES)))] = None,
 ) -> None:
     """Convert records between Tute PGN, JSON and JSON lines, in any card style.
 
@@ -46,7 +47,7 @@ def convert(
     except (TuteError, OSError) as exc:
         raise fail(exc) from None
     for warning in conversion.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(_("warning: {warning}", warning=warning), err=True)
     try:
         stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     except OSError as exc:

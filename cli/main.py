@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import sys
 from collections.abc import Iterator, MutableMapping
 from functools import cache
@@ -24,7 +25,7 @@ from typer.exceptions import TyperException
 
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 from tutepgn.errors import SettingError
-from tutepgn.i18n import from_environment, set_language
+from tutepgn.i18n import N_, from_environment, gettext as _, set_language
 
 COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate", "rules": "rules:rules", "validate": "validate:validate",
@@ -35,7 +36,10 @@ COMMANDS: dict[str, str] = {
 """Every command, in the order ``tute --help`` lists them: its module in ``cli/`` and function ("" for the
 ``archive`` group, :data:`ARCHIVE_COMMANDS`)."""
 ARCHIVE_COMMANDS = {"verify": "archive:verify", "rebuild": "archive:rebuild", "analyse": "archive:analyse"}
-ARCHIVE_HELP = "Check, rebuild or analyse the archive file."
+ARCHIVE_HELP = N_("Check, rebuild or analyse the archive file.")
+CLICK_WORDS = (N_("Options"), N_("Commands"), N_("Arguments"), N_("Show this message and exit."))
+"""The words click and typer write around a help (their own gettext has no Spanish): put in the language spoken
+by :class:`SpokenFormatter` and :meth:`PlainTypes.get_help_option`."""
 
 
 def function_of(spec: str) -> Any:
@@ -51,7 +55,8 @@ def build(name: str) -> Any:
                             add_completion=False, rich_markup_mode=None)
         for sub, spec in ARCHIVE_COMMANDS.items():
             function = function_of(spec)
-            group.command(sub, cls=TuteCommand, short_help=summary(function.__doc__ or ""))(function)
+            group.command(sub, cls=TuteCommand, short_help=summary(_(inspect.cleandoc(function.__doc__ or ""))))(
+                function)
         built = typer.main.get_command(group)
     else:
         single = typer.Typer(add_completion=False, rich_markup_mode=None)
@@ -71,20 +76,44 @@ def plain_type(param: Any) -> None:
         param.display_type_rich = lambda ctx: label  # an argument's metavar would rename it too
 
 
+class SpokenFormatter(typer.Context.formatter_class):  # type: ignore[misc,name-defined]
+    """click's help formatter (as typer ships it), its own words (``Usage:``, the sections' titles) in the language spoken."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+    def section(self, name: str) -> Any:
+        return super().section(_(name))
+
+
+class SpokenContext(typer.Context):
+    """The context of a command of ``tute``: its help written by :class:`SpokenFormatter`."""
+
+    formatter_class = SpokenFormatter
+
+
 class PlainTypes:
-    """The help of a command of ``tute`` with plain types (:func:`plain_type`), the help option included."""
+    """The help of a command of ``tute`` in the language spoken (the command's docstring, each parameter's
+    ``help=``: messages of the catalogue, ``tutepgn.i18ncheck.cli_help``), with plain types (:func:`plain_type`),
+    the help option included."""
 
     params: list[Any]
+    help: str | None
+    context_class = SpokenContext
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]
         if option is not None:
             plain_type(option)
+            option.help = _(option.help)
         return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.help = _(self.help) if self.help else self.help
         for param in self.params:
             plain_type(param)
+            if getattr(param, "help", None):
+                param.help = _(param.help)
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
@@ -110,8 +139,8 @@ def listed(name: str) -> TyperCommand:
     """What ``tute --help`` shows of command ``name``: its name and its docstring's first paragraph, whole,
     its module not imported."""
     spec = COMMANDS[name]
-    module, _, function = spec.partition(":")
-    text = docstrings(module)[function] if spec else ARCHIVE_HELP
+    module, _sep, function = spec.partition(":")
+    text = _(docstrings(module)[function] if spec else ARCHIVE_HELP)
     return TyperCommand(name, help=text, short_help=summary(text))
 
 
@@ -205,7 +234,7 @@ app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games o
                   add_completion=False, rich_markup_mode=None)
 
 
-LANG_HELP = "The language of messages and help: es or en (default: TUTEPGN_LANG, then the locale, then en)."
+LANG_HELP = N_("The language of messages and help: es or en (default: TUTEPGN_LANG, then the locale, then en).")
 
 
 def spoken(args: list[str]) -> str:

@@ -26,6 +26,7 @@ from rich.text import Text
 from typer.exceptions import TyperException
 
 from tutepgn.errors import NotationError, OutputError, TuteError
+from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:
     from tutepgn.errors import ErrorItem, Problem
@@ -68,7 +69,8 @@ JSON_MODE = frozenset({"json", "nl"})
 def format_option(*forms: str, help: str = "") -> Any:
     """``--format``/``-f`` limited to ``forms`` (the first is the default), the same option on every command."""
     choices = Enum("Forms", {form: form for form in forms}, type=str)  # type: ignore[misc]
-    return Annotated[choices, typer.Option("--format", "-f", help=f"{help or 'Output'}.", show_default=True)]
+    return Annotated[choices, typer.Option("--format", "-f", help=_(help or N_("Output")) + ".",
+                                      show_default=True)]
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Short for --format json.")]

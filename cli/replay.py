@@ -11,6 +11,7 @@ import typer
 
 from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
+from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the reader loads when the command runs, not for ``tute --help``
     from tutepgn.replay import Frame
@@ -92,7 +93,7 @@ def replay(
     try:
         if file is None:
             if start is None:
-                raise ValueError("give a .tpgn file, or a position string with --from")
+                raise ValueError(_("give a .tpgn file, or a position string with --from"))
             steps = [Moment.parse(start).frame()]
         else:
             chosen_record = pick_record(file, record)
@@ -107,10 +108,10 @@ def replay(
                     return
                 if start not in texts:
                     Moment.parse(start)  # a string that does not read says why; one that does is not in the deal
-                    raise ValueError(f"no frame of record {record} of {file} is in the position given")
+                    raise ValueError(_("no frame of record {record} of {file} is in the position given", record=record, file=file))
                 index = texts.index(start)
     except OSError as exc:
-        raise fail(OSError(f"cannot read {file}: {exc.strerror or exc}")) from None
+        raise fail(OSError(_("cannot read {file}: {reason}", file=file, reason=exc.strerror or exc))) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
     if form == Format.json:

@@ -12,6 +12,7 @@ from tutepgn import rules as rules_mod
 from tutepgn.sources import decisions_for
 from tutepgn.cli.output import JsonFlag, chosen, emit, fail, format_option
 from tutepgn.errors import TuteError
+from tutepgn.i18n import N_, gettext as _
 
 
 def ruleset(spec: str) -> rules_mod.Ruleset:
@@ -31,26 +32,28 @@ def rules(
     form = chosen(fmt, as_json)
     if name is None:
         presets = rules_mod.PRESETS
-        table = Table("preset", "players", "cards each", "trump card", "match target", title="Rulesets")
+        table = Table(_("preset"), _("players"), _("cards each"), _("trump card"), _("match target"),
+                      title=_("Rulesets"))
         for key, r in presets.items():
-            table.add_row(key, f"{r.players}{' in pairs' if r.partnerships else ''}", str(r.hand_size),
+            table.add_row(key, _("{n} in pairs", n=r.players) if r.partnerships else str(r.players), str(r.hand_size),
                           r.trump_card, str(r.match_target))
         emit(form, {k: {"players": v.players, "partnerships": v.partnerships} for k, v in presets.items()},
              render=lambda: [table])
         return
     r = ruleset(name)
     rows = rules_mod.option_rows(r)
-    table = Table(title=f"Ruleset {r}", show_lines=True)
-    for col in ("option", "value", "meaning", "source"):
-        table.add_column(col, overflow="fold")
+    table = Table(title=_("Ruleset {ruleset}", ruleset=r), show_lines=True)
+    for col in (N_("option"), N_("value"), N_("meaning"), N_("source")):
+        table.add_column(_(col), overflow="fold")
     for row in rows:
-        table.add_row(row["option"], row["text"], row["description"], row["source"])
+        table.add_row(row["option"], row["text"], row["description"],
+                      _("override") if row["source"] == "override" else row["source"])
     decisions = decisions_for(r)
-    decided = Table(title="Decisions the engine makes where the source texts are silent", show_lines=True)
-    for col in ("decision", "what the engine does", "stated in"):
-        decided.add_column(col, overflow="fold")
+    decided = Table(title=_("Decisions the engine makes where the source texts are silent"), show_lines=True)
+    for col in (N_("decision"), N_("what the engine does"), N_("stated in")):
+        decided.add_column(_(col), overflow="fold")
     for d in decisions:
-        decided.add_row(d.title, d.statement, d.link)
+        decided.add_row(_(d.title), _(d.statement), d.link)
     emit(form, {"ruleset": str(r), "preset": r.preset, "options": [
         {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"],
          "citation": row["citation"]} for row in rows],

@@ -10,6 +10,7 @@ import typer
 
 from tutepgn.cli.output import fail, format_option, out
 from tutepgn.cli.rules import ruleset
+from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the bots and the writers load when the command runs, not for ``tute --help``
     from tutepgn.simulate import BotName
@@ -33,7 +34,7 @@ def simulate(
 
     r = ruleset(rules)
     if bot not in ("random", "greedy"):
-        raise fail(ValueError(f"unknown bot {bot!r}: random or greedy"))
+        raise fail(ValueError(_("unknown bot {bot}: random or greedy", bot=repr(bot))))
     bot_name: BotName = "random" if bot == "random" else "greedy"
     records = (match_records(r, matches, seed, bot_name) if matches is not None
                else deal_records(r, deals, seed, bot_name))

@@ -91,7 +91,7 @@ def validate(
 
 def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     """Write the corrected file and say where (never silently)."""
-    from tutepgn.validate import write_fixed
+    from tutepgn.fixes import write_fixed
 
     fixed, target, backup = write_fixed(path, reports, in_place=in_place)
     if not fixed:

@@ -11,6 +11,7 @@ code its sentence, and :data:`RULE_CODES` lists every code an
 from __future__ import annotations
 
 from .cards import ABOVE, SUIT_MASK, Mask, Suit
+from .i18n import N_
 from .rules import Ruleset
 
 FREE = None
@@ -57,37 +58,37 @@ def play_duty(hand: Mask, led: int, high_led: int, high_trump: int, trump: Suit,
 
 
 DUTY_WORDS = {
-    "must_follow": "must follow suit ({suit} was led)",
-    "must_beat": "must beat the highest {suit} in the trick ({high}) when following suit",
-    "must_trump": "must play a trump ({trump}) when void in the suit led",
-    "must_overtrump": "must play a trump that beats {high_trump} when void in the suit led",
-    "must_undertrump": "must play a trump when void in the suit led, even one that cannot win",
+    "must_follow": N_("must follow suit ({suit} was led)"),
+    "must_beat": N_("must beat the highest {suit} in the trick ({high}) when following suit"),
+    "must_trump": N_("must play a trump ({trump}) when void in the suit led"),
+    "must_overtrump": N_("must play a trump that beats {high_trump} when void in the suit led"),
+    "must_undertrump": N_("must play a trump when void in the suit led, even one that cannot win"),
 }
 """Words for each play duty a card can break; the duty is also the rule name reported."""
 
 REFUSALS = {
-    "deal_over": "the deal is over",
-    "declare_between_tricks": "{what} only between tricks, before the next lead; a trick is in play",
-    "declare_after_won_trick": "{what} only after a trick won by the declarer's side; none is won yet",
-    "declare_by_trick_winner": "{what} only by the side that won the last trick, and {winner} won it",
-    "declare_only_after_draw": "{what} only after a trick that was followed by a draw from the stock",
-    "no_declare_with_last_drawn": "{what} may not use {last}, received in the draw that emptied the stock",
-    "cante_not_held": "does not hold rey and caballo of {suit}",
-    "cante_suit_sung": "{suit} was already sung in this deal",
-    "cante_only_if_sung_at_first_win": "the side sang no cante right after its first won trick, so it may not sing in this deal",
-    "forfeit_unsung_cantes": "the cante in {suit} was lost: the side won a trick while it could sing it and sang no cante",
-    "cantes_per_trick": "at most {limit} cante(s) after one won trick",
-    "forty_first": "must sing the 40 ({trump}) before a 20",
-    "tute_rank": "a tute is four reyes (12) or four caballos (11)",
-    "tute_by_leader": "before the first trick only the leader may announce tute",
-    "tute_not_held": "does not hold all four {four}",
-    "tute_blocked_by_earlier_cante": "no tute after the side has sung a cante in this deal",
-    "exchange_card": "{card} cannot be exchanged: only the 7 or 2 of trump ({trump}) that the ruleset allows",
-    "exchange_needs_stock": "no exchange once the stock is exhausted",
-    "exchange_on_lead": "only the player on lead may exchange, before leading",
-    "exchange_at_first_lead": "no exchange before the first trick: only after winning a trick",
-    "exchange_not_held": "does not hold {card}",
-    "exchange_turned_rank": "{card} may not be exchanged for the turned {turned}",
+    "deal_over": N_("the deal is over"),
+    "declare_between_tricks": N_("{what} only between tricks, before the next lead; a trick is in play"),
+    "declare_after_won_trick": N_("{what} only after a trick won by the declarer's side; none is won yet"),
+    "declare_by_trick_winner": N_("{what} only by the side that won the last trick, and {winner} won it"),
+    "declare_only_after_draw": N_("{what} only after a trick that was followed by a draw from the stock"),
+    "no_declare_with_last_drawn": N_("{what} may not use {last}, received in the draw that emptied the stock"),
+    "cante_not_held": N_("does not hold rey and caballo of {suit}"),
+    "cante_suit_sung": N_("{suit} was already sung in this deal"),
+    "cante_only_if_sung_at_first_win": N_("the side sang no cante right after its first won trick, so it may not sing in this deal"),
+    "forfeit_unsung_cantes": N_("the cante in {suit} was lost: the side won a trick while it could sing it and sang no cante"),
+    "cantes_per_trick": N_("at most {limit} cante(s) after one won trick"),
+    "forty_first": N_("must sing the 40 ({trump}) before a 20"),
+    "tute_rank": N_("a tute is four reyes (12) or four caballos (11)"),
+    "tute_by_leader": N_("before the first trick only the leader may announce tute"),
+    "tute_not_held": N_("does not hold all four {four}"),
+    "tute_blocked_by_earlier_cante": N_("no tute after the side has sung a cante in this deal"),
+    "exchange_card": N_("{card} cannot be exchanged: only the 7 or 2 of trump ({trump}) that the ruleset allows"),
+    "exchange_needs_stock": N_("no exchange once the stock is exhausted"),
+    "exchange_on_lead": N_("only the player on lead may exchange, before leading"),
+    "exchange_at_first_lead": N_("no exchange before the first trick: only after winning a trick"),
+    "exchange_not_held": N_("does not hold {card}"),
+    "exchange_turned_rank": N_("{card} may not be exchanged for the turned {turned}"),
 }
 """Words for each refusal code of a declaration; the code is also the rule name reported."""
 

@@ -36,6 +36,7 @@ from .declarations import CABALLOS, CANTE_PAIRS, FOURS, DeclarationRules
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Exchange, Play, Tute
+from .i18n import gettext as _
 from .rules import Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
@@ -61,9 +62,9 @@ class Deal(DeclarationRules):
         self.rules = rules
         n = rules.players
         if len(hands) != n:
-            raise ValueError(f"{n} hands expected, {len(hands)} given")
+            raise ValueError(_("{n} hands expected, {given} given", n=n, given=len(hands)))
         if not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}")
+            raise ValueError(_("dealer must be a seat 0..{last}", last=n - 1))
         self._check_cards(hands, stock, turned, dealer)
         self.dealer = dealer
         self._side, self._side_seats = rules.seating
@@ -118,16 +119,17 @@ class Deal(DeclarationRules):
         seen = 0
         for m in hands:
             if seen & m:
-                raise ValueError(f"a card is dealt twice: {' '.join(CODES[c] for c in cards_in(seen & m))}")
+                raise ValueError(_("a card is dealt twice: {cards}",
+                                   cards=" ".join(CODES[c] for c in cards_in(seen & m))))
             seen |= m
         for c in stock:
             if seen >> c & 1:
-                raise ValueError(f"stock card {CODES[c]} is also in a hand or twice in the stock")
+                raise ValueError(_("stock card {card} is also in a hand or twice in the stock", card=CODES[c]))
             seen |= BIT[c]
         if stock and stock[-1] != turned:
-            raise ValueError("the turned card must be the last card of the stock")
+            raise ValueError(_("the turned card must be the last card of the stock"))
         if not stock and not hands[dealer] >> turned & 1:
-            raise ValueError(f"the turned card {CODES[turned]} must be in the dealer's hand")
+            raise ValueError(_("the turned card {card} must be in the dealer's hand", card=CODES[turned]))
 
     # -- Building ----------------------------------------------------------
     @classmethod
@@ -145,7 +147,7 @@ class Deal(DeclarationRules):
         stock_cards = [card_from_code(c) for c in (stock.split() if isinstance(stock, str) else stock)]
         if turned is None:
             if not stock_cards:
-                raise ValueError("give the turned card: it is one of the dealer's cards")
+                raise ValueError(_("give the turned card: it is one of the dealer's cards"))
             turned_card = stock_cards[-1]
         else:
             turned_card = card_from_code(turned)
@@ -162,7 +164,7 @@ class Deal(DeclarationRules):
         r = rules
         n = r.players
         if sorted(deck) != cards_in(pack(r.removed_ranks)):
-            raise ValueError(f"the deck must hold each of the {r.deck_size} cards of the pack once")
+            raise ValueError(_("the deck must hold each of the {n} cards of the pack once", n=r.deck_size))
         hands = [0] * n
         dealer = r.seat(dealer)
         dealt = n * r.hand_size
@@ -239,23 +241,24 @@ class Deal(DeclarationRules):
 
     def _check_play(self, seat: int | None, card: Card) -> None:
         if self.over:
-            raise IllegalPlay("the deal is over", rule="deal_over", seat=seat)
+            raise IllegalPlay(_("the deal is over"), rule="deal_over", seat=seat)
         names = self.rules.seat_names
         if seat is not None and seat != self.turn:
-            raise IllegalPlay(f"not {names[seat]}'s turn: {names[self.turn]} plays now", rule="not_your_turn",
-                              seat=seat)
+            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=names[seat], turn=names[self.turn]),
+                              rule="not_your_turn", seat=seat)
         seat = self.turn
         if not self.hands[seat] >> card & 1:
-            raise IllegalPlay(f"{names[seat]} does not hold {CODES[card]}", rule="not_held", seat=seat)
+            raise IllegalPlay(_("{seat} does not hold {card}", seat=names[seat], card=CODES[card]), rule="not_held",
+                              seat=seat)
         allowed, duty = self._duty(seat)
         if not allowed >> card & 1:
-            words = DUTY_WORDS[duty or "must_follow"].format(
+            words = _(DUTY_WORDS[duty or "must_follow"],
                 suit=SUIT_LETTERS[self._led] if self._led >= 0 else "-",
                 high=CODES[self._high_led] if self._high_led >= 0 else "-",
                 trump=SUIT_LETTERS[self.trump],
                 high_trump=CODES[self._high_trump] if self._high_trump >= 0 else "-")
-            raise IllegalPlay(f"{names[seat]} {words}; {CODES[card]} breaks it "
-                              f"(may play {' '.join(CODES[c] for c in cards_in(allowed))})",
+            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})", seat=names[seat], duty=words,
+                                card=CODES[card], allowed=" ".join(CODES[c] for c in cards_in(allowed))),
                               rule=duty or "must_follow", option=duty, seat=seat)
 
     @overload
@@ -433,8 +436,9 @@ class Deal(DeclarationRules):
         seat = action.seat
         kind = type(action)
         c = action.card if kind is Exchange else None
-        words = REFUSALS[code].format(
-            what="a cante" if kind is Cante else "a tute" if kind is Tute else "an exchange", name=names[seat],
+        words = _(
+            REFUSALS[code], what=_("a cante") if kind is Cante else _("a tute") if kind is Tute else _("an exchange"),
+            name=names[seat],
             suit=SUIT_LETTERS[action.suit] if kind is Cante else "",
             trump=SUIT_LETTERS[self.trump], limit=r.cantes_per_trick,
             winner=names[self.tricks[-1].winner] if self.tricks else "",
@@ -444,7 +448,8 @@ class Deal(DeclarationRules):
         option = code if code in type(r).model_fields else REFUSAL_OPTIONS.get(code)
         if option and c is not None and CARD_RANK[c] == 2:
             option = option.replace("seven", "two")
-        raise IllegalDeclaration(f"{names[seat]}: {words}", rule=code, option=option, seat=seat)
+        raise IllegalDeclaration(_("{seat}: {refusal}", seat=names[seat], refusal=words), rule=code, option=option,
+                                 seat=seat)
 
     def force(self, action: Action) -> bool:
         """Apply an action as a record wrote it, legal or not, so that a validator can read on.

@@ -84,10 +84,12 @@ class NotationError(TuteError, ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        from .i18n import gettext as _  # errors.py is imported by i18n.py
+
         where = f"{self.source or '<text>'}:{self.line}:{self.column}"
-        record = f" (record {self.index + 1})" if self.index is not None else ""
-        found = f"; found {self.text!r}" if self.text else ""
-        expected = f"; expected {self.expected}" if self.expected else ""
+        record = _(" (record {record})", record=self.index + 1) if self.index is not None else ""
+        found = _("; found {text}", text=repr(self.text)) if self.text else ""
+        expected = _("; expected {expected}", expected=self.expected) if self.expected else ""
         return f"{where}{record}: {self.message}{found}{expected}"
 
     def item(self) -> ErrorItem:

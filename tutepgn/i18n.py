@@ -85,6 +85,24 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's name for it)
     return message
 
 
+class Later:
+    """A message kept with its values and put in the language spoken only when shown (``str()``, or as a value of
+    another message): for words made on a path that runs for every card (where a card was seen, why it is
+    where it is) and read only when a refusal quotes them.  Mark the message itself: ``Later(N_("..."), x=1)``."""
+
+    __slots__ = ("message", "params")
+
+    def __init__(self, message: str, /, **params: object) -> None:
+        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        return gettext(self.message, **self.params)
+
+    def __repr__(self) -> str:
+        return f"Later({self.message!r}, **{self.params!r})"
+
+
 def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of a message for ``n`` things (``n`` is a placeholder too), in the language being spoken."""
     lang = _spoken.get()

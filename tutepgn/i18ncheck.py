@@ -43,7 +43,27 @@ def extracted() -> dict[str | tuple[str, str], list[str]]:
             str(ROOT), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
         if message:
             found[message].append(f"{filename}:{line}")
+    for message, where in cli_help():
+        found[message].append(where)
     return found
+
+
+def cli_help() -> list[tuple[str, str]]:
+    """The help of the CLI, which ``cli/main.py`` translates as the help is written (babel does not find it):
+    each command's docstring, and each ``help=`` given as a string literal in ``cli/``; with where it is."""
+    from tutepgn.cli.main import ARCHIVE_COMMANDS, COMMANDS
+
+    commands = {spec.partition(":")[::2] for spec in [*COMMANDS.values(), *ARCHIVE_COMMANDS.values()] if spec}
+    found = []
+    for path in sorted((ROOT / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and (path.stem, node.name) in commands:
+                found.append((ast.get_docstring(node) or "", f"cli/{path.name}:{node.lineno}"))
+            elif isinstance(node, ast.keyword) and node.arg == "help" and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, str) and node.value.value:
+                found.append((node.value.value, f"cli/{path.name}:{node.value.lineno}"))
+    return [(text, where) for text, where in found if text]
 
 
 def placeholders(text: str) -> set[str]:

@@ -49,6 +49,7 @@ from .cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_c
 from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
 from .events import Action, Cante, Play, Tute
+from .i18n import N_, Later, gettext as _
 from .replay import replay
 from .rules import Ruleset
 
@@ -92,7 +93,8 @@ class Reconstruction:
     def deal(self) -> Deal:
         """The engine deal at its start, with the rebuilt hands and stock (``ValueError`` when impossible)."""
         if self.hands is None or self.stock is None:
-            raise ValueError(f"no dealing makes event {self.impossible} possible: {self.reason}")
+            raise ValueError(_("no dealing makes event {event} possible: {reason}", event=self.impossible,
+                               reason=self.reason))
         return Deal(self.rules, list(self.hands), list(self.stock), self.turned, self.dealer,
                     first_of_match=self.first_of_match)
 
@@ -111,7 +113,7 @@ def reconstruct(rules: Ruleset, events: Sequence[Action], *, dealer: int, turned
     cannot be a deal's (a hand of the wrong size, a card twice).
     """
     if rules.trump_card != "stock_bottom":
-        raise ValueError(f"{rules.preset} deals without a stock: every hand is known from the play")
+        raise ValueError(_("{preset} deals without a stock: every hand is known from the play", preset=rules.preset))
     scan = _Scan(rules, dealer, turned, hands, stock, first_of_match)
     for index, event in enumerate(events):
         if scan.tricks * rules.players >= rules.deck_size:
@@ -167,9 +169,13 @@ def _latest(slots: Sequence[int], cards: Sequence[tuple[int, int, Card]]) -> lis
 # The scan of the events.
 
 
-def _after(tricks: int) -> str:
+def _after(tricks: int) -> Later:
     """When an event came, in words: the number of tricks played before it."""
-    return f"after trick {tricks}" if tricks else "before the first trick"
+    return Later(N_("after trick {trick}"), trick=tricks) if tricks else Later(N_("before the first trick"))
+
+
+HOW = {"play": N_("play"), "show": N_("show"), "give": N_("give")}
+"""What a seat does with a card, as a refusal says it cannot."""
 
 
 @dataclass
@@ -183,7 +189,7 @@ class _Scan:
     stock: Sequence[Card] | None
     first_of_match: bool
     loc: list[int] = field(default_factory=lambda: [OUT] * 40)
-    why: list[str] = field(default_factory=lambda: [""] * 40)
+    why: list[Later | str] = field(default_factory=lambda: [""] * 40)
     lo: list[int] = field(default_factory=lambda: [0] * 40)
     hi: list[int] = field(default_factory=lambda: [0] * 40)
     needs: list[list[Card]] = field(default_factory=list)
@@ -214,31 +220,32 @@ class _Scan:
         self.slot_places = [[] for _ in range(n)]
         if self.stock is not None:
             if len(self.stock) != length or self.stock[-1] != self.turned:
-                raise ValueError(f"the stock holds {length} cards, the turned card last")
+                raise ValueError(_("the stock holds {n} cards, the turned card last", n=length))
             self.pile = list(self.stock)
         else:
             self.pile = [None] * (length - 1) + [self.turned]
         for p, c in enumerate(self.pile):
             if c is not None:
-                self._known(c, STOCK, "it is the turned card, under the stock until the last draw" if p == length - 1
-                            else f"the Stock tag holds it at position {p + 1}")
+                self._known(c, STOCK, Later(N_("it is the turned card, under the stock until the last draw"))
+                            if p == length - 1 else Later(N_("the Stock tag holds it at position {n}"), n=p + 1))
         for seat in range(n):
             if self.hands is None:
                 self.slots[seat] = [0] * size
                 self.slot_places[seat] = [-1] * size
                 continue
             if self.hands[seat].bit_count() != size:
-                raise ValueError(f"{names[seat]} is dealt {self.hands[seat].bit_count()} cards, not {size}")
+                raise ValueError(_("{seat} is dealt {n} cards, not {size}", seat=names[seat],
+                                   n=self.hands[seat].bit_count(), size=size))
             for c in cards_in(self.hands[seat]):
-                self._known(c, seat, f"the Deal tag deals it to {names[seat]}")
+                self._known(c, seat, Later(N_("the Deal tag deals it to {seat}"), seat=names[seat]))
         if sum(len(s) for s in self.slots) + self.pile.count(None) != self.loc.count(UNSEEN):
-            raise ValueError("the known cards and the cards to place do not make one pack")
+            raise ValueError(_("the known cards and the cards to place do not make one pack"))
 
-    def _known(self, c: Card, where: int, why: str) -> None:
+    def _known(self, c: Card, where: int, why: Later) -> None:
         if self.loc[c] == OUT:
-            raise ValueError(f"{CODES[c]} is not in the pack of {self.rules.preset}")
+            raise ValueError(_("{card} is not in the pack of {preset}", card=CODES[c], preset=self.rules.preset))
         if self.loc[c] != UNSEEN:
-            raise ValueError(f"{CODES[c]} is dealt twice: {self.why[c]}, and {why}")
+            raise ValueError(_("{card} is dealt twice: {why}, and {other}", card=CODES[c], why=self.why[c], other=why))
         self.loc[c], self.why[c] = where, why
 
     # -- Events ----------------------------------------------------------------
@@ -256,7 +263,8 @@ class _Scan:
             if reason:
                 return reason
             self.loc[event.card] = GONE
-            self.why[event.card] = f"{self.rules.seat_names[seat]} played it in trick {self.tricks + 1}"
+            self.why[event.card] = Later(N_("{seat} played it in trick {trick}"), seat=self.rules.seat_names[seat],
+                                         trick=self.tricks + 1)
             self.trick.append((seat, event.card))
             if len(self.trick) == self.rules.players:
                 self._finish_trick()
@@ -291,17 +299,20 @@ class _Scan:
             # Mano led a first deal with a leader card: the other seat was not dealt it.
             self.lo[c] = int(c == self.no_dealt_lead and seat != (self.dealer + 1) % self.rules.players)
             self.needs[seat].append(c)
-            self.why[c] = f"{who} {'played' if how == 'play' else 'showed'} it {_after(self.tricks)}"
+            self.why[c] = (Later(N_("{seat} played it {when}"), seat=who, when=_after(self.tricks)) if how == "play"
+                           else Later(N_("{seat} showed it {when}"), seat=who, when=_after(self.tricks)))
             if self.fits(seat):
                 return None
             return self._too_many(seat, c)
         if where == GONE:
-            return f"{who} cannot {how} {code}: {self.why[c]}"
+            return _("{seat} cannot {how} {card}: {why}", seat=who, how=_(HOW[how]), card=code, why=self.why[c])
         if where == STOCK:
-            return f"{who} cannot {how} {code}: it is still in the stock ({self.why[c]})"
+            return _("{seat} cannot {how} {card}: it is still in the stock ({why})", seat=who, how=_(HOW[how]),
+                     card=code, why=self.why[c])
         if where == OUT:
-            return f"{code} is not in the pack of {self.rules.preset}"
-        return f"{who} cannot {how} {code}: {names[where]} holds it ({self.why[c]})"
+            return _("{card} is not in the pack of {preset}", card=code, preset=self.rules.preset)
+        return _("{seat} cannot {how} {card}: {holder} holds it ({why})", seat=who, how=_(HOW[how]), card=code,
+                 holder=names[where], why=self.why[c])
 
     def _too_many(self, seat: int, c: Card) -> str:
         """Why a new need breaks the matching: more cards by some time than the seat can have received."""
@@ -311,15 +322,16 @@ class _Scan:
             shown = [x for x in self.needs[seat] if self.hi[x] <= time]
             room = sum(1 for t in slots if t <= time)
             if len(shown) > room and self.hands is not None:
-                return (f"{names[seat]} cannot hold {CODES[c]}: the Deal tag does not deal it to {names[seat]}, "
-                        f"which would have drawn {len(shown)} cards {_after(time)} "
-                        f"({' '.join(CODES[x] for x in sorted(shown))}) but drew only {room}")
+                return _("{seat} cannot hold {card}: the Deal tag does not deal it to {seat}, which would have drawn "
+                         "{n} cards {when} ({cards}) but drew only {room}", seat=names[seat], card=CODES[c],
+                         n=len(shown), when=_after(time), cards=" ".join(CODES[x] for x in sorted(shown)), room=room)
             if len(shown) > room:
                 dealt = sum(1 for t in slots if t == 0)
-                return (f"{names[seat]} cannot hold {CODES[c]}: it would have held {len(shown)} cards of unknown "
-                        f"origin {_after(time)} ({' '.join(CODES[x] for x in sorted(shown))}), but received "
-                        f"only {room} ({dealt} dealt, {room - dealt} drawn)")
-        return f"{names[seat]} cannot hold {CODES[c]} with the other cards it showed"
+                return _("{seat} cannot hold {card}: it would have held {n} cards of unknown origin {when} ({cards}), "
+                         "but received only {room} ({dealt} dealt, {drawn} drawn)", seat=names[seat], card=CODES[c],
+                         n=len(shown), when=_after(time), cards=" ".join(CODES[x] for x in sorted(shown)), room=room,
+                         dealt=dealt, drawn=room - dealt)
+        return _("{seat} cannot hold {card} with the other cards it showed", seat=names[seat], card=CODES[c])
 
     def _first_leader(self, seat: int) -> str | None:
         """In a first deal with a leader card, the first leader holds it, or the other seat does not when mano leads."""
@@ -329,7 +341,8 @@ class _Scan:
             self.no_dealt_lead = lead
             return None
         reason = self._hold(lead, seat, "show")
-        return reason and f"{self.rules.seat_names[seat]} leads the first trick of the match, so it holds {code}: {reason}"
+        return reason and _("{seat} leads the first trick of the match, so it holds {card}: {reason}",
+                            seat=self.rules.seat_names[seat], card=code, reason=reason)
 
     def _finish_trick(self) -> None:
         best = 0
@@ -352,7 +365,8 @@ class _Scan:
                 self.slot_places[seat].append(self.stock_pos)
             else:
                 self.loc[c] = seat
-                self.why[c] = f"{self.rules.seat_names[seat]} drew it from the stock after trick {self.tricks}"
+                self.why[c] = Later(N_("{seat} drew it from the stock after trick {trick}"),
+                                    seat=self.rules.seat_names[seat], trick=self.tricks)
             drawn[seat] = self.stock_pos
             self.stock_pos += 1
         if drawn and self.stock_pos == len(self.pile):
@@ -364,10 +378,12 @@ class _Scan:
         bottom = self.pile[-1]
         assert bottom is not None
         self.loc[bottom] = seat
-        self.why[bottom] = f"{names[seat]} took it in exchange for {CODES[c]} {_after(self.tricks)}"
+        self.why[bottom] = Later(N_("{seat} took it in exchange for {card} {when}"), seat=names[seat], card=CODES[c],
+                                 when=_after(self.tricks))
         self.pile[-1] = c
         self.loc[c] = STOCK
-        self.why[c] = f"{names[seat]} gave it in an exchange {_after(self.tricks)}, to be drawn last"
+        self.why[c] = Later(N_("{seat} gave it in an exchange {when}, to be drawn last"), seat=names[seat],
+                            when=_after(self.tricks))
 
     # -- The matching over the slots -------------------------------------------
     def _cards(self, seat: int) -> list[tuple[int, int, Card]]:
@@ -390,7 +406,7 @@ class _Scan:
             placed = _latest(self.slots[seat], cards)
             assert not isinstance(placed, int), "solution() after an impossible event"
             taken = set(placed)
-            for (_, _, c), s in zip(cards, placed):
+            for (_time, _kind, c), s in zip(cards, placed):
                 self._put(hands, pile, seat, s, c)
             free_slots.extend((seat, s) for s in range(len(self.slots[seat])) if s not in taken)
         # The cards never seen fill the slots left and the stock positions no trick of the record drew yet.

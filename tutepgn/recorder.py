@@ -39,6 +39,7 @@ from .cards import CODES, Card, CardSet, card_reader, mask_of, pack
 from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError
 from .events import PLAYS, Action, Context, Play, parse_declaration
+from .i18n import N_, gettext as _
 from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
@@ -46,7 +47,7 @@ from .rules import Ruleset, ruleset
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
 from .validate import validate
 
-ENTRIES = ("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
+ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
            "S x7B), ? or help for the position, undo (undo 3: the last three)")
 """What the recorder reads, in words."""
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
@@ -84,7 +85,7 @@ def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
         name, eq, value = item.partition("=")
         name = name.strip()
         if not eq or not TAG_NAME.fullmatch(name):
-            raise ValueError(f"{item!r} is not a tag: write Name=value, e.g. Event=Club night")
+            raise ValueError(_("{item} is not a tag: write Name=value, e.g. Event=Club night", item=repr(item)))
         tags[name] = value.strip()
     return tags
 
@@ -124,8 +125,10 @@ def _check_twice(header: Header) -> None:
             if card is None:
                 continue
             if card in where:
-                both = f"twice to {place}" if where[card] == place else f"to {where[card]} and to {place}"
-                raise ValueError(f"[{tag}] {CODES[card]} is given {both}")
+                raise ValueError(_("[{tag}] {card} is given twice to {place}", tag=tag, card=CODES[card], place=place)
+                                 if where[card] == place else
+                                 _("[{tag}] {card} is given to {first} and to {place}", tag=tag, card=CODES[card],
+                                   first=where[card], place=place))
             where[card] = place
 
 
@@ -136,7 +139,8 @@ def _check_shape(rules: Ruleset, header: Header) -> None:
     hands = header.hands or ()
     for seat, mask in enumerate(hands):
         if mask.bit_count() != rules.hand_size:
-            raise ValueError(f"[Deal] {names[seat]} holds {mask.bit_count()} cards; a hand has {rules.hand_size}")
+            raise ValueError(_("[Deal] {seat} holds {n} cards; a hand has {size}", seat=names[seat],
+                               n=mask.bit_count(), size=rules.hand_size))
     held = 0
     for mask in hands:
         held |= mask
@@ -144,10 +148,11 @@ def _check_shape(rules: Ruleset, header: Header) -> None:
         held |= 1 << c
     full = pack(rules.removed_ranks)
     if held & ~full:
-        raise ValueError(f"cards not in this pack: {CardSet(held & ~full)}")
+        raise ValueError(_("cards not in this pack: {cards}", cards=CardSet(held & ~full)))
     if full & ~held:
-        where = "the hands" if rules.trump_card == "dealer_last" else "the hands and the stock"
-        raise ValueError(f"cards missing from {where}: {CardSet(full & ~held)}")
+        raise ValueError(_("cards missing from the hands: {cards}", cards=CardSet(full & ~held))
+                         if rules.trump_card == "dealer_last" else
+                         _("cards missing from the hands and the stock: {cards}", cards=CardSet(full & ~held)))
 
 
 class Item(NamedTuple):
@@ -204,18 +209,20 @@ class Recorder:
         tags = dict(tags or {})
         for name in RESERVED_TAGS:
             if name in tags:
-                raise ValueError(f"the {name} tag is written from the ruleset, the deal and the play, not set by hand")
+                raise ValueError(_("the {name} tag is written from the ruleset, the deal and the play, not set by "
+                                   "hand", name=name))
         tags.setdefault("Date", f"{date.today():%Y.%m.%d}")
         first = tags.get("DealNo") == "1"
         names = r.seat_names
         if dealer not in names:
-            raise ValueError(f"dealer {dealer!r} is not a seat; seats are {' '.join(names)}")
+            raise ValueError(_("dealer {dealer} is not a seat; seats are {seats}", dealer=repr(dealer),
+                               seats=" ".join(names)))
         if seed is not None and (deal or stock):
-            raise ValueError("give either a seed to shuffle from or the deal itself, not both")
+            raise ValueError(_("give either a seed to shuffle from or the deal itself, not both"))
         seen = None
         if seed is not None:
             if turned:
-                raise ValueError("give either a seed to shuffle from or the turned card, not both")
+                raise ValueError(_("give either a seed to shuffle from or the turned card, not both"))
             dealt: Deal = Deal.shuffled(r, seed, names.index(dealer), first_of_match=first)
         elif deal or stock:
             dealt = _entered_deal(r, deal or "", stock, turned, dealer, first)
@@ -224,8 +231,8 @@ class Recorder:
             dealt = check(seen, [])
         path_ = Path(path) if path is not None else None
         if path_ is not None and not before and path_.exists():
-            raise FileExistsError(errno.EEXIST, "the file exists, and a recording never overwrites one; "
-                                  "choose another name, or resume it with --resume", str(path_))
+            raise FileExistsError(errno.EEXIST, _("the file exists, and a recording never overwrites one; "
+                                  "choose another name, or resume it with --resume"), str(path_))
         recorder = cls(dealt, tags, path_, seen=seen, before=before)
         recorder.save()
         return recorder
@@ -240,7 +247,7 @@ class Recorder:
         try:
             header = record.header()
             if header.dealer is None or header.turned is None:
-                raise ValueError("the record has no Dealer or no Trump tag: it was not written by the recorder")
+                raise ValueError(_("the record has no Dealer or no Trump tag: it was not written by the recorder"))
             if header.hands is not None:
                 deal = header.deal()
                 seen = None
@@ -250,7 +257,7 @@ class Recorder:
                 seen = Start(header.rules, header.dealer, header.turned, header.first_of_match)
                 deal = check(seen, record.events)
         except (NotationError, IllegalAction) as exc:
-            raise ValueError(f"cannot resume: {exc.message}") from None
+            raise ValueError(_("cannot resume: {reason}", reason=exc.message)) from None
         tags = {k: v for k, v in record.tags.items() if k not in RESERVED_TAGS}
         recorder = cls(deal, tags, path, seen=seen, before=before)
         recorder.saved = len(deal.log)
@@ -328,18 +335,21 @@ class Recorder:
         deal = self.deal
         r = deal.rules
         if deal.over:
-            return "the deal is over"
+            return _("the deal is over")
         if self.seen is not None:
             played = mask_of(e.card for e in deal.log if type(e) is Play)  # type: ignore[union-attr]
-            seat = "the holder of " + str(r.first_deal_leader_card) if self.leader_unknown else r.seat_names[deal.turn]
-            text = f"{seat} plays next (hands unknown; not played yet: {CardSet(pack(r.removed_ranks) & ~played)})"
+            seat = (_("the holder of {card}", card=r.first_deal_leader_card) if self.leader_unknown
+                    else r.seat_names[deal.turn])
+            text = _("{seat} plays next (hands unknown; not played yet: {cards})", seat=seat,
+                     cards=CardSet(pack(r.removed_ranks) & ~played))
             if deal.window_side is not None and not deal.trick:
-                text += f"; {r.side_labels[deal.window_side]} may declare (won the last trick)"
+                text = _("{text}; {side} may declare (won the last trick)", text=text,
+                         side=r.side_labels[deal.window_side])
             return text
         plays = deal.legal_plays().codes()
         offered = self.declarations()
-        text = f"{r.seat_names[deal.turn]} may play {' '.join(plays)}"
-        return text + (f"; or declare: {', '.join(offered)}" if offered else "")
+        text = _("{seat} may play {cards}", seat=r.seat_names[deal.turn], cards=" ".join(plays))
+        return _("{text}; or declare: {declarations}", text=text, declarations=", ".join(offered)) if offered else text
 
     def declarations(self) -> list[str]:
         """The declarations accepted now, as entries (``N 40``, ``S 20E``, ``S tute 12``, ``N x7B``): with the hands
@@ -367,43 +377,48 @@ class Recorder:
                 continue
             if len(word) == 1 and word.upper() in "NWSE":
                 if word.upper() not in names:
-                    raise EntryError(f"{word.upper()} is not a seat here; seats are {' '.join(names)}")
+                    raise EntryError(_("{seat} is not a seat here; seats are {seats}", seat=word.upper(),
+                                       seats=" ".join(names)))
                 seat = names.index(word.upper())
                 continue
             out.append(Item(seat, " ".join(word.split()), trick))
             seat = trick = None
         if seat is not None or trick is not None:
-            raise EntryError(f"{text.strip()!r} names a seat or a trick but no card; enter {ENTRIES}")
+            raise EntryError(_("{text} names a seat or a trick but no card; enter {entries}", text=repr(text.strip()),
+                               entries=_(ENTRIES)))
         if not out:
-            raise EntryError(f"{text.strip()!r} is not an entry; enter {ENTRIES}")
+            raise EntryError(_("{text} is not an entry; enter {entries}", text=repr(text.strip()), entries=_(ENTRIES)))
         return out
 
     def parse(self, text: str) -> Action:
         """Read one entry into the action it names; raise :class:`EntryError` if it names none or several."""
         items = self.items(text)
         if len(items) != 1:
-            raise EntryError(f"{text.strip()!r} holds {len(items)} entries, not one")
+            raise EntryError(_("{text} holds {n} entries, not one", text=repr(text.strip()), n=len(items)))
         return self.action(items[0])
 
     def action(self, item: Item) -> Action:
         """The action an entry names now: a card for the seat named or the seat to move, or a declaration."""
         deal = self.deal
         if item.trick is not None and (item.trick != len(deal.tricks) + 1 or deal.trick):
-            where = f"trick {len(deal.tricks) + 1}" + (" is in play" if deal.trick else " comes next")
-            raise EntryError(f"{item.trick}. is not the trick to enter: {where}")
+            raise EntryError(_("{trick}. is not the trick to enter: trick {now} is in play", trick=item.trick,
+                               now=len(deal.tricks) + 1) if deal.trick else
+                             _("{trick}. is not the trick to enter: trick {now} comes next", trick=item.trick,
+                               now=len(deal.tricks) + 1))
         if item.seat is None and self.leader_unknown:
-            raise EntryError(f"name the seat that leads: in the first deal of a match the holder of "
-                             f"{deal.rules.first_deal_leader_card} leads (first_deal_leader_card), e.g. S 6B")
+            raise EntryError(_("name the seat that leads: in the first deal of a match the holder of {card} leads "
+                               "(first_deal_leader_card), e.g. S 6B", card=deal.rules.first_deal_leader_card))
         seat = deal.turn if item.seat is None else item.seat
         if _DECLARATION.match(item.word):
             try:
                 return parse_declaration(seat, item.word, Context.of(deal))
             except NotationError as exc:
-                raise EntryError(exc.message + (f" (expected {exc.expected})" if exc.expected else "")) from None
+                raise EntryError(_("{message} (expected {expected})", message=exc.message, expected=exc.expected)
+                                 if exc.expected else exc.message) from None
         card = card_reader("es").get(item.word.upper())
         if card is None:
-            raise EntryError(f"{item.word!r} is not a card (rank 1-7, 10, 11, 12 then suit O, C, E or B); "
-                             f"enter {ENTRIES}")
+            raise EntryError(_("{word} is not a card (rank 1-7, 10, 11, 12 then suit O, C, E or B); enter {entries}",
+                               word=repr(item.word), entries=_(ENTRIES)))
         return PLAYS[seat][card]
 
     def enter(self, line: str) -> Reply:
@@ -417,12 +432,12 @@ class Recorder:
         if not _COMMENT.sub("", text).strip():
             return Reply("")  # an empty line, or a comment alone
         if text.lower() in ("?", "help"):
-            return Reply(f"enter {ENTRIES}", legal=self.legal_text(), frame=self.frame())
+            return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
         undo = _UNDO.fullmatch(text)
         if undo:
             return self.undo(int(undo[1] or 1))
         if self.deal.over:
-            return Reply("the deal is over: nothing more can be entered (undo takes back the last entry)",
+            return Reply(_("the deal is over: nothing more can be entered (undo takes back the last entry)"),
                          refused=True)
         done: list[str] = []
         refusal: Reply | None = None
@@ -432,7 +447,7 @@ class Recorder:
             return Reply(str(exc), refused=True, legal=self.legal_text())
         for item in items:
             if self.deal.over:
-                refusal = Reply("the deal is over: the rest of the line was not entered", refused=True)
+                refusal = Reply(_("the deal is over: the rest of the line was not entered"), refused=True)
                 break
             try:
                 action = self.action(item)
@@ -441,8 +456,8 @@ class Recorder:
                 refusal = Reply(str(exc), refused=True, legal=self.legal_text())
                 break
             except IllegalAction as exc:
-                refusal = Reply(f"refused: {exc.message} (rule {exc.rule})", refused=True, legal=self.legal_text(),
-                                rule=exc.rule)
+                refusal = Reply(_("refused: {refusal} (rule {rule})", refusal=exc.message, rule=exc.rule), refused=True,
+                                legal=self.legal_text(), rule=exc.rule)
                 break
             done.append(self._applied(action))
         if not done:
@@ -452,7 +467,8 @@ class Recorder:
         message = "; ".join(done)
         if refusal is None:
             return Reply(message, frame=self.frame())
-        return Reply(f"{message}; then {refusal.message}", refused=True, legal=refusal.legal, rule=refusal.rule,
+        return Reply(_("{done}; then {refusal}", done=message, refusal=refusal.message), refused=True,
+                     legal=refusal.legal, rule=refusal.rule,
                      frame=self.frame())
 
     def _apply(self, action: Action) -> None:
@@ -466,20 +482,21 @@ class Recorder:
         """Take back the last ``count`` entries, replaying the others from the deal's start."""
         old = self.deal
         if not old.log:
-            return Reply("nothing to undo", refused=True)
+            return Reply(_("nothing to undo"), refused=True)
         count = min(max(count, 1), len(old.log))
         keep = old.log[:-count]
         if self.seen is not None:
             self.deal = check(self.seen, keep)
         else:
             fresh = old.restart()
-            for _ in replay(fresh, keep):
+            for _step in replay(fresh, keep):
                 pass
             self.deal = fresh
         self.report = None
         self.save()
         ctx = Context.of(old)
-        return Reply(f"took back {', '.join(e.text(ctx) for e in old.log[-count:])}", frame=self.frame())
+        return Reply(_("took back {entries}", entries=", ".join(e.text(ctx) for e in old.log[-count:])),
+                     frame=self.frame())
 
     def _applied(self, action: Action) -> str:
         """An accepted entry in words, with the trick it completed, the declarations now open, or the result."""
@@ -488,18 +505,18 @@ class Recorder:
         words = [action.text(Context.of(deal))]
         if type(action) is Play and not deal.trick:
             t = deal.tricks[-1]
-            words.append(f"trick {len(deal.tricks)}: {' '.join(CODES[c] for c in t.cards)} "
-                         f"won by {names[t.winner]} ({t.points} points)")
+            words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),
+                           cards=" ".join(CODES[c] for c in t.cards), seat=names[t.winner], points=t.points))
         if deal.over:
             sheet = deal.score(self._target)
-            words.append(f"deal over: Score {format_side_values(sheet.totals, deal.rules)}, "
-                         f"Result {result_text(sheet, deal.rules)}")
+            words.append(_("deal over: Score {score}, Result {result}", result=result_text(sheet, deal.rules),
+                           score=format_side_values(sheet.totals, deal.rules)))
             if self.seen is not None:
                 words.append(self._judged())
         elif self.seen is None:
             declarations = [a.text(Context.of(deal)) for a in deal.legal_actions() if type(a) is not Play]
             if declarations:
-                words.append(f"may declare: {', '.join(declarations)}")
+                words.append(_("may declare: {declarations}", declarations=", ".join(declarations)))
         return "; ".join(words)
 
     def _judged(self) -> str:
@@ -515,23 +532,23 @@ class Recorder:
         self.report = validate(record)
         errors = self.report.errors
         found = "; ".join(f"{f.message} ({f.code})" for f in errors)
+        verdict = _("the validator finds: {found}", found=found) if errors else _("the record validates")
         if "Deal" in record.tags:
-            head = "hands reconstructed"
-        elif self.deal.rules.players > 2:
-            head = ("a tute ended the deal before every card was played: the hands are not all seen, so the "
-                    "record has no Deal tag")
-        else:
-            head = "no Deal or Stock tag"
-        return f"{head}; {'the validator finds: ' + found if errors else 'the record validates'}"
+            return _("hands reconstructed; {verdict}", verdict=verdict)
+        if self.deal.rules.players > 2:
+            return _("a tute ended the deal before every card was played: the hands are not all seen, so the "
+                     "record has no Deal tag; {verdict}", verdict=verdict)
+        return _("no Deal or Stock tag; {verdict}", verdict=verdict)
 
 
 def read_turned(rules: Ruleset, text: str | None) -> Card:
     """The turned card as entered, checked to be a card of this pack."""
     if not text or not text.strip():
-        raise ValueError("give the turned card, the card that shows trump (e.g. 4B)")
+        raise ValueError(_("give the turned card, the card that shows trump (e.g. 4B)"))
     card = card_reader("es").get(text.strip().upper())
     if card is None or not pack(rules.removed_ranks) >> card & 1:
-        raise ValueError(f"{text.strip()!r} is not a card of this pack (rank 1-7, 10, 11, 12 then suit O, C, E or B)")
+        raise ValueError(_("{text} is not a card of this pack (rank 1-7, 10, 11, 12 then suit O, C, E or B)",
+                           text=repr(text.strip())))
     return card
 
 
@@ -551,7 +568,7 @@ def _entered_deal(r: Ruleset, deal: str, stock: str | None, turned: str | None, 
         header = Record(tags=tags).header()
         _check_shape(r, header)
         if "Trump" not in tags:
-            raise ValueError("give the turned card, which shows trump: one of the dealer's cards")
+            raise ValueError(_("give the turned card, which shows trump: one of the dealer's cards"))
         return header.deal()
     except NotationError as exc:
         raise ValueError(exc.message) from None

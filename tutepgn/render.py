@@ -10,6 +10,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from .cards import SUIT_LETTERS
+from .i18n import gettext as _
 from .replay import Frame
 
 SUIT_STYLES = dict(zip(SUIT_LETTERS, ("yellow", "red", "blue", "green")))
@@ -29,13 +30,13 @@ def render_frame(frame: Frame, count: int | None = None) -> RenderableType:
     """One frame: the event with the record's annotations and comments, trump and stock, each hand, the table,
     points, declarations, any illegality."""
     of = f"/{count - 1}" if count else ""
-    title = "start of the deal" if frame.event is None else f"{frame.index}{of}  {frame.text}{frame.annotation}"
+    title = _("start of the deal") if frame.event is None else f"{frame.index}{of}  {frame.text}{frame.annotation}"
     parts: list[RenderableType] = [Rule(Text(title, style="bold"), align="left")]
     parts.extend(Text(comment, style="italic") for comment in frame.comments)
-    trump = Text(f"Trump {frame.trump}  turned ")
+    trump = Text(_("Trump {suit}  turned ", suit=frame.trump))
     trump.append_text(card_text(frame.turned))
     if frame.stock is not None:
-        trump.append(f"  stock {frame.stock}")
+        trump.append(_("  stock {cards}", cards=frame.stock))
     parts.append(trump)
     for seat, cards in zip(frame.seats, frame.hands):
         hand = Text(">" if seat == frame.to_move else " ")
@@ -43,31 +44,34 @@ def render_frame(frame: Frame, count: int | None = None) -> RenderableType:
         hand.append_text(_cards(cards))
         parts.append(hand)
     parts.append(table_text(frame))
-    points = Text("Points (cards + cantes): ")
+    points = Text(_("Points (cards + cantes): "))
     points.append("  ".join(f"{label} {c}+{k}={c + k}" for label, c, k in
                             zip(frame.sides, frame.card_points, frame.cante_points)))
     parts.append(points)
     if frame.cantes:
-        parts.append(Text("Cantes: " + ", ".join(frame.cantes)))
+        parts.append(Text(_("Cantes: {cantes}", cantes=", ".join(frame.cantes))))
     if frame.exchanges:
-        parts.append(Text("Exchanges: " + ", ".join(frame.exchanges)))
+        parts.append(Text(_("Exchanges: {exchanges}", exchanges=", ".join(frame.exchanges))))
     if frame.illegal is not None:
-        what = "skipped" if frame.skipped else "played as written"
-        parts.append(Text(f"Illegal [{frame.rule}]: {frame.illegal} ({what})", style="bold red"))
+        what = _("skipped") if frame.skipped else _("played as written")
+        parts.append(Text(_("Illegal [{rule}]: {refusal} ({what})", rule=frame.rule, refusal=frame.illegal, what=what),
+                          style="bold red"))
     if frame.totals is not None:
         score = " ".join(f"{label}:{v}" for label, v in zip(frame.sides, frame.totals))
-        parts.append(Text(f"Deal over. Score {score} (last ten included)  Result {frame.result}", style="bold"))
+        parts.append(Text(_("Deal over. Score {score} (last ten included)  Result {result}", score=score,
+                            result=frame.result), style="bold"))
     return Group(*parts)
 
 
 def table_text(frame: Frame) -> Text:
     """The cards on the table: ``Trick 3: N 1E  W 4E  S 7E  E 2E  won by N (21)``."""
     if not frame.table:
-        return Text(f"Trick {frame.trick_no + 1}: not led yet" if not frame.over else "Table: empty", style="dim")
-    line = Text(f"Trick {frame.trick_no}: ")
+        return Text(_("Trick {trick}: not led yet", trick=frame.trick_no + 1) if not frame.over else _("Table: empty"),
+                    style="dim")
+    line = Text(_("Trick {trick}: ", trick=frame.trick_no))
     for i, (seat, code) in enumerate(frame.table):
         line.append(("  " if i else "") + f"{seat} ")
         line.append_text(card_text(code))
     if frame.winner is not None:
-        line.append(f"  won by {frame.winner} ({frame.trick_points})", style="bold")
+        line.append(_("  won by {seat} ({points})", seat=frame.winner, points=frame.trick_points), style="bold")
     return line

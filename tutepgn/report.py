@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from .cards import CODES, SUIT_LETTERS
 from .errors import ErrorItem, NotationError
 from .events import Exchange, Play
+from .i18n import gettext as _
 from .notation import UNFINISHED, Record
 from .rules import SEAT_NAMES, Ruleset
 from .score import ScoreSheet
@@ -293,7 +294,8 @@ class Summary:
                 "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
 
     def __str__(self) -> str:
-        rate = f", {self.records / self.seconds:,.0f} records/s" if self.seconds > 0 else ""
-        return (f"{self.records} records: {self.valid} valid, {self.invalid} invalid, "
-                f"{self.score_mismatches} score mismatches, {self.result_mismatches} result mismatches, "
-                f"{self.parse_errors} with parse errors; {self.seconds:.2f} s{rate}")
+        rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
+        return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
+                 "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
+                 invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
+                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)

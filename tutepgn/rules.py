@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .cards import SUIT_LETTERS, card_from_code, pack
 from .errors import UnknownRuleset, UnknownSeat
+from .i18n import N_, gettext as _
 from .sources import source_of
 
 SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
@@ -37,80 +38,80 @@ class Ruleset(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    preset: str = Field(description="The preset these options start from.")
+    preset: str = Field(description=N_("The preset these options start from."))
 
     # -- The pack, the seats and the deal ---------------------------------
-    players: Literal[2, 3, 4] = Field(description="Number of players.")
-    partnerships: bool = Field(False, description="Partners sit opposite and score together (4 players only).")
-    removed_ranks: tuple[int, ...] = Field((), description="Ranks taken out of the 40-card pack.")
-    hand_size: int = Field(description="Cards dealt to each player.")
+    players: Literal[2, 3, 4] = Field(description=N_("Number of players."))
+    partnerships: bool = Field(False, description=N_("Partners sit opposite and score together (4 players only)."))
+    removed_ranks: tuple[int, ...] = Field((), description=N_("Ranks taken out of the 40-card pack."))
+    hand_size: int = Field(description=N_("Cards dealt to each player."))
     trump_card: Literal["dealer_last", "stock_bottom"] = Field(
-        description="Which card shows trump: the dealer's last card, which stays in the dealer's hand, "
-                    "or the card turned face up under the stock, which is drawn last.")
+        description=N_("Which card shows trump: the dealer's last card, which stays in the dealer's hand, "
+                    "or the card turned face up under the stock, which is drawn last."))
     first_deal_trump: str | None = Field(
-        None, description="Trump suit of a match's first deal, whatever the turned card (None: the turned card's suit).")
+        None, description=N_("Trump suit of a match's first deal, whatever the turned card (None: the turned card's suit)."))
     first_deal_leader_card: str | None = Field(
-        None, description="In a match's first deal, the holder of this card leads (None: mano leads).")
+        None, description=N_("In a match's first deal, the holder of this card leads (None: mano leads)."))
 
     # -- Play duties -------------------------------------------------------
     free_play_while_stock: bool = Field(
-        True, description="While the stock has cards any card may be played; the duties below apply once it is empty.")
-    must_follow: bool = Field(True, description="A player holding the suit led must play that suit.")
-    must_beat: bool = Field(True, description="Following suit, a player must beat the highest card of that suit in the trick if they can.")
+        True, description=N_("While the stock has cards any card may be played; the duties below apply once it is empty."))
+    must_follow: bool = Field(True, description=N_("A player holding the suit led must play that suit."))
+    must_beat: bool = Field(True, description=N_("Following suit, a player must beat the highest card of that suit in the trick if they can."))
     beat_waived_when_trumped: bool = Field(
-        True, description="Once someone has trumped a non-trump lead, any card of the led suit will do.")
-    must_trump: bool = Field(True, description="A player void in the suit led must play a trump.")
+        True, description=N_("Once someone has trumped a non-trump lead, any card of the led suit will do."))
+    must_trump: bool = Field(True, description=N_("A player void in the suit led must play a trump."))
     must_overtrump: bool = Field(
-        True, description="The trump duty asks for a trump that beats every trump in the trick; with none, any card may be played.")
+        True, description=N_("The trump duty asks for a trump that beats every trump in the trick; with none, any card may be played."))
     must_undertrump: bool = Field(
-        False, description="A void player who cannot overtrump must still play a (losing) trump.")
+        False, description=N_("A void player who cannot overtrump must still play a (losing) trump."))
     partner_winning_exempts: bool = Field(
-        False, description="When the partner is winning the trick, only the duty to follow suit applies.")
+        False, description=N_("When the partner is winning the trick, only the duty to follow suit applies."))
 
     # -- Exchange of the 7 and the 2 of trump -------------------------------
-    exchange_seven: bool = Field(False, description="The holder of the 7 of trump may exchange it for the turned card.")
-    exchange_seven_for: tuple[int, ...] = Field((), description="Ranks of the turned card the 7 may be exchanged for.")
-    exchange_two: bool = Field(False, description="The holder of the 2 of trump may exchange it for the turned card.")
-    exchange_two_for: tuple[int, ...] = Field((), description="Ranks of the turned card the 2 may be exchanged for.")
+    exchange_seven: bool = Field(False, description=N_("The holder of the 7 of trump may exchange it for the turned card."))
+    exchange_seven_for: tuple[int, ...] = Field((), description=N_("Ranks of the turned card the 7 may be exchanged for."))
+    exchange_two: bool = Field(False, description=N_("The holder of the 2 of trump may exchange it for the turned card."))
+    exchange_two_for: tuple[int, ...] = Field((), description=N_("Ranks of the turned card the 2 may be exchanged for."))
     exchange_at_first_lead: bool = Field(
-        False, description="An exchange may also be made before the first lead of the deal, not only after a won trick.")
+        False, description=N_("An exchange may also be made before the first lead of the deal, not only after a won trick."))
 
     # -- Cantes (rey and caballo of one suit) -------------------------------
-    cante_points: int = Field(20, description="Value of a cante in a plain suit.")
-    cuarenta_points: int = Field(40, description="Value of a cante in trump, las cuarenta.")
-    cantes_per_trick: int = Field(1, description="Most cantes a side may declare after one won trick.")
-    forty_first: bool = Field(True, description="No 20 from a player who could sing the 40 at that moment.")
+    cante_points: int = Field(20, description=N_("Value of a cante in a plain suit."))
+    cuarenta_points: int = Field(40, description=N_("Value of a cante in trump, las cuarenta."))
+    cantes_per_trick: int = Field(1, description=N_("Most cantes a side may declare after one won trick."))
+    forty_first: bool = Field(True, description=N_("No 20 from a player who could sing the 40 at that moment."))
     cante_only_if_sung_at_first_win: bool = Field(
-        False, description="A side that sings no cante right after its first won trick cannot sing in that deal.")
+        False, description=N_("A side that sings no cante right after its first won trick cannot sing in that deal."))
     forfeit_unsung_cantes: bool = Field(
-        False, description="After a won trick in which the side sings no cante, every cante it could have sung "
-                           "when the window closed is lost for the deal.")
+        False, description=N_("After a won trick in which the side sings no cante, every cante it could have sung "
+                           "when the window closed is lost for the deal."))
     declare_only_after_draw: bool = Field(
-        False, description="Cantes and tute only after a trick that was followed by a draw from the stock.")
+        False, description=N_("Cantes and tute only after a trick that was followed by a draw from the stock."))
     no_declare_with_last_drawn: bool = Field(
-        False, description="No cante or tute with a rey or caballo received in the draw that emptied the stock.")
+        False, description=N_("No cante or tute with a rey or caballo received in the draw that emptied the stock."))
 
     # -- Tute (four reyes or four caballos) ----------------------------------
-    tute_at_first_lead: bool = Field(False, description="Tute may also be announced by the leader before the first lead.")
+    tute_at_first_lead: bool = Field(False, description=N_("Tute may also be announced by the leader before the first lead."))
     tute_blocked_by_earlier_cante: bool = Field(
-        False, description="No tute once the side has declared a cante earlier in the deal.")
-    tute_effect: Literal["win_deal", "win_match"] = Field(description="What a tute wins; the deal ends at once either way.")
-    tute_match_points: int = Field(1, description="Match points a tute scores when it wins the deal.")
+        False, description=N_("No tute once the side has declared a cante earlier in the deal."))
+    tute_effect: Literal["win_deal", "win_match"] = Field(description=N_("What a tute wins; the deal ends at once either way."))
+    tute_match_points: int = Field(1, description=N_("Match points a tute scores when it wins the deal."))
     tute_wins_match_below_target: int | None = Field(
-        None, description="A tute wins the whole match when the match target is below this number.")
+        None, description=N_("A tute wins the whole match when the match target is below this number."))
 
     # -- Deal result ---------------------------------------------------------
-    last_trick_bonus: int = Field(10, description="Points for winning the last trick, the diez de ultimas.")
-    deal_points: int = Field(1, description="Match points for winning a deal.")
+    last_trick_bonus: int = Field(10, description=N_("Points for winning the last trick, the diez de ultimas."))
+    deal_points: int = Field(1, description=N_("Match points for winning a deal."))
     double_threshold: int | None = Field(
-        None, description="A deal winner whose count is over this scores double_points instead (None: no doubles).")
+        None, description=N_("A deal winner whose count is over this scores double_points instead (None: no doubles)."))
     double_basis: Literal["total", "cards_and_last"] = Field(
-        "total", description="What the double threshold counts: the whole total, or card points plus last ten without declarations.")
-    double_points: int = Field(2, description="Match points for a doubled deal.")
+        "total", description=N_("What the double threshold counts: the whole total, or card points plus last ten without declarations."))
+    double_points: int = Field(2, description=N_("Match points for a doubled deal."))
 
     # -- Match ---------------------------------------------------------------
-    match_target: int = Field(description="Match points that end the match.")
-    match_target_choices: tuple[int, ...] = Field((), description="Targets the source offers (empty: any).")
+    match_target: int = Field(description=N_("Match points that end the match."))
+    match_target_choices: tuple[int, ...] = Field((), description=N_("Targets the source offers (empty: any)."))
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
@@ -323,7 +324,7 @@ def option_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
             continue
         citation = None if name in overridden else source_of(ruleset.preset, name)
         rows.append({"option": name, "value": getattr(ruleset, name), "text": option_text(getattr(ruleset, name)),
-                     "description": field.description or "",
+                     "description": _(field.description) if field.description else "",
                      "source": "override" if citation is None else str(citation),
                      "citation": None if citation is None else citation.to_dict()})
     return rows

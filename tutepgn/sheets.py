@@ -12,14 +12,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .i18n import N_, gettext as _
 from .report import ReportModel
 
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+"""A finding's severity in words (the JSON keeps the code)."""
 
 
 def where(report: ReportModel) -> str:
     """``file:line (record N)`` for a report."""
-    return f"{report.source or '<stdin>'}:{report.line} (record {report.record + 1})"
+    return _("{source}:{line} (record {record})", source=report.source or "<stdin>", line=report.line,
+             record=report.record + 1)
 
 
 def findings_text(report: ReportModel, *, info: bool = True) -> RenderableType:
@@ -32,9 +36,10 @@ def findings_text(report: ReportModel, *, info: bool = True) -> RenderableType:
         if f.column:
             loc += f":{f.column}"
         lines.append(f"{loc}: ", style="bold")
-        lines.append(f"{f.severity}", style=_SEVERITY_STYLE[f.severity])
-        trick = f" trick {f.trick}" if f.trick else ""
-        lines.append(f"{trick}: {f.message} [{f.code}{' / option ' + f.option if f.option else ''}]\n")
+        lines.append(_(SEVERITY_WORDS[f.severity]), style=_SEVERITY_STYLE[f.severity])
+        trick = _(" trick {trick}", trick=f.trick) if f.trick else ""
+        rule = _("{code} / option {option}", code=f.code, option=f.option) if f.option else f.code
+        lines.append(f"{trick}: {f.message} [{rule}]\n")
     for line in report.explanation:
         lines.append(f"  {line}\n", style="italic")
     return lines
@@ -45,40 +50,40 @@ def score_sheet(report: ReportModel) -> RenderableType:
     sheet = report.sheet
     sides = report.sides
     if sheet is None:
-        return Text(f"{where(report)}: no score sheet (the deal could not be replayed)")
+        return Text(_("{where}: no score sheet (the deal could not be replayed)", where=where(report)))
     tricks = Table(title=f"{where(report)}  {report.rules}", title_justify="left")
-    for col in ("trick", "leader", "cards", "winner", "points"):
-        tricks.add_column(col, justify="right" if col in ("trick", "points") else "left")
+    for col in (N_("trick"), N_("leader"), N_("cards"), N_("winner"), N_("points")):
+        tricks.add_column(_(col), justify="right" if col in ("trick", "points") else "left")
     for i, t in enumerate(sheet.tricks, 1):
         tricks.add_row(str(i), t.leader, " ".join(t.cards), t.winner, str(t.points))
     parts: list[RenderableType] = [tricks]
     if sheet.cantes or report.refused_cantes or report.exchanges:
-        cantes = Table(title="Declarations", title_justify="left")
-        for col in ("seat", "suit", "value", "verdict"):
-            cantes.add_column(col)
+        cantes = Table(title=_("Declarations"), title_justify="left")
+        for col in (N_("seat"), N_("suit"), N_("value"), N_("verdict")):
+            cantes.add_column(_(col))
         for c in sheet.cantes:
-            cantes.add_row(c.seat, c.suit, str(c.points), "accepted")
+            cantes.add_row(c.seat, c.suit, str(c.points), _("accepted"))
         for r in report.refused_cantes:
-            cantes.add_row(r.seat, r.suit, str(r.points), Text(f"refused: {r.reason}", style="red"))
+            cantes.add_row(r.seat, r.suit, str(r.points), Text(_("refused: {rule}", rule=r.reason), style="red"))
         for x in report.exchanges:
-            cantes.add_row(x.seat, x.card[-1], "", f"exchanged {x.card} for the turned card "
-                           f"after trick {x.after_trick}" if x.after_trick else
-                           f"exchanged {x.card} for the turned card before the first lead")
+            cantes.add_row(x.seat, x.card[-1], "", _("exchanged {card} for the turned card after trick {trick}",
+                                                     card=x.card, trick=x.after_trick) if x.after_trick else
+                           _("exchanged {card} for the turned card before the first lead", card=x.card))
         parts.append(cantes)
-    totals = Table(title="Count", title_justify="left")
+    totals = Table(title=_("Count"), title_justify="left")
     totals.add_column("")
     for label in sides:
         totals.add_column(label, justify="right")
     last = sheet.last_trick_side
-    totals.add_row("card points", *map(str, sheet.card_points))
-    totals.add_row("last ten", *[str(sheet.last_trick_bonus if last == k else 0) for k in range(len(sides))])
-    totals.add_row("cantes", *[str(sum(c.points for c in sheet.cantes if c.side == k)) for k in range(len(sides))])
-    totals.add_row("total", *map(str, sheet.totals), style="bold")
+    totals.add_row(_("card points"), *map(str, sheet.card_points))
+    totals.add_row(_("last ten"), *[str(sheet.last_trick_bonus if last == k else 0) for k in range(len(sides))])
+    totals.add_row(_("cantes"), *[str(sum(c.points for c in sheet.cantes if c.side == k)) for k in range(len(sides))])
+    totals.add_row(_("total"), *map(str, sheet.totals), style="bold")
     if report.claimed_score is not None:
-        totals.add_row("claimed", *map(str, report.claimed_score), style="green" if report.score_ok else "red")
-    totals.add_row("match points", *map(str, sheet.match_points))
+        totals.add_row(_("claimed"), *map(str, report.claimed_score), style="green" if report.score_ok else "red")
+    totals.add_row(_("match points"), *map(str, sheet.match_points))
     if report.standing_after is not None:
-        totals.add_row("match standing", *map(str, report.standing_after))
+        totals.add_row(_("match standing"), *map(str, report.standing_after))
     parts.append(totals)
     parts.append(Text(result_sentence(report)))
     return Group(*parts)
@@ -90,20 +95,20 @@ def result_sentence(report: ReportModel) -> str:
     assert sheet is not None, "a report without its score sheet has no result to tell"
     sides = report.sides
     if sheet.winner is None:
-        return "Unfinished: no winner yet."
-    words = [f"{sides[sheet.winner]} wins the deal"]
+        return _("Unfinished: no winner yet.")
+    words = [_("{side} wins the deal", side=sides[sheet.winner])]
     if sheet.tute:
         rank = "reyes" if sheet.tute.rank == 12 else "caballos"
-        words.append(f"by a tute of {rank} ({sheet.tute.seat})")
+        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
     if sheet.tie_break:
-        words.append("on a tie, as the side that won the last trick")
+        words.append(_("on a tie, as the side that won the last trick"))
     if sheet.doubled:
-        words.append("with a double")
+        words.append(_("with a double"))
     if sheet.wins_match:
-        words.append("and the match")
+        words.append(_("and the match"))
     else:
-        words.append(f"for {sheet.match_points[sheet.winner]} match point(s)")
+        words.append(_("for {points} match point(s)", points=sheet.match_points[sheet.winner]))
     claimed = report.claimed_result
-    verdict = "" if claimed is None else (" The Result tag agrees." if report.result_ok
-                                          else f" The Result tag says {claimed}.")
-    return " ".join(words) + f": {report.computed_result}." + verdict
+    verdict = "" if claimed is None else (_(" The Result tag agrees.") if report.result_ok
+                                          else _(" The Result tag says {result}.", result=claimed))
+    return _("{words}: {result}.{verdict}", words=" ".join(words), result=report.computed_result, verdict=verdict)

@@ -46,6 +46,7 @@ from .declarations import CANTE_PAIRS, FOURS
 from .engine import Deal
 from .errors import IllegalAction, IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Context, Exchange, Play, Tute
+from .i18n import N_, Later, gettext as _
 from .rules import Ruleset
 
 
@@ -64,7 +65,7 @@ class Sighting(NamedTuple):
 
     index: int
     seat: int
-    words: str
+    words: Later
 
 
 def event_cards(event: Action) -> Mask:
@@ -90,13 +91,15 @@ def trick_numbers(events: Sequence[Action], players: int) -> list[int]:
     return out
 
 
-def sighting_words(event: Action, trick: int, ctx: Context) -> str:
-    """Where an event shows its cards, in words: ``played at trick 7``, ``shown in N 20O after trick 4``."""
+def sighting_words(event: Action, trick: int, ctx: Context) -> Later:
+    """Where an event shows its cards, in words: ``played at trick 7``, ``shown in N 20O after trick 4`` (put in
+    the language spoken when a refusal quotes them)."""
     if type(event) is Play:
-        return f"played at trick {trick}"
-    when = f"after trick {trick}" if trick else "before the first trick"
-    verb = "given in" if type(event) is Exchange else "shown in"
-    return f"{verb} {event.text(ctx)} {when}"
+        return Later(N_("played at trick {trick}"), trick=trick)
+    when = Later(N_("after trick {trick}"), trick=trick) if trick else Later(N_("before the first trick"))
+    if type(event) is Exchange:
+        return Later(N_("given in {event} {when}"), event=event.text(ctx), when=when)
+    return Later(N_("shown in {event} {when}"), event=event.text(ctx), when=when)
 
 
 class SeenDeal(Deal):
@@ -158,13 +161,13 @@ class _Seen:
         self.pack = pack(r.removed_ranks)
         self.stocked = bool(_stock_of(r, start.turned))
         if not self.stocked:
-            self.holder[start.turned] = Sighting(-1, start.dealer, "the turned card, the dealer's")
+            self.holder[start.turned] = Sighting(-1, start.dealer, Later(N_("the turned card, the dealer's")))
             lead = r.first_deal_leader_card
             if start.first_of_match and lead and events:
                 card = CODES.index(lead)
-                self.holder.setdefault(card, Sighting(-1, events[0].seat, f"{self.names[events[0].seat]} led the "
-                                                      f"first deal of the match, which the holder of {lead} leads "
-                                                      "(first_deal_leader_card)"))
+                self.holder.setdefault(card, Sighting(-1, events[0].seat, Later(N_(
+                    "{seat} led the first deal of the match, which the holder of {card} leads "
+                    "(first_deal_leader_card)"), seat=self.names[events[0].seat], card=lead)))
 
     def first_hands(self) -> list[Mask]:
         """3 and 4 players: each seat holds from the start every card it is first seen with."""
@@ -198,19 +201,22 @@ class _Seen:
             code = CODES[card]
             why = None
             if not self.pack >> card & 1:
-                why = f"{code} is not in this pack (rule removed_ranks: {self.start.rules.removed_ranks})"
+                why = _("{card} is not in this pack (rule removed_ranks: {ranks})", card=code,
+                        ranks=self.start.rules.removed_ranks)
             elif card in self.played:
                 seen = self.played[card]
-                why = f"{code} was already played, by {self.names[seen.seat]} at trick {self.tricks[seen.index]}"
+                why = _("{card} was already played, by {seat} at trick {trick}", card=code,
+                        seat=self.names[seen.seat], trick=self.tricks[seen.index])
             elif card == deal.turned and self.stocked and deal.stock_pos < len(deal.stock):
-                why = f"{code} is the turned card, under the stock until the last draw"
+                why = _("{card} is the turned card, under the stock until the last draw", card=code)
             else:
                 held = self.holder.get(card)
                 if held is not None and held.seat != seat:
-                    why = f"{self.names[held.seat]} holds {code}: {held.words}"
+                    why = _("{seat} holds {card}: {where}", seat=self.names[held.seat], card=code, where=held.words)
             if why is not None:
                 kind = IllegalPlay if type(event) is Play else IllegalDeclaration
-                return kind(f"{self.names[seat]} cannot have {code}: {why}", rule="not_held", seat=seat)
+                return kind(_("{seat} cannot have {card}: {why}", seat=self.names[seat], card=code, why=why),
+                            rule="not_held", seat=seat)
         return None
 
     def add(self, index: int, event: Action, deal: SeenDeal, turned: Card) -> None:
@@ -223,14 +229,14 @@ class _Seen:
             self.holder.pop(event.card, None)
         elif type(event) is Exchange:
             self.holder.pop(event.card, None)  # under the stock now, as the turned card
-            self.holder[turned] = Sighting(index, event.seat, words.replace("given in", "taken in"))
+            self.holder[turned] = Sighting(index, event.seat, Later(N_("taken in {event} {when}"), **words.params))
         else:
             for card in cards_in(event_cards(event)):
                 self.holder[card] = Sighting(index, event.seat, words)
         drawer = deal.last_drawer
         if drawer is not None and deal.turned not in self.holder and deal.turned not in self.played:
-            self.holder[deal.turned] = Sighting(index, drawer, f"the turned card, drawn last, after trick "
-                                                f"{len(deal.tricks)}")
+            self.holder[deal.turned] = Sighting(index, drawer, Later(N_("the turned card, drawn last, after trick "
+                                                                        "{trick}"), trick=len(deal.tricks)))
 
     def proof(self, index: int, error: IllegalAction, deal: SeenDeal) -> IllegalAction:
         """An event found illegal, with the cards that prove it and where they were seen."""
@@ -241,9 +247,11 @@ class _Seen:
             if last:
                 return error
             trick = self.tricks[index]
-            when = f"after trick {trick}" if trick else "before the first trick"
-            return IllegalDeclaration(f"{event.text(ctx)} {when} broke a rule, as the cards seen since prove: "
-                                      f"{error.message}", rule=error.rule, option=error.option, seat=error.seat)
+            message = (_("{event} after trick {trick} broke a rule, as the cards seen since prove: {refusal}",
+                         event=event.text(ctx), trick=trick, refusal=error.message) if trick else
+                       _("{event} before the first trick broke a rule, as the cards seen since prove: {refusal}",
+                         event=event.text(ctx), refusal=error.message))
+            return IllegalDeclaration(message, rule=error.rule, option=error.option, seat=error.seat)
         seat = event.seat
         if error.rule in ("not_your_turn", "not_held", "deal_over"):
             return error
@@ -251,11 +259,16 @@ class _Seen:
         for card in cards_in(deal.hands[seat] & ~BIT[event.card]):
             if deal.can_play(seat, card):
                 evidence.append(f"{CODES[card]}: {self._seen_with(card, seat, ctx)}")
-        held = f"; {self.names[seat]} held " + "; ".join(evidence) if evidence else ""
-        head = f"revoke (renuncio) at trick {self.tricks[index]}, proved by the cards seen since: " if not last else ""
-        return IllegalPlay(head + error.message + held, rule=error.rule, option=error.option, seat=seat)
+        message = error.message
+        if evidence:
+            message = _("{refusal}; {seat} held {evidence}", refusal=message, seat=self.names[seat],
+                        evidence="; ".join(evidence))
+        if not last:
+            message = _("revoke (renuncio) at trick {trick}, proved by the cards seen since: {refusal}",
+                        trick=self.tricks[index], refusal=message)
+        return IllegalPlay(message, rule=error.rule, option=error.option, seat=seat)
 
-    def _seen_with(self, card: Card, seat: int, ctx: Context) -> str:
+    def _seen_with(self, card: Card, seat: int, ctx: Context) -> Later | str:
         """Where a seat was seen with a card: its play or declaration, or what the table knew before."""
         held = self.holder.get(card)
         if held is not None and held.seat == seat:
@@ -263,7 +276,7 @@ class _Seen:
         for i, event in enumerate(self.events):
             if event.seat == seat and event_cards(event) >> card & 1:
                 return sighting_words(event, self.tricks[i], ctx)
-        return "known"
+        return _("known")
 
 
 def check(start: Start, events: Sequence[Action]) -> SeenDeal:

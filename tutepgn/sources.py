@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .citations import Citation, Decision, Quote
+from .i18n import N_
 
 if TYPE_CHECKING:
     from .rules import Ruleset
@@ -410,67 +411,67 @@ def _exchanges(r: Ruleset) -> bool:
 
 DECISIONS: tuple[Decision, ...] = (
     Decision(
-        "silence_judged_at_the_lead", "Silence is judged when the window closes",
-        "What silence after a won trick costs (forfeit_unsung_cantes, cante_only_if_sung_at_first_win) is judged "
+        "silence_judged_at_the_lead", N_("Silence is judged when the window closes"),
+        N_("What silence after a won trick costs (forfeit_unsung_cantes, cante_only_if_sung_at_first_win) is judged "
         "once, when the window closes: at the next lead, on the hands as they are then, so after any exchange made "
         "in the window. A cante completed by the card an exchange brought (a rey or caballo taken as the turned "
         "card) must be sung before that lead, or it is lost. Only the cantes that could be sung at that moment are "
-        "lost: a 20 that had to wait for the 40 is kept, and nothing is lost when the draw rules forbid singing.",
+        "lost: a 20 that had to wait for the 40 is kept, and nothing is lost when the draw rules forbid singing."),
         (tl("Ang manlalaro na nanalo sa trick ang nagsisimula sa susunod na kamay at may opsyon din na gumawa ng "
             "deklarasyon", "the player who won the trick leads the next one and may also make a declaration"),
          tl("kung hindi, mawawala ang pagkakataon", "otherwise the chance is lost")),
         lambda r: r.forfeit_unsung_cantes or r.cante_only_if_sung_at_first_win),
     Decision(
-        "exchange_is_not_a_cante", "An exchange is not a cante",
-        "The exchange is a declaration in our notation, written between tricks like a cante, but every rule that "
+        "exchange_is_not_a_cante", N_("An exchange is not a cante"),
+        N_("The exchange is a declaration in our notation, written between tricks like a cante, but every rule that "
         "counts what a side declared counts cantes only: an exchange does not break a side's silence "
         "(forfeit_unsung_cantes, cante_only_if_sung_at_first_win), does not use up cantes_per_trick, and does not "
         "bar a later tute (tute_blocked_by_earlier_cante). The Tagalog text's declaration (deklarasyon) is a cante "
-        "or a tute; it calls the exchange an operation (operasyon).",
+        "or a tute; it calls the exchange an operation (operasyon)."),
         (tl("Ang deklarasyon ay ginagawa kapagang isang manlalaro ay nag-anunsyo na mayroon siyang knight at hari ng "
             "parehong suit", "a declaration is made when a player announces holding the knight and king of one suit"),
          tl("Ang operasyon na ito ay maaari lamang isagawa hanggang sa manalo ng trick",
             "this operation may only be done upon winning a trick")),
         _exchanges),
     Decision(
-        "exchanges_in_any_order", "Exchanges and cantes in one window, in any order",
-        "Between two tricks the player on lead may exchange before or after the side's cantes, and may exchange "
+        "exchanges_in_any_order", N_("Exchanges and cantes in one window, in any order"),
+        N_("Between two tricks the player on lead may exchange before or after the side's cantes, and may exchange "
         "twice: once the 7 is given, it is the turned card, and the 2 may be given for it at once where the ruleset "
-        "allows the 2 for a turned 7 (torofun-2p). No text sets an order or a limit.",
+        "allows the 2 for a turned 7 (torofun-2p). No text sets an order or a limit."),
         (tl("Maaari ring palitan ang 7, 6, 5 o 4 para sa 2 ng parehong suit",
             "a 7, 6, 5 or 4 may also be exchanged for the 2 of the same suit"),),
         _exchanges),
     Decision(
-        "tie_goes_to_the_latest_trick", "A tied deal goes to the side that won the latest trick",
-        "When sides tie for the most points, the deal goes to the tied side that won the latest trick; with two "
+        "tie_goes_to_the_latest_trick", N_("A tied deal goes to the side that won the latest trick"),
+        N_("When sides tie for the most points, the deal goes to the tied side that won the latest trick; with two "
         "sides, to the winner of the last trick. Only the Ludoteka rules say so, for pairs; the product applies it "
-        "to every preset.",
+        "to every preset."),
         (fr("S´il y a égalité entre les deux couples ce sera le couple qui ait emporté le dernier pli celui qui "
             "emportera le point", "if the two pairs tie, the pair that won the last trick takes the point"),),
         lambda r: True),
     Decision(
-        "winner_draws_first", "The trick winner draws first",
-        "After each trick with a stock each player draws one card, the trick winner first, and the turned card is "
+        "winner_draws_first", N_("The trick winner draws first"),
+        N_("After each trick with a stock each player draws one card, the trick winner first, and the turned card is "
         "the last card drawn. The Playcard FAQ says so; the Tagalog text only says that both players draw, and the "
-        "product follows the same order for torofun-2p.",
+        "product follows the same order for torofun-2p."),
         (sv("båda drar efter varje stick, vinnaren först", "both draw after each trick, the winner first"),
          tl("sa bawat tapos na trick, parehong manlalaro ay kailangang kumuha ng baraha mula sa deck",
             "after each finished trick, both players must take a card from the deck")),
         lambda r: r.trump_card == "stock_bottom"),
     Decision(
-        "first_leader_card_missing", "Mano leads when no one holds the first leader's card",
-        "In a match's first deal the holder of first_deal_leader_card leads; if no one holds it (a custom ruleset "
-        "that removes its rank), mano leads.",
+        "first_leader_card_missing", N_("Mano leads when no one holds the first leader's card"),
+        N_("In a match's first deal the holder of first_deal_leader_card leads; if no one holds it (a custom ruleset "
+        "that removes its rank), mano leads."),
         (fr("et le joueur qui a le 2 d´or a la main", "and the player who holds the 2 of oros leads"),),
         lambda r: r.first_deal_leader_card is not None),
     Decision(
-        "hidden_cards_in_the_players_favour", "A reconstructed stock judges hidden cards in the player's favour",
-        "When a record without its Stock tag is validated on a reconstructed stock, a rule that depends on cards no "
+        "hidden_cards_in_the_players_favour", N_("A reconstructed stock judges hidden cards in the player's favour"),
+        N_("When a record without its Stock tag is validated on a reconstructed stock, a rule that depends on cards no "
         "event shows (forty_first: could the seat sing the 40 then; forfeit_unsung_cantes: did the silent side hold "
         "a pair then; no_declare_with_last_drawn: is a card of the cante the one drawn last) refuses an event only "
         "when no stock order consistent with the record, and with the orders chosen so for the events before it, "
         "allows it. A cante or tute whose card drawn last the record "
-        "does not determine is allowed, with a warning that it is undecidable.",
+        "does not determine is allowed, with a warning that it is undecidable."),
         (tl("hangga't ang knight o king ay hindi ang huling barahang nakuha",
             "as long as the knight or king is not the last card drawn"),),
         lambda r: r.trump_card == "stock_bottom"),

@@ -22,22 +22,20 @@ MatchScore continuity, the end at the target, no deal after the end.
 from __future__ import annotations
 
 import io
-import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
 
 from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from .engine import Deal
 from .events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
+from .i18n import gettext as _, language, speaking
 from .notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
-    parse_record, result_text,
+    result_text,
 )
-from .notation.split import open_source
 from .reconstruct import reconstruct
 from .replay import replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
@@ -46,7 +44,7 @@ from .score import ScoreSheet
 from .sighted import event_cards
 from .workers import ordered_map
 
-__all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score", "fix_results",
+__all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score",
            "validate", "validate_records", "validate_sources"]
 
 # ---------------------------------------------------------------------------
@@ -112,8 +110,9 @@ def _match_target(record: Record, header: Header, report: Report) -> int:
         return rules.match_target
     if rules.match_target_choices and target not in rules.match_target_choices:
         report.findings.append(Finding(
-            "warning", "match_target", f"MatchTarget {target} is not one the ruleset offers "
-            f"({', '.join(map(str, rules.match_target_choices))})", option="match_target_choices",
+            "warning", "match_target", _("MatchTarget {target} is not one the ruleset offers ({choices})",
+                                         target=target, choices=", ".join(map(str, rules.match_target_choices))),
+            option="match_target_choices",
             line=record.tag_lines.get("MatchTarget")))
     return target
 
@@ -127,11 +126,11 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
             return None
     rules, hands, turned = header.rules, header.hands, header.turned
     if header.dealer is None:
-        add(Finding("error", "no_dealer", "the record has no Dealer tag, so mano and the first lead are unknown",
+        add(Finding("error", "no_dealer", _("the record has no Dealer tag, so mano and the first lead are unknown"),
                     line=record.line))
         return None
     if turned is None:
-        add(Finding("error", "no_trump", "the record has no Trump tag: the turned card is unknown",
+        add(Finding("error", "no_trump", _("the record has no Trump tag: the turned card is unknown"),
                     line=record.line))
         return None
     if rules.trump_card == "stock_bottom" and (hands is None or not header.stock):
@@ -153,10 +152,10 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         if not held >> turned & 1:
             hands[header.dealer] |= 1 << turned
         add(Finding("warning", "deal_reconstructed",
-                    "no Deal tag: the starting hands were reconstructed from the play", line=record.line))
+                    _("no Deal tag: the starting hands were reconstructed from the play"), line=record.line))
         if record.termination == UNFINISHED:
-            add(Finding("info", "deal_unknown", "an unfinished record without a Deal tag: cards never played are "
-                        "unknown, so the play duties cannot be judged for certain", line=record.line))
+            add(Finding("info", "deal_unknown", _("an unfinished record without a Deal tag: cards never played are "
+                        "unknown, so the play duties cannot be judged for certain"), line=record.line))
             return None
     else:
         _check_deal_tags(record, rules, list(hands), list(header.stock), turned, report)
@@ -191,22 +190,24 @@ def _reconstructed_deal(record: Record, header: Header, report: Report) -> Deal 
         line, column = record.position(found.impossible) or (None, None)
         plays = sum(1 for e in record.events[:found.impossible] if type(e) is Play)
         text = CODES[event.card] if type(event) is Play else event.text(Context(names, header.trump))
-        add(Finding("error", "impossible_event", f"no dealing and stock order makes this possible: {found.reason}",
+        add(Finding("error", "impossible_event",
+                    _("no dealing and stock order makes this possible: {reason}", reason=found.reason),
                     line=line, column=column, trick=plays // rules.players + 1, seat=names[event.seat], event=text))
         return None
-    missing = "Deal and Stock tags" if hands is None and stock is None else "Stock tag" if hands is not None else "Deal tag"
-    add(Finding("warning", "stock_reconstructed", f"no {missing}: the deal was reconstructed from the play, as one "
-                "dealing and stock order that makes every event possible", line=record.line))
+    missing = (_("no Deal and Stock tags") if hands is None and stock is None
+               else _("no Stock tag") if hands is not None else _("no Deal tag"))
+    add(Finding("warning", "stock_reconstructed", _("{missing}: the deal was reconstructed from the play, as one "
+                "dealing and stock order that makes every event possible", missing=missing), line=record.line))
     for index in found.undecidable:
         event = record.events[index]
         line, column = record.position(index) or (None, None)
-        add(Finding("warning", "undecidable", "the record does not determine whether this declaration uses the card "
-                    f"{names[event.seat]} drew last, which the rules forbid: taken as allowed",
+        add(Finding("warning", "undecidable", _("the record does not determine whether this declaration uses the card "
+                    "{seat} drew last, which the rules forbid: taken as allowed", seat=names[event.seat]),
                     option="no_declare_with_last_drawn", line=line, column=column, seat=names[event.seat],
                     event=event.text(Context(names, header.trump))))
     if record.termination == UNFINISHED:
-        add(Finding("info", "deal_unknown", "an unfinished record without its Deal or Stock tag: cards never played "
-                    "are unknown, so the play duties cannot be judged for certain", line=record.line))
+        add(Finding("info", "deal_unknown", _("an unfinished record without its Deal or Stock tag: cards never played "
+                    "are unknown, so the play duties cannot be judged for certain"), line=record.line))
         return None
     assert found.hands is not None and found.stock is not None
     return header.deal(list(found.hands), list(found.stock))
@@ -219,25 +220,27 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
     line = record.tag_lines.get("Deal", record.line)
     for seat, hand in enumerate(hands):
         if hand.bit_count() != rules.hand_size:
-            report.findings.append(Finding("error", "hand_size", f"{names[seat]} is dealt {hand.bit_count()} cards; "
-                                           f"{rules.preset} deals {rules.hand_size}", option="hand_size",
+            report.findings.append(Finding("error", "hand_size", _(
+                "{seat} is dealt {n} cards; {preset} deals {size}", seat=names[seat], n=hand.bit_count(),
+                preset=rules.preset, size=rules.hand_size), option="hand_size",
                                            line=line, seat=names[seat]))
     dealt = mask_of(stock or ())
     for hand in hands:
         dealt |= hand
     missing = pack(rules.removed_ranks) & ~dealt
     if missing and stock is not None:
-        report.findings.append(Finding("error", "pack", "cards missing from the deal and stock: "
-                                       + " ".join(CODES[c] for c in cards_in(missing)), line=line))
+        cards = " ".join(CODES[c] for c in cards_in(missing))
+        report.findings.append(Finding("error", "pack", _("cards missing from the deal and stock: {cards}",
+                                                          cards=cards), line=line))
     extra = dealt & ~pack(rules.removed_ranks)
     if extra:
-        report.findings.append(Finding("error", "pack", "cards not in this ruleset's pack: "
-                                       + " ".join(CODES[c] for c in cards_in(extra)), option="removed_ranks",
+        report.findings.append(Finding("error", "pack", _("cards not in this ruleset's pack: {cards}", cards=" ".join(
+            CODES[c] for c in cards_in(extra))), option="removed_ranks",
                                        line=line))
     if stock and stock[-1] != turned:
-        report.findings.append(Finding("error", "turned_card", f"the Trump tag {CODES[turned]} is not the last "
-                                       f"card of the Stock ({CODES[stock[-1]]})",
-                                       line=record.tag_lines.get("Trump", line)))
+        report.findings.append(Finding("error", "turned_card", _(
+            "the Trump tag {card} is not the last card of the Stock ({last})", card=CODES[turned],
+            last=CODES[stock[-1]]), line=record.tag_lines.get("Trump", line)))
 
 
 def _what(event: Action, deal: Deal) -> str:
@@ -256,8 +259,9 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         text = _what(event, deal)
         if error.rule == "deal_over":
             report.findings.append(Finding(
-                "error", "after_end", f"{text} comes after the end of the deal"
-                + (" (a tute ended it)" if deal.tute_event else ""), line=line, column=column,
+                "error", "after_end", _("{event} comes after the end of the deal (a tute ended it)", event=text)
+                if deal.tute_event else _("{event} comes after the end of the deal", event=text), line=line,
+                column=column,
                 seat=names[event.seat], event=text))
             break
         # Read after the event was forced: a play is in the trick on the table, or completed the last one.
@@ -266,8 +270,10 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         message = error.message
         if error.rule == "not_your_turn" and len(deal.trick) == 1:  # the lead of a trick
             leader = names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader]
-            who = f"{leader}, who won trick {trick - 1}," if deal.tricks else f"{leader}, the first leader,"
-            message = f"trick {trick} is written as led by {names[event.seat]}, but {who} leads it"
+            message = (_("trick {trick} is written as led by {seat}, but {leader}, who won trick {last}, leads it",
+                         trick=trick, seat=names[event.seat], leader=leader, last=trick - 1) if deal.tricks else
+                       _("trick {trick} is written as led by {seat}, but {leader}, the first leader, leads it",
+                         trick=trick, seat=names[event.seat], leader=leader))
         report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
                                        trick=trick, seat=names[event.seat], event=text))
         if type(event) is Cante:
@@ -277,8 +283,8 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
                 r.cuarenta_points if event.suit == deal.trump else r.cante_points, error.rule))
     if unread is not None:
         line, column = record.position(unread) or (None, None)
-        report.findings.append(Finding("info", "unread_play", "the play is judged up to the card that cannot be "
-                                       "read; from there on nothing is judged (the cards, the count, the result)",
+        report.findings.append(Finding("info", "unread_play", _("the play is judged up to the card that cannot be "
+                                       "read; from there on nothing is judged (the cards, the count, the result)"),
                                        line=line, column=column))
 
 
@@ -292,10 +298,10 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
     sheet, over, rules = verdict.sheet, verdict.over, header.rules
     if not over and record.termination != UNFINISHED:
         report.findings.append(Finding(
-            "error", "incomplete", f"the record ends ({record.termination}) before the deal is over: "
-            f"{verdict.cards_left} cards were never played", line=_termination_line(record)))
+            "error", "incomplete", _("the record ends ({marker}) before the deal is over: {n} cards were never played",
+                                     marker=record.termination, n=verdict.cards_left), line=_termination_line(record)))
     if over and record.termination == UNFINISHED:
-        report.findings.append(Finding("warning", "unfinished_marker", "the record ends with * but the deal is over",
+        report.findings.append(Finding("warning", "unfinished_marker", _("the record ends with * but the deal is over"),
                                        line=_termination_line(record)))
     report.sheet = sheet
     report.computed_result = result_text(sheet, rules) if over else UNFINISHED
@@ -304,25 +310,28 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
         report.findings.append(_tag_finding(header.errors["Score"], "score_tag"))
     report.claimed_score = header.claimed_score
     if record.termination == UNFINISHED or not over:
-        report.findings.append(Finding("info", "unfinished", "unfinished deal: the winner, the totals and the "
-                                       "match points cannot be judged; the cards played so far were checked",
+        report.findings.append(Finding("info", "unfinished", _("unfinished deal: the winner, the totals and the "
+                                       "match points cannot be judged; the cards played so far were checked"),
                                        line=_termination_line(record)))
         return
     if report.score_ok is False:
         claimed = report.claimed_score or ()
         report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules)
         report.findings.append(Finding(
-            "error", "score_mismatch", f"the Score tag says {format_side_values(claimed, rules)}, "
-            f"the deal counts {format_side_values(sheet.totals, rules)}",
+            "error", "score_mismatch", _("the Score tag says {claimed}, the deal counts {counted}",
+                                         claimed=format_side_values(claimed, rules),
+                                         counted=format_side_values(sheet.totals, rules)),
             line=record.tag_lines.get("Score"), column=1))
     if report.claimed_result is not None and report.result_ok is False:
         report.findings.append(Finding(
-            "error", "result_mismatch", f"the Result tag says {report.claimed_result}, the deal gives "
-            f"{report.computed_result}" + _result_reason(sheet, rules, labels),
+            "error", "result_mismatch", _("the Result tag says {claimed}, the deal gives {computed}{reason}",
+                                          claimed=report.claimed_result, computed=report.computed_result,
+                                          reason=_result_reason(sheet, rules, labels)),
             line=record.tag_lines.get("Result"), column=1))
     if report.claimed_result is None and record.termination != report.computed_result:
-        report.findings.append(Finding("error", "termination", f"the marker {record.termination} should be "
-                                       f"{report.computed_result}", line=_termination_line(record)))
+        report.findings.append(Finding("error", "termination", _(
+            "the marker {marker} should be {result}", marker=record.termination, result=report.computed_result),
+                                       line=_termination_line(record)))
 
 
 def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -> str:
@@ -331,14 +340,15 @@ def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -
         return ""
     who = labels[sheet.winner]
     if sheet.tute is not None:
-        return f" ({who} announced tute" + (", which wins the match)" if sheet.wins_match else ")")
-    reason = f" ({who} has {sheet.totals[sheet.winner]}"
+        return (_(" ({side} announced tute, which wins the match)", side=who) if sheet.wins_match
+                else _(" ({side} announced tute)", side=who))
+    reasons = [_("{side} has {points}", side=who, points=sheet.totals[sheet.winner])]
     if sheet.tie_break:
-        reason += ", a tie won by the side that won the last trick"
+        reasons.append(_("a tie won by the side that won the last trick"))
     if sheet.doubled:
-        basis = "in all" if rules.double_basis == "total" else "in cards and last ten"
-        reason += f", over {rules.double_threshold} {basis}: double"
-    return reason + ")"
+        basis = _("in all") if rules.double_basis == "total" else _("in cards and last ten")
+        reasons.append(_("over {threshold} {basis}: double", threshold=rules.double_threshold, basis=basis))
+    return _(" ({reasons})", reasons=", ".join(reasons))
 
 
 def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[RefusedCante],
@@ -350,31 +360,34 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
         got, said = sheet.totals[side], claimed[side] if side < len(claimed) else None
         if said is None or said == got:
             continue
-        parts = [f"{sheet.card_points[side]} in cards"]
+        parts = [_("{points} in cards", points=sheet.card_points[side])]
         if sheet.last_trick_side == side:
-            parts.append(f"{sheet.last_trick_bonus} for the last trick")
+            parts.append(_("{points} for the last trick", points=sheet.last_trick_bonus))
         cantes = sheet.cante_points(side)
         if cantes:
-            parts.append(f"{cantes} in cantes")
-        line = f"{label} claims {said} but counts {got} ({' + '.join(parts)})"
+            parts.append(_("{points} in cantes", points=cantes))
+        line = _("{side} claims {said} but counts {got} ({parts})", side=label, said=said, got=got,
+                 parts=" + ".join(parts))
         diff = said - got
         reasons = []
         refused_here = [c for c in refused if c.side == side]
         if refused_here and sum(c.points for c in refused_here) == diff:
-            reasons.append("the difference is the refused cante(s) " + ", ".join(
-                f"{c.points} in {SUIT_LETTERS[c.suit]} ({c.reason})" for c in refused_here))
+            reasons.append(_("the difference is the refused cante(s) {cantes}", cantes=", ".join(
+                _("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit], rule=c.reason)
+                for c in refused_here)))
         if abs(diff) == rules.last_trick_bonus:
             has_it = sheet.last_trick_side == side
-            reasons.append("the last ten may have been counted twice" if diff > 0 and has_it
-                           else "the last ten went to the other side" if diff > 0
-                           else "the last ten may be missing from the claim")
+            reasons.append(_("the last ten may have been counted twice") if diff > 0 and has_it
+                           else _("the last ten went to the other side") if diff > 0
+                           else _("the last ten may be missing from the claim"))
         tricks = [i + 1 for i, t in enumerate(sheet.tricks) if t.points == abs(diff) and t.points]
         if tricks and diff != 0:
-            reasons.append(f"a trick worth {abs(diff)} may have been credited to the wrong side "
-                           f"(trick {', '.join(map(str, tricks[:4]))})")
+            reasons.append(_("a trick worth {points} may have been credited to the wrong side (trick {tricks})",
+                             points=abs(diff), tricks=", ".join(map(str, tricks[:4]))))
         if not reasons:
-            reasons.append(f"the claim is {abs(diff)} {'more' if diff > 0 else 'less'}")
-        out.append(line + ": " + "; ".join(reasons) + ".")
+            reasons.append(_("the claim is {points} more", points=abs(diff)) if diff > 0
+                           else _("the claim is {points} less", points=abs(diff)))
+        out.append(_("{line}: {reasons}.", line=line, reasons="; ".join(reasons)))
     return out
 
 
@@ -423,32 +436,35 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
         dealer, standing_before = None, None
     if state is None:
         if deal_no != 1:
-            add(Finding("warning", "match_first_deal", f"match {match_id} starts here at DealNo {deal_no_text or '?'}:"
-                        " earlier deals are not in this input, so the first-deal rules and the standing are taken "
-                        "as the record gives them", line=line))
+            add(Finding("warning", "match_first_deal", _("match {match} starts here at DealNo {deal_no}: earlier deals "
+                        "are not in this input, so the first-deal rules and the standing are taken as the record "
+                        "gives them", match=match_id, deal_no=deal_no_text or "?"), line=line))
         standing = standing_before or tuple([0] * rules.sides)
         state = _MatchState(match_id, rules, report.match_target or rules.match_target, deal_no or 1, dealer,
                             standing, False)
         if deal_no == 1 and standing_before is not None and any(standing_before):
-            add(Finding("error", "match_score", "the first deal of a match starts from "
-                        f"{format_side_values(standing_before, rules)}, not from nothing",
+            add(Finding("error", "match_score", _("the first deal of a match starts from {standing}, not from nothing",
+                                                  standing=format_side_values(standing_before, rules)),
                         line=record.tag_lines.get("MatchScore")))
     else:
         if state.over:
-            add(Finding("error", "match_over", f"match {match_id} was already over: no deal after the end",
+            add(Finding("error", "match_over", _("match {match} was already over: no deal after the end",
+                                                 match=match_id),
                         line=record.line))
         if deal_no is not None and deal_no != state.deal_no + 1:
-            add(Finding("error", "match_deal_no", f"DealNo {deal_no} follows DealNo {state.deal_no}",
-                        line=line))
+            add(Finding("error", "match_deal_no", _("DealNo {deal_no} follows DealNo {last}", deal_no=deal_no,
+                                                    last=state.deal_no), line=line))
         n = rules.players
         if dealer is not None and state.dealer is not None and dealer != (state.dealer + 1) % n:
             names = rules.seat_names
-            add(Finding("error", "dealer_rotation", f"the dealer should be {names[(state.dealer + 1) % n]}, on the "
-                        f"right of the last dealer {names[state.dealer]}, not {names[dealer]}",
+            add(Finding("error", "dealer_rotation", _(
+                "the dealer should be {expected}, on the right of the last dealer {last}, not {dealer}",
+                expected=names[(state.dealer + 1) % n], last=names[state.dealer], dealer=names[dealer]),
                         line=record.tag_lines.get("Dealer")))
         if standing_before is not None and tuple(standing_before) != tuple(state.standing):
-            add(Finding("error", "match_score", f"MatchScore says {format_side_values(standing_before, rules)}, "
-                        f"but the match stood at {format_side_values(state.standing, rules)} after the last deal",
+            add(Finding("error", "match_score", _("MatchScore says {claimed}, but the match stood at {standing} after "
+                                                  "the last deal", claimed=format_side_values(standing_before, rules),
+                                                  standing=format_side_values(state.standing, rules)),
                         line=record.tag_lines.get("MatchScore")))
         state = replace(state, deal_no=deal_no or state.deal_no + 1, dealer=dealer)
     sheet = report.sheet
@@ -468,12 +484,13 @@ _Batch = list[tuple[str | None, int, int, str]]
 """Records to validate in a worker: (source name, record index, first line, text)."""
 
 
-def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool) -> list[dict[str, object]]:
-    """Parse and validate consecutive records (a worker's job); matches never straddle batches."""
+def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool, lang: str) -> list[dict[str, object]]:
+    """Parse and validate consecutive records (a worker's job, in the caller's language); matches stay whole."""
     ruleset = Ruleset.from_spec(spec) if spec else None
     records = (parse_or_placeholder(text, first_line=first_line, source=name, index=index, strict=strict)
                for name, index, first_line, text in batch)
-    return [report.to_dict(sheets) for report in validate_records(records, ruleset)]
+    with speaking(lang):
+        return [report.to_dict(sheets) for report in validate_records(records, ruleset)]
 
 
 def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, *, strict: bool = False,
@@ -485,69 +502,9 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
     """
     spec = str(ruleset) if ruleset else None
     batches = batch_records(iter_raw_records(sources), batch_size)
-    work = partial(_validate_batch, spec=spec, strict=strict, sheets=sheets)
+    work = partial(_validate_batch, spec=spec, strict=strict, sheets=sheets, lang=language())
     for reports in ordered_map(work, batches, jobs, ahead=jobs * 2):
         yield from reports
-
-
-# ---------------------------------------------------------------------------
-# Corrections.
-
-
-def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, int]:
-    """The text of ``source`` with Score and Result corrected where a report found them wrong.
-
-    Records that need no correction (or cannot be judged) keep their exact
-    text, and so does everything between records (``;`` comments on the file,
-    blank lines); corrected records are written in export format in their
-    place.  Returns the new text and the number of records corrected.
-    """
-    by_index = {int(r["record"]): r for r in reports}  # type: ignore[call-overload]
-    blocks, _, handle = open_source(source)  # type: ignore[arg-type]
-    try:
-        whole = "".join(blocks)  # as the reader sees it: BOM dropped, CRLF read as LF
-    finally:
-        if handle is not None:
-            handle.close()
-    lines = whole.splitlines(keepends=True)
-    out: list[str] = []
-    done = 0  # lines of ``whole`` already in ``out``
-    fixed = 0
-    for name, index, first_line, text in iter_raw_records([io.StringIO(whole)]):
-        report = by_index.get(index)
-        wrong = report is not None and (report["score_ok"] is False or report["result_ok"] is False)
-        if not wrong or report is None or report["computed_score"] is None:
-            continue
-        record = parse_record(text, first_line=first_line, source=name, index=index)
-        labels = report["sides"]
-        record.tags["Score"] = " ".join(f"{label}:{v}" for label, v in zip(labels, report["computed_score"]))  # type: ignore[call-overload]
-        record.tags["Result"] = record.termination = str(report["computed_result"])
-        span = text.count("\n") + (not text.endswith("\n"))  # the lines the record's text covers
-        out.extend(lines[done:first_line - 1])
-        out.append(record.tpgn() + ("\n" if text.endswith("\n\n") else ""))
-        done = first_line - 1 + span
-        fixed += 1
-    out.extend(lines[done:])
-    return "".join(out), fixed
-
-
-def write_fixed(path: Path, reports: list[dict[str, object]], *, in_place: bool = False
-                ) -> tuple[int, Path | None, Path | None]:
-    """Write ``path`` with Score and Result corrected (see :func:`fix_results`) to FILE.fixed.tpgn, or over
-    the file itself keeping FILE.bak; never a half-written file (written aside, then renamed).
-    Returns the records corrected, the file written and the backup (None when there was nothing to fix)."""
-    path = Path(path)
-    text, fixed = fix_results(path, reports)
-    if not fixed:
-        return 0, None, None
-    backup = path.with_name(path.name + ".bak") if in_place else None
-    if backup is not None:
-        shutil.copy2(path, backup)
-    target = path if in_place else path.with_name(path.stem + ".fixed" + path.suffix)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", errors="surrogateescape", newline="\n")  # bytes that are not UTF-8 kept
-    tmp.replace(target)
-    return fixed, target, backup
 
 
 def tally(reports: Iterable[dict[str, object]], summary: Summary) -> Iterator[dict[str, object]]:
@@ -568,7 +525,7 @@ def pasted_records(text: str, check: Callable[[], None] | None = None) -> list[R
     """Every record of a text, each read on its own (one with syntax errors comes as its tags and its located
     errors: :func:`~tutepgn.notation.parse_or_placeholder`); ``check`` runs before each is parsed."""
     records: list[Record] = []
-    for _, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
+    for _name, index, line, chunk in iter_raw_records([io.StringIO(text)]):  # a stream: never a path
         if check is not None:
             check()
         records.append(parse_or_placeholder(chunk, first_line=line, index=index))
@@ -589,7 +546,7 @@ def validate_text(text: str, check: Callable[[], None] | None = None,
     records = pasted_records(text, check)
     summary = Summary()
     if not records:
-        return [], summary, [NotationError("no record found", line=1, column=1)]
+        return [], summary, [NotationError(_("no record found"), line=1, column=1)]
     reports = []
     for report in validate_records(records):
         if check is not None:

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, display_cards
 from ..declarations import CANTE_PAIRS
 from ..events import Cante, Exchange, Play, Tute
+from ..i18n import speaking
 from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
@@ -223,7 +224,8 @@ def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:
 
 
 def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
-    """Parse and validate record texts; return each table's new rows as Arrow (a pure function)."""
+    """Parse and validate record texts; return each table's new rows as Arrow (a pure function).  The findings'
+    messages are stored in English whatever the caller speaks, so that an archive reads the same for everyone."""
 
     def records() -> Iterator[Record]:
         for name, index, first_line, text in batch:
@@ -233,9 +235,10 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
     out["_seen"] = {}
     out["_deal_columns"] = [(name, out["deals"][name]) for name in DEAL_COLUMNS]
     out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
-    out["deals"]["import_index"][:] = [place for place, (report, (_, _, _, text))  # the piece's own places
-                                       in enumerate(zip(validate_records(records()), batch))
-                                       if add_rows(report, text, out)]
+    with speaking("en"):
+        out["deals"]["import_index"][:] = [place for place, (report, (_, _, _, text))  # the piece's own places
+                                           in enumerate(zip(validate_records(records()), batch))
+                                           if add_rows(report, text, out)]
     tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t != "plays"}
     tables["plays"] = plays_table(out["_plays"])
     return tables

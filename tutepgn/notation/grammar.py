@@ -23,6 +23,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, 
 from ..cards import CARD_RANK, CARD_STYLES, RANK_NAMES, RANKS, STYLE_SUITS, SUIT_NAMES, TOKEN_STYLES, card_reader
 from ..errors import NotationError
 from ..events import PLAYS, Action, Context, parse_declaration
+from ..i18n import N_, gettext as _
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
 from .tags import CARD_TAGS, UNFINISHED, restyle, rules_of, trump_of, unescape
@@ -139,13 +140,13 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
 
     for name, value in tags_raw:
         if name in record.tags:
-            fail(f"tag {name} appears twice", name)
+            fail(_("tag {name} appears twice", name=name), name)
             continue
         record.tags[str(name)] = value
         record.tag_lines[str(name)] = first_line + name.line - 1
     style = style or record.tags.get("Cards", "es")
     if style not in TOKEN_STYLES:
-        fail(f"unknown card style {style!r}", tags_raw[0][0] if tags_raw else termination,
+        fail(_("unknown card style {style}", style=repr(style)), tags_raw[0][0] if tags_raw else termination,
              expected=", ".join(TOKEN_STYLES))
         style = "es"
     record.tags.pop("Cards", None)
@@ -172,30 +173,33 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     tricks = [it for it in items if isinstance(it, tuple)]
     for item in items:
         if isinstance(item, tuple):
-            _, number, seat_token, played = item
+            _kind, number, seat_token, played = item
             if number[:-1].lstrip("0") != str(expected_trick):  # never int(): a number may have 5,000 digits
-                fail(f"trick {number[:-1]} out of order", number, expected=f"{expected_trick}.")
+                fail(_("trick {trick} out of order", trick=number[:-1]), number, expected=f"{expected_trick}.")
             expected_trick += 1
             seat = seat_of.get(str(seat_token))
             if seat is None:
-                fail(f"{seat_token} is not a seat in a {n}-player game", seat_token, expected=" ".join(names))
+                fail(_("{seat} is not a seat in a {n}-player game", seat=seat_token, n=n), seat_token,
+                     expected=" ".join(names))
                 seat = 0
             complete = len(played) == n
             last_open = item is tricks[-1] and termination == UNFINISHED
             if not complete and not (last_open and len(played) < n):
-                fail(f"trick {number[:-1]} has {len(played)} cards; a trick has one card per player ({n})",
-                     played[-1].token if len(played) > n else number, expected=f"{n} cards")
+                fail(_("trick {trick} has {cards} cards; a trick has one card per player ({n})", trick=number[:-1],
+                       cards=len(played), n=n), played[-1].token if len(played) > n else number,
+                     expected=_("{n} cards", n=n))
             for p in played:
                 card = table.get(str(p.token).upper())
                 if card is None:
-                    fail(not_a_card(str(p.token), style), p.token, expected=CARD_EXPECTED)
+                    fail(not_a_card(str(p.token), style), p.token, expected=_(CARD_EXPECTED))
                     card = 0
                 _add(record, PLAYS[seat][card], p, first_line)
                 seat = (seat + 1) % n
             continue
         seat = seat_of.get(str(item.seat))
         if seat is None:
-            fail(f"{item.seat} is not a seat in a {n}-player game", item.seat, expected=" ".join(names))
+            fail(_("{seat} is not a seat in a {n}-player game", seat=item.seat, n=n), item.seat,
+                 expected=" ".join(names))
             continue
         token = item.token
         if ctx is None:
@@ -209,8 +213,8 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     record.termination = str(termination)
     result = record.tags.get("Result")
     if result is not None and result != record.termination:
-        fail(f"the termination marker {termination} disagrees with the Result tag {result!r}", termination,
-             expected=result)
+        fail(_("the termination marker {marker} disagrees with the Result tag {result}", marker=termination,
+               result=repr(result)), termination, expected=result)
     return record
 
 
@@ -254,7 +258,7 @@ _CANTE_LIKE = re.compile(r"[24]0\S+")
 """A word after a declaration's seat that was meant as a cante: 20 or 40 and more."""
 _TRICK_NUMBER = re.compile(r"[0-9]+\.")
 _WORD_END = re.compile(r"[\s{;]")
-CARD_EXPECTED = "a card: rank 1-7, 10, 11, 12 then suit O, C, E or B"
+CARD_EXPECTED = N_("a card: rank 1-7, 10, 11, 12 then suit O, C, E or B")
 """What a card is, as the readers' errors say what they expected."""
 
 
@@ -266,11 +270,14 @@ def not_a_card(word: str, style: str = "es") -> str:
     ranks = [codes[c][:-1] for c in order]
     if style == "es":
         lettered = [c for c in order if CARD_STYLES["es-letters"][c] != codes[c]]
-        ranks.append(f"(or {' '.join(CARD_STYLES['es-letters'][c][:-1] for c in lettered)}: "
-                     f"{', '.join(RANK_NAMES[CARD_RANK[c]] for c in lettered)})")
+        ranks.append(_("(or {letters}: {names})", letters=" ".join(CARD_STYLES["es-letters"][c][:-1] for c in lettered),
+                       names=", ".join(RANK_NAMES[CARD_RANK[c]] for c in lettered)))
     suit_words = ", ".join(f"{letter} ({name})" for letter, name in zip(suits, SUIT_NAMES))
-    where = "" if style == "es" else f" in card style {style}"
-    return f"{word!r} is not a card of the Spanish pack{where}: ranks {' '.join(ranks)}; suits {suit_words}"
+    if style == "es":
+        return _("{word} is not a card of the Spanish pack: ranks {ranks}; suits {suits}", word=repr(word),
+                 ranks=" ".join(ranks), suits=suit_words)
+    return _("{word} is not a card of the Spanish pack in card style {style}: ranks {ranks}; suits {suits}",
+             word=repr(word), style=style, ranks=" ".join(ranks), suits=suit_words)
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str | None,
@@ -282,17 +289,17 @@ def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str 
     if isinstance(exc, UnexpectedToken):
         found = str(exc.token) if exc.token.type != "$END" else ""
         expected = sorted(exc.accepts or exc.expected)
-        message = "unexpected end of record" if not found else "unexpected token"
+        message = _("unexpected end of record") if not found else _("unexpected token")
         if exc.token.type == "$END":
             lines = text.rstrip("\n").split("\n")
             line, column = len(lines), len(lines[-1]) + 1
     elif isinstance(exc, UnexpectedCharacters):
         found = text[exc.pos_in_stream:exc.pos_in_stream + 12].split("\n")[0]
         expected = sorted(exc.allowed or ())
-        message = "unexpected character"
+        message = _("unexpected character")
     else:
         assert isinstance(exc, UnexpectedEOF)
-        found, expected, message = "", sorted(exc.expected), "unexpected end of record"
+        found, expected, message = "", sorted(exc.expected), _("unexpected end of record")
     if found:
         mistyped = _mistyped(text, exc.pos_in_stream or 0, column, style or _style_of(text))
         if mistyped is not None:
@@ -301,7 +308,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str 
             return NotationError(message, line=first_line + line - 1, column=column, text=found,
                                  expected=expected_text, source=source, index=index), repaired
     if "RESULT" in expected or "UNFINISHED" in expected:
-        message += " (every record ends with a termination marker such as NS+1 or *)"
+        message = _("{message} (every record ends with a termination marker such as NS+1 or *)", message=message)
     return NotationError(message, line=first_line + line - 1, column=column, text=found,
                          expected=", ".join(_readable(e) for e in expected), source=source, index=index), None
 
@@ -324,13 +331,14 @@ def _mistyped(text: str, pos: int, column: int, style: str) -> tuple[str, int, s
     suits = STYLE_SUITS[style]
     if (before and before[-1] in SEAT_NAMES[4] and not (len(before) > 1 and _TRICK_NUMBER.fullmatch(before[-2]))
             and _CANTE_LIKE.fullmatch(word)):
-        return (f"{word!r} is not a cante: 40, or 20 and its suit ({', '.join(suits)})", column, word, start, "40",
-                f"40, or 20 then {', '.join(suits[:-1])} or {suits[-1]}")
+        return (_("{word} is not a cante: 40, or 20 and its suit ({suits})", word=repr(word), suits=", ".join(suits)),
+                column, word, start, "40", _("40, or 20 then {suits} or {last}", suits=", ".join(suits[:-1]),
+                                             last=suits[-1]))
     if not _CARD_LIKE.fullmatch(word) or word.upper() in card_reader(style):
         return None
     stand_in = CARD_STYLES[style][0]
     return not_a_card(word, style), column, word, start, stand_in if len(stand_in) <= len(word) else None, \
-        CARD_EXPECTED
+        _(CARD_EXPECTED)
 
 
 def _style_of(text: str) -> str:
@@ -340,15 +348,16 @@ def _style_of(text: str) -> str:
 
 
 _TERMINAL_WORDS = {
-    "TAG_NAME": "a tag name", "TAG_VALUE": 'a "quoted value"', "TRICK_NUMBER": "a trick number like 3.",
-    "SEAT": "a seat letter", "CARD": "a card", "CANTE": "a cante (40 or 20C)", "TUTE_RANK": "12 or 11",
-    "GLYPH": "an annotation glyph", "NUMERIC_ANNOTATION": "$n (n from 0 to 255)", "BRACE_COMMENT": "{comment}",
-    "LINE_COMMENT": "; comment", "RESULT": "a result marker like NS+1", "UNFINISHED": "*",
+    "TAG_NAME": N_("a tag name"), "TAG_VALUE": N_('a "quoted value"'), "TRICK_NUMBER": N_("a trick number like 3."),
+    "SEAT": N_("a seat letter"), "CARD": N_("a card"), "CANTE": N_("a cante (40 or 20C)"), "TUTE_RANK": "12 or 11",
+    "GLYPH": N_("an annotation glyph"), "NUMERIC_ANNOTATION": N_("$n (n from 0 to 255)"),
+    "BRACE_COMMENT": "{comment}", "LINE_COMMENT": N_("; comment"), "RESULT": N_("a result marker like NS+1"),
+    "UNFINISHED": "*",
     "LSQB": "[", "RSQB": "]", "TUTE": "tute", "EXCHANGE": "x",
 }
 
 
 def _readable(terminal: str) -> str:
-    return _TERMINAL_WORDS.get(terminal, terminal)
+    return _(_TERMINAL_WORDS[terminal]) if terminal in _TERMINAL_WORDS else terminal
 
 

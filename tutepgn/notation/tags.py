@@ -22,6 +22,7 @@ from ..cards import CARD_STYLES, SUIT_LETTERS, Card, Mask, Suit, card_reader
 from ..engine import Deal
 from ..score import ScoreSheet
 from ..errors import NotationError, TuteError, UnknownRuleset
+from ..i18n import gettext as _
 from ..limits import INT32_MAX, MAX_RULE_VALUE, YEAR_MAX
 from ..rules import Ruleset
 
@@ -82,13 +83,13 @@ def rules_of(spec: str, line: int = 1) -> Ruleset:
     if rules is not None:
         return rules
     if not spec.strip() or spec.strip() == "?":
-        raise NotationError("[Rules] the Rules tag is missing: every record names its ruleset", line=line, column=1,
+        raise NotationError(_("[Rules] the Rules tag is missing: every record names its ruleset"), line=line, column=1,
                             expected='[Rules "PRESET option=value ..."]')
     try:
         rules = Ruleset.from_spec(_rule_numbers(spec))
         _rule_values(rules)
     except TuteError as exc:
-        raise NotationError(f"[Rules] {exc}", line=line, column=1, text=spec) from None
+        raise NotationError(_("[Rules] {reason}", reason=exc), line=line, column=1, text=spec) from None
     if len(_RULESETS) >= 256:
         _RULESETS.clear()
     _RULESETS[spec] = rules
@@ -109,9 +110,10 @@ def number_error(text: str, low: int, high: int) -> str | None:
     """
     digits = text[1:] if text[:1] == "-" and low < 0 else text
     if not digits or not digits.isascii() or not digits.isdigit():
-        return f"{_shown(text)} is not a whole number in digits 0-9 (from {low} to {high})"
+        return _("{value} is not a whole number in digits 0-9 (from {low} to {high})", value=_shown(text), low=low,
+                 high=high)
     if len(digits.lstrip("0")) > len(str(max(abs(low), high))) or not low <= _whole(text) <= high:
-        return f"{_shown(text)} is out of range: from {low} to {high}"
+        return _("{value} is out of range: from {low} to {high}", value=_shown(text), low=low, high=high)
     return None
 
 
@@ -138,7 +140,8 @@ def _rule_numbers(spec: str) -> str:
     """The spec, once every number in it is ASCII and short enough to read (else :class:`UnknownRuleset`)."""
     for m in _ANY_DIGITS.finditer(spec):
         if not m[0].isascii() or len(m[0].lstrip("0")) > len(str(INT32_MAX)):
-            raise UnknownRuleset(f"{_shown(m[0])}: numbers are written in digits 0-9, at most {INT32_MAX}")
+            raise UnknownRuleset(_("{value}: numbers are written in digits 0-9, at most {most}", value=_shown(m[0]),
+                                   most=INT32_MAX))
     return spec
 
 
@@ -149,7 +152,8 @@ def _rule_values(rules: Ruleset) -> None:
         high = INT32_MAX if name in _WIDE_OPTIONS else MAX_RULE_VALUE
         for v in value if isinstance(value, tuple) else (value,):
             if type(v) is int and not 0 <= v <= high:
-                raise UnknownRuleset(f"option {name}={v} is out of range: from 0 to {high}")
+                raise UnknownRuleset(_("option {name}={value} is out of range: from 0 to {high}", name=name, value=v,
+                                       high=high))
 
 
 def format_side_values(values: list[int] | tuple[int, ...], rules: Ruleset) -> str:
@@ -240,11 +244,11 @@ class Header:
                 raise self.errors[name]
         hands = list(self.hands) if hands is None and self.hands is not None else hands
         if hands is None:
-            raise tag_error(self, "Deal", "the record has no Deal tag: the starting hands are unknown")
+            raise tag_error(self, "Deal", _("the record has no Deal tag: the starting hands are unknown"))
         if self.dealer is None:
-            raise tag_error(self, "Dealer", "the record has no Dealer tag")
+            raise tag_error(self, "Dealer", _("the record has no Dealer tag"))
         if self.turned is None:
-            raise tag_error(self, "Trump", "the record has no Trump tag: the turned card is unknown")
+            raise tag_error(self, "Trump", _("the record has no Trump tag: the turned card is unknown"))
         try:
             return Deal(self.rules, hands, list(self.stock) if stock is None else stock, self.turned, self.dealer,
                         first_of_match=self.first_of_match)
@@ -263,7 +267,7 @@ def trump_of(tags: dict[str, str], rules: Ruleset) -> Suit | None:
 
 def tag_error(record: Record | Header, name: str, message: str, *, text: str | None = None) -> NotationError:
     """An error at a tag's line, its message starting with the tag's name."""
-    return NotationError(f"[{name}] {message}", line=record.tag_lines.get(name, record.line), column=1,
+    return NotationError(_("[{tag}] {message}", tag=name, message=message), line=record.tag_lines.get(name, record.line), column=1,
                          text=record.tags.get(name, "") if text is None else text, source=record.source,
                          index=record.index)
 
@@ -302,11 +306,12 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
     header.trump = trump_of(tags, rules)
     if "Score" in tags:
         header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
-            record, rules, "Score", lambda: f"{tags['Score']!r}: write one value per side, e.g. "
-                                            f"{format_side_values([78, 52, 0][:rules.sides], rules)}", text=""))
+            record, rules, "Score", lambda: _("{value}: write one value per side, e.g. {example}",
+                                              value=repr(tags["Score"]),
+                                              example=format_side_values([78, 52, 0][:rules.sides], rules)), text=""))
     if "MatchScore" in tags:
         header.match_score = read("MatchScore", lambda: _side_values(  # type: ignore[assignment]
-            record, rules, "MatchScore", lambda: "write e.g. NS:2 WE:1"))
+            record, rules, "MatchScore", lambda: _("write e.g. NS:2 WE:1")))
     target = tags.get("MatchTarget")
     if target is not None:
         header.match_target = read("MatchTarget", lambda: _match_target(record, target))  # type: ignore[assignment]
@@ -316,7 +321,8 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
 def _seat(record: Record, rules: Ruleset, letter: str, tag: str) -> int:
     names = rules.seat_names
     if letter not in names:
-        raise tag_error(record, tag, f"{letter!r} is not a seat here; seats are {' '.join(names)}")
+        raise tag_error(record, tag, _("{letter} is not a seat here; seats are {seats}", letter=repr(letter),
+                                       seats=" ".join(names)))
     return names.index(letter)
 
 
@@ -326,7 +332,7 @@ def _cards(record: Record, name: str, style: str) -> list[Card]:
     for word in record.tags[name].split():
         card = table.get(word.upper())
         if card is None:
-            raise tag_error(record, name, f"{word!r} is not a card in style {style}")
+            raise tag_error(record, name, _("{word} is not a card in style {style}", word=repr(word), style=style))
         out.append(card)
     return out
 
@@ -334,7 +340,7 @@ def _cards(record: Record, name: str, style: str) -> list[Card]:
 def _turned(record: Record, style: str) -> Card:
     cards = _cards(record, "Trump", style)
     if len(cards) != 1:
-        raise tag_error(record, "Trump", "give the one turned card")
+        raise tag_error(record, "Trump", _("give the one turned card"))
     return cards[0]
 
 
@@ -351,7 +357,7 @@ def _side_values(record: Record, rules: Ruleset, name: str, message: Callable[[]
 def _match_target(record: Record, text: str) -> int:
     problem = number_error(text, 1, INT32_MAX)
     if problem is not None:
-        raise NotationError(f"MatchTarget {problem}", column=1, text=text,
+        raise NotationError(_("MatchTarget {problem}", problem=problem), column=1, text=text,
                             line=record.tag_lines.get("MatchTarget", record.line), source=record.source,
                             index=record.index)
     return _whole(text)
@@ -380,9 +386,9 @@ def date_error(text: str) -> str | None:
     """Why a Date tag cannot be read, or None: a part in digits must be ASCII digits, the year at most 9999."""
     parts = text.split(".")
     if any(_ANY_DIGITS.search(p) and not p.isascii() for p in parts):
-        return "write the date in digits 0-9, as 2024.12.07"
+        return _("write the date in digits 0-9, as 2024.12.07")
     if parts[0].isdigit() and read_number(parts[0], 0, YEAR_MAX) is None:
-        return f"the year is out of range: from 0 to {YEAR_MAX}"
+        return _("the year is out of range: from 0 to {most}", most=YEAR_MAX)
     return None
 
 
@@ -459,17 +465,17 @@ def _read_hands(record: Record, rules: Ruleset, style: str) -> tuple[Mask, ...]:
     for word in record.tags["Deal"].replace(":", ": ").split():
         if word[-1] == ":":
             if word[:-1] not in names or hands[names.index(word[:-1])] is not None:
-                raise tag_error(record, "Deal", f"{word!r}: each hand starts with a seat ({' '.join(names)}) and a "
-                                                "colon, once per seat")
+                raise tag_error(record, "Deal", _("{word}: each hand starts with a seat ({seats}) and a colon, once "
+                                                  "per seat", word=repr(word), seats=" ".join(names)))
             seat = names.index(word[:-1])
             hands[seat] = 0
             continue
         card = table.get(word.upper())
         if card is None or seat < 0:
-            raise tag_error(record, "Deal", f"{word!r} is not a card in style {style}" if seat >= 0
-                            else "the first hand must start with a seat and a colon, e.g. N:")
+            raise tag_error(record, "Deal", _("{word} is not a card in style {style}", word=repr(word), style=style)
+                            if seat >= 0 else _("the first hand must start with a seat and a colon, e.g. N:"))
         hands[seat] |= 1 << card  # type: ignore[operator]
     if any(h is None for h in hands):
         missing = [names[i] for i, h in enumerate(hands) if h is None]
-        raise tag_error(record, "Deal", f"no hand for {' '.join(missing)}")
+        raise tag_error(record, "Deal", _("no hand for {seats}", seats=" ".join(missing)))
     return tuple(h or 0 for h in hands)
