@@ -158,3 +158,8 @@ class LimitError(TuteError):
 
 class SettingError(TuteError, ValueError):
     """A ``TUTEPGN_*`` environment variable with a value the library cannot use: named, with what to give."""
+
+
+class ClusterError(TuteError):
+    """A Dask cluster that cannot be used: Dask not installed (with how to install it), no scheduler at the
+    address given."""
