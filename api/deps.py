@@ -50,7 +50,11 @@ class Service:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
+        if settings.dataset is not None:
+            from tutepgn.archive.dataset import dataset_archive
+            self.archive = dataset_archive(settings.dataset, secure=True, threads=settings.threads)
+        else:
+            self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
         self.readers = Readers(self.archive)
         self.failure: str | None = None
         """Why the archive cannot be used now (None while it can)."""
