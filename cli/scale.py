@@ -3,7 +3,8 @@ cluster (``--cluster ADDRESS``): docs/scale.md."""
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -11,6 +12,7 @@ from tutepgn.cli.output import fail
 from tutepgn.errors import ArchiveError, ClusterError
 
 if TYPE_CHECKING:
+    from tutepgn.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
 
 Progress = Callable[[], AbstractContextManager[Callable[[int, int], None]]]
@@ -49,4 +51,21 @@ def open_dataset(dest: Path, *, secure: bool = False) -> Archive:
     try:
         return dataset_archive(dest, secure=secure)
     except (OSError, ValueError, ArchiveError) as exc:
+        raise fail(exc) from None
+
+
+@contextmanager
+def on_cluster(address: str | None, name: str) -> Iterator[Mapper | None]:
+    """The map (in order) of the cluster at ``address`` for tasks named ``name``, None without an address; exit 2
+    when the cluster cannot be used (Dask not installed, no scheduler there)."""
+    if address is None:
+        yield None
+        return
+    from functools import partial
+
+    from tutepgn.archive.cluster import connected, ordered
+    try:
+        with connected(address) as client:
+            yield partial(ordered, client, name=name)
+    except ClusterError as exc:
         raise fail(exc) from None

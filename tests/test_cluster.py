@@ -147,3 +147,30 @@ def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     assert run.returncode == 2
     problem = json.loads(run.stderr)
     assert "pip install 'tutepgn[dask]'" in problem["detail"]
+
+
+def analysed(args: list[str]) -> list[dict]:
+    result = runner.invoke(app, ["analyse", *args, "--json"])
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+HAND_WRITTEN = sorted(SAMPLES.glob("*.tpgn"))
+SIMULATED = sorted((SAMPLES / "simulated").glob("*.tpgn"))
+
+
+@pytest.mark.parametrize("path", [
+    *HAND_WRITTEN, *(pytest.param(p, marks=pytest.mark.slow) for p in SIMULATED)], ids=lambda p: p.name)
+def test_analyse_on_the_cluster_matches_one_machine(client: distributed.Client, path: Path) -> None:
+    """The sample deals analysed on the cluster: the same analyses (the hand-written samples here, the
+    simulated ones too under ``make test-slow``: the 294 sample deals in all)."""
+    on_cluster = analysed([str(path), "--cluster", client.scheduler.address])
+    assert on_cluster == analysed([str(path), "--jobs", "1"]) and on_cluster
+
+
+def test_validate_on_the_cluster_matches_one_machine(client: distributed.Client) -> None:
+    """Every sample validated on the cluster: the same reports, in the same order, and the same summary."""
+    on_cluster = runner.invoke(app, ["validate", str(SAMPLES), "--json", "--cluster", client.scheduler.address])
+    here = runner.invoke(app, ["validate", str(SAMPLES), "--json"])
+    assert on_cluster.exit_code == here.exit_code and on_cluster.stdout == here.stdout
+    assert len(json.loads(here.stdout)["reports"]) == 295

@@ -91,6 +91,25 @@ def cluster_map(client: Client, work: Callable[..., R], items: Iterable[T], *, n
         yield result
 
 
+def ordered(client: Client, work: Callable[[T], R], items: Iterable[T], *, name: str) -> Iterator[R]:
+    """:func:`cluster_map`, the answers in the order of the items (those that finish early wait)."""
+    from functools import partial
+
+    waiting: dict[int, R] = {}
+    following = 0
+    for number, result in cluster_map(client, partial(numbered_work, work), enumerate(items), name=name):
+        waiting[number] = result
+        while following in waiting:
+            yield waiting.pop(following)
+            following += 1
+
+
+def numbered_work(work: Callable[[T], R], item: tuple[int, T]) -> tuple[int, R]:
+    """``work`` on a numbered item, the number kept (a task of :func:`ordered`)."""
+    number, value = item
+    return number, work(value)
+
+
 def import_cluster(client: Client, dest: str, raw: Iterable[Raw], names: list[str], *, skip_invalid: bool = False,
                    progress: Callable[[int, int], None] | None = None) -> ImportSummary:
     """Import records into the dataset at ``dest`` on a cluster: the workers write the pieces (``dest`` must be

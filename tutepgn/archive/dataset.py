@@ -326,6 +326,7 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
     if threads:
         config["threads"] = threads
     con = duckdb.connect(":memory:", config=config)
+    con.execute("SET parquet_metadata_cache = true")  # each search reads the files' footers once, not per query
     for table, columns in TABLES.items():
         files = dataset.files(table, manifests)
         if not files:
