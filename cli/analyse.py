@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from tutepgn.cards import card_code
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
 from tutepgn.errors import NotationError, OutputError, TuteError
 
@@ -65,9 +66,7 @@ def analyse(
     annotate: Annotated[bool, typer.Option("--annotate", help="Write an annotated copy of the records to -o.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
-    cluster: Annotated[Optional[str], typer.Option(
-        "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
-        help="Analyse on the Dask cluster at ADDRESS (local or local:N starts one here): docs/scale.md.")] = None,
+    cluster: cluster_option("Analyse") = None,
 ) -> None:
     """Analyse played deals under double dummy: each card's value, the best cards, the cost and its mark
     (?! from 3 points, ? from 10, ?? from 20), par and what each side made.

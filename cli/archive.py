@@ -23,6 +23,7 @@ from tutepgn.archive.defaults import BATCH_SIZE, EXPORT_FORMATS, SQL_MEMORY, SQL
 from tutepgn.archive.search import SORTS, SearchFilters
 from tutepgn.cards import SUIT_LETTERS, SUIT_NAMES
 from tutepgn.cli.filters import option_name, with_filters
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
@@ -33,9 +34,6 @@ if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not
 
 T = TypeVar("T")
 
-ClusterOption = Annotated[Optional[str], typer.Option(
-    "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
-    help="Run on the Dask cluster at ADDRESS (tcp://host:8786; local or local:N starts one here): docs/scale.md.")]
 DatasetOption = Annotated[Optional[Path], typer.Option(
     "--dataset", metavar="DEST", show_default=False,
     help="Read the Parquet dataset at DEST (tute import --to parquet) instead of the archive file.")]
@@ -110,8 +108,9 @@ def import_(
     as_json: JsonFlag = False,
     to: Annotated[Optional[tuple[str, str]], typer.Option(
         "--to", metavar="parquet DEST", show_default=False,
-        help="Write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: docs/scale.md.")] = None,
-    cluster: ClusterOption = None,
+        help="--to parquet DEST: write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: "
+             "docs/scale.md.")] = None,
+    cluster: cluster_option("Import (with --to parquet)") = None,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
     form = chosen(fmt, as_json)

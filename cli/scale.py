@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+
+import typer
 
 from tutepgn.cli.output import fail
 from tutepgn.errors import ArchiveError, ClusterError
@@ -14,6 +16,14 @@ from tutepgn.errors import ArchiveError, ClusterError
 if TYPE_CHECKING:
     from tutepgn.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
+
+def cluster_option(work: str) -> Any:
+    """The ``--cluster ADDRESS`` option of a command that does ``work`` on a Dask cluster."""
+    return Annotated[Optional[str], typer.Option(
+        "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
+        help=f"{work} on the Dask cluster at ADDRESS (tcp://host:8786; local or local:N starts one here): "
+             "docs/scale.md.")]
+
 
 Progress = Callable[[], AbstractContextManager[Callable[[int, int], None]]]
 

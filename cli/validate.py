@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, dumps, err, fail,
                                 format_option, out)
 from tutepgn.cli.rules import ruleset as ruleset_of
@@ -28,9 +29,7 @@ def validate(
     fix: Annotated[bool, typer.Option("--fix-results", help="Write corrected Score and Result tags to FILE.fixed.tpgn.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="With --fix-results: rewrite the file itself, keeping FILE.bak.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (use the machine's cores for big inputs).")] = 1,
-    cluster: Annotated[Optional[str], typer.Option(
-        "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
-        help="Validate on the Dask cluster at ADDRESS (local or local:N starts one here): docs/scale.md.")] = None,
+    cluster: cluster_option("Validate") = None,
 ) -> None:
     """Replay every record under its rules; report each illegal play or declaration and each wrong count.
 
