@@ -172,5 +172,7 @@ def test_validate_on_the_cluster_matches_one_machine(client: distributed.Client)
     """Every sample validated on the cluster: the same reports, in the same order, and the same summary."""
     on_cluster = runner.invoke(app, ["validate", str(SAMPLES), "--json", "--cluster", client.scheduler.address])
     here = runner.invoke(app, ["validate", str(SAMPLES), "--json"])
-    assert on_cluster.exit_code == here.exit_code and on_cluster.stdout == here.stdout
-    assert len(json.loads(here.stdout)["reports"]) == 295
+    assert on_cluster.exit_code == here.exit_code
+    mine, theirs = json.loads(on_cluster.stdout), json.loads(here.stdout)
+    assert mine["summary"].pop("seconds") > 0 and theirs["summary"].pop("seconds") > 0  # the one difference
+    assert mine == theirs and len(theirs["reports"]) == 295
