@@ -56,7 +56,11 @@ class Service:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
+        if settings.dataset is not None:
+            from tutepgn.archive.dataset import dataset_archive
+            self.archive = dataset_archive(settings.dataset, secure=True, threads=settings.threads)
+        else:
+            self.archive = Archive(settings.db, read_only=settings.read_only, secure=True, threads=settings.threads)
         self.readers = Readers(self.archive)
         self.failure: tuple[str, str] | None = None
         """Why the archive cannot be used now: a message with ``{error}`` and the error's name, said in the

@@ -25,6 +25,8 @@ class Settings(BaseModel):
     recordings: Path | None = Field(None, description="The folder of the live recordings' journals (default: "
                                                       "beside the archive, `<archive>.recordings`).")
     read_only: bool = False
+    dataset: Path | None = Field(None, description="Serve this Parquet dataset (`tute import --to parquet`), "
+                                                   "read-only, instead of the archive file.")
     api_keys: frozenset[str] = Field(frozenset(), repr=False)
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(2 * 1024 * 1024, ge=1, description="The largest request body, in bytes.")
@@ -70,12 +72,16 @@ class Settings(BaseModel):
             data["recordings"] = Path(os.environ["TUTEPGN_RECORDINGS"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
+        if os.environ.get("TUTEPGN_DATASET"):
+            data["dataset"] = Path(os.environ["TUTEPGN_DATASET"])
         from_env: dict[str, str] = {}
         for name in _TUNABLE:
             value = os.environ.get(f"TUTEPGN_{name.upper()}")
             if value:
                 data[name] = from_env[name] = value  # the model checks and converts it
         data.update({k: v for k, v in overrides.items() if v is not None})
+        if data.get("dataset") is not None:  # a dataset is read, never written, by a service
+            data["read_only"] = True
         try:
             return cls(**data)
         except ValidationError as exc:  # say which variable, not which field

@@ -154,7 +154,7 @@ def import_phase(db: Path, files: list[Path], jobs: int, runs: int) -> dict[str,
 # ---------------------------------------------------------------------------
 # 4. Searches and stats.
 
-def _filter_makers() -> dict[str, Callable[[random.Random], dict[str, Any]]]:
+def filter_makers() -> dict[str, Callable[[random.Random], dict[str, Any]]]:
     """Every documented filter (and the combinations docs/archive.md shows), each with random-ish parameters."""
     names = list(PLAYERS)
     presets = list(PRESETS)
@@ -216,12 +216,15 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def time_searches(db: Path, runs: int, seed: int = 7) -> dict[str, Any]:
+def time_searches(db: Path, runs: int, seed: int = 7,
+                  opener: Callable[[Path], Archive] = lambda p: Archive(p, read_only=True)) -> dict[str, Any]:
+    """Every filter's search and count timed ``runs`` times, and stats, on the archive ``opener`` opens at ``db``
+    (a file; bench/scale.py also times a Parquet dataset)."""
     rng = random.Random(seed)
     out: dict[str, Any] = {}
-    with Archive(db, read_only=True) as archive:
+    with opener(db) as archive:
         archive.search(SearchFilters(), limit=50)  # warm up
-        for name, make in _filter_makers().items():
+        for name, make in filter_makers().items():
             page_ms, total_ms, hits = [], [], []
             for _ in range(runs):
                 filters = SearchFilters(**make(rng))

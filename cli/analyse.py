@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from tutepgn.cards import card_code
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
 from tutepgn.errors import NotationError, OutputError, TuteError
 
@@ -65,6 +66,7 @@ def analyse(
     annotate: Annotated[bool, typer.Option("--annotate", help="Write an annotated copy of the records to -o.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
+    cluster: cluster_option("Analyse") = None,
 ) -> None:
     """Analyse played deals under double dummy: each card's value, the best cards, the cost and its mark
     (?! from 3 points, ? from 10, ?? from 20), par and what each side made.
@@ -73,6 +75,7 @@ def analyse(
     2 unreadable input, usage error, or an output that cannot be written.
     """
     from tutepgn.annotate import analyse_records
+    from tutepgn.cli.scale import on_cluster
     from tutepgn.notation import tpgn
 
     form = chosen(fmt, as_json, nl)
@@ -88,10 +91,10 @@ def analyse(
                         TimeElapsedColumn(), console=err, disable=not (err.is_terminal and form == Format.table),
                         transient=True)
     try:
-        with progress:
+        with progress, on_cluster(cluster, "tute-analyse") as mapper:
             task = progress.add_task("analyse", total=None)
             for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
-                                                                             jobs=jobs,
+                                                                             jobs=jobs, mapper=mapper,
                                                                              **horizon), 1):
                 progress.update(task, completed=done)
                 failed += result.error is not None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar
 
 import typer
@@ -21,6 +23,7 @@ from tutepgn.archive.defaults import BATCH_SIZE, EXPORT_FORMATS, SQL_MEMORY, SQL
 from tutepgn.archive.search import SORTS, SearchFilters
 from tutepgn.cards import SUIT_LETTERS, SUIT_NAMES
 from tutepgn.cli.filters import option_name, with_filters
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
@@ -32,6 +35,9 @@ if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not
 
 T = TypeVar("T")
 
+DatasetOption = Annotated[Optional[Path], typer.Option(
+    "--dataset", metavar="DEST", show_default=False,
+    help="Read the Parquet dataset at DEST (tute import --to parquet) instead of the archive file.")]
 DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
 """Forms of ``tute search`` that the archive writes itself, as ``tute export`` does."""
@@ -48,8 +54,12 @@ def open_archive(db: Path | None, *, read_only: bool, check_schema: bool = True)
         raise fail(exc) from None
 
 
-def reading(db: Path | None) -> Archive | ServiceArchive:
-    """The archive at ``db`` to read (the service that holds it, while one does), or exit 2 saying why not."""
+def reading(db: Path | None, dataset: Path | None = None) -> Archive | ServiceArchive:
+    """The archive at ``db`` to read (the service that holds it, while one does), or the Parquet dataset at
+    ``dataset``, or exit 2 saying why not."""
+    if dataset is not None:
+        from tutepgn.cli.scale import open_dataset
+        return open_dataset(dataset)
     import duckdb
 
     from tutepgn.archive import default_path, open_reader
@@ -69,10 +79,11 @@ def existing_archive(db: Path | None) -> Path:
     return source
 
 
-def say_summary(form: Format, path: Path, summary: Any) -> None:
-    """A long command's summary (an import's, an analysis run's): JSON on stdout, else a line on stderr."""
+def say_summary(form: Format, path: Path | str, summary: Any, key: str = "db") -> None:
+    """A long command's summary (an import's, an analysis run's): JSON on stdout (the archive under ``key``),
+    else a line on stderr."""
     if form == Format.json:
-        emit(form, {"db": str(path), **summary.to_dict()})
+        emit(form, {key: str(path), **summary.to_dict()})
     else:
         err.print(f"{path}: {summary}", soft_wrap=True, highlight=False)
 
@@ -96,6 +107,11 @@ def import_(
                                             "whole batches only.")] = BATCH_SIZE,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
+    to: Annotated[Optional[tuple[str, str]], typer.Option(
+        "--to", metavar="parquet DEST", show_default=False,
+        help="--to parquet DEST: write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: "
+             "docs/scale.md.")] = None,
+    cluster: cluster_option("Import (with --to parquet)") = None,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
     form = chosen(fmt, as_json)
@@ -103,6 +119,11 @@ def import_(
         sources = expand(paths)
     except FileNotFoundError as exc:
         raise fail(exc) from None
+    if to is not None or cluster:
+        from tutepgn.cli.scale import import_dataset
+        dest, summary = import_dataset(sources, to, cluster, jobs=jobs, skip_invalid=skip_invalid,
+                                       progress=import_progress)
+        return say_summary(form, dest, summary, key="dataset")
     import duckdb
 
     from tutepgn.archive import default_path, open_writer
@@ -110,23 +131,30 @@ def import_(
         archive = open_writer(db or default_path())
     except (duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
-    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.completed:,} records"),
-                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
-                        disable=not err.is_terminal, transient=True)
-    start = time.perf_counter()
     try:
-        with progress:
-            task = progress.add_task("import", total=None, rate="")
-
-            def report(records: int, added: int) -> None:
-                rate = records / max(time.perf_counter() - start, 1e-9)
-                progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
-
+        with import_progress() as report:
             summary = import_or_fail(archive, sources, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
                                      progress=report)
     finally:
         archive.close()
     say_summary(form, archive.path, summary)
+
+
+@contextmanager
+def import_progress() -> Iterator[Callable[[int, int], None]]:
+    """An import's progress on a terminal's stderr: records read, the rate, the deals added."""
+    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.completed:,} records"),
+                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
+                        disable=not err.is_terminal, transient=True)
+    start = time.perf_counter()
+    with progress:
+        task = progress.add_task("import", total=None, rate="")
+
+        def report(records: int, added: int) -> None:
+            rate = records / max(time.perf_counter() - start, 1e-9)
+            progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
+
+        yield report
 
 
 @with_filters
@@ -141,6 +169,7 @@ def search(
     limit: Annotated[int, typer.Option(help="At most this many deals.")] = 50,
     offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
     sort: Annotated[str, typer.Option(help=_("One of {sorts}.", sorts=", ".join(SORTS)))] = "date",
+    dataset: DatasetOption = None,
 ) -> None:
     """Find deals: every filter is optional and all given filters must match."""
     form = chosen(fmt, as_json, nl)
@@ -148,7 +177,7 @@ def search(
         raise fail(ValueError(f"unknown sort {sort!r}: {', '.join(SORTS)}"))
     if form in RECORD_FORMS and offset:
         raise fail(ValueError("--offset works with --format table, json or nl"))
-    archive = reading(db)
+    archive = reading(db, dataset)
     try:
         if form in RECORD_FORMS:
             archive.export(filters, form.value, sys.stdout, sort=sort, limit=limit)
@@ -185,12 +214,13 @@ def show(
                                             "docs/json.md)") = "tpgn",
     as_json: JsonFlag = False,
     cards: Annotated[str, typer.Option(help="Card style: es, es-letters, it, fr (json also en, names).")] = "es",
+    dataset: DatasetOption = None,
 ) -> None:
     """Print one archived deal: its record, as stored or as JSON."""
     from tutepgn.archive.export import written
 
     form = chosen(fmt, as_json)
-    archive, text = _ask(db, lambda a: a.text(deal))
+    archive, text = _ask(db, lambda a: a.text(deal), dataset)
     if text is None:
         raise fail(LookupError(f"no deal {deal} in {archive.path}: `tute search` lists the ids"))
     try:
@@ -200,9 +230,10 @@ def show(
     sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
 
 
-def _ask(db: Optional[Path], query: Callable[[Any], T]) -> tuple[Any, T]:
-    """One question to the archive (the file, or the service that holds it), closed after; errors as exit 2."""
-    archive = reading(db)
+def _ask(db: Optional[Path], query: Callable[[Any], T], dataset: Optional[Path] = None) -> tuple[Any, T]:
+    """One question to the archive (the file, the service that holds it, or a dataset), closed after; errors as
+    exit 2."""
+    archive = reading(db, dataset)
     try:
         return archive, query(archive)
     except ArchiveError as exc:
@@ -218,12 +249,13 @@ def stats(
     fmt: format_option("table", "json") = "table",
     as_json: JsonFlag = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
+    dataset: DatasetOption = None,
 ) -> None:
     """Statistics: per player, per ruleset, per trump, points, las cuarenta, mano."""
     form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise fail(ValueError("--plot writes .png or .svg"))
-    _archive, result = _ask(db, lambda a: a.stats(filters))
+    _archive, result = _ask(db, lambda a: a.stats(filters), dataset)
     if plot is not None:
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
@@ -292,10 +324,11 @@ def export(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
     cards: Annotated[str, typer.Option(help="Card style for tpgn/json/jsonl: es, es-letters, it, fr (json also en, names).")] = "es",
     limit: Annotated[Optional[int], typer.Option(help="At most this many deals.")] = None,
+    dataset: DatasetOption = None,
 ) -> None:
-    """Write deals out exactly as stored (tpgn), as JSON or CSV, or as partitioned Parquet."""
+    """Write deals out exactly as stored (tpgn), as JSON or CSV, or as a Parquet dataset (docs/scale.md)."""
     form = chosen(fmt)
-    archive = reading(db)
+    archive = reading(db, dataset)
     try:
         count = archive.export(filters, form.value, output if output is not None else sys.stdout, cards=cards,
                                limit=limit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -18,6 +18,9 @@ def serve(
     read_only: Annotated[bool, typer.Option("--read-only", help="Open the archive read-only: no imports.")] = False,
     load: Annotated[Optional[list[Path]], typer.Option("--load", help="Import these files or directories first (idempotent).")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes; more than 1 needs --read-only (DuckDB allows one writer).")] = 1,
+    dataset: Annotated[Optional[Path], typer.Option(
+        "--dataset", metavar="DEST", show_default=False,
+        help="Serve the Parquet dataset at DEST (tute import --to parquet), read-only, instead of the archive file.")] = None,
 ) -> None:
     """Serve the archive: the JSON API under /api/v1, its docs at /docs, and the web pages.
 
@@ -32,9 +35,11 @@ def serve(
     from tutepgn.errors import ArchiveError
 
     try:
-        settings = Settings.from_env(db=db, read_only=read_only or None)  # without --read-only, TUTEPGN_READ_ONLY decides
+        settings = Settings.from_env(db=db, read_only=read_only or None, dataset=dataset)  # without --read-only, TUTEPGN_READ_ONLY decides
     except (ValueError, OSError) as exc:  # a bad TUTEPGN_* value, an unreadable key file
         raise fail(exc) from None
+    if settings.dataset is not None:
+        return serve_dataset(settings, host, port, workers, load)
     if load:
         from tutepgn.cli.archive import import_or_fail, open_archive
         from tutepgn.inputs import expand
@@ -65,3 +70,23 @@ def serve(
     # Beside the archive, while it runs: where the commands that find the archive locked ask instead.
     with announced(settings.db, service_url(host, port), read_only=settings.read_only):
         uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))
+
+
+def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[Path] | None) -> None:
+    """``tute serve --dataset DEST``: the same service, read-only, answering from the dataset's files."""
+    import uvicorn
+
+    from tutepgn.api.app import create_app
+    from tutepgn.api.limits import uvicorn_options
+    from tutepgn.cli.scale import open_dataset
+
+    if load:
+        raise fail(ValueError("--load imports into an archive file; a dataset is served read-only "
+                              "(import into it with tute import --to parquet)"))
+    open_dataset(settings.dataset).close()  # a missing or unreadable dataset: exit 2 here, not in each worker
+    if workers > 1:
+        os.environ["TUTEPGN_DATASET"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.dataset), "1"
+        uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="info", **uvicorn_options(settings))
+        return
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options(settings))

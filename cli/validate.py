@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, dumps, err, fail,
                                 format_option, out)
 from tutepgn.cli.rules import ruleset as ruleset_of
@@ -28,11 +29,13 @@ def validate(
     fix: Annotated[bool, typer.Option("--fix-results", help="Write corrected Score and Result tags to FILE.fixed.tpgn.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="With --fix-results: rewrite the file itself, keeping FILE.bak.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (use the machine's cores for big inputs).")] = 1,
+    cluster: cluster_option("Validate") = None,
 ) -> None:
     """Replay every record under its rules; report each illegal play or declaration and each wrong count.
 
     Exit codes: 0 all valid, 1 some invalid or mismatched, 2 unreadable input or usage error.
     """
+    from tutepgn.cli.scale import on_cluster
     from tutepgn.sheets import findings_text, score_sheet  # the validator loads when the command runs
     from tutepgn.validate import ReportModel, Summary, tally, validate_sources
 
@@ -54,9 +57,10 @@ def validate(
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not show_progress, transient=True)
     try:
-        with progress:
+        with progress, on_cluster(cluster, "tute-validate") as mapper:
             task = progress.add_task("validate", total=None, rate="")
-            reports_of = validate_sources(sources, ruleset, strict=strict, jobs=jobs, sheets=explain or form != Format.text)
+            reports_of = validate_sources(sources, ruleset, strict=strict, jobs=jobs, sheets=explain or form != Format.text,
+                                          mapper=mapper)
             for report in tally(reports_of, summary):
                 if fix:
                     per_file.setdefault(str(report["source"]), []).append(report)

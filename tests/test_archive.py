@@ -940,13 +940,13 @@ def test_export_parquet_partitioned_by_preset_and_year(data: Data, tmp_path: Pat
     result = runner.invoke(app, ["export", "--db", str(data.db), "-f", "parquet", "-o", str(out)])
     assert result.exit_code == 0, result.output
     partitions = {p.parent.relative_to(out).as_posix() for p in out.rglob("*.parquet")}
-    assert "preset=torofun-3p/part_year=2025" in partitions and "preset=ludoteka-pairs/part_year=2023" in partitions
-    glob = str(out / "**" / "*.parquet")
+    assert "deals/preset=torofun-3p/year=2025" in partitions and "deals/preset=ludoteka-pairs/year=2023" in partitions
+    glob = str(out / "deals" / "**" / "*.parquet")
     got = dict(duckdb.sql(f"SELECT preset, count(*) FROM read_parquet('{glob}', hive_partitioning = true) "
                           "GROUP BY ALL").fetchall())
     expected = Counter(f.preset if f.preset else "NULL" for f in data.facts.values())
     assert {k if k is not None else "NULL": v for k, v in got.items()} == dict(expected)
-    years = dict(duckdb.sql(f"SELECT part_year, count(*) FROM read_parquet('{glob}', hive_partitioning = true) "
+    years = dict(duckdb.sql(f"SELECT year, count(*) FROM read_parquet('{glob}', hive_partitioning = true) "
                             "WHERE preset = 'torofun-3p' GROUP BY ALL").fetchall())
     assert years == dict(Counter(f.date.year for f in data.facts.values() if f.preset == "torofun-3p"))
     texts = {t for (t,) in duckdb.sql(f"SELECT text FROM read_parquet('{glob}', hive_partitioning = true)").fetchall()}

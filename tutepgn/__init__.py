@@ -15,7 +15,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".duties": ("play_duty",),
     ".engine": ("Deal",),
     ".errors": (
-        "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ConvertError", "EntryError", "IllegalAction",
+        "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ClusterError", "ConvertError", "EntryError", "IllegalAction",
         "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError", "NotationError", "OutputError", "SettingError", "TuteError",
         "UnknownRuleset", "UnknownSeat"),
     ".errorshape": ("ErrorItem", "Problem"),
@@ -27,7 +27,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 """Every name below is imported on first use (:mod:`tutepgn.lazy`): ``tute --help`` loads none of them."""
 
 __all__ = [
-    "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "Card", "CardSet", "ConvertError", "Deal",
+    "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "ClusterError", "Card", "CardSet", "ConvertError", "Deal",
     "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError",
     "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
     "Trick", "Tute", "TuteError",

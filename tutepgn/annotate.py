@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -122,15 +122,24 @@ def _analyse_one(options: tuple[bool, int, int, int], item: tuple[int, Record]
     return RecordAnalysis(number, analysis), annotate(record, analysis)
 
 
+Mapper = Callable[[Callable[[Any], Any], Iterator[Any]], Iterator[Any]]
+"""A map in order, elsewhere than in this process: ``mapper(work, items)`` yields ``work(item)`` for each item."""
+
+
 def analyse_records(source: Source, *, number: int | None = None, cantes: bool = False, pimc: int = 0,
-                    seed: int = 0, jobs: int = 1, stock_horizon: int = STOCK_HORIZON
-                    ) -> Iterator[tuple[RecordAnalysis, Record | None]]:
+                    seed: int = 0, jobs: int = 1, stock_horizon: int = STOCK_HORIZON,
+                    mapper: Mapper | None = None) -> Iterator[tuple[RecordAnalysis, Record | None]]:
     """Each record of ``source`` (or only record ``number``, from 1) analysed, with its annotated copy, in order.
 
     A record that cannot be analysed (unreadable, illegal, no starting
     position) yields its error and no copy; ``jobs`` > 1 spreads records over
-    worker processes.  ``pimc``, ``seed`` and ``stock_horizon``: see :func:`tutepgn.analysis.analyse`.
+    worker processes, a ``mapper`` over whatever it maps with, in order (a Dask
+    cluster: :func:`tutepgn.archive.cluster.ordered`).  ``pimc``, ``seed`` and
+    ``stock_horizon``: see :func:`tutepgn.analysis.analyse`.
     """
     records = ((i, r) for i, r in enumerate(iter_records(source), 1) if number is None or i == number)
-    yield from ordered_map(partial(_analyse_one, (cantes, pimc, seed, stock_horizon)), records, jobs,
-                           ahead=2 * max(jobs, 1))
+    work = partial(_analyse_one, (cantes, pimc, seed, stock_horizon))
+    if mapper is not None:
+        yield from mapper(work, records)
+        return
+    yield from ordered_map(work, records, jobs, ahead=2 * max(jobs, 1))

@@ -165,3 +165,8 @@ class SettingError(TuteError, ValueError):
 class LinkError(TuteError, ValueError):
     """A shared deal's link that cannot be read: not base64url, not a compressed record, or larger than a record
     may be."""
+
+
+class ClusterError(TuteError):
+    """A Dask cluster that cannot be used: Dask not installed (with how to install it), no scheduler at the
+    address given."""

@@ -494,8 +494,10 @@ def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool,
 
 
 def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, *, strict: bool = False,
-                     jobs: int = 1, sheets: bool = False, batch_size: int = 500) -> Iterator[dict[str, object]]:
-    """Validate every record of every source, in order, as report dicts; ``jobs`` > 1 uses processes.
+                     jobs: int = 1, sheets: bool = False, batch_size: int = 500,
+                     mapper: Callable[..., Iterator[list[dict[str, object]]]] | None = None) -> Iterator[dict[str, object]]:
+    """Validate every record of every source, in order, as report dicts; ``jobs`` > 1 uses processes, a
+    ``mapper`` whatever it maps with, in order (a Dask cluster: :func:`tutepgn.archive.cluster.ordered`).
 
     Records of one match are kept in one batch, so matches are checked whole.
     With ``strict=True`` the first syntax error raises :class:`NotationError`.
@@ -503,7 +505,7 @@ def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, 
     spec = str(ruleset) if ruleset else None
     batches = batch_records(iter_raw_records(sources), batch_size)
     work = partial(_validate_batch, spec=spec, strict=strict, sheets=sheets, lang=language())
-    for reports in ordered_map(work, batches, jobs, ahead=jobs * 2):
+    for reports in (mapper(work, batches) if mapper else ordered_map(work, batches, jobs, ahead=jobs * 2)):
         yield from reports
 
 

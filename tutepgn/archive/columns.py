@@ -204,7 +204,7 @@ def check_widths() -> None:
 
 check_widths()
 
-_VIEWS = """
+VIEWS = """
 CREATE OR REPLACE VIEW players AS
     SELECT player AS name, count(*) AS deals, count(DISTINCT d.rules) AS rulesets,
            sum(CASE WHEN d.winner = h.side THEN 1 ELSE 0 END) AS wins
@@ -215,13 +215,20 @@ CREATE OR REPLACE VIEW matches AS
            min(date) AS first_date, max(date) AS last_date, arg_max(winner, deal_no) AS last_winner
     FROM deals WHERE match_id IS NOT NULL GROUP BY match_id;
 """
+"""The views over the tables (an archive file's, a dataset's: :mod:`.dataset`)."""
 
 TABLE_CONSTRAINTS: dict[str, str] = {"analyses": "PRIMARY KEY (deal_id, rules, version, cantes)"}
 """Constraints over several columns of a table."""
 
-SCHEMA = "".join(
-    f"CREATE TABLE IF NOT EXISTS {table} (\n"
-    + ",\n".join([*(f"    {c.name} {c.sql}{' ' + c.constraint if c.constraint else ''}" for c in columns),
-                   *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
-    + "\n);\n" for table, columns in TABLES.items()) + _VIEWS
+
+def table_sql(table: str) -> str:
+    """The ``CREATE TABLE IF NOT EXISTS`` statement of one table."""
+    columns = TABLES[table]
+    return (f"CREATE TABLE IF NOT EXISTS {table} (\n"
+            + ",\n".join([*(f"    {c.name} {c.sql}{' ' + c.constraint if c.constraint else ''}" for c in columns),
+                           *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
+            + "\n);\n")
+
+
+SCHEMA = "".join(map(table_sql, TABLES)) + VIEWS
 """The SQL that creates the tables and views (if they are not there yet)."""

@@ -97,17 +97,11 @@ def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[st
 
 
 def export_parquet(archive: Archive, filters: SearchFilters | None, directory: Path | None) -> int:
-    """Matching deals (all columns but the tags) as Parquet files under ``directory``, by preset and year."""
+    """Matching deals, with every table's rows, into the Parquet dataset at ``directory`` (:mod:`.dataset`: the
+    deals partitioned by preset and year); returns how many were added (those it held already are not)."""
     if directory is None:
         raise ValueError("parquet goes to a directory, not a stream: give -o DIR")
+    from .dataset import export_dataset  # Arrow: the dataset's files
+
     where, params = (filters or SearchFilters()).to_sql()
-    con = archive.con
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _export AS SELECT * EXCLUDE (tags), "
-                f"coalesce(year, 0) AS part_year FROM deals WHERE {where}", params)
-    count = int(con.execute("SELECT count(*) FROM _export").fetchone()[0])  # type: ignore[index]
-    directory.mkdir(parents=True, exist_ok=True)
-    target = str(directory).replace("'", "''")
-    con.execute(f"COPY _export TO '{target}' (FORMAT parquet, PARTITION_BY (preset, part_year), "
-                "OVERWRITE_OR_IGNORE true)")
-    con.execute("DROP TABLE _export")
-    return count
+    return export_dataset(archive.con, where, params, directory)

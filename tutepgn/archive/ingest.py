@@ -76,6 +76,12 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
                        progress=progress, on_commit=on_commit, memory_limit=memory_limit)
 
 
+def piece_size(batch_size: int = BATCH_SIZE) -> int:
+    """Records per piece of work: the batch in equal pieces of at most :data:`WORK_SIZE` (a dataset's import
+    cuts its pieces so too, so that the validator sees the same pieces as an import into a file)."""
+    return -(-batch_size // -(-batch_size // WORK_SIZE))
+
+
 def next_run(con: duckdb.DuckDBPyConnection) -> int:
     """The number of the next import run: past every finished run and every run that stored deals (an
     interrupted import keeps its committed deals but leaves no row in ``imports``)."""
@@ -98,7 +104,7 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
     run = next_run(con)
     sizes: list[tuple[int, int, int]] = []  # (run, records read before the piece in its run, records read)
     done: dict[int, list[object]] = {}  # run -> its row of table imports, once its last piece is in
-    piece = -(-batch_size // -(-batch_size // WORK_SIZE))  # the batch in equal pieces of at most WORK_SIZE
+    piece = piece_size(batch_size)
 
     def pieces() -> Iterator[list[Raw]]:
         for number, (raw, names) in enumerate(runs, start=run):
@@ -123,13 +129,12 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
             for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
                 number, before, read = sizes.pop(0)
                 deals = tables["deals"]
-                invalid = pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+                invalid = invalid_count(deals)
                 summary.invalid += invalid
                 if skip_invalid and invalid:
-                    keep = deals.filter(deals.column("valid")).column("id")
-                    tables = {name: t.filter(pc.is_in(t.column(0), value_set=keep)) for name, t in tables.items()}
+                    tables = valid_only(tables)
                     summary.skipped_invalid += invalid
-                tables["deals"] = _placed(tables["deals"], number, before)
+                tables["deals"] = placed(tables["deals"], number, before)
                 if not pending:
                     con.execute("BEGIN TRANSACTION")
                 pending += read
@@ -168,7 +173,24 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
     return summary
 
 
-def _placed(deals: pa.Table, run: int, before: int) -> pa.Table:
+def valid_only(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """A piece's rows without its invalid deals (``--skip-invalid``)."""
+    return only(tables, tables["deals"].filter(tables["deals"].column("valid")).column("id"))
+
+
+def only(tables: dict[str, pa.Table], ids: pa.Array, *, keep: bool = True) -> dict[str, pa.Table]:
+    """A piece's rows of the deals ``ids`` (``keep=False``: of every other deal); every table's first column is
+    the deal's id."""
+    return {name: t.filter(pc.is_in(t.column(0), value_set=ids) if keep
+                           else pc.invert(pc.is_in(t.column(0), value_set=ids))) for name, t in tables.items()}
+
+
+def invalid_count(deals: pa.Table) -> int:
+    """How many of a piece's deals are invalid."""
+    return pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+
+
+def placed(deals: pa.Table, run: int, before: int) -> pa.Table:
     """A piece's deals with their run and their place in it (the worker knows only the place in the piece)."""
     names = deals.column_names
     run_at, index_at = names.index("import_run"), names.index("import_index")
@@ -182,8 +204,7 @@ def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:
     known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
                         [deals.column("id").to_pylist()]).fetchall()
     if known:
-        old = pa.array([row[0] for row in known], pa.int64())
-        tables = {name: t.filter(pc.invert(pc.is_in(t.column(0), value_set=old))) for name, t in tables.items()}
+        tables = only(tables, pa.array([row[0] for row in known], pa.int64()), keep=False)
     added = tables["deals"].num_rows
     if not added:
         return 0

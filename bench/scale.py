@@ -1,0 +1,131 @@
+"""Past one machine: the same simulated deals imported into the DuckDB file, into a Parquet dataset, and into a
+Parquet dataset by a Dask ``LocalCluster`` of 2 workers, all in one run; the cluster's per-piece task time and
+its scheduler overhead per task; search p95 over the dataset against the file.
+
+1. Generates N simulated deals (``bench/archive.py``'s files, cached under ``bench/out/deals/``).
+2. Imports them on this machine with 2 worker processes into a fresh DuckDB file (``tute import -j 2``) and into
+   a fresh dataset (``tute import -j 2 --to parquet DEST``); then with ``--cluster`` on a ``LocalCluster`` of 2
+   worker processes (1 thread each), started before the clock starts.  Each in a child process of its own.
+3. From the cluster run's task stream: each piece's task time (its compute, on the worker), and the scheduler's
+   overhead per task (the round trip of 200 empty tasks, one at a time).
+4. Search p95 (the first page of 50 by date, then the count: what ``tute search`` runs) for every filter of
+   ``bench/archive.py``, over the file and over the dataset (target: the dataset within 2 times the file).
+
+    python bench/scale.py [--deals 1000000] [--runs 20] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from archive import OUT, generate, time_searches  # bench/archive.py, beside this script
+
+from tutepgn.archive import Archive
+from tutepgn.archive.dataset import dataset_archive, import_dataset
+from tutepgn.notation import iter_raw_records
+
+NOOP_TASKS = 200
+"""Empty tasks sent one after the other to measure the scheduler's overhead per task."""
+
+
+def nothing(x: int) -> int:
+    """An empty task."""
+    return x
+
+
+def phase(kind: str, dest: Path, files: list[str]) -> dict[str, Any]:
+    """One import, in this (child) process: ``file``, ``parquet`` or ``dask``."""
+    names = list(files)
+    if kind == "file":
+        with Archive(dest) as archive:
+            summary = archive.import_sources(files, jobs=2)
+        return {"summary": summary.to_dict(), "bytes": dest.stat().st_size}
+    if kind == "parquet":
+        summary = import_dataset(dest, iter_raw_records(files), names, jobs=2)
+        return {"summary": summary.to_dict(), "bytes": sum(p.stat().st_size for p in dest.rglob("*.parquet"))}
+    import distributed
+
+    from tutepgn.archive.cluster import import_cluster
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        client.submit(nothing, 0).result()  # the workers are up before the clock starts
+        with distributed.get_task_stream(client) as stream:
+            summary = import_cluster(client, str(dest), iter_raw_records(files), names)
+        computes = [s["stop"] - s["start"] for t in stream.data if t["key"].startswith("tute-import")
+                    for s in t["startstops"] if s["action"] == "compute"]
+        t0 = time.perf_counter()
+        for i in range(NOOP_TASKS):
+            client.submit(nothing, i, pure=False).result()
+        overhead = (time.perf_counter() - t0) / NOOP_TASKS
+    return {"summary": summary.to_dict(), "tasks": len(computes),
+            "task_seconds_mean": sum(computes) / max(len(computes), 1), "task_seconds_max": max(computes, default=0),
+            "scheduler_overhead_seconds": overhead}
+
+
+def run_phase(kind: str, dest: Path, files: list[Path]) -> dict[str, Any]:
+    """:func:`phase` in a child process (a fresh interpreter: nothing cached from the others)."""
+    child = subprocess.run([sys.executable, __file__, "--phase", kind, str(dest), *map(str, files)],
+                           capture_output=True, text=True, check=True)
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=20, help="timings per search filter")
+    parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phase:
+        kind, dest, *files = args.phase
+        print(json.dumps(phase(kind, Path(dest), files)))
+        return
+    files, gen_seconds, made = generate(args.deals, 2)
+    print(f"{args.deals:,} simulated deals in {len(files)} files ({made:,} generated in {gen_seconds:.0f} s)")
+    db, dest, dask_dest = (OUT / f"scale-{args.deals}.duckdb", OUT / f"scale-{args.deals}-parquet",
+                           OUT / f"scale-{args.deals}-dask")
+    for stale in (db, db.with_name(db.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    for stale in (dest, dask_dest):
+        shutil.rmtree(stale, ignore_errors=True)
+    figures: dict[str, Any] = {"deals": args.deals}
+    for kind, target in (("file", db), ("parquet", dest), ("dask", dask_dest)):
+        figures[kind] = run_phase(kind, target, files)
+        s = figures[kind]["summary"]
+        print(f"import into {kind:8}: {s['records']:,} records, {s['added']:,} added in {s['seconds']:.1f} s = "
+              f"{s['records'] / s['seconds']:,.0f} deals/s")
+    ratio = figures["dask"]["summary"]["seconds"] / figures["parquet"]["summary"]["seconds"]
+    d = figures["dask"]
+    print(f"  Dask (LocalCluster, 2 workers) / single machine into Parquet: {ratio:.2f} (target <= 1.20)")
+    print(f"  per-piece task: {d['tasks']} tasks, mean {d['task_seconds_mean']:.2f} s, max {d['task_seconds_max']:.2f} s;"
+          f" scheduler overhead per task: {d['scheduler_overhead_seconds'] * 1000:.1f} ms")
+    print(f"  sizes: file {figures['file']['bytes'] / 2**20:,.0f} MiB, dataset {figures['parquet']['bytes'] / 2**20:,.0f} MiB")
+    over_file = time_searches(db, args.runs)
+    over_dataset = time_searches(dest, args.runs, opener=lambda p: dataset_archive(p))
+    print(f"searches ({args.runs} runs each; the first page of 50 by date + the count), p95 in ms:")
+    print(f"  {'filter':30} {'file':>8} {'dataset':>8} {'ratio':>6}")
+    worst = 0.0
+    for name, t in over_file["searches"].items():
+        other = over_dataset["searches"][name]["p95_ms"]
+        worst = max(worst, other / max(t["p95_ms"], 0.1))
+        print(f"  {name:30} {t['p95_ms']:8.1f} {other:8.1f} {other / max(t['p95_ms'], 0.1):6.2f}")
+    p95 = lambda timed: max(t["p95_ms"] for t in timed["searches"].values())  # noqa: E731
+    print(f"  worst p95: file {p95(over_file):.1f} ms, dataset {p95(over_dataset):.1f} ms; worst ratio {worst:.2f} "
+          f"(target <= 2); stats p95: file {over_file['stats']['p95_ms']:.0f} ms, dataset "
+          f"{over_dataset['stats']['p95_ms']:.0f} ms")
+    figures.update(searches_file=over_file, searches_dataset=over_dataset, dask_over_parquet=round(ratio, 3),
+                   worst_search_ratio=round(worst, 2))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

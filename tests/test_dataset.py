@@ -1,0 +1,184 @@
+"""The archive as a Parquet dataset on one machine: ``tute import --to parquet``, ``--dataset`` queries,
+``tute export --format parquet``: the same rows as an archive file, each deal once, no half file ever read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from tutepgn.archive import Archive, SearchFilters
+from tutepgn.archive.columns import ROW_TABLES
+from tutepgn.archive.dataset import Dataset, connect_dataset, dataset_archive, import_dataset
+from tutepgn.cli.main import app
+from tutepgn.inputs import expand
+from tutepgn.notation import iter_raw_records
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+runner = CliRunner()
+
+
+def rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+    """Every row of a table, in one order (lists and maps compared as values)."""
+    return con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+
+
+def same_rows(archive: duckdb.DuckDBPyConnection, dataset: duckdb.DuckDBPyConnection) -> None:
+    """Every table an import fills holds the same rows (ids, every column's value) in both."""
+    for table in ROW_TABLES:
+        expected = rows(archive, table)
+        assert expected, table
+        assert rows(dataset, table) == expected, table
+
+
+@pytest.fixture(scope="module")
+def archive_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("file") / "a.duckdb"
+    result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("dataset") / "deals"
+    result = runner.invoke(app, ["import", str(SAMPLES), "--to", "parquet", str(dest), "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["added"] == 295
+    return dest
+
+
+def test_import_to_parquet_holds_the_rows_of_an_import_into_a_file(archive_file: Path, dataset: Path) -> None:
+    with Archive(archive_file, read_only=True) as archive:
+        same_rows(archive.con, connect_dataset(dataset))
+    layout = {p.relative_to(dataset).parts[:2] for p in dataset.rglob("*.parquet")}
+    assert ("deals", "preset=torofun-3p") in layout and ("plays", "part-000001-000000.parquet") in layout
+    assert not list((dataset / "_staging").rglob("*.parquet"))
+
+
+def test_columns_and_types_are_the_archives(archive_file: Path, dataset: Path) -> None:
+    with Archive(archive_file, read_only=True) as archive:
+        for table in (*ROW_TABLES, "imports", "analyses"):
+            expected = archive.con.execute(f"DESCRIBE {table}").fetchall()
+            got = connect_dataset(dataset).execute(f"DESCRIBE {table}").fetchall()
+            assert [r[:2] for r in got] == [r[:2] for r in expected], table
+
+
+def test_a_second_import_adds_nothing(tmp_path: Path) -> None:
+    dest = tmp_path / "d"
+    sources = expand([str(SAMPLES)])
+    first = import_dataset(dest, iter_raw_records(sources), [str(s) for s in sources])
+    files = {p.relative_to(dest) for p in dest.rglob("*.parquet")}
+    again = import_dataset(dest, iter_raw_records(sources), [str(s) for s in sources])
+    assert (first.added, again.records, again.added) == (295, 295, 0)
+    assert {p.relative_to(dest) for p in dest.rglob("*.parquet")} == files | {Path("imports/part-000002-999999.parquet")}
+    con = connect_dataset(dest)
+    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert con.execute("SELECT run, records, added FROM imports ORDER BY run").fetchall() == [(1, 295, 295), (2, 295, 0)]
+
+
+def test_duplicates_across_pieces_are_stored_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces of 16 records, the samples twice: the second copies are left out of pieces already written."""
+    import tutepgn.archive.dataset as module
+
+    monkeypatch.setattr(module, "piece_size", lambda: 16)
+    sources = expand([str(SAMPLES)]) * 2
+    summary = import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
+    assert (summary.records, summary.added) == (590, 295)
+    con = connect_dataset(tmp_path / "d")
+    assert con.execute("SELECT count(*), count(DISTINCT id), max(import_index) FROM deals").fetchone() == (295, 295, 294)
+    assert con.execute("SELECT count(*) FROM (SELECT DISTINCT * FROM plays)").fetchone() == \
+        con.execute("SELECT count(*) FROM plays").fetchone()
+
+
+def test_an_interrupted_import_leaves_no_half_file_read_and_a_rerun_no_duplicate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import dies after moving the third piece's parts into place, before its manifest: a reader sees the
+    first two pieces only; the rerun deletes the orphans and stores every deal once."""
+    import tutepgn.archive.dataset as module
+
+    monkeypatch.setattr(module, "piece_size", lambda: 40)
+    dest = tmp_path / "d"
+    sources = expand([str(SAMPLES)])
+    real = Dataset.commit
+    count = 0
+
+    def dying(self: Dataset, name: str, run: int, files: list[tuple[str, str]], **facts: object) -> None:
+        nonlocal count
+        count += 1
+        if count == 3:
+            for staged, final in files:  # moved into place, never committed
+                (dest / final).parent.mkdir(parents=True, exist_ok=True)
+                Path(staged).replace(dest / final)
+            raise KeyboardInterrupt
+        real(self, name, run, files, **facts)
+
+    monkeypatch.setattr(Dataset, "commit", dying)
+    with pytest.raises(KeyboardInterrupt):
+        import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    monkeypatch.setattr(Dataset, "commit", real)
+    committed = sum(m["added"] for m in Dataset(dest).manifests())
+    assert 80 <= committed < 120  # two pieces of about 40 (a match is never cut)
+    assert connect_dataset(dest).execute("SELECT count(*) FROM deals").fetchone() == (committed,)
+    assert len(list(dest.rglob("part-000001-000002.parquet"))) > 0  # the orphans are there, unread
+    summary = import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    assert summary.added == 295 - committed and not list(dest.rglob("part-000001-000002.parquet"))
+    con = connect_dataset(dest)
+    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    with Archive(tmp_path / "a.duckdb") as archive:
+        archive.import_sources(sources)
+        assert sorted(archive.con.execute("SELECT id FROM deals").fetchall()) == \
+            sorted(con.execute("SELECT id FROM deals").fetchall())
+        for table in ("plays", "hands", "issues", "declarations"):
+            assert con.execute(f"SELECT count(*) FROM {table}").fetchone() == \
+                archive.con.execute(f"SELECT count(*) FROM {table}").fetchone(), table
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "--json", "--limit", "400"], ["search", "--json", "--rules", "torofun-3p", "--sort", "points"],
+    ["search", "--format", "csv", "--limit", "400"], ["search", "--format", "tpgn", "--player", "Ana"],
+    ["stats", "--json"], ["stats", "--json", "--rules", "ludoteka-pairs"],
+    ["export", "--format", "jsonl"], ["export", "--format", "csv", "--tute"],
+])
+def test_queries_over_the_dataset_answer_as_over_the_file(archive_file: Path, dataset: Path, args: list[str]) -> None:
+    over_file = runner.invoke(app, [*args, "--db", str(archive_file)])
+    over_dataset = runner.invoke(app, [*args, "--dataset", str(dataset)])
+    assert over_file.exit_code == over_dataset.exit_code == 0, over_dataset.output
+    assert over_dataset.stdout == over_file.stdout and len(over_file.stdout) > 100
+
+
+def test_show_over_the_dataset(archive_file: Path, dataset: Path) -> None:
+    deal = str(connect_dataset(dataset).execute("SELECT max(id) FROM deals").fetchone()[0])
+    shown = runner.invoke(app, ["show", deal, "--dataset", str(dataset)])
+    assert shown.exit_code == 0 and shown.stdout == runner.invoke(app, ["show", deal, "--db", str(archive_file)]).stdout
+
+
+def test_no_dataset_is_exit_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["search", "--dataset", str(tmp_path / "none"), "--json"])
+    assert result.exit_code == 2 and "no dataset at" in result.stderr
+
+
+def test_export_of_an_archive_is_a_dataset_with_every_table(archive_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "exported"
+    result = runner.invoke(app, ["export", "--db", str(archive_file), "--format", "parquet", "-o", str(out)])
+    assert result.exit_code == 0 and "exported 295 deals" in result.stderr
+    with Archive(archive_file, read_only=True) as archive, dataset_archive(out) as exported:
+        same_rows(archive.con, exported.con)
+        assert rows(exported.con, "imports") == rows(archive.con, "imports")
+        assert exported.deal_page(SearchFilters(rules="torofun-3p"), limit=7) == \
+            archive.deal_page(SearchFilters(rules="torofun-3p"), limit=7)
+    again = runner.invoke(app, ["export", "--db", str(archive_file), "--format", "parquet", "-o", str(out)])
+    assert "exported 0 deals" in again.stderr
+
+
+def test_the_dataset_answers_read_only_and_reaches_no_other_file(dataset: Path, tmp_path: Path) -> None:
+    con = connect_dataset(dataset, secure=True)
+    assert con.execute("SELECT count(*) FROM deals").fetchone() == (295,)
+    with pytest.raises(duckdb.Error):
+        con.execute("SELECT * FROM read_csv('/etc/passwd')")
+    with pytest.raises(duckdb.Error):
+        con.execute("SET enable_external_access = true")

@@ -1,0 +1,385 @@
+"""The archive as a hive-partitioned Parquet dataset: the same tables and columns, for many machines.
+
+Layout under the dataset's root (a local folder, or a URL pyarrow opens: ``s3://``, ``gs://``, ``hdfs://``)::
+
+    deals/preset=P/year=Y/part-RUN-PIECE.parquet   the deals, partitioned by what searches prune on
+    plays/part-RUN-PIECE.parquet                   plays, declarations, hands, issues: a file per piece
+    imports/part-RUN-imports.parquet               one row per import, as in an archive file
+    analyses/part-RUN-PIECE.parquet                what ``tute analyse --cluster`` stored
+    _manifests/RUN-PIECE.json                      the commit of a piece: the files it added
+    _staging/                                      parts being written (never read)
+
+Every column is the archive's (:data:`.columns.TABLES`; the deals' ``preset`` and ``year``
+are in the directory names, as the hive layout has them, and come back typed).  A piece's
+parts are written under temporary names in ``_staging``, moved into place, then committed by
+writing its manifest; a reader reads only the files manifests name, and the next import
+deletes whatever no manifest names (a piece a killed import left half done).
+
+Deduplication is by id against what the dataset holds, on the one process that commits
+(the client of a cluster): it reads the ids once (8 bytes a deal), checks each piece's ids
+before committing it, in the order of the sources, so the first copy of a deal is the one
+kept, as in an archive file.  Partitioning by a prefix of the hash would spread that check
+over the workers, but the directories would then be hash buckets that no search prunes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from datetime import datetime
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as pds
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, table_sql
+from .ingest import ImportSummary, invalid_count, only, piece_size, placed, valid_only
+from .rows import Raw, worker_batch
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from .store import Archive
+
+MANIFESTS, STAGING = "_manifests", "_staging"
+PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("preset", "year")}
+"""The tables written in partitions, and the columns that name them (hive layout)."""
+NULL_PART = "__HIVE_DEFAULT_PARTITION__"
+"""A NULL partition value, as Hive, Spark, DuckDB and pyarrow write and read it."""
+
+
+def location(dest: str | os.PathLike[str]) -> tuple[pafs.FileSystem, str]:
+    """The filesystem and root of a dataset: a local folder, or a URL pyarrow knows (``s3://bucket/deals``)."""
+    text = os.fspath(dest)
+    if "://" in text:
+        return pafs.FileSystem.from_uri(text)
+    return pafs.LocalFileSystem(), os.path.abspath(text)
+
+
+def schema_of(table: str) -> pa.Schema:
+    """The Arrow schema of any table of the archive (:func:`.columns.arrow_schemas` has those an import fills)."""
+    return pa.schema([(c.name, arrow_type(c.sql)) for c in TABLES[table]])
+
+
+def now() -> datetime:
+    """The time, to the second, as table ``imports`` keeps it."""
+    return datetime.now().replace(microsecond=0)
+
+
+@dataclass
+class Staged:
+    """A piece written under temporary names (by a worker, a task of a cluster): what committing it needs."""
+
+    number: int
+    read: int
+    invalid: int
+    ids: list[int]
+    files: list[tuple[str, str]] = field(default_factory=list)
+    """(the staged file, its place relative to the root)."""
+
+
+def partitions(table: str, rows: pa.Table) -> Iterator[tuple[str, pa.Table]]:
+    """A table's rows by partition: (the directories under the table, e.g. ``preset=x/year=2025/``, its rows
+    without the partition columns)."""
+    keys = PARTITIONS.get(table)
+    if not keys:
+        yield "", rows
+        return
+    for group in rows.group_by(list(keys), use_threads=False).aggregate([]).to_pylist():
+        mask = None
+        for key in keys:
+            column = rows.column(key)
+            match = pc.is_null(column) if group[key] is None else pc.equal(column, group[key])
+            mask = match if mask is None else pc.and_(mask, match)
+        part = rows.filter(mask).drop_columns(list(keys))
+        yield "".join(f"{k}={NULL_PART if group[k] is None else group[k]}/" for k in keys), part
+
+
+def stage(dest: str, tables: dict[str, pa.Table], run: int, number: int) -> list[tuple[str, str]]:
+    """Write a piece's rows under temporary names; return (staged file, final place) for each file."""
+    fs, root = location(dest)
+    staged = f"{root}/{STAGING}/{run:06d}-{number:06d}-{uuid.uuid4().hex}"
+    files = []
+    for table, rows in tables.items():
+        if not rows.num_rows:
+            continue
+        for under, part in partitions(table, rows):
+            final = f"{table}/{under}part-{run:06d}-{number:06d}.parquet"
+            path = f"{staged}/{final}"
+            fs.create_dir(path.rsplit("/", 1)[0])
+            pq.write_table(part, path, filesystem=fs)
+            files.append((path, final))
+    return files
+
+
+def import_piece(dest: str, run: int, number: int, before: int, batch: list[Raw], skip_invalid: bool) -> Staged:
+    """A task: parse, validate and build a piece's rows (the archive's own row builder), write them staged."""
+    tables = worker_batch(batch)
+    invalid = invalid_count(tables["deals"])
+    if skip_invalid and invalid:
+        tables = valid_only(tables)
+    tables["deals"] = placed(tables["deals"], run, before)
+    files = stage(dest, tables, run, number)
+    return Staged(number, len(batch), invalid, tables["deals"].column("id").to_pylist(), files)
+
+
+class Dataset:
+    """A Parquet dataset of the archive's tables: what it holds (its manifests), and its commits."""
+
+    def __init__(self, dest: str | os.PathLike[str]) -> None:
+        self.dest = os.fspath(dest)
+        self.fs, self.root = location(dest)
+
+    def manifests(self) -> list[dict[str, Any]]:
+        """Every committed piece's manifest, in the order of their names (run, then piece)."""
+        selector = pafs.FileSelector(f"{self.root}/{MANIFESTS}", allow_not_found=True)
+        found = sorted(i.path for i in self.fs.get_file_info(selector) if i.path.endswith(".json"))
+        out = []
+        for path in found:
+            with self.fs.open_input_stream(path) as stream:
+                out.append(json.loads(stream.read()))
+        return out
+
+    def exists(self) -> bool:
+        """Whether anything was ever committed here."""
+        return bool(self.manifests())
+
+    def files(self, table: str, manifests: list[dict[str, Any]] | None = None) -> list[str]:
+        """The committed files of a table (full paths), in commit order."""
+        return [f"{self.root}/{f}" for m in (manifests if manifests is not None else self.manifests())
+                for f in m["files"] if f.startswith(table + "/")]
+
+    def read(self, table: str, columns: list[str] | None = None) -> pa.Table:
+        """A table's committed rows as Arrow, the partition columns included (empty when it has none)."""
+        files = self.files(table)
+        schema = schema_of(table)
+        if not files:
+            return schema.empty_table().select(columns or schema.names)
+        keys = PARTITIONS.get(table, ())
+        partitioning = pds.partitioning(pa.schema([schema.field(k) for k in keys]), flavor="hive") if keys else None
+        data = pds.dataset(files, schema=schema, format="parquet", filesystem=self.fs, partitioning=partitioning,
+                           partition_base_dir=f"{self.root}/{table}")
+        return data.to_table(columns=columns or schema.names)
+
+    def ids(self) -> set[int]:
+        """The ids of the deals committed."""
+        return set(self.read("deals", ["id"]).column("id").to_pylist())
+
+    def next_run(self) -> int:
+        """The number of the next import: past every run that committed anything, and every import an export
+        brought from an archive file."""
+        runs = [m["run"] for m in self.manifests()] + self.read("imports", ["run"]).column("run").to_pylist()
+        return max(runs, default=0) + 1
+
+    def clean(self) -> None:
+        """Delete what no manifest names: staged parts, and parts moved into place by an import killed before
+        it committed them.  Run before an import (one import at a time, as with an archive file)."""
+        named = {f"{self.root}/{f}" for m in self.manifests() for f in m["files"]}
+        self.fs.delete_dir_contents(f"{self.root}/{STAGING}", missing_dir_ok=True)
+        for table in TABLES:
+            selector = pafs.FileSelector(f"{self.root}/{table}", recursive=True, allow_not_found=True)
+            for info in self.fs.get_file_info(selector):
+                if info.type == pafs.FileType.File and info.path not in named:
+                    self.fs.delete_file(info.path)
+
+    def commit(self, name: str, run: int, files: list[tuple[str, str]], **facts: Any) -> None:
+        """Move staged files into place, then write the manifest that commits them (atomically: a local file
+        is renamed into place, an object store writes an object whole)."""
+        self.fs.create_dir(f"{self.root}/{MANIFESTS}")
+        for staged, final in files:
+            self.fs.create_dir(f"{self.root}/{final}".rsplit("/", 1)[0])
+            self.fs.move(staged, f"{self.root}/{final}")
+        manifest = f"{self.root}/{MANIFESTS}/{name}.json"
+        temporary = f"{self.root}/{STAGING}/{name}.{uuid.uuid4().hex}.json"
+        self.fs.create_dir(f"{self.root}/{STAGING}")
+        with self.fs.open_output_stream(temporary) as stream:
+            stream.write(json.dumps({"run": run, "files": [f for _, f in files], **facts}).encode())
+        self.fs.move(temporary, manifest)
+
+
+class Importer:
+    """Commits the pieces of one import into a dataset, in order, each deal once.
+
+    Pieces come back (from worker processes or a cluster) in any order; each is
+    committed when all the pieces before it are, so the first copy of a deal in
+    the sources is the one kept, as in an archive file.
+    """
+
+    def __init__(self, dataset: Dataset, names: list[str], *, skip_invalid: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        self.dataset = dataset
+        dataset.clean()
+        self.known = dataset.ids()
+        self.run = dataset.next_run()
+        self.names = names
+        self.skip_invalid = skip_invalid
+        self.progress = progress
+        self.summary = ImportSummary()
+        self.started = now()
+        self.start = time.perf_counter()
+        self.waiting: dict[int, Staged] = {}
+        self.following = 0
+
+    def take(self, piece: Staged) -> None:
+        """A piece done: commit it and every piece waiting for it."""
+        self.waiting[piece.number] = piece
+        while self.following in self.waiting:
+            self._commit(self.waiting.pop(self.following))
+            self.following += 1
+
+    def _commit(self, piece: Staged) -> None:
+        new = [i for i in dict.fromkeys(piece.ids) if i not in self.known]
+        files = piece.files
+        if len(new) < len(piece.ids):  # some deals are stored already: their rows are left out
+            files = self._without(files, pa.array(new, pa.int64()), piece.number)
+        self.dataset.commit(f"{self.run:06d}-{piece.number:06d}", self.run, files, piece=piece.number,
+                            records=piece.read, added=len(new))
+        self.known.update(new)
+        self.summary.records += piece.read
+        self.summary.added += len(new)
+        self.summary.invalid += piece.invalid
+        self.summary.skipped_invalid += piece.invalid if self.skip_invalid else 0
+        if self.progress:
+            self.progress(self.summary.records, self.summary.added)
+
+    def _without(self, files: list[tuple[str, str]], new: pa.Array, number: int) -> list[tuple[str, str]]:
+        """The staged files again with the rows of the deals ``new`` only (written staged anew)."""
+        fs = self.dataset.fs
+        kept = []
+        for staged, final in files:
+            with fs.open_input_file(staged) as handle:
+                rows = only({"t": pq.read_table(handle)}, new)["t"]
+            fs.delete_file(staged)
+            if rows.num_rows:
+                again = f"{staged}.{number}.kept"
+                pq.write_table(rows, again, filesystem=fs)
+                kept.append((again, final))
+        return kept
+
+    def finish(self) -> ImportSummary:
+        """Commit the import's row of table ``imports``; return the summary."""
+        self.summary.seconds = time.perf_counter() - self.start
+        row = pa.table({"run": [self.run], "started": [self.started], "finished": [now()], "paths": [self.names],
+                        "records": [self.summary.records], "added": [self.summary.added]}, schema=schema_of("imports"))
+        files = stage(self.dataset.dest, {"imports": row}, self.run, 999_999)
+        self.dataset.commit(f"{self.run:06d}-imports", self.run, files, records=self.summary.records,
+                            added=self.summary.added)
+        self.dataset.fs.delete_dir_contents(f"{self.dataset.root}/{STAGING}", missing_dir_ok=True)
+        return self.summary
+
+
+def import_dataset(dest: str | os.PathLike[str], raw: Iterable[Raw], names: list[str], *, jobs: int = 1,
+                   skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+    """Import records (split from their sources) into the dataset at ``dest`` on this machine: ``jobs`` worker
+    processes parse, validate and write the pieces, this process commits them (see :class:`Importer`)."""
+    from functools import partial
+
+    from ..workers import ordered_map
+
+    importer = Importer(Dataset(dest), names, skip_invalid=skip_invalid, progress=progress)
+    task = partial(piece_task, importer.dataset.dest, importer.run, skip_invalid)
+    for staged in ordered_map(task, numbered(raw), jobs, ahead=jobs + 1):
+        importer.take(staged)
+    return importer.finish()
+
+
+def numbered(raw: Iterable[Raw]) -> Iterator[tuple[int, int, list[Raw]]]:
+    """The pieces of an import, cut as an import into an archive file cuts them: (number, records before, records)."""
+    from ..notation import batch_records
+
+    before = 0
+    for number, work in enumerate(batch_records(raw, piece_size())):
+        yield number, before, work
+        before += len(work)
+
+
+def piece_task(dest: str, run: int, skip_invalid: bool, item: tuple[int, int, list[Raw]]) -> Staged:
+    """:func:`import_piece` on a numbered piece (a module-level function: worker processes and clusters pickle it)."""
+    number, before, batch = item
+    return import_piece(dest, run, number, before, batch, skip_invalid)
+
+
+def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
+                    threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection whose tables are views of the dataset's committed files: the archive's
+    queries (:class:`.store.Archive` over it) run unchanged.  ``secure``: SQL reaches no file but the dataset's
+    folder, and the configuration is locked (a service's connection)."""
+    import duckdb
+
+    dataset = Dataset(dest)
+    if not isinstance(dataset.fs, pafs.LocalFileSystem):
+        raise ValueError(f"{dataset.dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's "
+                         "httpfs, Polars or Spark: docs/scale.md)")
+    manifests = dataset.manifests()
+    if not manifests:
+        raise FileNotFoundError(f"no dataset at {dataset.dest}: import records first (tute import FILE --to parquet "
+                                f"{dataset.dest})")
+    config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
+                              "autoinstall_known_extensions": False}
+    if threads:
+        config["threads"] = threads
+    con = duckdb.connect(":memory:", config=config)
+    con.execute("SET parquet_metadata_cache = true")  # each search reads the files' footers once, not per query
+    for table, columns in TABLES.items():
+        files = dataset.files(table, manifests)
+        if not files:
+            con.execute(table_sql(table))
+            continue
+        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        keys = PARTITIONS.get(table)
+        hive = (", hive_partitioning = true, hive_types = {"
+                + ", ".join(f"'{k}': {next(c.sql for c in columns if c.name == k)}" for k in keys) + "}"
+                if keys else ", hive_partitioning = false")
+        con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
+                    f"FROM read_parquet([{listed}]{hive})")
+    con.execute(VIEWS)
+    if secure:
+        con.execute("SET allowed_directories = ?", [[dataset.root + "/"]])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    return con
+
+
+def dataset_archive(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
+                    threads: int | None = None) -> Archive:
+    """The dataset at ``dest`` as a read-only :class:`.store.Archive`: the same searches, pages and statistics."""
+    from .store import Archive
+
+    con = connect_dataset(dest, secure=secure, memory_limit=memory_limit, threads=threads)
+    return Archive(dest, read_only=True, secure=secure, memory_limit=memory_limit, threads=threads, connection=con)
+
+
+EXPORT_PIECE = 50_000
+"""Deals per piece of an export into a dataset (a piece's deals file per partition, and one file per other table)."""
+
+
+def export_dataset(con: duckdb.DuckDBPyConnection, where: str, params: list[Any], dest: str | os.PathLike[str]) -> int:
+    """Write the deals of an archive (open on ``con``) that match ``where`` into the dataset at ``dest``, every
+    table's rows (analyses and imports included), pieces committed as an import commits them; deals the
+    dataset holds are left out.  Returns how many deals were added."""
+    dataset = Dataset(dest)
+    dataset.clean()
+    known = dataset.ids()
+    run = dataset.next_run()
+    ids = [i for (i,) in con.execute(f"SELECT id FROM deals WHERE {where} ORDER BY id", params).fetchall()
+           if i not in known]
+    for number, start in enumerate(range(0, len(ids), EXPORT_PIECE)):
+        chunk = ids[start:start + EXPORT_PIECE]
+        tables = {table: con.sql(f"SELECT * FROM {table} WHERE {'id' if table == 'deals' else 'deal_id'} "
+                                 "IN (SELECT unnest(?))", params=[chunk]).to_arrow_table().cast(schema_of(table))
+                  for table in (*ROW_TABLES, "analyses")}
+        dataset.commit(f"{run:06d}-{number:06d}", run, stage(dataset.dest, tables, run, number), piece=number,
+                       added=len(chunk))
+    held = set(dataset.read("imports", ["run"]).column("run").to_pylist())
+    imports = con.sql("SELECT * FROM imports WHERE NOT list_contains(?, run) ORDER BY run",
+                      params=[sorted(held)]).to_arrow_table().cast(schema_of("imports"))
+    dataset.commit(f"{run:06d}-imports", run, stage(dataset.dest, {"imports": imports}, run, 999_999))
+    dataset.fs.delete_dir_contents(f"{dataset.root}/{STAGING}", missing_dir_ok=True)
+    return len(ids)
