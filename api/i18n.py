@@ -17,10 +17,12 @@ from urllib.parse import parse_qs, urlencode
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tutepgn import i18n
 from tutepgn.errors import SettingError
+
+from .limits import adding_headers
 
 COOKIE = "tute_lang"
 """The cookie that remembers the language chosen with ``?lang=``."""
@@ -85,14 +87,8 @@ class Language:
         headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language, Cookie")]
         if remember:
             headers.append((b"set-cookie", f"{COOKIE}={remember}; Path=/; Max-Age={YEAR}; SameSite=Lax".encode()))
-
-        async def send_with_language(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *headers]}
-            await send(message)
-
         with i18n.speaking(lang):
-            await self.app(scope, receive, send_with_language)
+            await self.app(scope, receive, adding_headers(send, headers))
 
 
 def router() -> APIRouter:

@@ -62,13 +62,18 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         headers = [(k.lower().encode(), v.encode()) for k, v in security_headers(scope["path"]).items()]
+        await self.app(scope, receive, adding_headers(send, headers))
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *headers]}
-            await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+def adding_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    """``send``, with ``headers`` added to the answer's start (a middleware's way to put headers on every answer)."""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *headers]}
+        await send(message)
+
+    return send_with_headers
 
 
 class SlowClientCut(HttpToolsProtocol):
