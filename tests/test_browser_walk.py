@@ -31,8 +31,8 @@ BROKEN = """[Event "Broken"]
 1. N 1O 3X
 """
 """A record with two errors: a card of no Spanish pack (3X), and a deal that ends before its end."""
-WORDS = {"es": {"search": "Buscar", "match": "Encuentro", "share": "Compartir", "table": "En la mesa"},
-         "en": {"search": "Search", "match": "Match", "share": "Share", "table": "On the table"}}
+WORDS = {"es": {"search": "Buscar", "match": "Encuentro", "share": "Compartir", "card": "no es una carta de la baraja"},
+         "en": {"search": "Search", "match": "Match", "share": "Share", "card": "is not a card of the Spanish pack"}}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium")
 
@@ -107,7 +107,7 @@ def test_a_club_player_walks_the_service(browser: Browser, services: tuple[str, 
     expect(located.first).to_be_visible()
     texts = [located.nth(k).text_content() or "" for k in range(located.count())]
     assert any(":" in t for t in texts), texts  # a line and its column
-    expect(page.locator("#report")).to_contain_text("3X")
+    expect(page.locator("#report")).to_contain_text(f"'3X' {words['card']}")  # the finding in the page's language
     shot(page, folder, "05-validate-broken")
     context.close()
     assert errors == []
