@@ -44,6 +44,11 @@ NOT_RUN = {
     "duckdb -readonly": "DuckDB's own command-line program is not a dependency",
     "curl -sN": "follows an event stream that never ends: tests/test_live_api.py reads it",
     "tute archive analyse": "minutes of CPU over every sample: tests/test_archive_analysis.py runs it",
+    "pip install": "installs a package: `make test` installs the extras the tests need",
+    "tute import big/ --to parquet /shared/tute --cluster tcp:": "needs a Dask scheduler at that address: "
+                                                                 "tests/test_cluster.py runs a LocalCluster",
+    "TUTEPGN_DASK_SCHEDULER=tcp:": "needs a Dask scheduler at that address: tests/test_cluster.py runs a "
+                                   "LocalCluster",
 }
 """Commands of the docs left out, by how they start, and why."""
 

@@ -371,7 +371,7 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
         int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
         if (seat >= d.n || (kind == CANTE ? value > 3 : kind != TUTE && value > 39))
             return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
-        if (kind == PLAY && d.ntricks == MAX_TRICKS) return PyErr_Format(PyExc_ValueError, "too many tricks");
+        if (kind == PLAY && d.ntricks == MAX_TRICKS) return PyLong_FromSsize_t(i / 2);  /* a card after the end */
         if (apply(&d, kind, seat, value, (int)(i / 2))) return PyLong_FromSsize_t(i / 2);
         if (kind == TUTE) tute_seat = seat;
     }
