@@ -13,8 +13,10 @@ import ast
 import importlib
 import importlib.util
 import inspect
+import re
 import sys
 from collections.abc import Iterator, MutableMapping
+from enum import Enum
 from functools import cache
 from typing import Any
 
@@ -117,22 +119,81 @@ class PlainTypes:
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
-class TuteCommand(PlainTypes, TyperCommand):
+class PlainValue:
+    """Stands in for a parameter's ``get_runtime_param``: a value of text or of a choice (an Enum) is taken as it
+    is, without pydantic.  typer checks every value with a pydantic TypeAdapter, and loading pydantic is most of
+    the CPU time of ``tute rules`` (``bench/cli_startup.py``).  Any other type, and a word that is not one of
+    the choices, go to typer's own check (its result and its errors)."""
+
+    def __init__(self, param: Any) -> None:
+        self.typer_check = param.get_runtime_param
+
+    def __call__(self) -> PlainValue:
+        return self
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        kind = param.type_descriptor.annotation
+        if param.nargs == 1 and not param.multiple:
+            if value is None or (kind is str and isinstance(value, str)):
+                return value
+            if isinstance(kind, type) and issubclass(kind, Enum):
+                for choice in kind:
+                    if value is choice or value == choice.value:
+                        return choice
+        return self.typer_check().coerce(value, param=param, ctx=ctx)
+
+
+def plain_value(param: Any) -> Any:
+    """``param``, its value checked by :class:`PlainValue` if typer would check it with pydantic."""
+    if hasattr(param, "type_descriptor"):
+        param.get_runtime_param = PlainValue(param)
+    return param
+
+
+class PlainValues:
+    """A command whose parameters, ``--help`` included, take text and choices without pydantic
+    (:class:`PlainValue`)."""
+
+    params: list[Any]
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        for param in self.params:
+            plain_value(param)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return plain_value(super().get_help_option(ctx))  # type: ignore[misc]
+
+
+class TuteCommand(PlainValues, PlainTypes, TyperCommand):
     """A command of ``tute``."""
 
 
-class TuteSubgroup(PlainTypes, TyperGroup):
+class TuteSubgroup(PlainValues, PlainTypes, TyperGroup):
     """A group of commands of ``tute`` (``tute archive``)."""
 
 
 @cache
-def docstrings(module: str) -> dict[str, str]:
-    """The docstring of every function of ``cli/MODULE.py``, read from its source without importing it."""
+def source(module: str) -> str:
+    """The text of ``cli/MODULE.py``, read without importing it."""
     spec = importlib.util.find_spec(f"tutepgn.cli.{module}")
     assert spec is not None and spec.origin is not None
     with open(spec.origin, encoding="utf-8") as fp:
-        tree = ast.parse(fp.read())
-    return {node.name: ast.get_docstring(node) or "" for node in tree.body if isinstance(node, ast.FunctionDef)}
+        return fp.read()
+
+
+DOCSTRING = re.compile(r"^    [rR]?(\"\"\"|''')", re.MULTILINE)
+"""The opening of a function's docstring: the first line of its body that starts with triple quotes."""
+
+
+def docstring(module: str, function: str) -> str:
+    """The docstring of ``function`` of ``cli/MODULE.py``, read from the source: only the docstring's literal is
+    parsed (parsing the whole modules cost ``tute --help`` a tenth of its CPU time, ``bench/cli_startup.py``)."""
+    text = source(module)
+    opening = DOCSTRING.search(text, text.index(f"\ndef {function}("))
+    assert opening is not None, f"cli/{module}.py: {function} has no docstring"
+    end = text.index(opening[1], opening.end()) + 3
+    return inspect.cleandoc(ast.literal_eval(text[opening.start():end].strip()))
 
 
 def listed(name: str) -> TyperCommand:
@@ -140,7 +201,7 @@ def listed(name: str) -> TyperCommand:
     its module not imported."""
     spec = COMMANDS[name]
     module, _sep, function = spec.partition(":")
-    text = _(docstrings(module)[function] if spec else ARCHIVE_HELP)
+    text = _(docstring(module, function) if spec else ARCHIVE_HELP)
     return TyperCommand(name, help=text, short_help=summary(text))
 
 
@@ -175,7 +236,7 @@ class Commands(MutableMapping[str, Any]):
         return len(list(iter(self)))
 
 
-class TuteGroup(PlainTypes, TyperGroup):
+class TuteGroup(PlainValues, PlainTypes, TyperGroup):
     """The root command: notes the command line for the error shape, and in JSON mode reports a usage
     error (a missing argument, a bad value, an unknown option or command) as a JSON problem too.  A closed
     stdout (``| head``) ends any command normally; a bad ``TUTEPGN_*`` setting is a usage error (status 2)."""

@@ -9,39 +9,52 @@ asks for JSON, a :class:`tutepgn.errors.Problem` (status = the exit code).
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import date
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
-from rich.table import Table
-from rich.text import Text
 from typer.exceptions import TyperException
 
 from tutepgn.errors import NotationError, OutputError, TuteError
 from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.table import Table
+
     from tutepgn.errors import ErrorItem, Problem
 
-class StdoutConsole(Console):
-    """The console of stdout: a closed pipe (``| head``) ends the command with status 0, as every command's
-    own writes do (:func:`closed_pipe`), where rich would exit with 1."""
-
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise closed_pipe()
+    out: Console
+    err: Console
 
 
-out = StdoutConsole()
-err = Console(stderr=True)
+@cache
+def console(name: str) -> Console:
+    """The console ``out`` (stdout) or ``err`` (stderr), made when first used: rich loads when a command prints
+    with it, not for ``tute --help`` (``bench/cli_startup.py``).  On ``out`` a closed pipe (``| head``) ends
+    the command with status 0, as every command's own writes do (:func:`closed_pipe`), where rich would exit
+    with 1.  Neither replaces ``:name:`` with an emoji: a player's name or a comment is printed as written."""
+    from rich.console import Console
+
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise closed_pipe()
+
+    return StdoutConsole(emoji=False) if name == "out" else Console(stderr=True, emoji=False)
+
+
+def __getattr__(name: str) -> Console:
+    """``out`` and ``err``, the two consoles (:func:`console`)."""
+    if name in ("out", "err"):
+        return console(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 """Exit codes: 0 success, 1 invalid or mismatched records (or a failed check), 2 unreadable input, a usage
@@ -89,6 +102,8 @@ def json_default(value: object) -> object:
 
 def dumps(data: object) -> str:
     """One JSON document on one line, the way every command writes JSON."""
+    import json  # loaded by a command that writes JSON, not by every start (bench/cli_startup.py)
+
     return json.dumps(data, default=json_default, ensure_ascii=False)
 
 
@@ -107,16 +122,18 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
         for item in rows if rows is not None else [data]:
             typer.echo(dumps(item))
     elif form == Format.csv:
+        import csv
+
         writer = csv.writer(sys.stdout)  # RFC 4180 lines, as the archive's CSV export writes them
         names = list(columns or (rows[0] if rows else ()))
         writer.writerow(names)
         writer.writerows(_cells(row, names) for row in rows or ())
     elif render is not None:
         for renderable in render():
-            out.print(renderable)
+            console("out").print(renderable)
     else:
         names = list(columns or (rows[0] if rows else ()))
-        out.print(table(names, (_cells(row, names) for row in rows or ())))
+        console("out").print(table(names, (_cells(row, names) for row in rows or ())))
 
 
 def _cells(row: Any, names: Sequence[str]) -> list[Any]:
@@ -125,6 +142,9 @@ def _cells(row: Any, names: Sequence[str]) -> list[Any]:
 
 def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any) -> Table:
     """A table of plain cells (never read as markup), None shown empty."""
+    from rich.table import Table
+    from rich.text import Text
+
     grid = Table(*columns, **options)
     for row in rows:
         grid.add_row(*[Text("" if v is None else str(v)) for v in row])
@@ -183,7 +203,9 @@ def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error", item
     if invocation.json:
         typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
     else:
-        err.print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
+        from rich.text import Text
+
+        console("err").print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
 
 
 def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",

@@ -3,16 +3,19 @@ and the decisions the engine makes for it where the source texts are silent."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.table import Table
 
 from tutepgn import rules as rules_mod
-from tutepgn.sources import decisions_for
 from tutepgn.cli.output import JsonFlag, chosen, emit, fail, format_option
 from tutepgn.errors import TuteError
 from tutepgn.i18n import N_, gettext as _
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from tutepgn.citations import Decision
 
 
 def ruleset(spec: str) -> rules_mod.Ruleset:
@@ -32,29 +35,45 @@ def rules(
     form = chosen(fmt, as_json)
     if name is None:
         presets = rules_mod.PRESETS
-        table = Table(_("preset"), _("players"), _("cards each"), _("trump card"), _("match target"),
-                      title=_("Rulesets"))
-        for key, r in presets.items():
-            table.add_row(key, _("{n} in pairs", n=r.players) if r.partnerships else str(r.players), str(r.hand_size),
-                          r.trump_card, str(r.match_target))
         emit(form, {k: {"players": v.players, "partnerships": v.partnerships} for k, v in presets.items()},
-             render=lambda: [table])
+             render=lambda: [presets_table(presets)])
         return
+    from tutepgn.sources import decisions_for  # the citations load for one ruleset's options, not for the list
+
     r = ruleset(name)
     rows = rules_mod.option_rows(r)
+    decisions = decisions_for(r)
+    emit(form, {"ruleset": str(r), "preset": r.preset, "options": [
+        {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"],
+         "citation": row["citation"]} for row in rows],
+        "decisions": [d.to_dict() for d in decisions]}, render=lambda: ruleset_tables(r, rows, decisions))
+
+
+def presets_table(presets: dict[str, rules_mod.Ruleset]) -> Table:
+    """The presets as ``tute rules`` prints them (rich loads here, when a table is printed)."""
+    from rich.table import Table
+
+    table = Table(_("preset"), _("players"), _("cards each"), _("trump card"), _("match target"),
+                  title=_("Rulesets"))
+    for key, r in presets.items():
+        table.add_row(key, _("{n} in pairs", n=r.players) if r.partnerships else str(r.players), str(r.hand_size),
+                      r.trump_card, str(r.match_target))
+    return table
+
+
+def ruleset_tables(r: rules_mod.Ruleset, rows: list[dict[str, Any]], decisions: list[Decision]) -> list[Table]:
+    """One ruleset's options and the engine's decisions for it, as ``tute rules NAME`` prints them."""
+    from rich.table import Table
+
     table = Table(title=_("Ruleset {ruleset}", ruleset=r), show_lines=True)
     for col in (N_("option"), N_("value"), N_("meaning"), N_("source")):
         table.add_column(_(col), overflow="fold")
     for row in rows:
         table.add_row(row["option"], row["text"], row["description"],
                       _("override") if row["source"] == "override" else row["source"])
-    decisions = decisions_for(r)
     decided = Table(title=_("Decisions the engine makes where the source texts are silent"), show_lines=True)
     for col in (N_("decision"), N_("what the engine does"), N_("stated in")):
         decided.add_column(_(col), overflow="fold")
     for d in decisions:
         decided.add_row(_(d.title), _(d.statement), d.link)
-    emit(form, {"ruleset": str(r), "preset": r.preset, "options": [
-        {"option": row["option"], "value": row["value"], "description": row["description"], "source": row["source"],
-         "citation": row["citation"]} for row in rows],
-        "decisions": [d.to_dict() for d in decisions]}, render=lambda: [table, decided])
+    return [table, decided]

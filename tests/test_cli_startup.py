@@ -4,12 +4,15 @@ the heavy libraries, and no command pyarrow unless it writes Arrow (an import). 
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tutepgn.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pyarrow", "numpy", "duckdb", "lark", "pydantic", "matplotlib", "fastapi", "uvicorn")
@@ -47,11 +50,27 @@ def test_help_loads_no_library_but_the_command_line_itself() -> None:
     assert "search" in out and "show" in out and "<bool>" not in out
 
 
-@pytest.mark.parametrize("args", [["rules"], ["rules", "ludoteka", "--json"]])
+@pytest.mark.parametrize("args", [["rules"], ["rules", "ludoteka", "--json"], ["rules", "-f", "json"],
+                                  ["--lang", "es", "rules", "playcard-2p match_target=5"]])
 def test_rules_loads_the_rulesets_only(args: list[str]) -> None:
+    """Not even pydantic: the rulesets are dataclasses, and the command line's words are taken as they are."""
     code, modules, out = loaded(*args)
     assert code == 0 and out
-    assert modules <= {"pydantic"}
+    assert modules == set()
+
+
+def test_a_refused_choice_is_still_explained_by_typer() -> None:
+    run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "rules", "-f", "xml"], capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2 and "'xml' is not one of 'table', 'json'" in run.stderr
+
+
+def test_the_listing_shows_each_commands_docstring_as_its_module_has_it() -> None:
+    """``tute --help`` reads the docstrings from the sources (cli_main.docstring); they are the functions' own."""
+    for spec in [*cli_main.COMMANDS.values(), *cli_main.ARCHIVE_COMMANDS.values()]:
+        if spec:
+            module, _sep, function = spec.partition(":")
+            assert cli_main.docstring(module, function) == inspect.getdoc(cli_main.function_of(spec)), spec
 
 
 @pytest.mark.parametrize("args", [

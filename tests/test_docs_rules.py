@@ -23,14 +23,14 @@ from typer.testing import CliRunner
 from tutepgn.api.app import Settings, create_app
 from tutepgn.citations import TEXTS, Citation, Quote
 from tutepgn.cli import main as cli_main, output as cli_output
-from tutepgn.rules import PRESETS, SEAT_NAMES, Ruleset, option_text
+from tutepgn.rules import OPTIONS as RULESET_OPTIONS, PRESETS, SEAT_NAMES, option_text
 from tutepgn.sources import DECISIONS, SHARED, SOURCES, decisions_for, source_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 EXCERPTS = ROOT / "tests" / "data" / "source_excerpts.txt"
 TEXTS_AT_HAND = Path(os.environ.get("TUTEPGN_SOURCE_TEXTS") or ROOT.parent / "shared" / "seeds")
-OPTIONS = [k for k in Ruleset.model_fields if k != "preset"]
+OPTIONS = [k for k in RULESET_OPTIONS if k != "preset"]
 CONTESTED = [k for k in OPTIONS if len({option_text(getattr(r, k)) for r in PRESETS.values()}) > 1]
 """Options whose value differs between presets: each preset must say where its value comes from."""
 CITATIONS = [(f"{name}.{option}", c) for name, options in SOURCES.items() for option, c in options.items()]
@@ -117,7 +117,7 @@ def test_docs_options_table_gives_every_option_its_meaning() -> None:
     rows = table_rows(section("## 4. Ruleset options"))
     assert list(rows) == OPTIONS
     for option in OPTIONS:
-        assert rows[option][-1] == Ruleset.model_fields[option].description
+        assert rows[option][-1] == RULESET_OPTIONS[option].description
 
 
 # -- Citations point inside the repository, and quote what the texts say -----------------
@@ -216,7 +216,7 @@ def test_one_wording_for_declaration_and_silence() -> None:
     assert "a cante, a tute or an exchange" in words["declaration"][0]
     assert "sings no cante" in words["silence"][0] and "exchange does not break it" in words["silence"][0]
     for option in ("forfeit_unsung_cantes", "cante_only_if_sung_at_first_win"):
-        description = Ruleset.model_fields[option].description or ""
+        description = RULESET_OPTIONS[option].description
         assert "no cante" in description and "declaration" not in description
 
 
@@ -228,7 +228,8 @@ runner = CliRunner()
 @pytest.fixture(autouse=True)
 def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
     """Print tables wide enough that no cell is folded, so each name and citation is one string."""
-    monkeypatch.setattr(cli_output, "out", Console(width=3000, no_color=True))
+    wide = {name: Console(width=3000, no_color=True, stderr=name == "err") for name in ("out", "err")}
+    monkeypatch.setattr(cli_output, "console", wide.__getitem__)
 
 
 def test_tute_rules_lists_the_presets() -> None:

@@ -37,7 +37,7 @@ from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Exchange, Play, Tute
 from .i18n import gettext as _
-from .rules import Ruleset, SeatLike
+from .rules import OPTIONS, Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
 A = TypeVar("A", Play, Cante, Tute, Exchange)
@@ -445,7 +445,7 @@ class Deal(DeclarationRules):
             four="reyes" if kind is Tute and action.rank == REY else "caballos",
             card=CODES[c] if c is not None else "", turned=CODES[self.turned],
             last=CODES[self.last_draw[seat]] if seat in self.last_draw else "")
-        option = code if code in type(r).model_fields else REFUSAL_OPTIONS.get(code)
+        option = code if code in OPTIONS else REFUSAL_OPTIONS.get(code)
         if option and c is not None and CARD_RANK[c] == 2:
             option = option.replace("seven", "two")
         raise IllegalDeclaration(_("{seat}: {refusal}", seat=names[seat], refusal=words), rule=code, option=option,

@@ -1,4 +1,4 @@
-"""Rulesets as data: one frozen options model, five named presets, custom overrides.
+"""Rulesets as data: one frozen dataclass of options, five named presets, custom overrides.
 
 Every way in which the presets differ is an option here; the engine reads
 options and never asks which preset it is playing.  A ruleset is written as
@@ -8,21 +8,24 @@ its preset name plus the options that differ from it, which is also how the
 >>> r = Ruleset.from_spec("ludoteka-pairs match_target=6")
 >>> r.match_target, str(r)
 (6, 'ludoteka-pairs match_target=6')
+
+:class:`Ruleset` is a stdlib dataclass, checked by hand (:meth:`Ruleset.__post_init__`), so that ``tute rules``
+starts without pydantic; each option's meaning is in its field's metadata, where pydantic reads it too when the
+service puts a ruleset in its answers and its OpenAPI schema (``__pydantic_config__``: no other field).  The
+annotations are evaluated as the class is made (no ``from __future__ import annotations``): each option's type is
+then at hand, :data:`OPTIONS`, with nothing to resolve at start-up.
 """
 
-from __future__ import annotations
-
+import dataclasses
 import types
 import typing
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import Any, ClassVar, Literal
 
 from .cards import SUIT_LETTERS, card_from_code, pack
 from .errors import UnknownRuleset, UnknownSeat
 from .i18n import N_, gettext as _
-from .sources import source_of
 
 SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
 """Seat letters in turn order (counter-clockwise: each seat plays after the one on its left)."""
@@ -30,107 +33,130 @@ SeatLike = typing.Union[int, str]
 """A seat as its number in turn order or as its letter (``"N"``), as :meth:`Ruleset.seat` reads it."""
 
 
-class Ruleset(BaseModel):
+def option(default: Any = dataclasses.MISSING, *, description: str) -> Any:
+    """A field of :class:`Ruleset`: its default (none when every preset sets it) and its meaning, kept in the
+    field's metadata (``description``: the key pydantic reads for the API's schema)."""
+    return dataclasses.field(default=default, metadata={"description": description})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruleset:
     """Every option a deal or a match of Tute depends on.
 
     Field descriptions are the documentation that ``tute rules NAME`` prints.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+    """How the service's models read a ruleset (pydantic's ``ConfigDict``): no field but the options."""
 
-    preset: str = Field(description=N_("The preset these options start from."))
+    preset: str = option(description=N_("The preset these options start from."))
 
     # -- The pack, the seats and the deal ---------------------------------
-    players: Literal[2, 3, 4] = Field(description=N_("Number of players."))
-    partnerships: bool = Field(False, description=N_("Partners sit opposite and score together (4 players only)."))
-    removed_ranks: tuple[int, ...] = Field((), description=N_("Ranks taken out of the 40-card pack."))
-    hand_size: int = Field(description=N_("Cards dealt to each player."))
-    trump_card: Literal["dealer_last", "stock_bottom"] = Field(
+    players: Literal[2, 3, 4] = option(description=N_("Number of players."))
+    partnerships: bool = option(False, description=N_("Partners sit opposite and score together (4 players only)."))
+    removed_ranks: tuple[int, ...] = option((), description=N_("Ranks taken out of the 40-card pack."))
+    hand_size: int = option(description=N_("Cards dealt to each player."))
+    trump_card: Literal["dealer_last", "stock_bottom"] = option(
         description=N_("Which card shows trump: the dealer's last card, which stays in the dealer's hand, "
                     "or the card turned face up under the stock, which is drawn last."))
-    first_deal_trump: str | None = Field(
+    first_deal_trump: str | None = option(
         None, description=N_("Trump suit of a match's first deal, whatever the turned card (None: the turned card's suit)."))
-    first_deal_leader_card: str | None = Field(
+    first_deal_leader_card: str | None = option(
         None, description=N_("In a match's first deal, the holder of this card leads (None: mano leads)."))
 
     # -- Play duties -------------------------------------------------------
-    free_play_while_stock: bool = Field(
+    free_play_while_stock: bool = option(
         True, description=N_("While the stock has cards any card may be played; the duties below apply once it is empty."))
-    must_follow: bool = Field(True, description=N_("A player holding the suit led must play that suit."))
-    must_beat: bool = Field(True, description=N_("Following suit, a player must beat the highest card of that suit in the trick if they can."))
-    beat_waived_when_trumped: bool = Field(
+    must_follow: bool = option(True, description=N_("A player holding the suit led must play that suit."))
+    must_beat: bool = option(True, description=N_("Following suit, a player must beat the highest card of that suit in the trick if they can."))
+    beat_waived_when_trumped: bool = option(
         True, description=N_("Once someone has trumped a non-trump lead, any card of the led suit will do."))
-    must_trump: bool = Field(True, description=N_("A player void in the suit led must play a trump."))
-    must_overtrump: bool = Field(
+    must_trump: bool = option(True, description=N_("A player void in the suit led must play a trump."))
+    must_overtrump: bool = option(
         True, description=N_("The trump duty asks for a trump that beats every trump in the trick; with none, any card may be played."))
-    must_undertrump: bool = Field(
+    must_undertrump: bool = option(
         False, description=N_("A void player who cannot overtrump must still play a (losing) trump."))
-    partner_winning_exempts: bool = Field(
+    partner_winning_exempts: bool = option(
         False, description=N_("When the partner is winning the trick, only the duty to follow suit applies."))
 
     # -- Exchange of the 7 and the 2 of trump -------------------------------
-    exchange_seven: bool = Field(False, description=N_("The holder of the 7 of trump may exchange it for the turned card."))
-    exchange_seven_for: tuple[int, ...] = Field((), description=N_("Ranks of the turned card the 7 may be exchanged for."))
-    exchange_two: bool = Field(False, description=N_("The holder of the 2 of trump may exchange it for the turned card."))
-    exchange_two_for: tuple[int, ...] = Field((), description=N_("Ranks of the turned card the 2 may be exchanged for."))
-    exchange_at_first_lead: bool = Field(
+    exchange_seven: bool = option(False, description=N_("The holder of the 7 of trump may exchange it for the turned card."))
+    exchange_seven_for: tuple[int, ...] = option((), description=N_("Ranks of the turned card the 7 may be exchanged for."))
+    exchange_two: bool = option(False, description=N_("The holder of the 2 of trump may exchange it for the turned card."))
+    exchange_two_for: tuple[int, ...] = option((), description=N_("Ranks of the turned card the 2 may be exchanged for."))
+    exchange_at_first_lead: bool = option(
         False, description=N_("An exchange may also be made before the first lead of the deal, not only after a won trick."))
 
     # -- Cantes (rey and caballo of one suit) -------------------------------
-    cante_points: int = Field(20, description=N_("Value of a cante in a plain suit."))
-    cuarenta_points: int = Field(40, description=N_("Value of a cante in trump, las cuarenta."))
-    cantes_per_trick: int = Field(1, description=N_("Most cantes a side may declare after one won trick."))
-    forty_first: bool = Field(True, description=N_("No 20 from a player who could sing the 40 at that moment."))
-    cante_only_if_sung_at_first_win: bool = Field(
+    cante_points: int = option(20, description=N_("Value of a cante in a plain suit."))
+    cuarenta_points: int = option(40, description=N_("Value of a cante in trump, las cuarenta."))
+    cantes_per_trick: int = option(1, description=N_("Most cantes a side may declare after one won trick."))
+    forty_first: bool = option(True, description=N_("No 20 from a player who could sing the 40 at that moment."))
+    cante_only_if_sung_at_first_win: bool = option(
         False, description=N_("A side that sings no cante right after its first won trick cannot sing in that deal."))
-    forfeit_unsung_cantes: bool = Field(
+    forfeit_unsung_cantes: bool = option(
         False, description=N_("After a won trick in which the side sings no cante, every cante it could have sung "
                            "when the window closed is lost for the deal."))
-    declare_only_after_draw: bool = Field(
+    declare_only_after_draw: bool = option(
         False, description=N_("Cantes and tute only after a trick that was followed by a draw from the stock."))
-    no_declare_with_last_drawn: bool = Field(
+    no_declare_with_last_drawn: bool = option(
         False, description=N_("No cante or tute with a rey or caballo received in the draw that emptied the stock."))
 
     # -- Tute (four reyes or four caballos) ----------------------------------
-    tute_at_first_lead: bool = Field(False, description=N_("Tute may also be announced by the leader before the first lead."))
-    tute_blocked_by_earlier_cante: bool = Field(
+    tute_at_first_lead: bool = option(False, description=N_("Tute may also be announced by the leader before the first lead."))
+    tute_blocked_by_earlier_cante: bool = option(
         False, description=N_("No tute once the side has declared a cante earlier in the deal."))
-    tute_effect: Literal["win_deal", "win_match"] = Field(description=N_("What a tute wins; the deal ends at once either way."))
-    tute_match_points: int = Field(1, description=N_("Match points a tute scores when it wins the deal."))
-    tute_wins_match_below_target: int | None = Field(
+    tute_effect: Literal["win_deal", "win_match"] = option(description=N_("What a tute wins; the deal ends at once either way."))
+    tute_match_points: int = option(1, description=N_("Match points a tute scores when it wins the deal."))
+    tute_wins_match_below_target: int | None = option(
         None, description=N_("A tute wins the whole match when the match target is below this number."))
 
     # -- Deal result ---------------------------------------------------------
-    last_trick_bonus: int = Field(10, description=N_("Points for winning the last trick, the diez de ultimas."))
-    deal_points: int = Field(1, description=N_("Match points for winning a deal."))
-    double_threshold: int | None = Field(
+    last_trick_bonus: int = option(10, description=N_("Points for winning the last trick, the diez de ultimas."))
+    deal_points: int = option(1, description=N_("Match points for winning a deal."))
+    double_threshold: int | None = option(
         None, description=N_("A deal winner whose count is over this scores double_points instead (None: no doubles)."))
-    double_basis: Literal["total", "cards_and_last"] = Field(
+    double_basis: Literal["total", "cards_and_last"] = option(
         "total", description=N_("What the double threshold counts: the whole total, or card points plus last ten without declarations."))
-    double_points: int = Field(2, description=N_("Match points for a doubled deal."))
+    double_points: int = option(2, description=N_("Match points for a doubled deal."))
 
     # -- Match ---------------------------------------------------------------
-    match_target: int = Field(description=N_("Match points that end the match."))
-    match_target_choices: tuple[int, ...] = Field((), description=N_("Targets the source offers (empty: any)."))
+    match_target: int = option(description=N_("Match points that end the match."))
+    match_target_choices: tuple[int, ...] = option((), description=N_("Targets the source offers (empty: any)."))
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Ruleset:
-        """Reject option combinations that cannot be dealt or played."""
-        deck = self.deck_size
+    def __post_init__(self) -> None:
+        """Refuse a value of the wrong type, naming the option, then a combination of options that cannot be
+        dealt or played (:class:`UnknownRuleset` either way)."""
+        for name, known in OPTIONS.items():
+            value = getattr(self, name)
+            if not of_type(value, known.annotation):
+                raise UnknownRuleset(wrong_value(name, value))
+        problem = self._impossible()
+        if problem:
+            raise UnknownRuleset(_("invalid ruleset: {problem}", problem=problem))
+
+    def _impossible(self) -> str:
+        """Why these options cannot be dealt or played together ("" when they can)."""
+        try:
+            deck = self.deck_size
+            if self.first_deal_leader_card is not None:
+                card_from_code(self.first_deal_leader_card)
+        except ValueError as exc:  # a rank or a card the Spanish pack does not have
+            return str(exc)
         dealt = self.players * self.hand_size
         if self.partnerships and self.players != 4:
-            raise ValueError("partnerships needs 4 players")
+            return _("partnerships needs 4 players")
         if self.trump_card == "dealer_last" and dealt != deck:
-            raise ValueError(f"trump_card=dealer_last deals the whole pack: {self.players} x {self.hand_size} != {deck} cards")
+            return _("trump_card=dealer_last deals the whole pack: {players} x {hand_size} != {deck} cards",
+                     players=self.players, hand_size=self.hand_size, deck=deck)
         if self.trump_card == "stock_bottom" and not dealt < deck:
-            raise ValueError(f"trump_card=stock_bottom needs a stock: {self.players} x {self.hand_size} leaves no card of {deck}")
+            return _("trump_card=stock_bottom needs a stock: {players} x {hand_size} leaves no card of {deck}",
+                     players=self.players, hand_size=self.hand_size, deck=deck)
         if self.first_deal_trump is not None and self.first_deal_trump not in SUIT_LETTERS:
-            raise ValueError(f"first_deal_trump must be one of {', '.join(SUIT_LETTERS)}")
-        if self.first_deal_leader_card is not None:
-            card_from_code(self.first_deal_leader_card)
+            return _("first_deal_trump must be one of {suits}", suits=", ".join(SUIT_LETTERS))
         if self.match_target < 1:
-            raise ValueError("match_target must be at least 1")
-        return self
+            return _("match_target must be at least 1")
+        return ""
 
     # -- Derived values ------------------------------------------------------
     @property
@@ -175,42 +201,38 @@ class Ruleset(BaseModel):
             return seat
         if isinstance(seat, str) and seat.upper() in names:
             return names.index(seat.upper())
-        raise UnknownSeat(f"{seat!r} is not a seat of {self.players} players: seats are "
-                          f"{' '.join(names)} (or 0 to {len(names) - 1} in turn order)")
+        raise UnknownSeat(_("{seat} is not a seat of {players} players: seats are {seats} (or 0 to {last} in turn "
+                            "order)", seat=repr(seat), players=self.players, seats=" ".join(names), last=len(names) - 1))
 
     # -- Notation ------------------------------------------------------------
     @classmethod
-    def from_spec(cls, spec: str) -> Ruleset:
+    def from_spec(cls, spec: str) -> "Ruleset":
         """Read ``PRESET [option=value ...]``, as written in a Rules tag."""
         words = spec.split()
         if not words:
-            raise UnknownRuleset("empty ruleset: give a preset name, e.g. ludoteka-pairs")
+            raise UnknownRuleset(_("empty ruleset: give a preset name, e.g. ludoteka-pairs"))
         base = preset(words[0])
         overrides: dict[str, str] = {}
         for word in words[1:]:
             name, eq, value = word.partition("=")
             if not eq or not name:
-                raise UnknownRuleset(f"{word!r} is not an override: write option=value")
+                raise UnknownRuleset(_("{word} is not an override: write option=value", word=repr(word)))
             overrides[name] = value
         return base.with_options(**overrides)
 
-    def with_options(self, **overrides: Any) -> Ruleset:
+    def with_options(self, **overrides: Any) -> "Ruleset":
         """A copy with some options changed; string values are read as in a Rules tag."""
-        data = self.model_dump()
-        for name, value in overrides.items():
-            if name not in type(self).model_fields or name == "preset":
-                raise UnknownRuleset(f"unknown ruleset option {name!r}; `tute rules {self.preset}` lists them")
-            data[name] = _parse_option(name, value) if isinstance(value, str) else value
-        try:
-            return type(self).model_validate(data)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'ruleset'}: {e['msg']}" for e in exc.errors())
-            raise UnknownRuleset(f"invalid ruleset: {problems}") from None
+        for name in overrides:
+            if name not in OPTIONS or name == "preset":
+                raise UnknownRuleset(_("unknown ruleset option {name}; `tute rules {preset}` lists them",
+                                       name=repr(name), preset=self.preset))
+        return dataclasses.replace(self, **{name: _parse_option(name, value) if isinstance(value, str) else value
+                                            for name, value in overrides.items()})
 
     def overrides(self) -> dict[str, Any]:
         """The options whose values differ from the preset's."""
-        base = PRESETS[self.preset].model_dump()
-        return {k: v for k, v in self.model_dump().items() if base[k] != v}
+        base = PRESETS[self.preset]
+        return {k: getattr(self, k) for k in OPTIONS if getattr(base, k) != getattr(self, k)}
 
     @cached_property
     def spec(self) -> str:
@@ -221,9 +243,58 @@ class Ruleset(BaseModel):
         return self.spec
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of :class:`Ruleset` as ``tute rules``, the service and the docs' checks read it."""
+
+    name: str
+    annotation: Any
+    """Its type, resolved: ``bool``, ``int``, ``tuple[int, ...]``, a ``Literal`` of its values, or one of
+    these ``| None``."""
+    description: str
+    """What it means, in English: a message of the catalogue (``_(description)`` in the language spoken)."""
+
+
+OPTIONS: dict[str, Option] = {f.name: Option(f.name, f.type, f.metadata["description"])
+                               for f in dataclasses.fields(Ruleset)}
+"""Every field of :class:`Ruleset` (``preset`` first), in the order ``tute rules`` lists them."""
+
+
+def of_type(value: Any, annotation: Any) -> bool:
+    """Whether ``value`` is of the option type ``annotation``, exactly: a bool is no whole number, a list no
+    tuple, a Literal takes its own values only."""
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return any(type(value) is type(choice) and value == choice for choice in typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType):
+        return any(of_type(value, part) for part in typing.get_args(annotation))
+    if origin is tuple:
+        return type(value) is tuple and all(of_type(item, int) for item in value)
+    return isinstance(value, annotation) and (annotation is bool or not isinstance(value, bool))
+
+
+def type_words(annotation: Any) -> str:
+    """What an option of type ``annotation`` takes, in words, as a Rules tag writes it."""
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return _("one of {values}", values=", ".join(map(option_text, typing.get_args(annotation))))
+    if origin in (typing.Union, types.UnionType):
+        return _("{kind} or none", kind=" / ".join(type_words(part) for part in typing.get_args(annotation)
+                                                  if part is not type(None)))
+    if origin is tuple:
+        return _("whole numbers separated by commas")
+    return {bool: _("true or false"), int: _("a whole number")}.get(annotation, _("a word"))
+
+
+def wrong_value(name: str, value: Any) -> str:
+    """The refusal of ``value`` (as written, or as given) for option ``name``."""
+    return _("option {name} takes {kind}, not {value}", name=name, kind=type_words(OPTIONS[name].annotation),
+             value=repr(value))
+
+
 def _parse_option(name: str, text: str) -> Any:
     """Read an override value: ``none``, ``true``/``false``, a number, or a comma list."""
-    annotation = Ruleset.model_fields[name].annotation
+    annotation = OPTIONS[name].annotation
     origin = typing.get_origin(annotation)
     if text.lower() in ("none", "null", "-"):
         return () if origin is tuple else None
@@ -231,17 +302,20 @@ def _parse_option(name: str, text: str) -> Any:
         try:
             return tuple(int(x) for x in text.split(",") if x)
         except ValueError:
-            raise UnknownRuleset(f"option {name} takes whole numbers separated by commas, not {text!r}") from None
+            raise UnknownRuleset(wrong_value(name, text)) from None
     if annotation is bool:
         if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
-            raise UnknownRuleset(f"option {name} takes true or false, not {text!r}")
+            raise UnknownRuleset(wrong_value(name, text))
         return text.lower() in ("true", "yes", "1")
-    args = typing.get_args(annotation) if origin in (typing.Union, types.UnionType) else (annotation,)
+    if origin is Literal:  # players=4 is read as the number 4
+        args = tuple({type(choice) for choice in typing.get_args(annotation)})
+    else:
+        args = typing.get_args(annotation) if origin in (typing.Union, types.UnionType) else (annotation,)
     if int in args:
         try:
             return int(text)
         except ValueError:
-            raise UnknownRuleset(f"option {name} takes a whole number, not {text!r}") from None
+            raise UnknownRuleset(wrong_value(name, text)) from None
     return text
 
 
@@ -304,7 +378,8 @@ def preset(name: str) -> Ruleset:
     try:
         return PRESETS[key]
     except KeyError:
-        raise UnknownRuleset(f"unknown ruleset {name!r}; presets are {', '.join(PRESETS)}") from None
+        raise UnknownRuleset(_("unknown ruleset {name}; presets are {presets}", name=repr(name),
+                               presets=", ".join(PRESETS))) from None
 
 
 def ruleset(spec: str | Ruleset) -> Ruleset:
@@ -317,14 +392,16 @@ def option_rows(ruleset: Ruleset) -> list[dict[str, Any]]:
     the value written as an override writes it (``text``), its meaning, and where the value comes from
     (``source``: ``override``, else the preset's citation in words; ``citation``: that citation as data,
     None for an override)."""
+    from .sources import source_of  # the citations load when options are listed, not with every ruleset
+
     overridden = ruleset.overrides()
     rows = []
-    for name, field in Ruleset.model_fields.items():
+    for name, known in OPTIONS.items():
         if name == "preset":
             continue
         citation = None if name in overridden else source_of(ruleset.preset, name)
         rows.append({"option": name, "value": getattr(ruleset, name), "text": option_text(getattr(ruleset, name)),
-                     "description": _(field.description) if field.description else "",
+                     "description": _(known.description),
                      "source": "override" if citation is None else str(citation),
                      "citation": None if citation is None else citation.to_dict()})
     return rows

@@ -3,7 +3,7 @@
 from fastapi import APIRouter, HTTPException
 
 from tutepgn.i18n import gettext as _
-from tutepgn.rules import PRESETS, preset
+from tutepgn.rules import OPTIONS, PRESETS, preset
 from tutepgn.sources import decisions_for, source_of
 
 from ..models import RulesetInfo
@@ -12,7 +12,7 @@ from ..models import RulesetInfo
 def ruleset_info(name: str) -> RulesetInfo:
     """A preset as the API describes it."""
     r = PRESETS[name]
-    cited = {k: source_of(name, k) for k in type(r).model_fields if k != "preset"}
+    cited = {k: source_of(name, k) for k in OPTIONS if k != "preset"}
     return RulesetInfo(name=name, options=r, sources={k: str(c) for k, c in cited.items()},
                        citations={k: c.to_dict() for k, c in cited.items()},
                        decisions=[d.to_dict() for d in decisions_for(r)])
