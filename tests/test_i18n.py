@@ -78,3 +78,25 @@ def test_the_cli_takes_lang_and_refuses_a_language_it_does_not_speak() -> None:
     run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "--lang", "fr", "rules"], capture_output=True,
                          text=True, check=False)
     assert run.returncode == 2 and "no messages in 'fr': the languages are es, en" in run.stderr
+
+
+def test_the_catalogue_is_read_from_its_cache_until_a_po_file_changes(tmp_path: Path) -> None:
+    """The merged catalogue is kept beside the PO files (a start of ``tute`` in Spanish reads it without Babel);
+    an edited PO file makes the cache stale."""
+    import shutil
+
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE, locale, ignore=shutil.ignore_patterns("__pycache__"))
+    probe = ("import sys\nfrom pathlib import Path\nfrom tutepgn import i18n\ni18n.LOCALE = Path(sys.argv[1])\n"
+             "with i18n.speaking('es'):\n    print(i18n.gettext('Search'), 'babel' in sys.modules)")
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", probe, str(locale)], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    assert run() == "Buscar True"  # read with Babel, then cached
+    assert (locale / "es" / "__pycache__" / "catalogue.marshal").is_file()
+    assert run() == "Buscar False"  # from the cache
+    po = next(p for p in (locale / "es").glob("*.po") if 'msgid "Search"\nmsgstr "Buscar"' in p.read_text())
+    po.write_text(po.read_text().replace('msgid "Search"\nmsgstr "Buscar"', 'msgid "Search"\nmsgstr "Busca"'))
+    assert run() == "Busca True"
