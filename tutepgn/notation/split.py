@@ -12,8 +12,9 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from itertools import repeat
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from functools import partial
+from itertools import accumulate, count, repeat
 from typing import IO, NamedTuple, Union
 
 from ..errors import NotationError
@@ -367,12 +368,18 @@ def scan_headers(source: Source) -> Iterator[Headers]:
     index = 0
     line = 1
     carry = ""
+    scan = c_scan()
     try:
         for block in blocks:
             text = carry + block if carry else block
             pos = 0
             while True:
-                pos, index, line = yield from _export_headers(text, pos, index, line, name)  # the common case
+                if scan is None:  # the common case: records in export layout, one after another
+                    pos, index, line = yield from _export_headers(text, pos, index, line, name)
+                else:
+                    heads, lines, pos = scan(text, pos)
+                    yield from map(_HEADERS, zip(heads, count(index), accumulate(lines, initial=line), repeat(name)))
+                    index, line = index + len(heads), line + sum(lines)
                 nxt = _next_record(text, pos)
                 if nxt < 0:
                     break
@@ -425,6 +432,31 @@ def _next_record(text: str, pos: int) -> int:
         return bounds[1]  # tag lines only before the blank line: the next record starts at the next tag line
     m = _BOUNDARY.search(text, pos)
     return -1 if m is None else m.end()
+
+
+C_SCAN: bool | None = None
+"""Whether the header scan reads records in export layout in C (``scan_export`` in the solver's extension,
+the same conditions as :func:`_export_headers`): None, if built, on first use; False, the Python loop (a
+test sets it to hold both to the same headers)."""
+
+
+def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]] | None:
+    """The C loop of the header scan, or None when the extension is not built or :data:`C_SCAN` is False.
+    Imported on first use: a command that never scans does not load the extension."""
+    global C_SCAN
+    if C_SCAN is False:
+        return None
+    try:
+        from ..solver.ccore import scan_export
+    except ImportError:  # built without a compiler
+        C_SCAN = False
+        return None
+    C_SCAN = True
+    return scan_export  # type: ignore[no-any-return]
+
+
+_HEADERS = partial(tuple.__new__, Headers)
+"""A :class:`Headers` from a tuple of its fields (no Python frame per record)."""
 
 
 def _export_headers(text: str, pos: int, index: int, line: int,
