@@ -9,14 +9,14 @@ PORT ?= 8000
 .PHONY: run test test-slow bench bench-quick clean chromium wrk
 
 # The service alone: the package and its dependencies, none of the test tools.
-$(RUN_STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c
+$(RUN_STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c tutepgn/solver/cscan.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e .
 	touch $(RUN_STAMP)
 
 # Everything the tests need (the service's install included).
-$(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c
+$(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c tutepgn/solver/cscan.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'

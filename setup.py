@@ -1,5 +1,5 @@
-"""The C core (the solver, and the validator's replay fast path), built as an optional extension: with no
-compiler the package installs without it.
+"""The C core (the solver, the validator's replay fast path, the header scan's hot loop), built as an optional
+extension: with no compiler the package installs without it.
 
 Everything else about the package is in pyproject.toml.  ``optional=True``
 turns a failed compile into a warning, and ``tutepgn.solver`` then uses its
@@ -14,5 +14,6 @@ from setuptools import Extension, setup
 
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
 
-setup(ext_modules=[Extension("tutepgn.solver.ccore", ["tutepgn/solver/ccore.c", "tutepgn/solver/creplay.c"],
+setup(ext_modules=[Extension("tutepgn.solver.ccore", ["tutepgn/solver/ccore.c", "tutepgn/solver/creplay.c",
+                                                        "tutepgn/solver/cscan.c"],
                              extra_compile_args=FLAGS, optional=True)])

@@ -4,7 +4,8 @@ Valid records (simulated deals of every preset, in export format and in a
 lax layout) are mutated character by character and token by token.  Reading
 the result strictly either succeeds or raises :class:`NotationError` with a
 line and column; reading it leniently never raises, and the first error it
-keeps is the one strict mode raised.  The header scan never raises.
+keeps is the one strict mode raised.  The header scan never raises, and its loop in C reads the same headers
+as its loop in Python.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutepgn.errors import NotationError
-from tutepgn.notation import iter_records, scan_headers
+from tutepgn.notation import iter_records, scan_headers, scan_tags, split
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
 
@@ -141,3 +142,35 @@ def test_arbitrary_text_fails_only_with_located_notation_errors(text: str) -> No
         for error in record.errors:
             located(error, text)
     list(scan_headers(text))
+
+
+def both_scans(text: str) -> tuple[list[split.Headers], list[split.Headers]]:
+    """The headers of ``text`` as the scan reads them with its C loop and with its Python loop."""
+    try:
+        split.C_SCAN = None
+        in_c = list(scan_headers(text))
+        split.C_SCAN = False
+        return in_c, list(scan_headers(text))
+    finally:
+        split.C_SCAN = None
+
+
+@settings(derandomize=True, database=None, max_examples=1500, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(damaged())
+def test_the_header_scan_reads_the_same_headers_in_c_and_in_python(text: str) -> None:
+    if split.c_scan() is None:
+        return  # the extension is not built: there is one loop only
+    in_c, in_python = both_scans(text)
+    assert in_c == in_python
+
+
+def test_a_head_line_that_is_no_tag_line_leaves_the_fast_loops() -> None:
+    # One line without its opening quote, the next with two: as many quotes and tags as plain lines would
+    # have, but not one tag a line.  Neither loop reads them as tags; the general rule does.
+    record = '[Rules "torofun-2p"]\n[AB"]\n[A "b "c"]\n\n1. N 1O 3O\n*\n'
+    text = record + "\n" + record
+    in_c, in_python = both_scans(text)
+    assert in_python[0].tags == scan_tags(record) == {"Rules": "torofun-2p"}
+    if split.c_scan() is not None:
+        assert in_c == in_python

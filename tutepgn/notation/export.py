@@ -14,7 +14,9 @@ import re
 
 from ..cards import card_reader
 from ..events import PLAYS, Context, parse_declaration
+from ..limits import MAX_TRICKS
 from .record import Record
+from .split import plain_tags
 from .tags import RESULT, TAG_NAME, TAG_VALUE, UNFINISHED, rules_of, trump_of, unescape
 
 _TAG_LINE = re.compile(rf'\[({TAG_NAME.pattern}) "({TAG_VALUE})"\]\n?')
@@ -22,8 +24,14 @@ _TRICK_LINE = re.compile(r"([0-9]+)\. ([NWSE])((?: (?:1[0-2]|[1-7])[OCEB])+)\n?"
 _DECL_LINE = re.compile(r"([NWSE]) (\S.*)")
 """A declaration line: its seat, then what :func:`~tutepgn.events.parse_declaration` reads (a new kind needs no edit here)."""
 
-_SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items()} for seat in range(4))
-"""Each seat's play of each card, by its es-style text."""
+_CARD_WORD = re.compile(r"(?:1[0-2]|[1-7])[OCEB]")
+"""A card as a trick line of the export format writes it."""
+_SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items() if _CARD_WORD.fullmatch(word)}
+                    for seat in range(4))
+"""Each seat's play of each card, by its text in a trick line (no other spelling: a word missing here is not
+export format)."""
+_TRICK_NUMBERS = tuple(f"{k}." for k in range(MAX_TRICKS))
+"""How a trick line starts, by trick number."""
 _TURN_ORDER = {n: tuple(tuple(_SEAT_PLAYS[(seat + k) % n] for k in range(n)) for seat in range(n)) for n in (2, 3, 4)}
 """For ``n`` players and a leader: the seats' play tables in turn order."""
 
@@ -44,10 +52,14 @@ def _read(text: str, first_line: int) -> Record:
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
-    tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
-    i = 0
     n_lines = len(lines)
+    head_end = text.find("\n\n")
+    tags = plain_tags(text[1:head_end - 2]) if head_end > 0 and text[0] == "[" and text[head_end - 2:head_end] == '"]' else None
+    if tags is not None:  # the common case: plain tag lines, read in a few splits
+        i = len(tags)
+        tag_lines = dict(zip(tags, range(first_line, first_line + i)))
+    else:
+        tags, tag_lines, i = {}, {}, 0
     while i < n_lines and lines[i][:1] == "[":
         m = _TAG_LINE.fullmatch(lines[i])
         if m is None:
@@ -73,6 +85,18 @@ def _read(text: str, first_line: int) -> Record:
     last = n_lines - 1
     while i < last:
         line = lines[i]
+        words = line.split(" ")
+        if expected_trick < MAX_TRICKS and words[0] == _TRICK_NUMBERS[expected_trick]:  # the common case: a trick line, without a regex
+            expected_trick += 1
+            seat = seat_of.get(words[1])
+            if seat is None:
+                raise _NotExport
+            del words[:2]
+            if len(words) != n and (len(words) > n or not words or i != last - 1 or lines[last] != UNFINISHED):
+                raise _NotExport
+            events.extend([plays[w] for plays, w in zip(turn_order[seat], words)])  # KeyError: not a card
+            i += 1
+            continue
         m = _TRICK_LINE.fullmatch(line)
         if m is not None:
             number, leader, cards = m.groups()

@@ -12,7 +12,9 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from functools import partial
+from itertools import accumulate, count, repeat
 from typing import IO, NamedTuple, Union
 
 from ..errors import NotationError
@@ -366,18 +368,18 @@ def scan_headers(source: Source) -> Iterator[Headers]:
     index = 0
     line = 1
     carry = ""
+    scan = c_scan()
     try:
         for block in blocks:
             text = carry + block if carry else block
             pos = 0
             while True:
-                export = _export_header(text, pos)
-                if export is not None:  # the common case, in one step
-                    tags, lines, pos = export
-                    yield Headers(tags, index, line, name)
-                    index += 1
-                    line += lines
-                    continue
+                if scan is None:  # the common case: records in export layout, one after another
+                    pos, index, line = yield from _export_headers(text, pos, index, line, name)
+                else:
+                    heads, lines, pos = scan(text, pos)
+                    yield from map(_HEADERS, zip(heads, count(index), accumulate(lines, initial=line), repeat(name)))
+                    index, line = index + len(heads), line + sum(lines)
                 nxt = _next_record(text, pos)
                 if nxt < 0:
                     break
@@ -432,30 +434,85 @@ def _next_record(text: str, pos: int) -> int:
     return -1 if m is None else m.end()
 
 
-def _export_header(text: str, pos: int) -> tuple[dict[str, str], int, int] | None:
-    """The record at ``pos`` if it is in export layout with plain tag lines, and another record follows:
-    its tags, its number of lines and where the next record starts.  None: let the general path decide."""
-    bounds = _export_bounds(text, pos)
-    if bounds is None:
+C_SCAN: bool | None = None
+"""Whether the header scan reads records in export layout in C (``scan_export`` in the solver's extension,
+the same conditions as :func:`_export_headers`): None, if built, on first use; False, the Python loop (a
+test sets it to hold both to the same headers)."""
+
+
+def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]] | None:
+    """The C loop of the header scan, or None when the extension is not built or :data:`C_SCAN` is False.
+    Imported on first use: a command that never scans does not load the extension."""
+    global C_SCAN
+    if C_SCAN is False:
         return None
-    head_end, nxt = bounds
-    # Plain tag lines [Name "value"] only: two splits in C rather than a regex match per line.
-    head = text[pos + 1:head_end - 2]
+    try:
+        from ..solver.ccore import scan_export
+    except ImportError:  # built without a compiler
+        C_SCAN = False
+        return None
+    C_SCAN = True
+    return scan_export  # type: ignore[no-any-return]
+
+
+_HEADERS = partial(tuple.__new__, Headers)
+"""A :class:`Headers` from a tuple of its fields (no Python frame per record)."""
+
+
+def _export_headers(text: str, pos: int, index: int, line: int,
+                    name: str | None) -> Generator[Headers, None, tuple[int, int, int]]:
+    """The headers of the records from ``pos`` on while they are in export layout with plain tag lines and
+    another record follows (the conditions of :func:`_export_bounds`, inlined: this is the scan's hot loop);
+    returns where it stopped, with the index and line of the record there, for the general path to go on."""
+    find, count, startswith, new = text.find, text.count, text.startswith, tuple.__new__
+    while startswith("[", pos):
+        head_end = find("\n\n", pos)
+        if head_end < 0 or text[head_end + 2:head_end + 3] in _NO_PLAY:
+            break  # no blank line, or no play after it
+        nxt = find("\n[", head_end) + 1
+        if not nxt or find("\n ", head_end, nxt) >= 0 or find("\n\t", head_end, nxt) >= 0:
+            break  # the last record here, or an indented line that might begin a record
+        if not startswith('"]', head_end - 2):
+            break
+        tags = plain_tags(text[pos + 1:head_end - 2])
+        if tags is None:
+            break
+        lines = len(tags)
+        yield new(Headers, (tags, index, line, name))
+        index += 1
+        line += lines + count("\n", head_end + 1, nxt)
+        pos = nxt
+    return pos, index, line
+
+
+_NO_PLAY = frozenset(("", "[", "\n", " ", "\t", ";", "\r"))
+"""What the line after a head's blank line may not start with for the export layout: it must be the play."""
+
+
+def plain_tags(head: str) -> dict[str, str] | None:
+    """The tags of a head of plain tag lines in export layout, without the first ``[`` and the last ``"]``
+    (``Name "value"]\\n[Name "value``): each line one tag, a name as the grammar reads one, a value without a
+    quote, backslash or line break, no tag twice.  None otherwise, for a slower reader to decide.  The reader's
+    fast path and the header scan read every record's tags here: a few splits in C, no regex match per line."""
     lines = head.count("\n") + 1
-    if not text.startswith('"]', head_end - 2) or "\\" in head or head.count('"') != 2 * lines - 1:
+    if "\\" in head or head.count('"') != 2 * lines - 1:
         return None  # an escape, or a quote inside a value
-    parts = head.replace('"]\n[', ' "').split(' "')
-    tags = dict(zip(parts[::2], parts[1::2]))
-    if len(parts) != 2 * lines or len(tags) != lines:
-        return None  # a line that is no tag line, or a repeated tag
+    pieces = head.split('"]\n[')
+    try:  # each line splits in exactly two at its one ' "', or dict() refuses it
+        tags = dict(map(str.split, pieces, _OPENING, _ONCE))
+    except ValueError:
+        return None
+    if len(pieces) != lines or len(tags) != lines:
+        return None  # a line break that is not between two tag lines, or a repeated tag
     if not tags.keys() <= _TAG_NAMES:  # names seen before are known good; check the others once
-        if not all(TAG_NAME.fullmatch(name) for name in tags):
+        if not all(TAG_NAME.fullmatch(tag) for tag in tags):
             return None
         if len(_TAG_NAMES) < 4096:
             _TAG_NAMES.update(tags)
-    return tags, lines + text.count("\n", head_end + 1, nxt), nxt
+    return tags
 
 
+_OPENING, _ONCE = repeat(' "'), repeat(1)
 _TAG_NAMES: set[str] = set()
 """Tag names that read as names (the grammar's rule): a file repeats a few dozen."""
 

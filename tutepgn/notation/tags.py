@@ -14,7 +14,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from operator import or_
+from itertools import repeat
+from operator import getitem, or_
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from ..score import ScoreSheet
 from ..errors import NotationError, TuteError, UnknownRuleset
 from ..i18n import gettext as _
 from ..limits import INT32_MAX, MAX_RULE_VALUE, YEAR_MAX
-from ..rules import Ruleset
+from ..rules import SEAT_NAMES, Ruleset
 
 if TYPE_CHECKING:
     from .record import Record
@@ -280,9 +281,9 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
     header = Header(tags, record.tag_lines, record.line, record.source, record.index, rules)
     style = tags.get("Cards", "es")
 
-    def read(name: str, parse) -> object:  # type: ignore[no-untyped-def]
+    def read(name: str, parse, *args) -> object:  # type: ignore[no-untyped-def]
         try:
-            return parse()
+            return parse(*args)
         except NotationError as exc:
             if not lenient:
                 raise
@@ -290,19 +291,19 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
             return None
 
     if tags.get("Dealer", "?") not in ("?", ""):
-        header.dealer = read("Dealer", lambda: _seat(record, rules, tags["Dealer"], "Dealer"))  # type: ignore[assignment]
+        header.dealer = read("Dealer", _seat, record, rules, tags["Dealer"], "Dealer")  # type: ignore[assignment]
     if "Deal" in tags:
-        header.hands = read("Deal", lambda: _hands(record, rules, style))  # type: ignore[assignment]
+        header.hands = read("Deal", _hands, record, rules, style)  # type: ignore[assignment]
     if "Stock" in tags:
         header.stock = read("Stock", lambda: tuple(_cards(record, "Stock", style))) or ()  # type: ignore[assignment]
     if "Trump" in tags:
-        header.turned = read("Trump", lambda: _turned(record, style))  # type: ignore[assignment]
+        header.turned = read("Trump", _turned, record, style)  # type: ignore[assignment]
     deal_no = tags.get("DealNo", "")
     if deal_no not in ("", "?"):
         header.deal_no = read("DealNo", lambda: _number(record, "DealNo", 1, INT32_MAX))  # type: ignore[assignment]
     header.first_of_match = deal_no == "1"
     if "Date" in tags:
-        header.date, header.year = read("Date", lambda: _date(record)) or (None, None)  # type: ignore[misc]
+        header.date, header.year = read("Date", _date, record) or (None, None)  # type: ignore[misc]
     header.trump = trump_of(tags, rules)
     if "Score" in tags:
         header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
@@ -431,13 +432,14 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
     bits = _card_bits(style)
     pieces = value.split(":")
     if (len(pieces) == len(names) + 1 and pieces[0] == names[0]  # the writer's form: seats in turn order
-            and all(piece[-2:] == " " + name for piece, name in zip(pieces[1:-1], names[1:]))):
-        words = [piece[:-2].split() for piece in pieces[1:-1]] + [pieces[-1].split()]
+            and list(map(getitem, pieces[1:-1], _LAST_TWO)) == _SEAT_TAILS[names]):
+        words = list(map(str.split, map(getitem, pieces[1:-1], _BUT_LAST_TWO))) + [pieces[-1].split()]
         try:
-            hands = tuple([sum(map(bits.__getitem__, w)) for w in words])
+            hands = tuple(map(sum, map(map, repeat(bits.__getitem__), words)))
         except KeyError:
             return None
-        if all(h.bit_count() == len(w) for h, w in zip(hands, words)):  # no card repeats: the sums are the ORs
+        # No card repeats: each sum is the OR of its cards (a sum of n bits has n bits set only when they differ).
+        if sum(map(int.bit_count, hands)) == sum(map(len, words)):
             return hands
     hands: list[Mask | None] = [None] * len(names)
     seat = pieces[0].strip()
@@ -454,6 +456,11 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
     except (KeyError, ValueError):
         return None
     return None if any(h is None for h in hands) else tuple(hands)  # type: ignore[arg-type]
+
+
+_LAST_TWO, _BUT_LAST_TWO = repeat(slice(-2, None)), repeat(slice(None, -2))
+_SEAT_TAILS = {names: [" " + name for name in names[1:]] for names in SEAT_NAMES.values()}
+"""How each hand but the last ends in the writer's Deal tag (the next seat's letter), by the seats' names."""
 
 
 def _read_hands(record: Record, rules: Ruleset, style: str) -> tuple[Mask, ...]:

@@ -601,6 +601,7 @@ static PyTypeObject TableType = {
 };
 
 int creplay_add(PyObject *module); /* creplay.c: the validator's replay fast path, in this module */
+int cscan_add(PyObject *module);   /* cscan.c: the header scan's hot loop, in this module */
 
 static struct PyModuleDef ccore_module = {
     PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn's double-dummy solver.", -1, NULL,
@@ -617,7 +618,7 @@ PyMODINIT_FUNC PyInit_ccore(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (creplay_add(m) < 0) {
+    if (creplay_add(m) < 0 || cscan_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
