@@ -33,7 +33,8 @@ def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[Rende
     """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
     pimc = any(p.pimc is not None for p in (*analysis.plays, *analysis.hidden))
     rows = [(p.index, p.trick, seats[p.seat], card_code(p.card), p.value_before,
-             " ".join(card_code(c) for c in p.best), p.cost, (p.mark or "") + (" " + _("result") if p.changed_result else ""),
+             " ".join(card_code(c) for c in p.best), p.cost,
+             (p.mark or "") + (" " + _("result") if p.changed_result else ""),
              *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
     rows += [(h.index, h.trick, seats[h.seat], card_code(h.card), "", "", "", "", f"{h.pimc_cost:.1f}")
              for h in analysis.hidden if h.pimc_cost is not None]  # valued by PIMC alone (the stock had cards)
@@ -101,7 +102,8 @@ def analyse(
     results: list[dict] = []
     copies: list[Record] = []
     failed = 0
-    progress = Progress(TextColumn(_("analysing")), BarColumn(), TextColumn(_("{done} records", done="{task.completed:,}")),
+    progress = Progress(TextColumn(_("analysing")), BarColumn(),
+                        TextColumn(_("{done} records", done="{task.completed:,}")),
                         TimeElapsedColumn(), console=err, disable=not (err.is_terminal and form == Format.table),
                         transient=True)
     try:
@@ -133,7 +135,8 @@ def analyse(
             with output.open("w", encoding="utf-8", newline="\n") as fp:
                 tpgn.dump(copies, fp)
         except OSError as exc:
-            raise fail(OutputError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
+            raise fail(OutputError(_("cannot write {path}: {reason}", path=output,
+                                     reason=exc.strerror or exc))) from None
     if failed:
         if form == Format.table:
             say(TuteError(ngettext("{n} record could not be analysed", "{n} records could not be analysed", failed)),

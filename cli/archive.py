@@ -143,7 +143,8 @@ def import_(
 @contextmanager
 def import_progress() -> Iterator[Callable[[int, int], None]]:
     """An import's progress on a terminal's stderr: records read, the rate, the deals added."""
-    progress = Progress(TextColumn(_("importing")), BarColumn(), TextColumn(_("{done} records", done="{task.completed:,}")),
+    progress = Progress(TextColumn(_("importing")), BarColumn(),
+                        TextColumn(_("{done} records", done="{task.completed:,}")),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not err.is_terminal, transient=True)
     start = time.perf_counter()
@@ -229,7 +230,8 @@ def show(
     form = chosen(fmt, as_json)
     archive, text = _ask(db, lambda a: a.text(deal), dataset)
     if text is None:
-        raise fail(LookupError(_("no deal {deal} in {path}: `tute search` lists the ids", deal=deal, path=archive.path)))
+        raise fail(LookupError(_("no deal {deal} in {path}: `tute search` lists the ids", deal=deal,
+                                 path=archive.path)))
     try:
         shown = text if form == Format.tpgn and cards == "es" else next(written([text], form.value, cards))
     except ValueError as exc:  # an unknown card style
@@ -313,7 +315,8 @@ def _stats_text(result: dict) -> list[object]:
             continue
         grid = Table(title=_(title), title_justify="left")
         for col in rows[0]:
-            grid.add_column(_(HEADERS[col]) if col in HEADERS else col, justify="left" if col in TEXT_COLUMNS else "right")
+            grid.add_column(_(HEADERS[col]) if col in HEADERS else col,
+                            justify="left" if col in TEXT_COLUMNS else "right")
         for row in rows[:50]:
             grid.add_row(*[Text(stat_cell(k, v)) for k, v in row.items()])
         shown.append(grid)
@@ -455,7 +458,8 @@ def analyse(
             summary = archive.analyse(cantes=cantes, jobs=jobs,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
     except duckdb.Error as exc:
-        raise fail(ArchiveError(_("the archive could not be written ({reason}): analyse again to finish", reason=exc))) from None
+        raise fail(ArchiveError(_("the archive could not be written ({reason}): analyse again to finish",
+                                  reason=exc))) from None
     finally:
         archive.close()
     say_summary(form, archive.path, summary)

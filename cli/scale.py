@@ -38,7 +38,8 @@ def import_dataset(sources: list[Any], to: tuple[str, str] | None, cluster: str 
         raise fail(ValueError(_("--cluster writes a Parquet dataset: give --to parquet DEST")))
     kind, dest = to
     if kind != "parquet":
-        raise fail(ValueError(_("--to {kind}: the one form of a dataset is parquet (--to parquet DEST)", kind=repr(kind))))
+        raise fail(ValueError(_("--to {kind}: the one form of a dataset is parquet (--to parquet DEST)",
+                                kind=repr(kind))))
     from tutepgn.archive.cluster import address_of
     from tutepgn.archive.dataset import import_dataset as on_this_machine
     from tutepgn.notation import iter_raw_records

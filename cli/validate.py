@@ -54,7 +54,8 @@ def validate(
     per_file: dict[str, list[dict]] = {}
     reports: list[dict] = []
     show_progress = err.is_terminal and form == Format.text
-    progress = Progress(TextColumn(_("validating")), BarColumn(), TextColumn(_("{done} records", done="{task.completed:,}")),
+    progress = Progress(TextColumn(_("validating")), BarColumn(),
+                        TextColumn(_("{done} records", done="{task.completed:,}")),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not show_progress, transient=True)
     try:
