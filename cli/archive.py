@@ -27,7 +27,7 @@ from tutepgn.cli.scale import cluster_option
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
                                 format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
-from tutepgn.i18n import gettext as _
+from tutepgn.i18n import N_, gettext as _, ngettext
 from tutepgn.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
@@ -75,7 +75,7 @@ def existing_archive(db: Path | None) -> Path:
     from tutepgn.archive import default_path
     source = db or default_path()
     if not source.exists():
-        raise fail(FileNotFoundError(f"no archive at {source}"))
+        raise fail(FileNotFoundError(_("no archive at {path}", path=source)))
     return source
 
 
@@ -85,7 +85,7 @@ def say_summary(form: Format, path: Path | str, summary: Any, key: str = "db") -
     if form == Format.json:
         emit(form, {key: str(path), **summary.to_dict()})
     else:
-        err.print(f"{path}: {summary}", soft_wrap=True, highlight=False)
+        err.print(_("{path}: {summary}", path=path, summary=summary), soft_wrap=True, highlight=False)
 
 
 def import_or_fail(archive: Archive | ServiceArchive, sources: list[object], **options: Any) -> ImportSummary:
@@ -111,7 +111,7 @@ def import_(
         "--to", metavar="parquet DEST", show_default=False,
         help="--to parquet DEST: write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: "
              "docs/scale.md.")] = None,
-    cluster: cluster_option("Import (with --to parquet)") = None,
+    cluster: cluster_option(N_("Import (with --to parquet)")) = None,
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
     form = chosen(fmt, as_json)
@@ -143,7 +143,8 @@ def import_(
 @contextmanager
 def import_progress() -> Iterator[Callable[[int, int], None]]:
     """An import's progress on a terminal's stderr: records read, the rate, the deals added."""
-    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.completed:,} records"),
+    progress = Progress(TextColumn(_("importing")), BarColumn(),
+                        TextColumn(_("{done} records", done="{task.completed:,}")),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not err.is_terminal, transient=True)
     start = time.perf_counter()
@@ -152,7 +153,7 @@ def import_progress() -> Iterator[Callable[[int, int], None]]:
 
         def report(records: int, added: int) -> None:
             rate = records / max(time.perf_counter() - start, 1e-9)
-            progress.update(task, completed=records, rate=f"{rate:,.0f}/s, {added:,} new")
+            progress.update(task, completed=records, rate=_("{rate:,.0f}/s, {added:,} new", rate=rate, added=added))
 
         yield report
 
@@ -174,9 +175,9 @@ def search(
     """Find deals: every filter is optional and all given filters must match."""
     form = chosen(fmt, as_json, nl)
     if sort not in SORTS:
-        raise fail(ValueError(f"unknown sort {sort!r}: {', '.join(SORTS)}"))
+        raise fail(ValueError(_("unknown sort {sort}: {sorts}", sort=repr(sort), sorts=", ".join(SORTS))))
     if form in RECORD_FORMS and offset:
-        raise fail(ValueError("--offset works with --format table, json or nl"))
+        raise fail(ValueError(_("--offset works with --format table, json or nl")))
     archive = reading(db, dataset)
     try:
         if form in RECORD_FORMS:
@@ -194,16 +195,23 @@ def search(
         err.print(emptied.text(option_name(emptied.filter)), soft_wrap=True, highlight=False)
 
 
+DEAL_COLUMNS = (N_("id"), N_("date"), N_("event"), N_("rules"), N_("players"), N_("trump"), N_("score"), N_("result"),
+                N_("valid"))
+"""The headers of ``tute search``'s table (said in the language spoken when shown)."""
+
+
 def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
     """Found deals for people: players in seat order, the score as SIDE:POINTS."""
-    grid = Table(title=f"{total:,} deals" + (f", showing {offset + 1}-{offset + len(rows)}" if rows else ""))
-    for col in ("id", "date", "event", "rules", "players", "trump", "score", "result", "valid"):
-        grid.add_column(col)
+    grid = Table(title=ngettext("{n:,} deal, showing {first}-{last}", "{n:,} deals, showing {first}-{last}", total,
+                                first=offset + 1, last=offset + len(rows)) if rows else
+                 ngettext("{n:,} deal", "{n:,} deals", total))
+    for col in DEAL_COLUMNS:
+        grid.add_column(_(col))
     for r in rows:
         names = " ".join(n for n in (r["north"], r["west"], r["south"], r["east"]) if n)
         score = " ".join(f"{s}:{v}" for s, v in zip(r["sides"] or (), r["score"] or ()))
         grid.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
-                                 r["trump"] or "", score, r["result"] or "", "yes" if r["valid"] else "NO")))
+                                 r["trump"] or "", score, r["result"] or "", _("yes") if r["valid"] else _("NO"))))
     return grid
 
 
@@ -222,7 +230,8 @@ def show(
     form = chosen(fmt, as_json)
     archive, text = _ask(db, lambda a: a.text(deal), dataset)
     if text is None:
-        raise fail(LookupError(f"no deal {deal} in {archive.path}: `tute search` lists the ids"))
+        raise fail(LookupError(_("no deal {deal} in {path}: `tute search` lists the ids", deal=deal,
+                                 path=archive.path)))
     try:
         shown = text if form == Format.tpgn and cards == "es" else next(written([text], form.value, cards))
     except ValueError as exc:  # an unknown card style
@@ -254,22 +263,25 @@ def stats(
     """Statistics: per player, per ruleset, per trump, points, las cuarenta, mano."""
     form = chosen(fmt, as_json)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise fail(ValueError("--plot writes .png or .svg"))
+        raise fail(ValueError(_("--plot writes .png or .svg")))
     _archive, result = _ask(db, lambda a: a.stats(filters), dataset)
     if plot is not None:
         from tutepgn.plot import plot_points
         plot_points(result["points"], plot)
-        err.print(f"wrote {plot}", soft_wrap=True, highlight=False)
+        err.print(_("wrote {path}", path=plot), soft_wrap=True, highlight=False)
     emit(form, result, render=lambda: _stats_text(result))
 
 
 HEADERS = {
-    "player": "player", "deals": "deals", "wins": "won", "win_rate": "won %", "avg_points": "average points",
-    "tutes": "tutes", "cantes": "cantes sung", "preset": "ruleset", "avg_winner_points": "winner's average",
-    "doubles": "doubled", "tie_breaks": "ties on the last trick", "trump": "trump", "avg_margin": "average margin",
-    "points_from": "winner's points",
+    "player": N_("player"), "deals": N_("deals"), "wins": N_("wins"), "win_rate": N_("won %"),
+    "avg_points": N_("average points"), "tutes": N_("tutes"), "cantes": N_("cantes sung"), "preset": N_("ruleset"),
+    "avg_winner_points": N_("winner's average"), "doubles": N_("doubled"), "tie_breaks": N_("ties on the last trick"),
+    "trump": N_("trump"), "avg_margin": N_("average margin"), "points_from": N_("winner's points"),
 }
-"""The statistics' keys (their JSON form) as the table headers ``tute stats`` prints."""
+"""The statistics' keys (their JSON form) as the table headers ``tute stats`` prints (said in the language spoken)."""
+STATS_TABLES = ((N_("Players"), "players"), (N_("Rulesets"), "rulesets"), (N_("Trump suits"), "trumps"),
+                (N_("Winner's points"), "points"))
+"""The tables of ``tute stats``: title, key of the statistics."""
 TEXT_COLUMNS = ("player", "preset", "trump")
 
 
@@ -294,25 +306,25 @@ def stat_cell(key: str, value: Any) -> str:
 def _stats_text(result: dict) -> list[object]:
     """The statistics for people: a line of totals, a table per grouping (50 rows at most), two sentences."""
     t = result["totals"]
-    shown: list[object] = [
-        f"{t['deals']:,} deals, {t['finished']:,} finished, {t['invalid']:,} invalid; average winner total "
-        f"{t['avg_winner_points']}; {t['tutes']} tutes, {t['doubles']} doubles, {t['tie_breaks']} ties on the last trick"]
-    for title, key in (("Players", "players"), ("Rulesets", "rulesets"), ("Trump suits", "trumps"),
-                       ("Winner's points", "points")):
+    shown: list[object] = [_(
+        "{deals:,} deals, {finished:,} finished, {invalid:,} invalid; average winner total {avg_winner_points}; "
+        "{tutes} tutes, {doubles} doubles, {tie_breaks} ties on the last trick", **t)]
+    for title, key in STATS_TABLES:
         rows = result[key]
         if not rows:
             continue
-        grid = Table(title=title, title_justify="left")
+        grid = Table(title=_(title), title_justify="left")
         for col in rows[0]:
-            grid.add_column(HEADERS.get(col, col), justify="left" if col in TEXT_COLUMNS else "right")
+            grid.add_column(_(HEADERS[col]) if col in HEADERS else col,
+                            justify="left" if col in TEXT_COLUMNS else "right")
         for row in rows[:50]:
             grid.add_row(*[Text(stat_cell(k, v)) for k, v in row.items()])
         shown.append(grid)
     c, m = result["cuarenta"], result["mano"]
-    shown.append(f"Las cuarenta: the side dealt rey and caballo of trump won {c['won_by_holder']:,} of "
-                 f"{c['deals']:,} deals ({percent(c['rate'])}).")
-    shown.append(f"Mano: mano's side won {m['won_by_mano']:,} of {m['deals']:,} deals ({percent(m['rate'])}; "
-                 f"an even chance would be {percent(m['even_chance'])}).")
+    shown.append(_("Las cuarenta: the side dealt rey and caballo of trump won {won:,} of {deals:,} deals ({rate}).",
+                   won=c["won_by_holder"], deals=c["deals"], rate=percent(c["rate"])))
+    shown.append(_("Mano: mano's side won {won:,} of {deals:,} deals ({rate}; an even chance would be {even}).",
+                   won=m["won_by_mano"], deals=m["deals"], rate=percent(m["rate"]), even=percent(m["even_chance"])))
     return shown
 
 
@@ -337,10 +349,12 @@ def export(
     except BrokenPipeError:
         raise
     except OSError as exc:  # a full disk, /dev/full, no permission
-        raise fail(OutputError(f"cannot write {output or 'stdout'}: {exc.strerror or exc}")) from None
+        raise fail(OutputError(_("cannot write {path}: {reason}", path=output or "stdout",
+                                 reason=exc.strerror or exc))) from None
     finally:
         archive.close()
-    err.print(f"exported {count:,} deals" + (f" to {output}" if output else ""), soft_wrap=True, highlight=False)
+    err.print(ngettext("exported {n:,} deal to {path}", "exported {n:,} deals to {path}", count, path=output) if output
+              else ngettext("exported {n:,} deal", "exported {n:,} deals", count), soft_wrap=True, highlight=False)
 
 
 def sql(
@@ -370,7 +384,7 @@ def sql(
     else:
         emit(form, rows, columns=columns, render=lambda: [table(columns, rows)])
     if cut:
-        err.print(f"only the first {max_rows:,} rows are shown", soft_wrap=True, highlight=False)
+        err.print(_("only the first {n:,} rows are shown", n=max_rows), soft_wrap=True, highlight=False)
 
 
 def verify(
@@ -390,15 +404,16 @@ def verify(
         emit(form, {"db": str(archive.path), "deals": count, "problems": problems})
     else:
         for problem in problems:
-            err.print(Text.assemble(("problem:", "red"), f" {problem}"), highlight=False, soft_wrap=True)
-        err.print(f"{archive.path}: {count:,} deals, {len(problems)} problems", soft_wrap=True, highlight=False)
+            err.print(Text.assemble((_("problem:"), "red"), f" {problem}"), highlight=False, soft_wrap=True)
+        err.print(_("{path}: {deals:,} deals, {problems} problems", path=archive.path, deals=count,
+                    problems=len(problems)), soft_wrap=True, highlight=False)
     raise typer.Exit(EXIT_OK if not problems else EXIT_INVALID)
 
 
 def rebuild(
     db: DbOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1)] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
 ) -> None:
@@ -415,9 +430,10 @@ def rebuild(
     if form == Format.json:
         emit(form, {"db": str(output or source), "backup": backup and str(backup), **summary.to_dict()})
     elif backup is not None:
-        err.print(f"rebuilt {source} ({summary}); the old file is {backup}", highlight=False, soft_wrap=True)
+        err.print(_("rebuilt {path} ({summary}); the old file is {backup}", path=source, summary=summary,
+                    backup=backup), highlight=False, soft_wrap=True)
     else:
-        err.print(f"rebuilt into {output} ({summary})", highlight=False, soft_wrap=True)
+        err.print(_("rebuilt into {path} ({summary})", path=output, summary=summary), highlight=False, soft_wrap=True)
 
 
 def analyse(
@@ -433,7 +449,8 @@ def analyse(
     source = existing_archive(db)
     archive = open_archive(source, read_only=False)
     import duckdb
-    progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+    progress = Progress(TextColumn(_("analysing")), BarColumn(),
+                        TextColumn(_("{done}/{total} deals", done="{task.completed:,}", total="{task.total:,}")),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
     try:
         with progress:
@@ -441,7 +458,8 @@ def analyse(
             summary = archive.analyse(cantes=cantes, jobs=jobs,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
     except duckdb.Error as exc:
-        raise fail(ArchiveError(f"the archive could not be written ({exc}): analyse again to finish")) from None
+        raise fail(ArchiveError(_("the archive could not be written ({reason}): analyse again to finish",
+                                  reason=exc))) from None
     finally:
         archive.close()
     say_summary(form, archive.path, summary)

@@ -12,7 +12,7 @@ import typer
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.output import EXIT_INVALID, fail, say
 from tutepgn.errors import TuteError
-from tutepgn.i18n import gettext as _
+from tutepgn.i18n import gettext as _, ngettext
 
 
 def convert(
@@ -35,11 +35,11 @@ def convert(
 
     target = to or convert_mod.format_of_path(output)
     if target is None:
-        raise fail(ValueError("say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or "
-                              ".jsonl name)"))
+        raise fail(ValueError(_("say which form to write: --to tpgn, json or jsonl (or give -o a .tpgn, .json or "
+                                ".jsonl name)")))
     if output is not None and source != "-" and os.path.exists(source) and output.exists() \
             and output.resolve() == Path(source).resolve():
-        raise fail(ValueError(f"{output} is the input too: write the output to another file"))
+        raise fail(ValueError(_("{output} is the input too: write the output to another file", output=output)))
 
     try:
         conversion = convert_mod.convert(sys.stdin if source == "-" else source, to=target, cards=cards,
@@ -51,17 +51,18 @@ def convert(
     try:
         stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
     except OSError as exc:
-        raise fail(OSError(f"cannot write {output}: {exc.strerror or exc}")) from None
+        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
     try:
         for chunk in conversion:
             stream.write(chunk)
     except (TuteError, OSError, UnicodeDecodeError) as exc:
-        raise fail(OSError(f"input unreadable: {exc}")) from None
+        raise fail(OSError(_("input unreadable: {reason}", reason=exc))) from None
     finally:
         if output:
             stream.close()
         else:
             stream.flush()
     if conversion.failed:
-        raise fail(ValueError(f"{conversion.failed} of {conversion.read} records could not be read and were left "
-                              "out"), EXIT_INVALID)
+        raise fail(ValueError(ngettext("{n} of {read} records could not be read and was left out",
+                                       "{n} of {read} records could not be read and were left out",
+                                       conversion.failed, read=conversion.read)), EXIT_INVALID)

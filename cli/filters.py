@@ -24,6 +24,7 @@ from pydantic.fields import FieldInfo
 from tutepgn.cli.output import fail
 from tutepgn.errors import ErrorItem
 from tutepgn.archive import SearchFilters
+from tutepgn.i18n import gettext as _
 
 NEGATIVE = {"valid": "--invalid", "doubled": "--not-doubled"}
 """The spelling of a yes/no filter's "no" where it is not ``--no-NAME``."""
@@ -47,9 +48,9 @@ def _option_type(annotation: Any) -> Any:
 
 
 def _help(field: FieldInfo) -> str:
-    """The field's description, its references to other fields written as options."""
+    """The field's description in the language spoken, its references to other fields written as options."""
     return re.sub(r"`(\w+)`", lambda m: option_name(m.group(1)) if m.group(1) in SearchFilters.model_fields
-                  else m.group(0), field.description or "")
+                  else m.group(0), _(field.description) if field.description else "")
 
 
 def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:

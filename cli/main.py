@@ -42,6 +42,8 @@ ARCHIVE_HELP = N_("Check, rebuild or analyse the archive file.")
 CLICK_WORDS = (N_("Options"), N_("Commands"), N_("Arguments"), N_("Show this message and exit."))
 """The words click and typer write around a help (their own gettext has no Spanish): put in the language spoken
 by :class:`SpokenFormatter` and :meth:`PlainTypes.get_help_option`."""
+HELP_EXTRAS = {"default": N_("default: {value}"), "env var": N_("env var: {value}"), "required": N_("required")}
+"""The notes typer adds in brackets after an option's help (``[default: 2; x>=1]``), by their English name."""
 
 
 def function_of(spec: str) -> Any:
@@ -82,10 +84,24 @@ class SpokenFormatter(typer.Context.formatter_class):  # type: ignore[misc,name-
     """click's help formatter (as typer ships it), its own words (``Usage:``, the sections' titles) in the language spoken."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        args = args.replace("[OPTIONS]", _("[OPTIONS]")).replace("COMMAND [ARGS]...", _("COMMAND [ARGS]..."))
         super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
 
     def section(self, name: str) -> Any:
         return super().section(_(name))
+
+    def write_dl(self, rows: Any, *args: Any, **options: Any) -> None:
+        super().write_dl([(term, spoken_extras(text)) for term, text in rows], *args, **options)
+
+
+def spoken_extras(text: str) -> str:
+    """An option's help with typer's bracketed notes (``[default: 2; required]``) in the language spoken."""
+    head, bracket, tail = text.rpartition("[")
+    if not bracket or not tail.endswith("]"):
+        return text
+    notes = [note.partition(": ") for note in tail[:-1].split("; ")]
+    return head + "[" + "; ".join(_(HELP_EXTRAS[name], value=value) if name in HELP_EXTRAS else name + sep + value
+                                  for name, sep, value in notes) + "]"
 
 
 class SpokenContext(typer.Context):
@@ -256,18 +272,22 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         invocation.words = list(args)
-        invocation.command = " ".join(["tute", *self.command_path(ctx, args)])
-        try:  # before any help is written: the help, too, comes in the language asked for
+        try:  # before any command is built or help written: the help, too, comes in the language asked for
             set_language(spoken(args))
         except SettingError as exc:
             raise fail(exc) from None
+        invocation.command = " ".join(["tute", *self.command_path(ctx, args)])
         return super().parse_args(ctx, args)
 
     def command_path(self, ctx: typer.Context, words: list[str]) -> list[str]:
-        """The leading words that name a command (``archive verify``)."""
+        """The leading words that name a command (``archive verify``), after the root's own options (``--lang es``)."""
         names: list[str] = []
         group: Any = self
+        value = False
         for word in words:
+            if not names and (value or word.startswith("-")):
+                value = word == "--lang"
+                continue
             command = group.get_command(ctx, word) if isinstance(group, TyperGroup) else None
             if command is None:
                 break

@@ -154,16 +154,18 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any)
 # -- Errors ----------------------------------------------------------------------------------------
 
 _TITLES: tuple[tuple[type[BaseException], str], ...] = (
-    (NotationError, "Syntax error"), (TyperException, "Usage error"), (TimeoutError, "Time limit"),
-    (FileExistsError, "File exists"), (OutputError, "Cannot write"), (OSError, "Unreadable input"), (UnicodeError, "Unreadable input"),
-    (ValueError, "Invalid value"), (Exception, "Error"))
+    (NotationError, N_("Syntax error")), (TyperException, N_("Usage error")), (TimeoutError, N_("Time limit")),
+    (FileExistsError, N_("File exists")), (OutputError, N_("Cannot write")), (OSError, N_("Unreadable input")),
+    (UnicodeError, N_("Unreadable input")), (ValueError, N_("Invalid value")), (Exception, N_("Error")))
+"""A problem's title by the error's kind, in English: put in the language spoken when the problem is shown, as
+the service does (the title is for people; ``type`` and ``status`` are for programs)."""
 
 
 def problem(exc: BaseException, status: int, instance: str | None, items: Sequence[ErrorItem] = ()) -> Problem:
     """``exc`` as the one JSON error shape; its items are ``items``, else the error itself (located if it can be)."""
     from tutepgn.errors import ErrorItem, Problem  # pydantic loads when an error is shown as JSON
 
-    title = next(t for kind, t in _TITLES if isinstance(exc, kind))
+    title = _(next(t for kind, t in _TITLES if isinstance(exc, kind)))
     message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
     own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)
     return Problem(title=title, status=status, detail=message, instance=instance, errors=list(items) or [own])
@@ -197,18 +199,22 @@ invocation = Invocation()
 """Set by the root command (``cli/main.py``) before a command runs."""
 
 
-def say(exc: BaseException, status: int = EXIT_USAGE, label: str = "error", items: Sequence[ErrorItem] = ()) -> None:
+ERROR = N_("error")
+"""The label of an error's line on stderr, unless the command gives another (marked ``N_``, said when shown)."""
+
+
+def say(exc: BaseException, status: int = EXIT_USAGE, label: str = ERROR, items: Sequence[ErrorItem] = ()) -> None:
     """Report an error on stderr: a problem in JSON mode (with ``items`` when there are several), else
-    ``label: message`` on one line."""
+    ``label: message`` on one line, the label in the language spoken."""
     if invocation.json:
         typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
     else:
         from rich.text import Text
 
-        console("err").print(Text.assemble((f"{label}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
+        console("err").print(Text.assemble((f"{_(label)}:", "red"), f" {exc}"), soft_wrap=True, highlight=False)
 
 
-def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = "error",
+def fail(exc: BaseException, status: int = EXIT_USAGE, label: str = ERROR,
          items: Sequence[ErrorItem] = ()) -> typer.Exit:
     """Report ``exc`` (see :func:`say`) and give the exit to raise: ``raise fail(exc) from None``."""
     say(exc, status, label, items)

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
+from tutepgn.i18n import gettext as _
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
 from tutepgn.render import render_frame
@@ -23,7 +24,7 @@ def _show(reply: Reply) -> None:
     if reply.message:
         out.print(Text(reply.message, style="red" if reply.refused else ""))
     if reply.legal:
-        out.print(Text(f"legal now: {reply.legal}", style="cyan"))
+        out.print(Text(_("legal now: {legal}", legal=reply.legal), style="cyan"))
 
 
 def record(
@@ -55,7 +56,7 @@ def record(
     try:
         if resume is not None:
             if rules or output or seed is not None or deal or stock or turned or players or event or tags:
-                raise ValueError("--resume goes on with the file as it is: give no other option")
+                raise ValueError(_("--resume goes on with the file as it is: give no other option"))
             session = Session.resume(resume)
             path = resume
         elif seed is not None or deal or stock:
@@ -70,18 +71,19 @@ def record(
                 read_turned(session.rules, turned)
             _table_tags(session.rules.seat_names, session.tags, players, event)
     except OSError as exc:
-        raise fail(OSError(f"cannot record to {exc.filename or output}: {exc.strerror}" if exc.strerror else exc)) from None
+        raise fail(OSError(_("cannot record to {path}: {reason}", path=exc.filename or output, reason=exc.strerror)
+                           if exc.strerror else exc)) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
     except (KeyboardInterrupt, EOFError):
-        out.print(Text("\nStopped before the first deal: nothing was written."))
+        out.print(Text("\n" + _("Stopped before the first deal: nothing was written.")))
         return
     _run(session, path, turned)
 
 
 def _required(rules: str | None) -> str:
     if not rules:
-        raise ValueError("give the rules (--rules PRESET), or --resume FILE")
+        raise ValueError(_("give the rules (--rules PRESET), or --resume FILE"))
     return rules
 
 
@@ -90,16 +92,17 @@ def _table_tags(seats: tuple[str, ...], tags: dict[str, str], players: str | Non
     if event is not None:
         tags["Event"] = event
     elif "Event" not in tags:
-        tags["Event"] = input("Event: ").strip() or "?"
+        tags["Event"] = input(_("Event: ")).strip() or "?"
     names = [name.strip() for name in players.split(",")] if players is not None else []
     if players is not None and len(names) != len(seats):
-        raise ValueError(f"--players gives {len(names)} names; this table has {len(seats)} seats ({' '.join(seats)})")
+        raise ValueError(_("--players gives {given} names; this table has {n} seats ({seats})", given=len(names),
+                           n=len(seats), seats=" ".join(seats)))
     for i, seat in enumerate(seats):
         tag = SEAT_TAGS[seat]
         if names:
             tags[tag] = names[i] or "?"
         elif tag not in tags:
-            tags[tag] = input(f"{tag} ({seat}): ").strip() or "?"
+            tags[tag] = input(_("{tag} ({seat}): ", tag=tag, seat=seat)).strip() or "?"
 
 
 def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | None, turned: str | None,
@@ -107,19 +110,20 @@ def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | N
     """One deal whose hands are known (shuffled from a seed, or entered)."""
     recorder = Recorder.start(_required(rules), seed=seed, deal=deal, stock=stock, turned=turned, dealer=dealer,
                               tags=tags, path=path)
-    out.print(Text(f"Recording a deal of {recorder.deal.rules} to {path}.\nEnter {ENTRIES}; "
-                   "Ctrl-C or end of input stops, keeping the record so far."))
+    out.print(Text(_("Recording a deal of {rules} to {path}.\nEnter {entries}; Ctrl-C or end of input stops, keeping "
+                     "the record so far.", rules=recorder.deal.rules, path=path, entries=_(ENTRIES))))
     out.print(render_frame(recorder.frame()))
     if _entries(recorder, path):
-        out.print(Text(f"Deal complete: the record is saved in {path}."))
+        out.print(Text(_("Deal complete: the record is saved in {path}.", path=path)))
 
 
 def _run(session: Session, path: Path, turned: str | None) -> None:
     """Deal after deal until the session is over: the turned card, then the entries."""
-    kind = f"a match to {session.match.target}" if session.match is not None else "a deal"
-    hands = "known" if session.current is not None and session.current.seen is None else "unknown"
-    out.print(Text(f"Recording {kind} of {session.rules} to {path}, hands {hands}.\nEnter {ENTRIES}; "
-                   f"Ctrl-C or end of input stops, keeping everything entered (tute record --resume {path})."))
+    kind = _("a match to {target}", target=session.match.target) if session.match is not None else _("a deal")
+    hands = _("hands known") if session.current is not None and session.current.seen is None else _("hands unknown")
+    out.print(Text(_("Recording {what} of {rules} to {path}, {hands}.\nEnter {entries}; Ctrl-C or end of input stops, "
+                     "keeping everything entered (tute record --resume {path}).", what=kind, rules=session.rules,
+                     path=path, hands=hands, entries=_(ENTRIES))))
     try:
         while not session.over:
             recorder = session.current
@@ -131,19 +135,21 @@ def _run(session: Session, path: Path, turned: str | None) -> None:
                 return
             out.print(Text(session.finish(), style="bold"))
     except (KeyboardInterrupt, EOFError):
-        held = f"{path} holds every deal so far" if session.done else "nothing was written"
-        out.print(Text(f"\nStopped before the next deal: {held}."))
+        held = _("{path} holds every deal so far", path=path) if session.done else _("nothing was written")
+        out.print(Text("\n" + _("Stopped before the next deal: {held}.", held=held)))
         return
     except OSError as exc:
-        raise fail(OSError(f"cannot write {path}: {exc.strerror or exc}")) from None
-    out.print(Text(f"Complete: the record{'s are' if len(session.done) > 1 else ' is'} saved in {path}."))
+        raise fail(OSError(_("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc))) from None
+    out.print(Text(_("Complete: the records are saved in {path}.", path=path) if len(session.done) > 1 else
+                   _("Complete: the record is saved in {path}.", path=path)))
 
 
 def _next_deal(session: Session, turned: str | None) -> Recorder:
     """Start the next deal, asking for its turned card until it is one."""
     number = len(session.done) + 1
     while True:
-        text = turned or input(f"Deal {number}, dealt by {session.dealer}. The turned card: ")
+        text = turned or input(_("Deal {number}, dealt by {dealer}. The turned card: ", number=number,
+                                   dealer=session.dealer))
         turned = None
         try:
             return session.next_deal(text)
@@ -158,7 +164,8 @@ def _entries(recorder: Recorder, path: Path) -> bool:
             _show(recorder.enter(input(recorder.prompt())))
     except (KeyboardInterrupt, EOFError):
         _save(recorder, path)
-        out.print(Text(f"\nStopped: {recorder.saved} entries saved in {path} as an unfinished record (*)."))
+        out.print(Text("\n" + _("Stopped: {n} entries saved in {path} as an unfinished record (*).",
+                                 n=recorder.saved, path=path)))
         return False
     except OSError as exc:
         raise _write_failed(recorder, path, exc) from None
@@ -174,5 +181,5 @@ def _save(recorder: Recorder, path: Path) -> None:
 
 
 def _write_failed(recorder: Recorder, path: Path, exc: OSError) -> typer.Exit:
-    return fail(OSError(f"cannot write {path}: {exc.strerror or exc}; the file holds the first "
-                         f"{max(recorder.saved, 0)} entries"))
+    return fail(OSError(_("cannot write {path}: {reason}; the file holds the first {n} entries", path=path,
+                          reason=exc.strerror or exc, n=max(recorder.saved, 0))))

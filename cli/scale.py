@@ -12,17 +12,19 @@ import typer
 
 from tutepgn.cli.output import fail
 from tutepgn.errors import ArchiveError, ClusterError
+from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:
     from tutepgn.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
 
 def cluster_option(work: str) -> Any:
-    """The ``--cluster ADDRESS`` option of a command that does ``work`` on a Dask cluster."""
+    """The ``--cluster ADDRESS`` option of a command that does ``work`` (a message, marked ``N_``) on a Dask
+    cluster."""
     return Annotated[Optional[str], typer.Option(
         "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
-        help=f"{work} on the Dask cluster at ADDRESS (tcp://host:8786; local or local:N starts one here): "
-             "docs/scale.md.")]
+        help=_("{work} on the Dask cluster at ADDRESS (tcp://host:8786; local or local:N starts one here): "
+               "docs/scale.md.", work=_(work)))]
 
 
 Progress = Callable[[], AbstractContextManager[Callable[[int, int], None]]]
@@ -33,10 +35,11 @@ def import_dataset(sources: list[Any], to: tuple[str, str] | None, cluster: str 
     """``tute import SOURCES --to parquet DEST [--cluster ADDRESS]``: the dataset and the import's summary, or
     exit 2 saying why not."""
     if to is None:
-        raise fail(ValueError("--cluster writes a Parquet dataset: give --to parquet DEST"))
+        raise fail(ValueError(_("--cluster writes a Parquet dataset: give --to parquet DEST")))
     kind, dest = to
     if kind != "parquet":
-        raise fail(ValueError(f"--to {kind!r}: the one form of a dataset is parquet (--to parquet DEST)"))
+        raise fail(ValueError(_("--to {kind}: the one form of a dataset is parquet (--to parquet DEST)",
+                                kind=repr(kind))))
     from tutepgn.archive.cluster import address_of
     from tutepgn.archive.dataset import import_dataset as on_this_machine
     from tutepgn.notation import iter_raw_records

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from tutepgn.cli.output import fail
+from tutepgn.i18n import gettext as _
 
 
 def serve(
@@ -49,10 +50,10 @@ def serve(
             raise fail(exc) from None
         with open_archive(settings.db, read_only=False) as archive:
             summary = import_or_fail(archive, sources, jobs=1)
-        typer.echo(f"{settings.db}: {summary}", err=True)
+        typer.echo(_("{path}: {summary}", path=settings.db, summary=summary), err=True)
     if workers > 1:
         if not settings.read_only:
-            raise fail(ValueError("--workers above 1 needs --read-only: one process owns a writable DuckDB file"))
+            raise fail(ValueError(_("--workers above 1 needs --read-only: one process owns a writable DuckDB file")))
         try:  # here, so that a bad file stops the command with status 2, not each worker with a traceback
             Archive(settings.db, read_only=True).close()
         except (ArchiveError, OSError, duckdb.Error) as exc:
@@ -81,8 +82,8 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
     from tutepgn.cli.scale import open_dataset
 
     if load:
-        raise fail(ValueError("--load imports into an archive file; a dataset is served read-only "
-                              "(import into it with tute import --to parquet)"))
+        raise fail(ValueError(_("--load imports into an archive file; a dataset is served read-only "
+                                "(import into it with tute import --to parquet)")))
     open_dataset(settings.dataset).close()  # a missing or unreadable dataset: exit 2 here, not in each worker
     if workers > 1:
         os.environ["TUTEPGN_DATASET"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.dataset), "1"

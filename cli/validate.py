@@ -14,6 +14,7 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
                                 format_option, out)
 from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
+from tutepgn.i18n import N_, gettext as _
 from tutepgn.inputs import expand
 
 
@@ -29,7 +30,7 @@ def validate(
     fix: Annotated[bool, typer.Option("--fix-results", help="Write corrected Score and Result tags to FILE.fixed.tpgn.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="With --fix-results: rewrite the file itself, keeping FILE.bak.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (use the machine's cores for big inputs).")] = 1,
-    cluster: cluster_option("Validate") = None,
+    cluster: cluster_option(N_("Validate")) = None,
 ) -> None:
     """Replay every record under its rules; report each illegal play or declaration and each wrong count.
 
@@ -46,14 +47,15 @@ def validate(
     except FileNotFoundError as exc:
         raise fail(exc) from None
     if fix and any(s is sys.stdin for s in sources):
-        raise fail(ValueError("--fix-results needs files, not stdin"))
+        raise fail(ValueError(_("--fix-results needs files, not stdin")))
     if in_place and not fix:
-        raise fail(ValueError("--in-place goes with --fix-results"))
+        raise fail(ValueError(_("--in-place goes with --fix-results")))
     summary = Summary()
     per_file: dict[str, list[dict]] = {}
     reports: list[dict] = []
     show_progress = err.is_terminal and form == Format.text
-    progress = Progress(TextColumn("validating"), BarColumn(), TextColumn("{task.completed:,} records"),
+    progress = Progress(TextColumn(_("validating")), BarColumn(),
+                        TextColumn(_("{done} records", done="{task.completed:,}")),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=err,
                         disable=not show_progress, transient=True)
     try:
@@ -78,9 +80,9 @@ def validate(
                     progress.update(task, completed=summary.records,
                                     rate=f"{summary.records / max(summary.seconds, 1e-9):,.0f}/s")
     except NotationError as exc:
-        raise fail(exc, label="syntax error") from None
+        raise fail(exc, label=N_("syntax error")) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise fail(exc, label="unreadable input") from None
+        raise fail(exc, label=N_("unreadable input")) from None
     if fix:
         for name, file_reports in per_file.items():
             _write_fixed(Path(name), file_reports, in_place)
@@ -99,7 +101,10 @@ def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
 
     fixed, target, backup = write_fixed(path, reports, in_place=in_place)
     if not fixed:
-        err.print(f"{path}: nothing to fix", soft_wrap=True)
+        err.print(_("{path}: nothing to fix", path=path), soft_wrap=True)
         return
-    err.print(f"{path}: corrected Score/Result in {fixed} record(s), written to {target}"
-              + (f" (original kept as {backup})" if backup else ""), soft_wrap=True)
+    message = (_("{path}: corrected Score/Result in {n} record(s), written to {target} (original kept as {backup})",
+                 path=path, n=fixed, target=target, backup=backup) if backup else
+               _("{path}: corrected Score/Result in {n} record(s), written to {target}", path=path, n=fixed,
+                 target=target))
+    err.print(message, soft_wrap=True)

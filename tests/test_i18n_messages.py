@@ -38,9 +38,6 @@ LIBRARY_NOT_YET = ["tutepgn/notation/jsonform.py", "tutepgn/notation/record.py",
 """Modules still holding English messages (the translation is under way): each must fail the check, and comes
 off this list once it passes."""
 CLI = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "cli").glob("*.py"))
-CLI_DONE = {"cli/main.py", "cli/rules.py", "cli/__init__.py", "cli/__main__.py", "cli/filters.py",
-            "cli/output.py", "cli/replay.py", "cli/simulate.py"}
-"""The CLI modules whose messages are all translated so far; the others are expected to fail the check."""
 PRINTERS = frozenset({"echo", "secho", "print", "BadParameter", "ValueError", "OSError", "FileNotFoundError"})
 """Functions (``typer.echo``, ``out.print``, ``err.print`` ...) whose first argument a person reads."""
 FOR_PEOPLE_IN_LIBRARY = frozenset({"ValueError", "FileExistsError", "Reply"})
@@ -116,8 +113,7 @@ def test_no_library_message_is_a_bare_literal(module: str) -> None:
     assert message_literals((ROOT / module).read_text(encoding="utf-8"), cli=False) == []
 
 
-@pytest.mark.parametrize("module", [m if m in CLI_DONE else pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason="not yet")) for m in CLI])
+@pytest.mark.parametrize("module", CLI)
 def test_no_cli_message_is_a_bare_literal(module: str) -> None:
     assert message_literals((ROOT / module).read_text(encoding="utf-8"), cli=True) == []
 

@@ -23,6 +23,7 @@ import duckdb
 
 from ..analysis_version import ANALYSIS_VERSION
 from ..errors import NotationError, TuteError
+from ..i18n import gettext as _
 from ..notation import parse_or_placeholder
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
@@ -50,8 +51,9 @@ class AnalyseSummary:
     seconds: float = 0.0
 
     def __str__(self) -> str:
-        return (f"{self.analysed:,} deals analysed ({self.failed:,} could not be), {self.skipped:,} already were; "
-                f"{self.seconds:.1f} s")
+        """The summary in words, in the language spoken."""
+        return _("{analysed:,} deals analysed ({failed:,} could not be), {skipped:,} already were; {seconds:.1f} s",
+                 analysed=self.analysed, failed=self.failed, skipped=self.skipped, seconds=self.seconds)
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON data."""

@@ -39,6 +39,7 @@ import pyarrow.dataset as pds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from ..i18n import gettext as _
 from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, table_sql
 from .ingest import ImportSummary, invalid_count, only, piece_size, placed, valid_only
 from .rows import Raw, worker_batch
@@ -319,8 +320,8 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
                          "httpfs, Polars or Spark: docs/scale.md)")
     manifests = dataset.manifests()
     if not manifests:
-        raise FileNotFoundError(f"no dataset at {dataset.dest}: import records first (tute import FILE --to parquet "
-                                f"{dataset.dest})")
+        raise FileNotFoundError(_("no dataset at {path}: import records first (tute import FILE --to parquet {path})",
+                                  path=dataset.dest))
     config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                               "autoinstall_known_extensions": False}
     if threads:

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ArchiveWriteError
+from ..i18n import gettext as _
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
@@ -47,11 +48,16 @@ class ImportSummary:
     seconds: float = 0.0
 
     def __str__(self) -> str:
+        """The summary in words, in the language spoken."""
         rate = self.records / self.seconds if self.seconds else 0
-        return (f"{self.records:,} records read, {self.added:,} added, {self.records - self.added - self.skipped_invalid:,}"
-                f" already in the archive, {self.invalid:,} invalid"
-                + (f" ({self.skipped_invalid:,} skipped)" if self.skipped_invalid else "")
-                + f"; {self.seconds:.1f} s, {rate:,.0f} records/s")
+        counts = {"records": self.records, "added": self.added, "invalid": self.invalid, "rate": rate,
+                  "already": self.records - self.added - self.skipped_invalid, "skipped": self.skipped_invalid,
+                  "seconds": self.seconds}
+        if self.skipped_invalid:
+            return _("{records:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} "
+                     "invalid ({skipped:,} skipped); {seconds:.1f} s, {rate:,.0f} records/s", **counts)
+        return _("{records:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} invalid; "
+                 "{seconds:.1f} s, {rate:,.0f} records/s", **counts)
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON data."""

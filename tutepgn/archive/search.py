@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..cards import SUIT_LETTERS, card_reader
 from ..errors import UnknownRuleset
 from ..events import SeatLetter
-from ..i18n import N_
+from ..i18n import N_, gettext as _
 from ..notation import SEAT_TAGS
 from ..rules import Ruleset
 
@@ -413,11 +413,12 @@ class Emptied(BaseModel):
                                     "the first filter).")
 
     def text(self, name: str | None = None) -> str:
-        """In words, the filter written as ``name`` (``--cante-by``; else ``cante_by=``)."""
+        """In words (in the language spoken), the filter written as ``name`` (``--cante-by``; else ``cante_by=``)."""
         given = f"{name} {self.value}" if name else f"{self.filter}={self.value}"
         if self.alone:
-            return f"no deal matches {given} (of {self.before:,} deals)"
-        return f"no deal matches {given} among the {self.before:,} deals the filters before it matched"
+            return _("no deal matches {filter} (of {n:,} deals)", filter=given, n=self.before)
+        return _("no deal matches {filter} among the {n:,} deals the filters before it matched", filter=given,
+                 n=self.before)
 
 
 def _like(text: str) -> str:

@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 import duckdb
 
 from ..errors import ArchiveError, ArchiveWriteError
+from ..i18n import gettext as _
 from ..notation import iter_raw_records
 from .analysis import AnalyseSummary, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
@@ -81,7 +82,7 @@ class Archive:
         if self.secure:
             config["enable_external_access"] = False
         if self.read_only and not self.path.exists():
-            raise FileNotFoundError(f"no archive at {self.path}: import records first (tute import FILE)")
+            raise FileNotFoundError(_("no archive at {path}: import records first (tute import FILE)", path=self.path))
         if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         con = connect(self.path, read_only=self.read_only, config=config)  # held by another process: it says which
