@@ -3,14 +3,17 @@
 :func:`arrow_batch` is a pure function from record texts to one Arrow table per
 table of :mod:`.columns`; :func:`add_rows` appends one deal's rows to the
 columns of a batch, in the column order of the table (no dict per row and
-table: lists appended in a loop, turned into Arrow once per batch).
+table: lists appended in a loop, turned into Arrow once per batch).  A deal's
+own row is named once, taken as a tuple in the table's order in one C call,
+and the tuples are turned into columns once per batch (no Python loop per
+column).
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import pyarrow as pa
@@ -21,7 +24,7 @@ from ..declarations import CANTE_PAIRS
 from ..events import Cante, Exchange, Play, Tute
 from ..i18n import speaking
 from ..limits import INT32_MAX
-from ..notation import SEAT_TAGS, Record, parse_or_placeholder, read_date, read_number
+from ..notation import SEAT_TAGS, Record, export_text, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
 from ..validate import Report, validate_records
 from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
@@ -62,6 +65,8 @@ def plays_table(p: dict[str, list[Any]]) -> pa.Table:
 
 
 _CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
+_DEAL_ROW = itemgetter(*DEAL_COLUMNS)
+"""A deal's row as a tuple in the order of table deals, in one step."""
 
 
 def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -> bool:
@@ -73,7 +78,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     n = len(names)
     labels = rules.side_labels if rules else ()
     sheet = report.sheet
-    export = record.tpgn() if not record.errors else text
+    export = export_text(record, text) if not record.errors else text
     did, digest = deal_id(export)
     seen = out["_seen"]
     if did in seen:
@@ -204,8 +209,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
             if mask & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
-    for name, column in out["_deal_columns"]:  # the table's columns: one the row lacks fails here, not in DuckDB
-        column.append(row[name])
+    out["_deal_rows"].append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
     return True
 
 
@@ -233,12 +237,15 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
 
     out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
     out["_seen"] = {}
-    out["_deal_columns"] = [(name, out["deals"][name]) for name in DEAL_COLUMNS]
+    out["_deal_rows"] = []
     out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
     with speaking("en"):
-        out["deals"]["import_index"][:] = [place for place, (report, (_, _, _, text))  # the piece's own places
-                                           in enumerate(zip(validate_records(records()), batch))
-                                           if add_rows(report, text, out)]
-    tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t != "plays"}
+        places = [place for place, (report, (_, _, _, text))  # the piece's own places
+                  in enumerate(zip(validate_records(records()), batch)) if add_rows(report, text, out)]
+    rows = out.pop("_deal_rows")
+    deals = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out["deals"]  # one tuple a deal, turned into columns
+    deals["import_index"] = places
+    tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t not in ("plays", "deals")}
+    tables["deals"] = pa.Table.from_pydict(deals, schema=ARROW["deals"])
     tables["plays"] = plays_table(out["_plays"])
     return tables

@@ -29,7 +29,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".tags": ("CARD_TAGS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "Header", "format_side_values",
               "parse_side_values", "read_date", "read_number", "result_text", "rules_of"),
     ".tpgn": ("iter_records", "parse_or_placeholder", "parse_record", "read_record"),
-    ".writer": ("annotation_text", "canonical_tags", "play_lines", "write_record"),
+    ".writer": ("annotation_text", "canonical_tags", "export_text", "play_lines", "write_record"),
 }, globals())
 """Imported on first use (:mod:`tutepgn.lazy`): a command that never reads a record never loads the grammar."""
 
@@ -38,7 +38,7 @@ VERSION = 1
 
 __all__ = [
     "CARD_TAGS", "NAG_GLYPHS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "VERSION", "Entry", "Header", "Headers",
-    "annotation_text",
+    "annotation_text", "export_text",
     "JsonRecordError", "NotationError", "Note", "Record", "RecordModel", "Source", "batch_records", "canonical_tags",
     "format_side_values", "from_json", "iter_raw_records", "iter_records", "json_schema", "jsonform",
     "parse_or_placeholder", "parse_record", "parse_side_values", "play_lines", "read_date", "read_number", "read_record",

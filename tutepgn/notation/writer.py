@@ -10,7 +10,7 @@ writing it again reuses them.
 
 from __future__ import annotations
 
-from ..cards import CARD_STYLES, TOKEN_STYLES, display_cards
+from ..cards import CARD_STYLES, CODES, TOKEN_STYLES, display_cards
 from ..events import Context, Play
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
@@ -40,9 +40,7 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
     if header is not None:
         names = r.seat_names
         if header.hands is not None:
-            target = CARD_STYLES[style]
-            tags["Deal"] = " ".join(
-                f"{names[s]}:" + " ".join([target[c] for c in display_cards(m)]) for s, m in enumerate(header.hands))
+            tags["Deal"] = deal_value(header.hands, names, style)
         for name in ("Stock", "Trump"):
             if name in tags:
                 tags[name] = " ".join(restyle(tags[name], record.card_style, style).split())
@@ -62,6 +60,52 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
             ordered.append((name, tags.pop(name, ALWAYS.get(name, "?"))))
     ordered.extend(sorted(tags.items()))
     return ordered
+
+
+def deal_value(hands: tuple[int, ...], names: tuple[str, ...], style: str = "es") -> str:
+    """The Deal tag as the writer gives it: the seats in turn order, each hand's cards in display order."""
+    target = CARD_STYLES[style]
+    return " ".join(f"{names[s]}:" + " ".join([target[c] for c in display_cards(m)]) for s, m in enumerate(hands))
+
+
+_CANONICAL_CARDS = frozenset(CODES)
+"""The cards as the canonical (es) style writes them."""
+_ORDERED: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
+"""Per tag names in a record's order and seat names: whether the writer keeps that order (a few shapes recur)."""
+
+
+def export_text(record: Record, text: str) -> str:
+    """The export text (es cards) of a record read from ``text``: ``text`` itself when it is written so already.
+
+    Files this library wrote, and an archive's own exports, are read again far
+    more often than anything else; checking that their tags are in the
+    writer's order with the writer's values costs a fraction of writing them.
+    The check is exact: anything it does not vouch for is written anew.
+    """
+    header = record.header_or_none()
+    if record.play_text is None or header is None or "\\" in text:  # not read in export form, or escapes
+        return write_record(record)
+    tags = record.tags
+    r = header.rules
+    key = (tuple(tags), r.seat_names)
+    ordered = _ORDERED.get(key)
+    if ordered is None:
+        if len(_ORDERED) > 1024:
+            _ORDERED.clear()
+        ordered = _ORDERED[key] = [name for name, _ in canonical_tags(record)] == list(tags)
+    if not (ordered and tags["Rules"] == str(r)
+            and (header.hands is None or tags["Deal"] == deal_value(header.hands, r.seat_names))
+            and (header.claimed_score is None or tags["Score"] == format_side_values(header.claimed_score, r))
+            and (header.match_score is None or tags["MatchScore"] == format_side_values(header.match_score, r))
+            and all(_written(tags[name]) for name in ("Stock", "Trump") if name in tags)):
+        return write_record(record)
+    return text.rstrip() + "\n"  # the reader took every line after the marker to be blank
+
+
+def _written(cards: str) -> bool:
+    """Whether a Stock or Trump value is as the writer gives it: es cards, one space apart."""
+    words = cards.split(" ")
+    return _CANONICAL_CARDS.issuperset(words)
 
 
 def write_record(record: Record, style: str = "es") -> str:
