@@ -347,13 +347,27 @@ static int beaten_later(const State *s, int seat, int c) {
     return 0;
 }
 
+/* At a lead, the plain suits no opponent of the leader can trump: each opponent holding a trump holds the suit. */
+static u64 safe_suits(const State *s, int maxing) {
+    u64 safe = ~SUIT_MASK(s->trump);
+    for (int i = 0; i < s->n; i++) {
+        u64 h = s->d.hands[i];
+        if ((s->team >> i & 1) == maxing || !(h & SUIT_MASK(s->trump))) continue;
+        for (int suit = 0; suit < 4; suit++)
+            if (!(h & SUIT_MASK(suit))) safe &= ~SUIT_MASK(suit);
+    }
+    return safe;
+}
+
 /* The order to try cards in: the table's best lead, sure winners with many points, points given to a
- * partner sure to win, then cheap cards thrown; ties by card int. */
+ * partner sure to win, leads of a plain suit no opponent can trump (the cheapest first), then cheap cards
+ * thrown; ties by card int. */
 static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[MAX_MOVES]) {
     const Dyn *d = &s->d;
     int scores[MAX_MOVES], count = 0, w = d->winning, maxing = s->team >> seat & 1;
     int mate_sure = w >= 0 && (s->team >> w & 1) == maxing
                     && !beaten_later(s, seat, d->high_trump >= 0 ? d->high_trump : d->high_led);
+    u64 safe = d->tlen == 0 ? safe_suits(s, maxing) : 0;
     while (moves) {
         int c = __builtin_ctzll(moves);
         moves &= moves - 1;
@@ -363,6 +377,7 @@ static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[
         if (c == hint) score = 1 << 20;
         else if (wins && !beaten_later(s, seat, c)) score = 2000 + 16 * points - strength;
         else if (mate_sure) score = 1000 + 16 * points - strength;
+        else if (safe >> c & 1) score = 500 - 16 * points - strength;
         else score = -16 * points - strength;
         int i = count++;
         while (i > 0 && scores[i - 1] < score) { scores[i] = scores[i - 1]; cards[i] = cards[i - 1]; i--; }

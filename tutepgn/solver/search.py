@@ -35,7 +35,7 @@ counts can differ); they are tested to agree.
 
 from __future__ import annotations
 
-from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask, cards_in
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask, cards_in
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty
 from .position import MERGE, SQUEEZE, STOCK_PER_WORD, ZEROS, declare, duty_options, trick_state
@@ -324,13 +324,29 @@ class PythonSearch:
                 return True
         return False
 
+    def safe_suits(self, maxing: int) -> Mask:
+        """At a lead, the plain suits no opponent of the leader can trump: each opponent holding a trump
+        holds the suit."""
+        trumps = SUIT_MASK[self.trump]
+        safe = FULL_PACK & ~trumps
+        for seat, h in enumerate(self.hands):
+            if (self.team >> seat & 1) == maxing or not h & trumps:
+                continue
+            for suit in SUITS:
+                if not h & SUIT_MASK[suit]:
+                    safe &= ~SUIT_MASK[suit]
+        return safe
+
     def order(self, seat: int, moves: Mask, hint: int) -> list[Card]:
         """The order to try cards in: the table's best lead, sure winners with many points, points given
-        to a partner sure to win, then cheap cards thrown; ties by card int."""
+        to a partner sure to win, leads of a plain suit no opponent can trump (the cheapest first), then cheap
+        cards thrown; ties by card int."""
         w, trump, led, high_led, high_trump = self.winning, self.trump, self.led, self.high_led, self.high_trump
         leading = not self.trick
-        mate_sure = (w >= 0 and (self.team >> w & 1) == (self.team >> seat & 1)
+        maxing = self.team >> seat & 1
+        mate_sure = (w >= 0 and (self.team >> w & 1) == maxing
                      and not self.beaten_later(seat, high_trump if high_trump >= 0 else high_led))
+        safe = self.safe_suits(maxing) if leading else 0
         scored = []
         for c in range(40):
             if not moves >> c & 1:
@@ -343,6 +359,8 @@ class PythonSearch:
                 score = 2000 + 16 * points - strength
             elif mate_sure:
                 score = 1000 + 16 * points - strength
+            elif safe >> c & 1:
+                score = 500 - 16 * points - strength
             else:
                 score = -16 * points - strength
             scored.append((-score, c))
