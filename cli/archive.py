@@ -354,6 +354,7 @@ def sql(
     fmt: format_option("table", "json", "nl", "csv") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
+    dataset: DatasetOption = None,
 ) -> None:
     """Run SQL on a read-only connection in a process of its own: no writes, no files, no network, a time
     limit, a memory limit, a row cap."""
@@ -362,8 +363,9 @@ def sql(
 
     from tutepgn.archive import default_path, run_sql
     try:
-        columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows, memory=memory)
-    except (FileNotFoundError, LimitError, duckdb.Error, ArchiveError) as exc:
+        columns, rows, cut = run_sql(dataset or db or default_path(), query, timeout=timeout, max_rows=max_rows,
+                                     memory=memory, dataset=dataset is not None)
+    except (OSError, ValueError, LimitError, duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
     if form in (Format.json, Format.nl):
         emit(form, [dict(zip(columns, row)) for row in rows])

@@ -306,13 +306,10 @@ def piece_task(dest: str, run: int, skip_invalid: bool, item: tuple[int, int, li
     return import_piece(dest, run, number, before, batch, skip_invalid)
 
 
-def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
-                    threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection whose tables are views of the dataset's committed files: the archive's
-    queries (:class:`.store.Archive` over it) run unchanged.  ``secure``: SQL reaches no file but the dataset's
-    folder, and the configuration is locked (a service's connection)."""
-    import duckdb
-
+def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """The dataset's local root and the SQL that makes every table of the archive a view of its committed files
+    (then the archive's views): what a DuckDB connection over the dataset runs first (:func:`connect_dataset`,
+    and ``tute sql --dataset`` in its own process)."""
     dataset = Dataset(dest)
     if not isinstance(dataset.fs, pafs.LocalFileSystem):
         raise ValueError(f"{dataset.dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's "
@@ -321,27 +318,40 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
     if not manifests:
         raise FileNotFoundError(f"no dataset at {dataset.dest}: import records first (tute import FILE --to parquet "
                                 f"{dataset.dest})")
-    config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
-                              "autoinstall_known_extensions": False}
-    if threads:
-        config["threads"] = threads
-    con = duckdb.connect(":memory:", config=config)
-    con.execute("SET parquet_metadata_cache = true")  # each search reads the files' footers once, not per query
+    statements = []
     for table, columns in TABLES.items():
         files = dataset.files(table, manifests)
         if not files:
-            con.execute(table_sql(table))
+            statements.append(table_sql(table))
             continue
         listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
         keys = PARTITIONS.get(table)
         hive = (", hive_partitioning = true, hive_types = {"
                 + ", ".join(f"'{k}': {next(c.sql for c in columns if c.name == k)}" for k in keys) + "}"
                 if keys else ", hive_partitioning = false")
-        con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
-                    f"FROM read_parquet([{listed}]{hive})")
-    con.execute(VIEWS)
+        statements.append(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
+                          f"FROM read_parquet([{listed}]{hive})")
+    return dataset.root, [*statements, VIEWS]
+
+
+def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
+                    threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection whose tables are views of the dataset's committed files: the archive's
+    queries (:class:`.store.Archive` over it) run unchanged.  ``secure``: SQL reaches no file but the dataset's
+    folder, and the configuration is locked (a service's connection)."""
+    import duckdb
+
+    root, statements = view_statements(dest)
+    config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
+                              "autoinstall_known_extensions": False}
+    if threads:
+        config["threads"] = threads
+    con = duckdb.connect(":memory:", config=config)
+    con.execute("SET parquet_metadata_cache = true")  # each search reads the files' footers once, not per query
+    for statement in statements:
+        con.execute(statement)
     if secure:
-        con.execute("SET allowed_directories = ?", [[dataset.root + "/"]])
+        con.execute("SET allowed_directories = ?", [[root + "/"]])
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
     return con
