@@ -429,18 +429,31 @@ def analyse(
                                           "rules allow).")] = False,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
+    dataset: Annotated[Optional[Path], typer.Option(
+        "--dataset", metavar="DEST", show_default=False,
+        help="Analyse the deals of the Parquet dataset at DEST, the analyses stored in it.")] = None,
+    cluster: cluster_option("Analyse") = None,
 ) -> None:
     """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
     form = chosen(fmt, as_json)
+    progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+                        TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
+    if dataset is not None:
+        from tutepgn.cli.scale import analyse_dataset
+        with progress:
+            task = progress.add_task("analyse", total=None)
+            summary = analyse_dataset(dataset, cluster, cantes=cantes, jobs=jobs,
+                                      progress=lambda done, total: progress.update(task, completed=done, total=total))
+        return say_summary(form, dataset, summary, key="dataset")
     source = existing_archive(db)
     archive = open_archive(source, read_only=False)
     import duckdb
-    progress = Progress(TextColumn("analysing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
-                        TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
+
+    from tutepgn.cli.scale import on_cluster
     try:
-        with progress:
+        with progress, on_cluster(cluster, "tute-archive-analyse") as mapper:
             task = progress.add_task("analyse", total=None)
-            summary = archive.analyse(cantes=cantes, jobs=jobs,
+            summary = archive.analyse(cantes=cantes, jobs=jobs, mapper=mapper,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
     except duckdb.Error as exc:
         raise fail(ArchiveError(f"the archive could not be written ({exc}): analyse again to finish")) from None

@@ -227,3 +227,40 @@ def test_sql_over_the_dataset_writes_nothing_and_reaches_no_other_file(dataset: 
 def test_sql_without_a_dataset_is_a_problem(tmp_path: Path) -> None:
     result = runner.invoke(app, ["sql", "SELECT 1", "--dataset", str(tmp_path / "none"), "--json"])
     assert result.exit_code == 2 and "no dataset at" in json.loads(result.stderr)["detail"]
+
+
+def test_an_interrupted_analysis_keeps_its_committed_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis of a dataset's deals stops after its second batch of 2: a rerun analyses the rest, each
+    deal's row once; the rows are those of an archive file's analysis."""
+    import tutepgn.archive.dataset_analysis as module
+
+    monkeypatch.setattr(module, "WORK_SIZE", 2)
+    sources = [SAMPLES / "tutes.tpgn", SAMPLES / "simulated" / "playcard-2p-3-matches.tpgn"]
+    dest = tmp_path / "d"
+    import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    real, calls = module.commit, 0
+
+    def dying(*args: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "commit", dying)
+    with pytest.raises(KeyboardInterrupt):
+        module.analyse_dataset(dest, batch_size=2)
+    monkeypatch.setattr(module, "commit", real)
+    assert connect_dataset(dest).execute("SELECT count(*) FROM analyses").fetchone() == (4,)
+    summary = module.analyse_dataset(dest, batch_size=5)
+    assert (summary.analysed, summary.skipped, summary.failed) == (12, 4, 0)
+    with Archive(tmp_path / "a.duckdb") as archive:
+        archive.import_sources(sources)
+        archive.analyse()
+        assert rows(connect_dataset(dest), "analyses") == rows(archive.con, "analyses")
+    assert not list((dest / "_staging").rglob("*.parquet"))
+
+
+def test_analyse_without_a_dataset_is_a_problem(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["archive", "analyse", "--dataset", str(tmp_path / "none"), "--json"])
+    assert result.exit_code == 2 and "no dataset at" in json.loads(result.stderr)["detail"]

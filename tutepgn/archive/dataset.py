@@ -5,7 +5,7 @@ Layout under the dataset's root (a local folder, or a URL pyarrow opens: ``s3://
     deals/preset=P/year=Y/part-RUN-PIECE.parquet   the deals, partitioned by what searches prune on
     plays/part-RUN-PIECE.parquet                   plays, declarations, hands, issues: a file per piece
     imports/part-RUN-imports.parquet               one row per import, as in an archive file
-    analyses/part-RUN-PIECE.parquet                what ``tute analyse --cluster`` stored
+    analyses/part-RUN-PIECE.parquet                what ``tute archive analyse --dataset`` stored
     _manifests/RUN-PIECE.json                      the commit of a piece: the files it added
     _staging/                                      parts being written (never read)
 
