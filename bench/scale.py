@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -50,11 +52,13 @@ def phase(kind: str, dest: Path, files: list[str]) -> dict[str, Any]:
     if kind == "parquet":
         summary = import_dataset(dest, iter_raw_records(files), names, jobs=2)
         return {"summary": summary.to_dict(), "bytes": sum(p.stat().st_size for p in dest.rglob("*.parquet"))}
+    import dask
     import distributed
 
-    from tutepgn.archive.cluster import import_cluster
+    from tutepgn.archive.cluster import LOCAL_CONFIG, import_cluster
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with dask.config.set(LOCAL_CONFIG), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         client.submit(nothing, 0).result()  # the workers are up before the clock starts
         with distributed.get_task_stream(client) as stream:
@@ -71,10 +75,15 @@ def phase(kind: str, dest: Path, files: list[str]) -> dict[str, Any]:
 
 
 def run_phase(kind: str, dest: Path, files: list[Path]) -> dict[str, Any]:
-    """:func:`phase` in a child process (a fresh interpreter: nothing cached from the others)."""
+    """:func:`phase` in a child process (a fresh interpreter: nothing cached from the others), with the CPU
+    seconds of the process and all its descendants (workers, a cluster's scheduler and nannies): on a shared
+    machine, the figure the other jobs disturb least."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     child = subprocess.run([sys.executable, __file__, "--phase", kind, str(dest), *map(str, files)],
                            capture_output=True, text=True, check=True)
-    return json.loads(child.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {**json.loads(child.stdout.strip().splitlines()[-1]),
+            "cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)}
 
 
 def main() -> None:
@@ -89,7 +98,7 @@ def main() -> None:
         print(json.dumps(phase(kind, Path(dest), files)))
         return
     files, gen_seconds, made = generate(args.deals, 2)
-    print(f"{args.deals:,} simulated deals in {len(files)} files ({made:,} generated in {gen_seconds:.0f} s)")
+    print(f"{args.deals:,} simulated deals in {len(files)} files ({made:,} generated in {gen_seconds:.0f} s)", flush=True)
     db, dest, dask_dest = (OUT / f"scale-{args.deals}.duckdb", OUT / f"scale-{args.deals}-parquet",
                            OUT / f"scale-{args.deals}-dask")
     for stale in (db, db.with_name(db.name + ".wal")):
@@ -99,18 +108,24 @@ def main() -> None:
     figures: dict[str, Any] = {"deals": args.deals}
     for kind, target in (("file", db), ("parquet", dest), ("dask", dask_dest)):
         figures[kind] = run_phase(kind, target, files)
+        figures[kind]["load_average"] = load = os.getloadavg()  # the machine is shared: say how busy it was
         s = figures[kind]["summary"]
         print(f"import into {kind:8}: {s['records']:,} records, {s['added']:,} added in {s['seconds']:.1f} s = "
-              f"{s['records'] / s['seconds']:,.0f} deals/s")
+              f"{s['records'] / s['seconds']:,.0f} deals/s, {figures[kind]['cpu_seconds']:,.0f} s of CPU "
+              f"(load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f})", flush=True)
     ratio = figures["dask"]["summary"]["seconds"] / figures["parquet"]["summary"]["seconds"]
     d = figures["dask"]
-    print(f"  Dask (LocalCluster, 2 workers) / single machine into Parquet: {ratio:.2f} (target <= 1.20)")
+    cpu_ratio = figures["dask"]["cpu_seconds"] / max(figures["parquet"]["cpu_seconds"], 0.1)
+    print(f"  Dask (LocalCluster, 2 workers) / single machine into Parquet: {ratio:.2f} (target <= 1.20); "
+          f"CPU seconds: {cpu_ratio:.2f}")
     print(f"  per-piece task: {d['tasks']} tasks, mean {d['task_seconds_mean']:.2f} s, max {d['task_seconds_max']:.2f} s;"
           f" scheduler overhead per task: {d['scheduler_overhead_seconds'] * 1000:.1f} ms")
     print(f"  sizes: file {figures['file']['bytes'] / 2**20:,.0f} MiB, dataset {figures['parquet']['bytes'] / 2**20:,.0f} MiB")
     over_file = time_searches(db, args.runs)
     over_dataset = time_searches(dest, args.runs, opener=lambda p: dataset_archive(p))
-    print(f"searches ({args.runs} runs each; the first page of 50 by date + the count), p95 in ms:")
+    load = os.getloadavg()
+    print(f"searches ({args.runs} runs each; the first page of 50 by date + the count), p95 in ms "
+          f"(load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}):")
     print(f"  {'filter':30} {'file':>8} {'dataset':>8} {'ratio':>6}")
     worst = 0.0
     for name, t in over_file["searches"].items():

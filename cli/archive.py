@@ -368,6 +368,7 @@ def sql(
     fmt: format_option("table", "json", "nl", "csv") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
+    dataset: DatasetOption = None,
 ) -> None:
     """Run SQL on a read-only connection in a process of its own: no writes, no files, no network, a time
     limit, a memory limit, a row cap."""
@@ -376,8 +377,9 @@ def sql(
 
     from tutepgn.archive import default_path, run_sql
     try:
-        columns, rows, cut = run_sql(db or default_path(), query, timeout=timeout, max_rows=max_rows, memory=memory)
-    except (FileNotFoundError, LimitError, duckdb.Error, ArchiveError) as exc:
+        columns, rows, cut = run_sql(dataset or db or default_path(), query, timeout=timeout, max_rows=max_rows,
+                                     memory=memory, dataset=dataset is not None)
+    except (OSError, ValueError, LimitError, duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
     if form in (Format.json, Format.nl):
         emit(form, [dict(zip(columns, row)) for row in rows])
@@ -443,19 +445,33 @@ def analyse(
                                           "rules allow).")] = False,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
+    dataset: Annotated[Optional[Path], typer.Option(
+        "--dataset", metavar="DEST", show_default=False,
+        help="Analyse the deals of the Parquet dataset at DEST, the analyses stored in it.")] = None,
+    cluster: cluster_option("Analyse") = None,
 ) -> None:
     """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
     form = chosen(fmt, as_json)
-    source = existing_archive(db)
-    archive = open_archive(source, read_only=False)
-    import duckdb
     progress = Progress(TextColumn(_("analysing")), BarColumn(),
                         TextColumn(_("{done}/{total} deals", done="{task.completed:,}", total="{task.total:,}")),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
-    try:
+    if dataset is not None:
+        from tutepgn.cli.scale import analyse_dataset
         with progress:
             task = progress.add_task("analyse", total=None)
-            summary = archive.analyse(cantes=cantes, jobs=jobs,
+            summary = analyse_dataset(dataset, cluster, cantes=cantes, jobs=jobs,
+                                      progress=lambda done, total: progress.update(task, completed=done, total=total))
+        return say_summary(form, dataset, summary, key="dataset")
+    source = existing_archive(db)
+    archive = open_archive(source, read_only=False)
+    import duckdb
+
+    from tutepgn.cli.scale import on_cluster
+
+    try:
+        with progress, on_cluster(cluster, "tute-archive-analyse") as mapper:
+            task = progress.add_task("analyse", total=None)
+            summary = archive.analyse(cantes=cantes, jobs=jobs, mapper=mapper,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
     except duckdb.Error as exc:
         raise fail(ArchiveError(_("the archive could not be written ({reason}): analyse again to finish",

@@ -17,6 +17,7 @@ from tutepgn.i18n import gettext as _
 if TYPE_CHECKING:
     from tutepgn.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
+    from tutepgn.archive.analysis import AnalyseSummary
 
 def cluster_option(work: str) -> Any:
     """The ``--cluster ADDRESS`` option of a command that does ``work`` (a message, marked ``N_``) on a Dask
@@ -56,6 +57,19 @@ def import_dataset(sources: list[Any], to: tuple[str, str] | None, cluster: str 
     except (OSError, UnicodeDecodeError, ArchiveError, ClusterError, ValueError) as exc:
         raise fail(exc) from None
     return dest, summary
+
+
+def analyse_dataset(dest: Path, cluster: str | None, *, cantes: bool, jobs: int,
+                    progress: Callable[[int, int], None]) -> AnalyseSummary:
+    """``tute archive analyse --dataset DEST [--cluster ADDRESS]``: the run's summary, or exit 2 saying why not."""
+    from tutepgn.archive.cluster import address_of
+    from tutepgn.archive.dataset_analysis import analyse_dataset as analyse
+
+    try:
+        with on_cluster(address_of(cluster), "tute-archive-analyse") as mapper:
+            return analyse(dest, cantes=cantes, jobs=jobs, mapper=mapper, progress=progress)
+    except (OSError, ValueError, ArchiveError) as exc:
+        raise fail(exc) from None
 
 
 def open_dataset(dest: Path, *, secure: bool = False) -> Archive:

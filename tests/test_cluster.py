@@ -175,3 +175,43 @@ def test_validate_on_the_cluster_matches_one_machine(client: distributed.Client)
     mine, theirs = json.loads(on_cluster.stdout), json.loads(here.stdout)
     assert mine["summary"].pop("seconds") > 0 and theirs["summary"].pop("seconds") > 0  # the one difference
     assert mine == theirs and len(theirs["reports"]) == 295
+
+
+QUICK = [SAMPLES / name for name in ("tutes.tpgn", "playcard-exchange-and-late-cante.tpgn", "torofun-2p-italian-cards.tpgn",
+                                     "torofun-3p.tpgn", "unfinished-deal.tpgn")]
+"""Samples quick to analyse (2 and 3 players, an unfinished 4-player deal)."""
+SEARCHES = [["--blunders"], ["--no-blunders"], ["--mistakes"], ["--par-diff-max", "-10"], ["--max-cost", "5"],
+            ["--analysed"], ["--no-analysed"]]
+
+
+def test_analyses_on_the_cluster_are_stored_in_the_dataset_as_in_the_file(
+        client: distributed.Client, tmp_path: Path) -> None:
+    """``tute archive analyse --dataset DEST --cluster ADDRESS`` stores the rows one machine stores in a file
+    (table analyses, joined to the deals by id), and the dataset's searches filter on them as the file's do;
+    ``--cluster`` over a file stores the same rows too."""
+    address = client.scheduler.address
+    db, on_cluster_db, dest = tmp_path / "a.duckdb", tmp_path / "c.duckdb", tmp_path / "d"
+    for target in (["--db", str(db)], ["--db", str(on_cluster_db)], ["--to", "parquet", str(dest)]):
+        assert runner.invoke(app, ["import", *map(str, QUICK), *target, "--jobs", "1"]).exit_code == 0
+    assert runner.invoke(app, ["archive", "analyse", "--db", str(db), "--jobs", "1"]).exit_code == 0
+    on_file = runner.invoke(app, ["archive", "analyse", "--db", str(on_cluster_db), "--cluster", address, "--json"])
+    result = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--cluster", address, "--json"])
+    assert on_file.exit_code == 0 and result.exit_code == 0, result.output
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con, duckdb.connect(str(on_cluster_db), read_only=True) as other:
+        expected = con.execute("SELECT * FROM analyses ORDER BY ALL").fetchall()
+        deals = con.execute("SELECT count(*) FROM deals").fetchone()[0]
+        assert len(expected) == deals > 5 and other.execute("SELECT * FROM analyses ORDER BY ALL").fetchall() == expected
+    summary = json.loads(result.stdout)
+    assert summary["dataset"] == str(dest) and (summary["analysed"], summary["skipped"]) == (deals, 0)
+    assert rows(dest, "analyses") == expected
+    assert [p.relative_to(dest).parts[0] for p in dest.rglob("*.parquet") if "analyses" in p.parts] == ["analyses"]
+    for filters in SEARCHES:
+        over_file = runner.invoke(app, ["search", *filters, "--db", str(db), "--json", "--limit", "100"])
+        over_dataset = runner.invoke(app, ["search", *filters, "--dataset", str(dest), "--json", "--limit", "100"])
+        assert over_dataset.exit_code == 0 and over_dataset.stdout == over_file.stdout, filters
+    assert any(len(json.loads(runner.invoke(app, ["search", *f, "--dataset", str(dest), "--json"]).stdout)) not in (0, deals)
+               for f in SEARCHES)  # the filters do pick some of the deals
+    again = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--json"])
+    assert (json.loads(again.stdout)["analysed"], json.loads(again.stdout)["skipped"]) == (0, deals)

@@ -182,3 +182,85 @@ def test_the_dataset_answers_read_only_and_reaches_no_other_file(dataset: Path, 
         con.execute("SELECT * FROM read_csv('/etc/passwd')")
     with pytest.raises(duckdb.Error):
         con.execute("SET enable_external_access = true")
+
+
+SQL = ["SELECT preset, year, count(*) AS n, sum(winner_points) AS points FROM deals GROUP BY ALL ORDER BY ALL",
+       "SELECT * FROM players ORDER BY ALL",
+       "SELECT d.preset, p.card, count(*) AS n FROM plays p JOIN deals d ON d.id = p.deal_id WHERE p.trick = 1 "
+       "GROUP BY ALL ORDER BY ALL"]
+
+
+@pytest.mark.parametrize("form", ["--json", "--nl", "--format=csv", "--format=table"])
+def test_sql_over_the_dataset_answers_as_over_the_file(archive_file: Path, dataset: Path, form: str) -> None:
+    for query in SQL:
+        over_file = runner.invoke(app, ["sql", query, form, "--db", str(archive_file)])
+        over_dataset = runner.invoke(app, ["sql", query, form, "--dataset", str(dataset)])
+        assert over_file.exit_code == over_dataset.exit_code == 0, over_dataset.output
+        assert over_dataset.stdout == over_file.stdout and len(over_file.stdout) > 100
+
+
+def test_sql_over_the_dataset_cuts_rows_as_over_the_file(dataset: Path) -> None:
+    result = runner.invoke(app, ["sql", "SELECT id FROM deals", "--dataset", str(dataset), "--json", "--max-rows", "7"])
+    assert result.exit_code == 0 and len(json.loads(result.stdout)) == 7
+    assert "only the first 7 rows" in result.stderr
+
+
+@pytest.mark.parametrize("query", [
+    "COPY (SELECT 1 AS x) TO '{dataset}/deals/x.parquet'",  # the one folder the views reach: refused all the same
+    "EXPLAIN ANALYZE COPY (SELECT 1 AS x) TO '{dataset}/x.csv'",
+    "CREATE TABLE t AS SELECT 1",
+    "SELECT * FROM read_text('/etc/passwd')",
+    "SET enable_external_access = true",
+    "SELEC 1",
+])
+def test_sql_over_the_dataset_writes_nothing_and_reaches_no_other_file(dataset: Path, query: str) -> None:
+    from tutepgn.errors import Problem
+
+    before = sorted(p for p in dataset.rglob("*") if "_staging" not in p.parts)
+    result = runner.invoke(app, ["sql", query.format(dataset=dataset), "--dataset", str(dataset), "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    problem = Problem.model_validate_json(result.stderr)
+    assert problem.status == 2 and problem.instance == "tute sql" and problem.errors
+    assert sorted(p for p in dataset.rglob("*") if "_staging" not in p.parts) == before
+
+
+def test_sql_without_a_dataset_is_a_problem(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["sql", "SELECT 1", "--dataset", str(tmp_path / "none"), "--json"])
+    assert result.exit_code == 2 and "no dataset at" in json.loads(result.stderr)["detail"]
+
+
+def test_an_interrupted_analysis_keeps_its_committed_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis of a dataset's deals stops after its second batch of 2: a rerun analyses the rest, each
+    deal's row once; the rows are those of an archive file's analysis."""
+    import tutepgn.archive.dataset_analysis as module
+
+    monkeypatch.setattr(module, "WORK_SIZE", 2)
+    sources = [SAMPLES / "tutes.tpgn", SAMPLES / "simulated" / "playcard-2p-3-matches.tpgn"]
+    dest = tmp_path / "d"
+    import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    real, calls = module.commit, 0
+
+    def dying(*args: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "commit", dying)
+    with pytest.raises(KeyboardInterrupt):
+        module.analyse_dataset(dest, batch_size=2)
+    monkeypatch.setattr(module, "commit", real)
+    assert connect_dataset(dest).execute("SELECT count(*) FROM analyses").fetchone() == (4,)
+    summary = module.analyse_dataset(dest, batch_size=5)
+    assert (summary.analysed, summary.skipped, summary.failed) == (12, 4, 0)
+    with Archive(tmp_path / "a.duckdb") as archive:
+        archive.import_sources(sources)
+        archive.analyse()
+        assert rows(connect_dataset(dest), "analyses") == rows(archive.con, "analyses")
+    assert not list((dest / "_staging").rglob("*.parquet"))
+
+
+def test_analyse_without_a_dataset_is_a_problem(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["archive", "analyse", "--dataset", str(tmp_path / "none"), "--json"])
+    assert result.exit_code == 2 and "no dataset at" in json.loads(result.stderr)["detail"]

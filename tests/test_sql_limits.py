@@ -38,15 +38,28 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _sandboxes() -> Iterator[int]:
-    """The query processes still running (children of this one or of its children)."""
+    """The query processes still running (children of this one or of its children: not those of other test runs
+    on the same machine)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 command = Path(f"/proc/{entry}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"sandbox.py" in command:
+            if b"sandbox.py" in command and _descends(int(entry)):
                 yield int(entry)
+
+
+def _descends(pid: int) -> bool:
+    """Whether process ``pid`` descends from this one."""
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return False
+        if pid == os.getpid():
+            return True
+    return False
 
 
 @pytest.mark.parametrize("query", [REPEAT, LISTS], ids=["repeat", "list_concat"])

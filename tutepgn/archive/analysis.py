@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
@@ -27,6 +27,9 @@ from ..i18n import gettext as _
 from ..notation import parse_or_placeholder
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
+
+if TYPE_CHECKING:
+    from ..annotate import Mapper
 
 VERSION_KEY = str(ANALYSIS_VERSION)
 """The stored rows' ``version``: :data:`tutepgn.analysis_version.ANALYSIS_VERSION` (raised when the solver or the
@@ -91,12 +94,20 @@ def analysis_rows(piece: list[tuple[int, str | None, str]], cantes: bool) -> lis
     return [analysis_row(deal_id, rules, text, cantes) for deal_id, rules, text in piece]
 
 
+PENDING = ("NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND a.rules = coalesce(d.rules, '') "
+           "AND a.version = ? AND a.cantes = ?)")
+"""The condition on ``deals d`` of a deal with no stored analysis for the key (parameters: :func:`pending_key`)."""
+
+
+def pending_key(cantes: bool) -> list[Any]:
+    """The parameters of :data:`PENDING`."""
+    return [VERSION_KEY, cantes]
+
+
 def pending_ids(con: duckdb.DuckDBPyConnection, cantes: bool) -> list[int]:
     """The deals with no stored analysis for the key, in id order."""
-    return [row[0] for row in con.execute(
-        "SELECT id FROM deals d WHERE NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND "
-        "a.rules = coalesce(d.rules, '') AND a.version = ? AND a.cantes = ?) ORDER BY id",
-        [VERSION_KEY, cantes]).fetchall()]
+    return [row[0] for row in con.execute(f"SELECT id FROM deals d WHERE {PENDING} ORDER BY id",
+                                          pending_key(cantes)).fetchall()]
 
 
 def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[str, Any] | None:
@@ -120,10 +131,11 @@ def store_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> N
 
 def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, jobs: int = 1,
                     batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
-                    ) -> AnalyseSummary:
+                    mapper: Mapper | None = None) -> AnalyseSummary:
     """Analyse every deal of the archive open on ``con`` that has no row for the key yet.
 
-    Pieces of :data:`WORK_SIZE` deals (at most ``batch_size``) go to ``jobs`` worker processes; every
+    Pieces of :data:`WORK_SIZE` deals (at most ``batch_size``) go to ``jobs`` worker processes (or to
+    ``mapper``: a Dask cluster, :func:`.cluster.ordered`); every
     ``batch_size`` deals are one transaction, so an interrupted run keeps what
     it committed and the next run goes on from there.  ``progress(done,
     total)`` after each piece.
@@ -142,7 +154,7 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
 
     pending = 0
     try:
-        for rows in ordered_map(partial(analysis_rows, cantes=cantes), pieces(), jobs, ahead=jobs + 1):
+        for rows in analysed_pieces(partial(analysis_rows, cantes=cantes), pieces(), jobs, mapper):
             if not pending:
                 con.execute("BEGIN TRANSACTION")
             store_rows(con, rows)
@@ -163,3 +175,10 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
                 con.execute("ROLLBACK")
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def analysed_pieces(work: Callable[[list[tuple[int, str | None, str]]], list[tuple[Any, ...]]],
+                    pieces: Iterator[list[tuple[int, str | None, str]]], jobs: int,
+                    mapper: Mapper | None) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of each piece, in order: by ``mapper`` when given (a cluster), else in ``jobs`` worker processes."""
+    return mapper(work, pieces) if mapper is not None else ordered_map(work, pieces, jobs, ahead=jobs + 1)

@@ -34,6 +34,9 @@ INSTALL = "pip install 'tutepgn[dask]'"
 """How Dask is installed for ``--cluster``."""
 RETRIES = 2
 """Times a task that raised is run again (a task whose worker died is run again by the scheduler)."""
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False}
+"""Dask settings of a ``LocalCluster`` started here: no statistical profiler in the workers (it samples the task's
+stack every 10 ms, taking the GIL from it: about a tenth more CPU per piece, measured in bench/scale.py's runs)."""
 
 
 def address_of(given: str | None) -> str | None:
@@ -46,12 +49,14 @@ def connected(address: str) -> Iterator[Client]:
     """A client of the cluster at ``address`` (``tcp://host:8786``), or of a ``LocalCluster`` started here for
     ``local`` (a worker per core) or ``local:N`` (N workers, one process each)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise ClusterError(f"--cluster needs Dask distributed, which is not installed: {INSTALL}") from None
     if address == "local" or address.startswith("local:"):
         workers = int(address[6:]) if address[6:].isdigit() else os.cpu_count() or 1
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+        with dask.config.set(LOCAL_CONFIG), \
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                 Client(cluster) as client:
             yield client
         return

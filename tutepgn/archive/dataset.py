@@ -5,7 +5,7 @@ Layout under the dataset's root (a local folder, or a URL pyarrow opens: ``s3://
     deals/preset=P/year=Y/part-RUN-PIECE.parquet   the deals, partitioned by what searches prune on
     plays/part-RUN-PIECE.parquet                   plays, declarations, hands, issues: a file per piece
     imports/part-RUN-imports.parquet               one row per import, as in an archive file
-    analyses/part-RUN-PIECE.parquet                what ``tute analyse --cluster`` stored
+    analyses/part-RUN-PIECE.parquet                what ``tute archive analyse --dataset`` stored
     _manifests/RUN-PIECE.json                      the commit of a piece: the files it added
     _staging/                                      parts being written (never read)
 
@@ -307,6 +307,34 @@ def piece_task(dest: str, run: int, skip_invalid: bool, item: tuple[int, int, li
     return import_piece(dest, run, number, before, batch, skip_invalid)
 
 
+def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """The dataset's local root and the SQL that makes every table of the archive a view of its committed files
+    (then the archive's views): what a DuckDB connection over the dataset runs first (:func:`connect_dataset`,
+    and ``tute sql --dataset`` in its own process)."""
+    dataset = Dataset(dest)
+    if not isinstance(dataset.fs, pafs.LocalFileSystem):
+        raise ValueError(_("{path}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's httpfs, "
+                           "Polars or Spark: docs/scale.md)", path=dataset.dest))
+    manifests = dataset.manifests()
+    if not manifests:
+        raise FileNotFoundError(_("no dataset at {path}: import records first (tute import FILE --to parquet {path})",
+                                  path=dataset.dest))
+    statements = []
+    for table, columns in TABLES.items():
+        files = dataset.files(table, manifests)
+        if not files:
+            statements.append(table_sql(table))
+            continue
+        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        keys = PARTITIONS.get(table)
+        hive = (", hive_partitioning = true, hive_types = {"
+                + ", ".join(f"'{k}': {next(c.sql for c in columns if c.name == k)}" for k in keys) + "}"
+                if keys else ", hive_partitioning = false")
+        statements.append(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
+                          f"FROM read_parquet([{listed}]{hive})")
+    return dataset.root, [*statements, VIEWS]
+
+
 def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
                     threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection whose tables are views of the dataset's committed files: the archive's
@@ -314,35 +342,17 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
     folder, and the configuration is locked (a service's connection)."""
     import duckdb
 
-    dataset = Dataset(dest)
-    if not isinstance(dataset.fs, pafs.LocalFileSystem):
-        raise ValueError(f"{dataset.dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's "
-                         "httpfs, Polars or Spark: docs/scale.md)")
-    manifests = dataset.manifests()
-    if not manifests:
-        raise FileNotFoundError(_("no dataset at {path}: import records first (tute import FILE --to parquet {path})",
-                                  path=dataset.dest))
+    root, statements = view_statements(dest)
     config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                               "autoinstall_known_extensions": False}
     if threads:
         config["threads"] = threads
     con = duckdb.connect(":memory:", config=config)
     con.execute("SET parquet_metadata_cache = true")  # each search reads the files' footers once, not per query
-    for table, columns in TABLES.items():
-        files = dataset.files(table, manifests)
-        if not files:
-            con.execute(table_sql(table))
-            continue
-        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        keys = PARTITIONS.get(table)
-        hive = (", hive_partitioning = true, hive_types = {"
-                + ", ".join(f"'{k}': {next(c.sql for c in columns if c.name == k)}" for k in keys) + "}"
-                if keys else ", hive_partitioning = false")
-        con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
-                    f"FROM read_parquet([{listed}]{hive})")
-    con.execute(VIEWS)
+    for statement in statements:
+        con.execute(statement)
     if secure:
-        con.execute("SET allowed_directories = ?", [[dataset.root + "/"]])
+        con.execute("SET allowed_directories = ?", [[root + "/"]])
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
     return con

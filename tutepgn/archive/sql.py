@@ -33,8 +33,11 @@ START_TIMEOUT = 60.0
 
 
 def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, max_rows: int = 10_000,
-            memory: int | None = None) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+            memory: int | None = None, dataset: bool = False) -> tuple[list[str], list[tuple[Any, ...]], bool]:
     """Run one query read-only in a process of its own; return columns, at most ``max_rows`` rows, and whether cut.
+
+    ``path`` is an archive file, or with ``dataset`` a Parquet dataset's folder
+    (its tables are views of the committed files; only SELECT statements run).
 
     The process may take ``memory`` bytes of address space beyond what it holds
     when the query starts (default :func:`sql_memory`; DuckDB's own limit is half
@@ -45,7 +48,12 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
     past either limit, ``duckdb.Error`` for a query DuckDB refuses, and
     ``FileNotFoundError`` without an archive.
     """
-    if not Path(path).exists():
+    views = None
+    if dataset:
+        from .dataset import view_statements  # Arrow loads for a dataset only
+
+        views = view_statements(path)
+    elif not Path(path).exists():
         raise FileNotFoundError(f"no archive at {path}")
     memory = sql_memory() if memory is None else memory
     child = subprocess.Popen([sys.executable, "-I", sandbox.__file__], stdin=subprocess.PIPE,
@@ -55,7 +63,7 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
     answers = Connection(os.dup(child.stdout.fileno()), writable=False)
     started = False
     try:
-        requests.send((str(path), query, max_rows, memory))
+        requests.send((str(path), query, max_rows, memory, views))
         if not answers.poll(START_TIMEOUT):
             raise LimitError(f"the query's process did not start within {START_TIMEOUT:g} s")
         kind, payload = answers.recv()  # ready: the archive is open and the limit set; the query starts now

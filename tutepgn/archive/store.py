@@ -30,6 +30,7 @@ from .held import connect
 if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     import pyarrow as pa
 
+    from ..annotate import Mapper
     from .ingest import ImportSummary
     from .rows import Raw
 from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, encode_cursor, keyset,
@@ -163,10 +164,10 @@ class Archive:
 
     # -- Analysis -------------------------------------------------------------------
     def analyse(self, *, cantes: bool = False, jobs: int = 1, batch_size: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> AnalyseSummary:
+                progress: Callable[[int, int], None] | None = None, mapper: Mapper | None = None) -> AnalyseSummary:
         """Analyse every deal not analysed yet for this key (resumable): see :func:`.analysis.analyse_archive`."""
         options = {} if batch_size is None else {"batch_size": batch_size}
-        return analyse_archive(self.con, cantes=cantes, jobs=jobs, progress=progress, **options)
+        return analyse_archive(self.con, cantes=cantes, jobs=jobs, progress=progress, mapper=mapper, **options)
 
     def analysis(self, deal: int, *, cantes: bool = False) -> dict[str, Any] | None:
         """One deal's stored analysis as JSON data, or None when it has not been analysed (ValueError when it
