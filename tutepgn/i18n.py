@@ -50,7 +50,8 @@ def checked(lang: str) -> str:
     """``lang`` if a catalogue speaks it (``es``, ``es_ES.UTF-8`` and ``ES`` are all ``es``), else a SettingError."""
     code = lang.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
     if code not in LANGUAGES:
-        raise SettingError(f"no messages in {lang!r}: the languages are {', '.join(LANGUAGES)}")
+        raise SettingError(gettext("no messages in {lang!r}: the languages are {languages}", lang=lang,
+                                   languages=", ".join(LANGUAGES)))
     return code
 
 

@@ -39,6 +39,7 @@ import pyarrow.dataset as pds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from ..i18n import gettext as _
 from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, table_sql
 from .ingest import ImportSummary, invalid_count, only, piece_size, placed, valid_only
 from .rows import Raw, worker_batch
@@ -315,12 +316,12 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
 
     dataset = Dataset(dest)
     if not isinstance(dataset.fs, pafs.LocalFileSystem):
-        raise ValueError(f"{dataset.dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's "
-                         "httpfs, Polars or Spark: docs/scale.md)")
+        raise ValueError(_("{dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's httpfs, "
+                           "Polars or Spark: docs/scale.md)", dest=dataset.dest))
     manifests = dataset.manifests()
     if not manifests:
-        raise FileNotFoundError(f"no dataset at {dataset.dest}: import records first (tute import FILE --to parquet "
-                                f"{dataset.dest})")
+        raise FileNotFoundError(_("no dataset at {dest}: import records first (tute import FILE --to parquet {dest})",
+                                  dest=dataset.dest))
     config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                               "autoinstall_known_extensions": False}
     if threads:
