@@ -40,7 +40,7 @@ from pydantic import ValidationError
 from ..cards import CARD_STYLES, TOKEN_STYLES
 from ..errors import JsonRecordError, NotationError
 from ..events import Context, Play, event_from_json
-from ..i18n import gettext as _, ngettext
+from ..i18n import gettext as _, ngettext, pydantic_message
 from ..limits import max_json_depth, max_record_bytes
 from ..rules import SEAT_NAMES
 from .jsonmodel import EVENT_MODELS, RecordModel
@@ -67,11 +67,11 @@ def _validation_error(exc: ValidationError, **where: Any) -> JsonRecordError:
     problems = exc.errors(include_url=False)
     first = problems[0]
     value = first.get("input")
-    message = first["msg"]  # pydantic's own words, in English
+    message = pydantic_message(first)
     if isinstance(value, (str, int, float)):
         message = _("{problem} (found {value})", problem=message, value=json.dumps(value, ensure_ascii=False)[:60])
     if len(problems) > 1:
-        message = ngettext("{problem} (and {n} more)", "{problem} (and {n} more)", len(problems) - 1, problem=message)
+        message = ngettext("{errors} (and {n} more)", "{errors} (and {n} more)", len(problems) - 1, errors=message)
     return JsonRecordError(message, path=_path(first["loc"]), **where)
 
 
