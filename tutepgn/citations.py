@@ -86,7 +86,8 @@ def anchor(heading: str) -> str:
 class Citation:
     """Where a preset's value comes from: quotes, our words (``note``), and the section of docs/rules.md.
 
-    ``decision`` marks a value the product chose where the texts are silent or ambiguous.
+    ``decision`` marks a value the product chose where the texts are silent or ambiguous.  ``note`` is kept in
+    English, as the quotes' translations are, and said in the language spoken in :attr:`text`.
     """
 
     section: str
@@ -98,8 +99,8 @@ class Citation:
     def text(self) -> str:
         """The citation without its section, as the tables of docs/rules.md print it."""
         body = "; ".join(map(str, self.quotes))
-        if self.note:
-            body = f"{body}: {self.note}" if body else self.note
+        if self.note:  # our words, marked N_ in tutepgn/sources.py: said in the language spoken
+            body = f"{body}: {_(self.note)}" if body else _(self.note)
         return _("decision: {citation}", citation=body) if self.decision else body
 
     @property
