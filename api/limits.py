@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from tutepgn.errors import LimitError
+from tutepgn.i18n import gettext as _
 
 from .settings import Settings
 
@@ -161,13 +162,13 @@ class Deadline:
     def check(self) -> None:
         with self._lock:
             if self._state == "expired":
-                raise LimitError(f"the request ran over {self.seconds:g} s and was stopped")
+                raise LimitError(_("the request ran over {seconds:g} s and was stopped", seconds=self.seconds))
 
     def commit(self) -> None:
         """The work is about to commit: past this point the bound no longer stops it."""
         with self._lock:
             if self._state == "expired":
-                raise LimitError(f"the request ran over {self.seconds:g} s and was stopped")
+                raise LimitError(_("the request ran over {seconds:g} s and was stopped", seconds=self.seconds))
             self._state = "committing"
 
     def expire(self) -> bool:

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutepgn.archive import fatal
 from tutepgn.errors import ErrorItem, Problem, TuteError
-from tutepgn.i18n import N_, SOURCE, language, ngettext
+from tutepgn.i18n import N_, ngettext, pydantic_message
 from tutepgn.i18n import gettext as _
 
 from .i18n import PAGES, number
@@ -64,41 +64,6 @@ def problem_answer(request: Request, status: int, detail: str, errors: Sequence[
 def unprocessable(errors: Sequence[ErrorItem | TuteError]) -> HTTPException:
     """A 422 naming every error (library errors give their located item)."""
     return HTTPException(422, [e.item() if isinstance(e, TuteError) else e for e in errors])
-
-
-PYDANTIC_MESSAGES = {
-    "missing": N_("Field required"),
-    "extra_forbidden": N_("Extra inputs are not permitted"),
-    "greater_than": N_("Input should be greater than {gt}"),
-    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
-    "less_than": N_("Input should be less than {lt}"),
-    "less_than_equal": N_("Input should be less than or equal to {le}"),
-    "string_type": N_("Input should be a valid string"),
-    "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
-    "bool_type": N_("Input should be a valid boolean"),
-    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
-    "int_type": N_("Input should be a valid integer"),
-    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
-    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
-    "literal_error": N_("Input should be {expected}"),
-    "date_type": N_("Input should be a valid date"),
-    "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD, {error}"),
-    "date_from_datetime_parsing": N_("Input should be a valid date or datetime, {error}"),
-    "json_invalid": N_("Invalid JSON: {error}"),
-    "list_type": N_("Input should be a valid list"),
-    "dict_type": N_("Input should be a valid dictionary"),
-}
-"""Pydantic's messages of the errors a request's parameters and bodies have, by type, worded as pydantic words
-them (its templates), so that they are said in the reader's language: :func:`pydantic_message`."""
-
-
-def pydantic_message(error: Mapping[str, Any]) -> str:
-    """A pydantic error's message in the language being spoken (pydantic's own words in English, and for an
-    error of a type not in :data:`PYDANTIC_MESSAGES`); without "Value error, " before the library's sentence."""
-    template = PYDANTIC_MESSAGES.get(error["type"])
-    if template is None or language() == SOURCE:
-        return str(error["msg"]).removeprefix("Value error, ")
-    return _(template, **{name: str(value) for name, value in error.get("ctx", {}).items()})
 
 
 def parameter_errors(exc: ValidationError | RequestValidationError, prefix: str = "") -> list[ErrorItem]:

@@ -264,7 +264,8 @@ def test_tute_rules_json_gives_the_citations_and_decisions() -> None:
     assert trump["decision"] is True and trump["section"] == "docs/rules.md#torofun-2p"
     assert trump["quotes"][0] == {"source": "Mga Patakaran ng Tute (Tagalog)", "language": "Tagalog",
                                   "original": "Ang huling barahang ibinigay ay ang magmamarka ng trump",
-                                  "english": "the last card dealt marks trump"}
+                                  "english": "the last card dealt marks trump",
+                                  "rendering": "the last card dealt marks trump"}  # in the language asked
     assert [d["decision"] for d in data["decisions"]] == [d.key for d in decisions_for(PRESETS["torofun-2p"])]
     silence = data["decisions"][0]
     assert silence["section"] == "docs/rules.md#silence-is-judged-when-the-window-closes"

@@ -28,15 +28,16 @@ ROOT = Path(__file__).resolve().parent.parent
 ERROR_CLASSES = frozenset(node.name for node in ast.parse((ROOT / "tutepgn" / "errors.py").read_text()).body
                           if isinstance(node, ast.ClassDef))
 """The exceptions of tutepgn/errors.py: their first argument is a message a person reads."""
-LIBRARY = ["tutepgn/validate.py", "tutepgn/duties.py", "tutepgn/engine.py", "tutepgn/declarations.py",
-           "tutepgn/reconstruct.py", "tutepgn/sighted.py", "tutepgn/recorder.py", "tutepgn/report.py",
-           "tutepgn/sheets.py", "tutepgn/render.py", "tutepgn/errors.py", "tutepgn/notation/grammar.py",
-           "tutepgn/notation/tags.py", "tutepgn/rules.py"]
-"""The library's modules whose messages are translated: findings, refusals, located errors, sheets, frames."""
-LIBRARY_NOT_YET = ["tutepgn/notation/jsonform.py", "tutepgn/notation/record.py",
-                   "tutepgn/live.py", "tutepgn/convert.py", "tutepgn/cards.py", "tutepgn/events.py"]
-"""Modules still holding English messages (the translation is under way): each must fail the check, and comes
-off this list once it passes."""
+LIBRARY = sorted(str(p.relative_to(ROOT)) for folder in ("tutepgn", "api") for p in (ROOT / folder).rglob("*.py"))
+"""Every module of the library and of the service: findings, refusals, located errors, sheets, frames, settings."""
+NOT_FOR_PEOPLE = {
+    ("tutepgn/analysis.py", "ValueError(): 'the identity is for two sides without cantes"):
+        "a caller's mistake: identity_holds is asked only of a two-sided deal without cantes (tests, bench)",
+    ("tutepgn/solver/solve.py", "ValueError(): f'card {only} is not a legal play in this position'"):
+        "a caller's mistake: the analysis forces only legal cards, and the message names the card's number",
+}
+"""Messages no person reads (a bug if one is seen), by module and the check's own words for them: why each is
+left in English."""
 CLI = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "cli").glob("*.py"))
 PRINTERS = frozenset({"echo", "secho", "print", "BadParameter", "ValueError", "OSError", "FileNotFoundError"})
 """Functions (``typer.echo``, ``out.print``, ``err.print`` ...) whose first argument a person reads."""
@@ -107,10 +108,18 @@ def test_the_check_finds_literal_and_fstring_messages() -> None:
     assert [line for line, _what in message_literals(source, cli=False)] == [1, 2, 6, 10]
 
 
-@pytest.mark.parametrize("module", [*LIBRARY, *(pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="not yet"))
-                                                for m in LIBRARY_NOT_YET)])
+@pytest.mark.parametrize("module", LIBRARY)
 def test_no_library_message_is_a_bare_literal(module: str) -> None:
-    assert message_literals((ROOT / module).read_text(encoding="utf-8"), cli=False) == []
+    found = message_literals((ROOT / module).read_text(encoding="utf-8"), cli=False)
+    assert [(line, what) for line, what in found
+            if not any(module == where and what.startswith(words) for where, words in NOT_FOR_PEOPLE)] == []
+
+
+def test_every_exempted_message_is_still_there() -> None:
+    """An exemption outlives its message only by mistake: each names a message the check still finds."""
+    for module, words in NOT_FOR_PEOPLE:
+        assert any(what.startswith(words) for _line, what in
+                   message_literals((ROOT / module).read_text(encoding="utf-8"), cli=False)), (module, words)
 
 
 @pytest.mark.parametrize("module", CLI)

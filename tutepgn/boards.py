@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .errors import NotationError
+from .i18n import gettext as _
 from .notation import SEAT_TAGS, Record
 from .replay import Frame, frame_data, frames
 from .report import Finding, Summary
@@ -69,7 +70,7 @@ def boards(text: str, check: Callable[[], None] | None = None
     records = pasted_records(text, check)
     summary = Summary()
     if not records:
-        return [], summary, [NotationError("no record found", line=1, column=1)], []
+        return [], summary, [NotationError(_("no record found"), line=1, column=1)], []
     reports, tables = [], []
     for index, (record, report) in enumerate(zip(records, validate_records(records))):
         if check is not None:

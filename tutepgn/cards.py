@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TypeAlias
 
+from .i18n import gettext as _
+
 Card: TypeAlias = int
 """A card, 0..39: ``suit * 10 + strength``."""
 Suit: TypeAlias = int
@@ -61,7 +63,7 @@ def card(rank: Rank, suit: Suit) -> Card:
     try:
         return suit * 10 + _STRENGTH[rank]
     except KeyError:
-        raise ValueError(f"no rank {rank} in the Spanish pack (ranks are 1-7, 10, 11, 12)") from None
+        raise ValueError(_("no rank {rank} in the Spanish pack (ranks are 1-7, 10, 11, 12)", rank=rank)) from None
 
 
 def card_code(c: Card) -> str:
@@ -78,7 +80,8 @@ def card_from_code(code: str) -> Card:
     try:
         return _BY_CODE[code]
     except KeyError:
-        raise ValueError(f"{code!r} is not a card code (rank 1-7, 10, 11, 12 then suit O, C, E or B)") from None
+        raise ValueError(_("{code!r} is not a card code (rank 1-7, 10, 11, 12 then suit O, C, E or B)",
+                           code=code)) from None
 
 
 def card_points(c: Card) -> int:
@@ -90,7 +93,7 @@ def suit_from_letter(letter: str) -> Suit:
     """Read a suit letter O, C, E or B."""
     index = SUIT_LETTERS.find(letter)
     if len(letter) != 1 or index < 0:
-        raise ValueError(f"{letter!r} is not a suit (O oros, C copas, E espadas, B bastos)")
+        raise ValueError(_("{letter!r} is not a suit (O oros, C copas, E espadas, B bastos)", letter=letter))
     return index
 
 
@@ -254,7 +257,8 @@ def card_reader(style: str) -> dict[str, Card]:
     Reading ``es`` also accepts the ``es-letters`` aliases: they never clash.
     """
     if style not in CARD_STYLES:
-        raise ValueError(f"unknown card style {style!r}; styles are {', '.join(CARD_STYLES)}")
+        raise ValueError(_("unknown card style {style!r}; styles are {styles}", style=style,
+                           styles=", ".join(CARD_STYLES)))
     table = _READ.get(style)
     if table is None:
         table = {text.upper(): c for c, text in enumerate(CARD_STYLES[style])}

@@ -2,8 +2,11 @@
 
 Users have the project and its docs, not the source texts, so a citation
 names the text as a reader knows it (:data:`TEXTS`), quotes the sentence in
-its own language with an English translation, and points at the section of
-``docs/rules.md`` that states the rule in our words.  The data (which value
+its own language with a translation, and points at the section of
+``docs/rules.md`` that states the rule in our words.  The translation is kept
+in English (``Quote.english``, marked ``N_`` in :mod:`tutepgn.sources`) and
+shown in the language being spoken (:meth:`Quote.rendering`), as the names of
+the texts and the words around the quotes are.  The data (which value
 cites what, and the decisions the engine makes where the texts are silent) is
 in :mod:`tutepgn.sources`.
 
@@ -18,6 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .i18n import N_, gettext as _
 
 if TYPE_CHECKING:
     from .rules import Ruleset
@@ -37,33 +42,39 @@ class SourceText:
 
 
 TEXTS: dict[str, SourceText] = {
-    "fr": SourceText("Ludoteka rules (French)", "the rules of Tute on Ludoteka.com («Tute», sections «Déroulement "
+    "fr": SourceText(N_("Ludoteka rules (French)"), "the rules of Tute on Ludoteka.com («Tute», sections «Déroulement "
                      "du jeu», «Canticos», «Décompte des plis»)", "French",
                      "Ludoteka.com's rules of Tute in pairs, 4 players"),
-    "sv": SourceText("Playcard FAQ (Swedish)", "«Tute: frågor och svar» (Tute: questions and answers), "
+    "sv": SourceText(N_("Playcard FAQ (Swedish)"), "«Tute: frågor och svar» (Tute: questions and answers), "
                      "Playcard games", "Swedish", "Playcard's short FAQ on the 2-player Tute its table deals"),
-    "tl": SourceText("Mga Patakaran ng Tute (Tagalog)", "«Mga Patakaran ng Tute» (The rules of Tute)", "Tagalog",
+    "tl": SourceText(N_("Mga Patakaran ng Tute (Tagalog)"), "«Mga Patakaran ng Tute» (The rules of Tute)", "Tagalog",
                      "a rules page with 2, 3 and 4 player modes"),
 }
-"""The three source texts, keyed by language code."""
+"""The three source texts, keyed by language code (each ``label`` is shown in the language spoken)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """A sentence (or part of one, ``…`` marking a cut) copied exactly from a source text, with its translation."""
+    """A sentence (or part of one, ``…`` marking a cut) copied exactly from a source text, with its translation
+    into English (the catalogue's source language: :meth:`rendering` gives it in the language spoken)."""
 
     text: str
     original: str
     english: str
 
+    def rendering(self) -> str:
+        """The translation of the sentence in the language being spoken."""
+        return _(self.english)
+
     def __str__(self) -> str:
-        return f'{TEXTS[self.text].label}: «{self.original}» — "{self.english}"'
+        return f'{_(TEXTS[self.text].label)}: «{self.original}» — "{self.rendering()}"'
 
     def to_dict(self) -> dict[str, str]:
-        """The quote as JSON: the source's name and language, the original words and the translation."""
+        """The quote as JSON: the source's name and language, the original words, the English translation and
+        the translation in the language asked (``rendering``; the same as ``english`` in English)."""
         source = TEXTS[self.text]
         return {"source": source.label, "language": source.language, "original": self.original,
-                "english": self.english}
+                "english": self.english, "rendering": self.rendering()}
 
 
 def anchor(heading: str) -> str:
@@ -75,7 +86,8 @@ def anchor(heading: str) -> str:
 class Citation:
     """Where a preset's value comes from: quotes, our words (``note``), and the section of docs/rules.md.
 
-    ``decision`` marks a value the product chose where the texts are silent or ambiguous.
+    ``decision`` marks a value the product chose where the texts are silent or ambiguous.  ``note`` is kept in
+    English, as the quotes' translations are, and said in the language spoken in :attr:`text`.
     """
 
     section: str
@@ -87,9 +99,9 @@ class Citation:
     def text(self) -> str:
         """The citation without its section, as the tables of docs/rules.md print it."""
         body = "; ".join(map(str, self.quotes))
-        if self.note:
-            body = f"{body}: {self.note}" if body else self.note
-        return f"decision: {body}" if self.decision else body
+        if self.note:  # our words, marked N_ in tutepgn/sources.py: said in the language spoken
+            body = f"{body}: {_(self.note)}" if body else _(self.note)
+        return _("decision: {citation}", citation=body) if self.decision else body
 
     @property
     def link(self) -> str:
@@ -97,7 +109,7 @@ class Citation:
         return f"{DOC}#{self.section}"
 
     def __str__(self) -> str:
-        return f"{self.text} (see {self.link})"
+        return _("{citation} (see {link})", citation=self.text, link=self.link)
 
     def to_dict(self) -> dict[str, Any]:
         """The citation as JSON (``tute rules --json``, the API)."""

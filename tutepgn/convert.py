@@ -27,6 +27,7 @@ from typing import IO, Any, Literal
 
 from .cards import CARD_STYLES, TOKEN_STYLES
 from .errors import ConvertError, NotationError, TuteError
+from .i18n import gettext as _
 from .inputs import not_a_file
 from .notation import Record, jsonform, tpgn, write_record
 
@@ -97,7 +98,7 @@ Source = Any
 def _open(source: Source, fmt: Format | None) -> tuple[Source, Format]:
     """The source ready to read, and its form: as given, else by extension, else by content."""
     if fmt is not None and fmt not in FORMATS:
-        raise ConvertError(f"unknown input form {fmt!r}; forms are {', '.join(FORMATS)}")
+        raise ConvertError(_("unknown input form {form!r}; forms are {forms}", form=fmt, forms=", ".join(FORMATS)))
     if isinstance(source, (str, os.PathLike)):
         is_text = isinstance(source, str) and ("\n" in source or source.lstrip()[:1] in ("", "[", "{"))
         if not is_text:
@@ -146,23 +147,26 @@ class Conversion:
     def __init__(self, source: Source, to: str, cards: str, from_cards: str | None, from_format: str | None,
                  on_error: Callable[[NotationError], None] | None) -> None:
         if to not in FORMATS:
-            raise ConvertError(f"unknown target form {to!r}; forms are {', '.join(FORMATS)}")
+            raise ConvertError(_("unknown target form {form!r}; forms are {forms}", form=to,
+                                 forms=", ".join(FORMATS)))
         if cards not in CARD_STYLES:
-            raise ConvertError(f"unknown card style {cards!r}; styles are {', '.join(CARD_STYLES)}")
+            raise ConvertError(_("unknown card style {style!r}; styles are {styles}", style=cards,
+                                 styles=", ".join(CARD_STYLES)))
         if to == "tpgn" and cards not in TOKEN_STYLES:
-            raise ConvertError(f"card style {cards!r} cannot be written in .tpgn: its cards have spaces in them; "
-                               f"use one of {', '.join(TOKEN_STYLES)}, or --to json / jsonl")
+            raise ConvertError(_("card style {style!r} cannot be written in .tpgn: its cards have spaces in them; "
+                                 "use one of {styles}, or --to json / jsonl", style=cards,
+                                 styles=", ".join(TOKEN_STYLES)))
         if from_cards is not None and from_cards not in TOKEN_STYLES:
-            raise ConvertError(f"a .tpgn record cannot be read in card style {from_cards!r}; "
-                               f"styles for .tpgn input are {', '.join(TOKEN_STYLES)}")
+            raise ConvertError(_("a .tpgn record cannot be read in card style {style!r}; styles for .tpgn input are "
+                                 "{styles}", style=from_cards, styles=", ".join(TOKEN_STYLES)))
         self.to: Format = to  # type: ignore[assignment]
         self.cards = cards
         self.source, self.input_format = _open(source, from_format)  # type: ignore[arg-type]
         self.from_cards = from_cards
         self.warnings: list[str] = []
         if from_cards is not None and self.input_format != "tpgn":
-            self.warnings.append(f"--from-cards {from_cards} ignored: JSON records name their card style "
-                                 "in their cards field")
+            self.warnings.append(_("--from-cards {style} ignored: JSON records name their card style in their "
+                                   "cards field", style=from_cards))
         self.errors: list[NotationError] = []
         self.on_error = on_error
         self.read = self.written = self.failed = 0
@@ -200,7 +204,8 @@ class Conversion:
             try:
                 text = self._write(record)
             except (TuteError, ValueError) as exc:
-                self._report(NotationError(f"cannot be written as {to}: {exc}", line=record.line, column=1,
+                self._report(NotationError(_("cannot be written as {form}: {reason}", form=to, reason=exc),
+                                           line=record.line, column=1,
                                            source=record.source, index=record.index))
                 continue
             self.written += 1

@@ -25,6 +25,7 @@ from pydantic import Field
 
 from .cards import CARD_STYLES, STYLE_SUITS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
+from .i18n import gettext as _
 from .rules import SEAT_NAMES
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ class Context:
     def seat_of(self, letter: str) -> int:
         """The seat index of a seat letter; ``ValueError`` when it is not a seat here."""
         if letter not in self.seats:
-            raise ValueError(f"{letter!r} is not a seat at this table ({' '.join(self.seats)})")
+            raise ValueError(_("{letter!r} is not a seat at this table ({seats})", letter=letter,
+                               seats=" ".join(self.seats)))
         return self.seats.index(letter)
 
 
@@ -66,7 +68,8 @@ def _json_seat(data: dict[str, Any], ctx: Context, at: str) -> int:
 def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
     card = card_reader(ctx.cards).get(data["card"].upper())
     if card is None:
-        raise JsonRecordError(f"{data['card']!r} is not a card in style {ctx.cards}", path=f"{at}card")
+        raise JsonRecordError(_("{card!r} is not a card in style {style}", card=data["card"], style=ctx.cards),
+                              path=f"{at}card")
     return card
 
 
@@ -153,8 +156,8 @@ class Cante:
         words = SUIT_TEXT[ctx.cards]
         suit = {w.upper(): s for s, w in enumerate(words)}.get(data["suit"].upper())
         if suit is None:
-            raise JsonRecordError(f"{data['suit']!r} is not a suit in style {ctx.cards} ({' '.join(words)})",
-                                  path=f"{at}suit")
+            raise JsonRecordError(_("{suit!r} is not a suit in style {style} ({suits})", suit=data["suit"],
+                                    style=ctx.cards, suits=" ".join(words)), path=f"{at}suit")
         return cls(seat, suit)
 
 
@@ -240,31 +243,32 @@ def parse_declaration(seat: int, text: str, ctx: Context) -> Declaration:
         suits = STYLE_SUITS.get(ctx.cards, STYLE_SUITS["es"])
         named = suit_reader(ctx.cards).get(upper[2:]) if len(upper) > 2 else None
         if len(upper) > 2 and named is None:
-            raise wrong(f"{word[2:]} is not a suit in style {ctx.cards}", expected=f"one of {suits}")
+            raise wrong(_("{suit} is not a suit in style {style}", suit=word[2:], style=ctx.cards),
+                        expected=_("one of {suits}", suits=suits))
         if upper[0] == "2":
             if named is None:
-                raise wrong("a cante of 20 names its suit", expected=f"20 then one of {suits}")
+                raise wrong(_("a cante of 20 names its suit"), expected=_("20 then one of {suits}", suits=suits))
             return Cante(seat, named)
         if ctx.trump is None and named is None:
-            raise wrong("40 is the cante in trump, but the record has no Trump tag",
-                        expected=f"a Trump tag, or 40 with its suit ({suits})")
+            raise wrong(_("40 is the cante in trump, but the record has no Trump tag"),
+                        expected=_("a Trump tag, or 40 with its suit ({suits})", suits=suits))
         if ctx.trump is not None and named is not None and named != ctx.trump:
-            raise wrong(f"40 is the cante in trump ({suits[ctx.trump]}); {word} names another suit",
-                        expected=f"40 or 20{suits[named]}")
+            raise wrong(_("40 is the cante in trump ({trump}); {word} names another suit", trump=suits[ctx.trump],
+                          word=word), expected=f"40 or 20{suits[named]}")
         return Cante(seat, ctx.trump if named is None else named)
     if upper.startswith("TUTE"):
         rank = _TUTE_RANKS.get(upper[4:].strip())
         if rank is None:
-            raise wrong("a tute names its rank", expected="tute 12 (reyes) or tute 11 (caballos)")
+            raise wrong(_("a tute names its rank"), expected=_("tute 12 (reyes) or tute 11 (caballos)"))
         return Tute(seat, rank)
     if upper[:1] == "X":
         given = upper[1:].strip()
         card = card_reader(ctx.cards).get(given)
         if card is None:
-            raise wrong(f"{word[1:].strip()} is not a card in style {ctx.cards}",
-                        expected="the 7 or 2 of trump, e.g. x7B")
+            raise wrong(_("{card} is not a card in style {style}", card=word[1:].strip(), style=ctx.cards),
+                        expected=_("the 7 or 2 of trump, e.g. x7B"))
         return Exchange(seat, card)
-    raise wrong("not a declaration", expected="40, 20 and a suit, tute 12, tute 11, or x and a card")
+    raise wrong(_("not a declaration"), expected=_("40, 20 and a suit, tute 12, tute 11, or x and a card"))
 
 
 __all__ = ["EVENT_TYPES", "PLAYS", "Action", "Cante", "Context", "Declaration", "Exchange", "Play", "Tute",

@@ -27,6 +27,7 @@ from typing import Literal, NamedTuple
 
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
+from .i18n import gettext as _
 from .rules import Ruleset
 from .score import CanteScore, ScoreSheet, Trick, tute_wins_match
 from .solver.position import DUTY_OPTIONS
@@ -47,7 +48,7 @@ def default_backend() -> Backend:
     """The C fast path if built, unless ``TUTEPGN_REPLAY=python`` asks for the engine alone."""
     wanted = os.environ.get("TUTEPGN_REPLAY", "").strip().lower()
     if wanted not in ("", "c", "python"):
-        raise ValueError(f"TUTEPGN_REPLAY={wanted!r}: use c or python")
+        raise ValueError(_("{name}={value!r}: use c or python", name="TUTEPGN_REPLAY", value=wanted))
     return "python" if wanted == "python" or not C_AVAILABLE else "c"
 
 

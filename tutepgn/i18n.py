@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .errors import SettingError
 
@@ -51,7 +52,8 @@ def checked(lang: str) -> str:
     """``lang`` if a catalogue speaks it (``es``, ``es_ES.UTF-8`` and ``ES`` are all ``es``), else a SettingError."""
     code = lang.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
     if code not in LANGUAGES:
-        raise SettingError(f"no messages in {lang!r}: the languages are {', '.join(LANGUAGES)}")
+        raise SettingError(gettext("no messages in {lang!r}: the languages are {languages}", lang=lang,
+                                   languages=", ".join(LANGUAGES)))
     return code
 
 
@@ -183,6 +185,42 @@ def _read_po(lang: str, sources: list[Path]) -> tuple[dict[str, str | tuple[str,
                 elif message.string:
                     entries[message.id] = message.string
     return entries, get_plural(lang).plural_expr
+
+
+PYDANTIC_MESSAGES = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "string_type": N_("Input should be a valid string"),
+    "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "literal_error": N_("Input should be {expected}"),
+    "date_type": N_("Input should be a valid date"),
+    "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD, {error}"),
+    "date_from_datetime_parsing": N_("Input should be a valid date or datetime, {error}"),
+    "json_invalid": N_("Invalid JSON: {error}"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+}
+"""Pydantic's messages of the errors a request's parameters and bodies have, by type, worded as pydantic words
+them (its templates), so that they are said in the reader's language: :func:`pydantic_message`."""
+
+
+def pydantic_message(error: Mapping[str, Any]) -> str:
+    """A pydantic error's message in the language being spoken (pydantic's own words in English, and for an
+    error of a type not in :data:`PYDANTIC_MESSAGES`); without "Value error, " before the library's sentence.
+    The service's parameters and bodies and the notation's JSON records say their field errors with it."""
+    template = PYDANTIC_MESSAGES.get(error["type"])
+    if template is None or language() == SOURCE:
+        return str(error["msg"]).removeprefix("Value error, ")
+    return gettext(template, **{name: str(value) for name, value in error.get("ctx", {}).items()})
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> str:

@@ -24,6 +24,7 @@ import os
 from functools import cache
 
 from .errors import SettingError
+from .i18n import gettext as _
 
 INT32_MAX = 2**31 - 1
 """A signed 32-bit column (``INTEGER``): DealNo, MatchTarget, Score and MatchScore values, line numbers."""
@@ -52,7 +53,8 @@ def _setting(name: str, default: int, minimum: int) -> int:
     if not text:
         return default
     if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-        raise SettingError(f"{name}={text!r}: give a whole number of at least {minimum}")
+        raise SettingError(_("{name}={value!r}: give a whole number of at least {minimum}", name=name, value=text,
+                             minimum=minimum))
     return int(text)
 
 

@@ -37,6 +37,7 @@ from typing import Any
 
 from .cards import CODES, CardSet, pack
 from .events import Context, Play
+from .i18n import gettext as _
 from .notation import Record
 from .recorder import Recorder, Reply
 from .rules import ruleset
@@ -88,7 +89,8 @@ class Recording:
             if "imported" in line:
                 self.deal_id, self.valid = int(line["imported"]), line.get("valid")
             elif self.apply(str(line["entry"])).refused:
-                raise ValueError(f"entry {self.entries + 1} ({line['entry']!r}) is refused on replay")
+                raise ValueError(_("entry {n} ({entry!r}) is refused on replay", n=self.entries + 1,
+                                   entry=line["entry"]))
         self.snapshot = self.compute_state()
         return self
 
@@ -105,7 +107,7 @@ class Recording:
             applied = len(self.recorder.deal.log) - before
             if applied > 0:
                 self.recorder.undo(applied)
-                reply = Reply(f"{reply.message}; nothing of this entry was recorded", refused=True,
+                reply = Reply(_("{refusal}; nothing of this entry was recorded", refusal=reply.message), refused=True,
                               legal=reply.legal, rule=reply.rule)
             return reply
         self.entries += 1
@@ -119,9 +121,11 @@ class Recording:
         text = text.strip()[:MAX_ENTRY_CHARS]
         with self.lock:
             if self.deal_id is not None:
-                return Reply(f"the deal is over and stored in the archive as deal {self.deal_id}", refused=True)
+                return Reply(_("the deal is over and stored in the archive as deal {deal}", deal=self.deal_id),
+                             refused=True)
             if self.entries >= MAX_ENTRIES:
-                return Reply(f"this recording holds {MAX_ENTRIES} entries, the most one may hold", refused=True)
+                return Reply(_("this recording holds {most} entries, the most one may hold", most=MAX_ENTRIES),
+                             refused=True)
             reply = self.apply(text)
             if reply.refused or not changes(text):
                 return reply
@@ -349,7 +353,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
             os.fsync(handle.fileno())
     lines = [json.loads(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
     if not lines or "start" not in lines[0]:
-        raise ValueError("the journal has no first line saying how the recording started")
+        raise ValueError(_("the journal has no first line saying how the recording started"))
     return lines
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .engine import Deal
+from .i18n import gettext as _
 from .rules import Ruleset
 from .score import ScoreSheet
 
@@ -53,7 +54,7 @@ class Match:
     def next_deal(self, deck: list[Card] | None = None) -> Deal:
         """Deal the next deal (from ``deck``, or shuffled from the match's seed)."""
         if self.over:
-            raise ValueError("the match is over: no deal after the end")
+            raise ValueError(_("the match is over: no deal after the end"))
         first = self.deal_no == 0
         dealer = self.dealer
         self.deal_no += 1
@@ -64,7 +65,7 @@ class Match:
     def record(self, deal: Deal) -> ScoreSheet:
         """Add a finished deal's match points to the standing; return its score sheet."""
         if not deal.over:
-            raise ValueError("the deal is not over")
+            raise ValueError(_("the deal is not over"))
         sheet = deal.score(self.target)
         self.sheets.append(sheet)
         for side, pts in enumerate(sheet.match_points):

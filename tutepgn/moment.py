@@ -37,6 +37,7 @@ from .cards import CODES, SUIT_LETTERS, CardSet, card_from_code
 from .engine import Deal
 from .errors import NotationError, TuteError
 from .events import Cante, Context, Exchange
+from .i18n import N_, gettext as _
 from .notation import Record, rules_of
 from .replay import Frame, replay
 from .rules import Ruleset
@@ -157,67 +158,72 @@ class _Reader:
             self.starts.append(self.starts[-1] + len(field) + 1)
 
     def fail(self, index: int, message: str) -> NotationError:
-        return NotationError(f"position string, field {index + 1} ({FIELDS[index]}): {message}", line=1,
+        return NotationError(_("position string, field {n} ({field}): {message}", n=index + 1, field=FIELDS[index],
+                               message=message), line=1,
                              column=self.starts[min(index, len(self.starts) - 1)] + 1, text=self.text[:200])
 
     def seat(self, index: int, letter: str, names: tuple[str, ...]) -> int:
         if letter not in names:
-            raise self.fail(index, f"{letter!r} is not a seat here; seats are {' '.join(names)}")
+            raise self.fail(index, _("{letter!r} is not a seat here; seats are {seats}", letter=letter,
+                                     seats=" ".join(names)))
         return names.index(letter)
 
     def cards(self, index: int, text: str) -> tuple[str, ...]:
         found = tuple(_CARDS.findall(text))
         if "".join(found) != text:
-            raise self.fail(index, f"{text!r} is not a run of card codes (such as 1O3C12E)")
+            raise self.fail(index, _("{text!r} is not a run of card codes (such as 1O3C12E)", text=text))
         return found
 
-    def split(self, index: int, text: str, count: int, what: str) -> list[str]:
+    def split(self, index: int, text: str, count: int, wrong: str) -> list[str]:
+        """The field's ``count`` parts; ``wrong``: the message (marked ``N_``) when there are more or fewer."""
         parts = text.split("/")
         if len(parts) != count:
-            raise self.fail(index, f"{len(parts)} {what} for {count}: separate them with '/'")
+            raise self.fail(index, _(wrong, found=len(parts), count=count))
         return parts
 
     def moment(self) -> Moment:
         if len(self.fields) != len(FIELDS):
             raise self.fail(min(len(self.fields), len(FIELDS)) - 1,
-                            f"a position string has {len(FIELDS)} fields separated by single spaces, this has "
-                            f"{len(self.fields)}")
+                            _("a position string has {fields} fields separated by single spaces, this has {found}",
+                              fields=len(FIELDS), found=len(self.fields)))
         spec, dealer, muestra, hands, trick, won, said, stock, turn = self.fields
         try:
             rules = rules_of(spec.replace("+", " "))
         except (TuteError, ValueError) as exc:
             raise self.fail(0, str(exc)) from None
         names, n = rules.seat_names, rules.players
-        trump, _, turned = muestra.rpartition(":")
+        trump, _colon, turned = muestra.rpartition(":")
         if not re.fullmatch(CARD, turned) or trump not in ("", *SUIT_LETTERS) or muestra.startswith(":"):
-            raise self.fail(2, f"{muestra!r}: write the turned card (4B), or the trump and the card (O:4B)")
+            raise self.fail(2, _("{text!r}: write the turned card (4B), or the trump and the card (O:4B)",
+                                 text=muestra))
         held, unknown = [], []
-        for part in self.split(3, hands, n, "hands"):
+        for part in self.split(3, hands, n, N_("{found} hands for {count}: separate them with '/'")):
             m = _HAND.fullmatch("" if part == "-" else part)
             if not m or (not part):
-                raise self.fail(3, f"{part!r}: write a hand as card codes, then *n for cards not known, or -")
+                raise self.fail(3, _("{text!r}: write a hand as card codes, then *n for cards not known, or -",
+                                     text=part))
             held.append(self.cards(3, m[1]))
             unknown.append(int(m[2] or 0))
         leader, table = 0, ()
         if trick != "-":
             letter, colon, cards = trick.partition(":")
             if not colon or not cards:
-                raise self.fail(4, f"{trick!r}: write - or the leader, ':' and the cards played (N:1O3O)")
+                raise self.fail(4, _("{text!r}: write - or the leader, ':' and the cards played (N:1O3O)", text=trick))
             leader, table = self.seat(4, letter, names), self.cards(4, cards)
             if len(table) >= n:
-                raise self.fail(4, f"{len(table)} cards in a trick of {n} players")
+                raise self.fail(4, _("{cards} cards in a trick of {n} players", cards=len(table), n=n))
         tricks, points = [], []
-        for part in self.split(5, won, rules.sides, "sides"):
+        for part in self.split(5, won, rules.sides, N_("{found} sides for {count}: separate them with '/'")):
             m = re.fullmatch(r"(\d{1,2})\.(\d{1,3})", part)
             if not m:
-                raise self.fail(5, f"{part!r}: write tricks won, '.', card points won (3.42)")
+                raise self.fail(5, _("{text!r}: write tricks won, '.', card points won (3.42)", text=part))
             tricks.append(int(m[1]))
             points.append(int(m[2]))
         cantes, exchanges = [], []
         for part in ([] if said == "-" else said.split(",")):
             m = _DECLARATION.fullmatch(part)
             if not m:
-                raise self.fail(6, f"{part!r}: write a cante as N20E or N40B, an exchange as Nx7B")
+                raise self.fail(6, _("{text!r}: write a cante as N20E or N40B, an exchange as Nx7B", text=part))
             seat = self.seat(6, m[1], names)
             if m[4]:
                 exchanges.append((seat, m[4]))
@@ -227,16 +233,18 @@ class _Reader:
         if stock != "-":
             left, colon, cards = stock.partition(":")
             if not left.isdigit() or len(left) > 2:
-                raise self.fail(7, f"{stock!r}: write -, the cards left (12), or the count, ':' and the cards")
+                raise self.fail(7, _("{text!r}: write -, the cards left (12), or the count, ':' and the cards",
+                                     text=stock))
             count = int(left)
             if colon:
                 stock_cards = self.cards(7, cards)
                 if len(stock_cards) != count:
-                    raise self.fail(7, f"{count} cards left but {len(stock_cards)} written")
+                    raise self.fail(7, _("{count} cards left but {written} written", count=count,
+                                         written=len(stock_cards)))
         to_move = None if turn == "-" else self.seat(8, turn, names)
         seen = [c for h in held for c in h] + list(table) + list(stock_cards or ())
         if len(set(seen)) != len(seen):
-            raise self.fail(3, f"{next(c for c in seen if seen.count(c) > 1)} is written twice")
+            raise self.fail(3, _("{card} is written twice", card=next(c for c in seen if seen.count(c) > 1)))
         return Moment(rules=rules, dealer=self.seat(1, dealer, names), trump=trump or turned[-1], turned=turned,
                       hands=tuple(held), unknown=tuple(unknown), leader=leader, trick=table, tricks=tuple(tricks),
                       card_points=tuple(points), cantes=tuple(cantes), exchanges=tuple(exchanges), stock=count,

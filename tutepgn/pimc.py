@@ -38,6 +38,7 @@ from .duties import play_duty
 from .engine import Deal
 from .errors import IllegalAction
 from .events import Cante, Exchange, Play
+from .i18n import gettext as _
 from .solver import Backend, Position, Solver
 from .solver.position import trick_state
 
@@ -146,14 +147,14 @@ def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None 
     info = knowledge(deal, seat)
     rng = random.Random(seed)
     worlds: list[World] = []
-    for _ in range(count):
-        for _ in range(MAX_TRIES):
+    for _world in range(count):
+        for _try in range(MAX_TRIES):
             world = _deal_unseen(info, rng)
             if world is not None and replays(deal, world):
                 worlds.append(world)
                 break
         else:
-            raise ValueError(f"no world found in {MAX_TRIES} tries that agrees with what the mover knew")
+            raise ValueError(_("no world found in {tries} tries that agrees with what the mover knew", tries=MAX_TRIES))
     return worlds
 
 

@@ -33,6 +33,7 @@ from .cards import CODES, SUIT_LETTERS, CardSet
 from .engine import Deal
 from .events import Action, Cante, Context, Exchange, Play
 from .errors import IllegalAction
+from .i18n import gettext as _, ngettext
 from .limits import INT32_MAX
 from .notation import Note, Record, Source, annotation_text, iter_records, read_number, result_text
 
@@ -200,15 +201,16 @@ def pick_record(source: Source, number: int = 1) -> Record:
     :class:`OSError` when the file cannot be opened.
     """
     if number < 1:
-        raise ValueError(f"record numbers start at 1, not {number}")
-    name = os.fspath(source) if isinstance(source, os.PathLike) else "the input"
+        raise ValueError(_("record numbers start at 1, not {number}", number=number))
+    name = os.fspath(source) if isinstance(source, os.PathLike) else _("the input")
     count = 0
     for count, record in enumerate(iter_records(source), 1):
         if count == number:
             if record.errors:
                 raise record.errors[0]
             return record
-    raise ValueError(f"{name} holds {count} record{'s' if count != 1 else ''}: there is no record {number}")
+    raise ValueError(ngettext("{name} holds {n} record: there is no record {number}",
+                              "{name} holds {n} records: there is no record {number}", count, name=name, number=number))
 
 
 def frame_data(frame: Frame) -> dict[str, object]:

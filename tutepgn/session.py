@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .i18n import gettext as _
 from .match import Match
 from .notation import Record, format_side_values, iter_records
 from .recorder import RESERVED_TAGS, Recorder
@@ -54,10 +55,11 @@ class Session:
         r = ruleset(rules)
         path_ = Path(path)
         if path_.exists():
-            raise FileExistsError(errno.EEXIST, "the file exists, and a recording never overwrites one; "
-                                  "choose another name, or resume it with --resume", str(path_))
+            raise FileExistsError(errno.EEXIST, _("the file exists, and a recording never overwrites one; choose "
+                                                  "another name, or resume it with --resume"), str(path_))
         if dealer not in r.seat_names:
-            raise ValueError(f"dealer {dealer!r} is not a seat; seats are {' '.join(r.seat_names)}")
+            raise ValueError(_("dealer {dealer!r} is not a seat; seats are {seats}", dealer=dealer,
+                               seats=" ".join(r.seat_names)))
         tags = dict(tags or {})
         game = None
         if match:
@@ -72,10 +74,10 @@ class Session:
         path_ = Path(path)
         records = list(iter_records(path_))
         if not records:
-            raise ValueError(f"{path_} holds no record to resume")
+            raise ValueError(_("{path} holds no record to resume", path=path_))
         for record in records:
             if record.errors:
-                raise ValueError(f"cannot resume: {record.errors[0].message}")
+                raise ValueError(_("cannot resume: {reason}", reason=record.errors[0].message))
         first = records[0]
         rules = first.header().rules
         names = rules.seat_names
@@ -89,13 +91,15 @@ class Session:
         for i, record in enumerate(records):
             finished = record.termination != "*"
             if not finished and i != len(records) - 1:
-                raise ValueError(f"cannot resume: deal {i + 1} of {len(records)} is unfinished, and deals follow it")
+                raise ValueError(_("cannot resume: deal {n} of {count} is unfinished, and deals follow it", n=i + 1,
+                                   count=len(records)))
             session.current = Recorder.resume(record, path_, before=session._texts())
             session._count_deal()
             if finished:
                 session.finish()
         if session.over and session.current is None:
-            raise ValueError(f"{path_} is complete: its {'match is over' if game else 'deal is over'}")
+            raise ValueError(_("{path} is complete: its match is over", path=path_) if game else
+                             _("{path} is complete: its deal is over", path=path_))
         return session
 
     # -- State -------------------------------------------------------------------
@@ -127,9 +131,9 @@ class Session:
     def next_deal(self, turned: str) -> Recorder:
         """Begin the next deal from its turned card (hands unknown) and write it to the file."""
         if self.over:
-            raise ValueError("the match is over: no deal after the end" if self.match else "the deal is recorded")
+            raise ValueError(_("the match is over: no deal after the end") if self.match else _("the deal is recorded"))
         if self.current is not None and not self.current.over:
-            raise ValueError("finish the deal being recorded first")
+            raise ValueError(_("finish the deal being recorded first"))
         tags = dict(self.tags)
         game = self.match
         if game is not None:
@@ -144,17 +148,18 @@ class Session:
         """Count the finished current deal into the session; say the result and the match standing."""
         recorder = self.current
         if recorder is None or not recorder.over:
-            raise ValueError("the deal is not over")
+            raise ValueError(_("the deal is not over"))
         record = recorder.record()
         self.done.append(record)
         self.current = None
-        words = f"Deal {len(self.done)}: {record.tags.get('Result', '*')}"
-        if self.match is not None:
-            self.match.record(recorder.final_deal())
-            words += f"; match {self.standing()}"
-            if self.match.over:
-                words += f"; the match is over: {self.rules.side_labels[self.match.winner or 0]} wins"
-        return words
+        deal, result = len(self.done), record.tags.get("Result", "*")
+        if self.match is None:
+            return _("Deal {deal}: {result}", deal=deal, result=result)
+        self.match.record(recorder.final_deal())
+        if self.match.over:
+            return _("Deal {deal}: {result}; match {standing}; the match is over: {side} wins", deal=deal, result=result,
+                     standing=self.standing(), side=self.rules.side_labels[self.match.winner or 0])
+        return _("Deal {deal}: {result}; match {standing}", deal=deal, result=result, standing=self.standing())
 
 
 __all__ = ["MATCH_TAGS", "Session"]

@@ -22,6 +22,7 @@ import zlib
 from urllib.parse import quote_plus
 
 from .errors import LinkError
+from .i18n import gettext as _
 from .limits import max_record_bytes
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]*")
@@ -42,23 +43,23 @@ def decode_deal(token: str) -> str:
     text)."""
     limit = max_record_bytes()
     if not _TOKEN.fullmatch(token) or len(token) % 4 == 1:
-        raise LinkError("the link's deal is not base64url text (letters, digits, - and _)")
+        raise LinkError(_("the link's deal is not base64url text (letters, digits, - and _)"))
     if len(token) > limit:
-        raise LinkError(f"the link's deal is longer than a record may be ({limit} bytes)")
+        raise LinkError(_("the link's deal is longer than a record may be ({limit} bytes)", limit=limit))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         unpacker = zlib.decompressobj(-15)
         data = unpacker.decompress(packed, limit + 1)
     except (binascii.Error, zlib.error) as exc:
-        raise LinkError(f"the link's deal cannot be unpacked: {exc}") from None
+        raise LinkError(_("the link's deal cannot be unpacked: {reason}", reason=exc)) from None
     if len(data) > limit or unpacker.unconsumed_tail:
-        raise LinkError(f"the link's deal unpacks to more than a record may hold ({limit} bytes)")
+        raise LinkError(_("the link's deal unpacks to more than a record may hold ({limit} bytes)", limit=limit))
     if not unpacker.eof:
-        raise LinkError("the link's deal is cut short: copy the whole link")
+        raise LinkError(_("the link's deal is cut short: copy the whole link"))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise LinkError(f"the link's deal is not UTF-8 text: {exc.reason}") from None
+        raise LinkError(_("the link's deal is not UTF-8 text: {reason}", reason=exc.reason)) from None
 
 
 def deal_link(text: str, base: str = "", frame: int | None = None) -> str:

@@ -23,7 +23,7 @@ import duckdb
 
 from ..analysis_version import ANALYSIS_VERSION
 from ..errors import NotationError, TuteError
-from ..i18n import gettext as _
+from ..i18n import gettext as _, speaking
 from ..notation import parse_or_placeholder
 from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
@@ -90,8 +90,10 @@ def quick(players: int | None) -> bool:
 
 
 def analysis_rows(piece: list[tuple[int, str | None, str]], cantes: bool) -> list[tuple[Any, ...]]:
-    """The rows of a piece of deals (id, rules, text): the work of one worker process."""
-    return [analysis_row(deal_id, rules, text, cantes) for deal_id, rules, text in piece]
+    """The rows of a piece of deals (id, rules, text): the work of one worker process.  Their errors are stored in
+    English whatever the analyst speaks, as the import's findings are (docs/i18n.md)."""
+    with speaking("en"):
+        return [analysis_row(deal_id, rules, text, cantes) for deal_id, rules, text in piece]
 
 
 PENDING = ("NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND a.rules = coalesce(d.rules, '') "
@@ -119,7 +121,7 @@ def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[s
     if row is None:
         return None
     if row[1] is not None:
-        raise ValueError(f"deal {deal_id} cannot be analysed: {row[1]}")
+        raise ValueError(_("deal {deal} cannot be analysed: {reason}", deal=deal_id, reason=row[1]))
     return json.loads(row[0])
 
 

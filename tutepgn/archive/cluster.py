@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ClusterError
+from ..i18n import gettext as _
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -52,7 +53,8 @@ def connected(address: str) -> Iterator[Client]:
         import dask
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ClusterError(f"--cluster needs Dask distributed, which is not installed: {INSTALL}") from None
+        raise ClusterError(_("--cluster needs Dask distributed, which is not installed: {install}",
+                             install=INSTALL)) from None
     if address == "local" or address.startswith("local:"):
         workers = int(address[6:]) if address[6:].isdigit() else os.cpu_count() or 1
         with dask.config.set(LOCAL_CONFIG), \
@@ -63,7 +65,7 @@ def connected(address: str) -> Iterator[Client]:
     try:
         client = Client(address, timeout=30)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"no Dask scheduler answers at {address}: {exc}") from None
+        raise ClusterError(_("no Dask scheduler answers at {address}: {reason}", address=address, reason=exc)) from None
     try:
         yield client
     finally:

@@ -19,6 +19,7 @@ import hashlib
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..i18n import gettext as _
 from ..limits import INT32_MAX, MAX_DECLARATIONS, MAX_RULE_VALUE, MAX_TRICKS, YEAR_MAX
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def check_columns(names: tuple[str, ...]) -> None:
     """Refuse names that are not columns of table deals (they are put into SQL text)."""
     bad = [c for c in names if c not in DEAL_COLUMNS]
     if bad:
-        raise ValueError(f"unknown column(s) {', '.join(bad)}")
+        raise ValueError(_("unknown column(s) {columns}", columns=", ".join(bad)))
 
 
 check_columns(CSV_COLUMNS + SUMMARY_COLUMNS)

@@ -313,12 +313,12 @@ def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
     and ``tute sql --dataset`` in its own process)."""
     dataset = Dataset(dest)
     if not isinstance(dataset.fs, pafs.LocalFileSystem):
-        raise ValueError(_("{path}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's httpfs, "
-                           "Polars or Spark: docs/scale.md)", path=dataset.dest))
+        raise ValueError(_("{dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's httpfs, "
+                           "Polars or Spark: docs/scale.md)", dest=dataset.dest))
     manifests = dataset.manifests()
     if not manifests:
-        raise FileNotFoundError(_("no dataset at {path}: import records first (tute import FILE --to parquet {path})",
-                                  path=dataset.dest))
+        raise FileNotFoundError(_("no dataset at {dest}: import records first (tute import FILE --to parquet {dest})",
+                                  dest=dataset.dest))
     statements = []
     for table, columns in TABLES.items():
         files = dataset.files(table, manifests)

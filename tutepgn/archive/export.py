@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import NotationError
+from ..i18n import gettext as _
 from ..notation import Record, jsonform, parse_record, scan_tags, to_json, tpgn
 from .columns import CSV_COLUMNS
 from .defaults import EXPORT_FORMATS
@@ -65,7 +66,7 @@ def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards:
     if fmt == "csv":
         return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS, batch=batch)))
     if fmt not in EXPORT_FORMATS or fmt == "parquet":
-        raise ValueError(f"unknown format {fmt!r}; formats are {', '.join(EXPORT_FORMATS)}")
+        raise ValueError(_("unknown format {form!r}; formats are {forms}", form=fmt, forms=", ".join(EXPORT_FORMATS)))
     texts = tap(archive.texts(filters, sort=sort, limit=limit, batch=batch))
     if fmt == "tpgn":
         return tpgn.join(texts if cards == "es" else written(texts, fmt, cards))
@@ -100,7 +101,7 @@ def export_parquet(archive: Archive, filters: SearchFilters | None, directory: P
     """Matching deals, with every table's rows, into the Parquet dataset at ``directory`` (:mod:`.dataset`: the
     deals partitioned by preset and year); returns how many were added (those it held already are not)."""
     if directory is None:
-        raise ValueError("parquet goes to a directory, not a stream: give -o DIR")
+        raise ValueError(_("parquet goes to a directory, not a stream: give -o DIR"))
     from .dataset import export_dataset  # Arrow: the dataset's files
 
     where, params = (filters or SearchFilters()).to_sql()

@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 
 from ..errors import ArchiveHeldError
+from ..i18n import gettext as _
 
 SERVICE_SUFFIX = ".service.json"
 """The service's file is the archive's name with this added: ``archive.duckdb.service.json``."""
@@ -106,14 +107,18 @@ def held_error(db: str | os.PathLike[str], exc: BaseException | None = None) -> 
     if service is not None:
         url, pid, read_only = str(service["url"]), int(service["pid"]), bool(service.get("read_only"))  # type: ignore[call-overload]
         return ArchiveHeldError(
-            f"{db} is served read-only by the tutepgn service at {url} (pid {pid}): stop it to write to the archive"
+            _("{db} is served read-only by the tutepgn service at {url} (pid {pid}): stop it to write to the archive",
+              db=db, url=url, pid=pid)
             if read_only else
-            f"{db} is held by the tutepgn service at {url} (pid {pid}): `tute search`, `show`, `stats` and `export` "
-            "(tpgn, csv) are answered by it, and `tute import` sends the records to it when TUTEPGN_API_KEY holds one of "
-            "its API keys; for anything else stop it first (or serve with --read-only: readers share the file)",
+            _("{db} is held by the tutepgn service at {url} (pid {pid}): `tute search`, `show`, `stats` and `export` "
+              "(tpgn, csv) are answered by it, and `tute import` sends the records to it when TUTEPGN_API_KEY holds one "
+              "of its API keys; for anything else stop it first (or serve with --read-only: readers share the file)",
+              db=db, url=url, pid=pid),
             db=str(db), pid=pid, url=url, read_only=read_only)
     found = _PID.search(str(exc or ""))
     pid = int(found.group(1)) if found else None
-    holder = f"another process (pid {pid})" if pid is not None else "another process"
-    return ArchiveHeldError(f"{db} is locked by {holder}, which is not a running tutepgn service: wait for it to end "
-                            "(an import, an analysis) or stop it", db=str(db), pid=pid)
+    return ArchiveHeldError(_("{db} is locked by another process (pid {pid}), which is not a running tutepgn service: "
+                              "wait for it to end (an import, an analysis) or stop it", db=db, pid=pid)
+                            if pid is not None else
+                            _("{db} is locked by another process, which is not a running tutepgn service: wait for it "
+                              "to end (an import, an analysis) or stop it", db=db), db=str(db), pid=pid)

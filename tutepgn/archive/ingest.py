@@ -163,8 +163,9 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
                 if memory_limit is not None:
                     con.execute("SET memory_limit = ?", [memory_limit])
     except duckdb.Error as exc:
-        raise ArchiveWriteError(f"the archive could not be written ({exc}); {committed:,} records were committed "
-                                "before that: import again to finish (stored records are skipped)",
+        raise ArchiveWriteError(_("the archive could not be written ({reason}); {committed:,} records were committed "
+                                  "before that: import again to finish (stored records are skipped)", reason=exc,
+                                  committed=committed),
                                 committed=committed) from exc
     try:  # every record is committed: whatever fails from here on, the import did its work and says so
         con.execute("CHECKPOINT")

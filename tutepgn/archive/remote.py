@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArchiveError, ArchiveHeldError
+from ..i18n import gettext as _
 from ..notation import SEAT_TAGS, batch_records, iter_raw_records
 from .columns import SUMMARY_COLUMNS
 from .search import SearchFilters
@@ -83,12 +84,14 @@ class ServiceArchive:
                 detail = json.loads(exc.read()).get("detail") or exc.reason
             except ValueError:
                 detail = exc.reason
-            raise ArchiveError(f"the tutepgn service at {self.url} (pid {self.held.pid}), which holds {self.path}, "
-                               f"answered {exc.code}: {detail}") from None
+            raise ArchiveError(_("the tutepgn service at {url} (pid {pid}), which holds {path}, answered {status}: "
+                                 "{detail}", url=self.url, pid=self.held.pid, path=self.path, status=exc.code,
+                                 detail=detail)) from None
         except OSError as exc:
             reason = getattr(exc, "reason", exc)
-            raise ArchiveError(f"{self.path} is held by the tutepgn service at {self.url} (pid {self.held.pid}), "
-                               f"which does not answer ({reason}): try again, or stop it") from None
+            raise ArchiveError(_("{path} is held by the tutepgn service at {url} (pid {pid}), which does not answer "
+                                 "({reason}): try again, or stop it", path=self.path, url=self.url, pid=self.held.pid,
+                                 reason=reason)) from None
 
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of matching deals (the service counts them for a download)."""
@@ -131,9 +134,10 @@ class ServiceArchive:
         with self._request(f"deals.{fmt}", filters, sort=sort, limit=limit) as answer:
             total, cap = int(answer.headers["X-Total-Count"]), int(answer.headers["X-Row-Cap"])
             if total > cap and (limit is None or limit > cap):
-                raise ArchiveError(f"{total:,} deals match, and the tutepgn service at {self.url} (pid "
-                                   f"{self.held.pid}), which holds {self.path}, sends at most {cap:,} at once: "
-                                   "give --limit, narrow the filters, or stop the service to export them all")
+                raise ArchiveError(_("{total:,} deals match, and the tutepgn service at {url} (pid {pid}), which holds "
+                                     "{path}, sends at most {cap:,} at once: give --limit, narrow the filters, or stop "
+                                     "the service to export them all", total=total, url=self.url, pid=self.held.pid,
+                                     path=self.path, cap=cap))
             with ExitStack() as stack:  # streamed: a download of any size holds a piece at a time
                 target = out if hasattr(out, "write") else stack.enter_context(
                     open(out, "w", encoding="utf-8", newline=""))  # type: ignore[arg-type]
@@ -144,16 +148,16 @@ class ServiceArchive:
         return min(total, limit) if limit is not None else total
 
     def import_sources(self, sources: Iterable[object], *, key: str | None = None, skip_invalid: bool = False,
-                       **_: Any) -> ImportSummary:
+                       **_ignored: Any) -> ImportSummary:
         """Post the records of the sources to the service, :data:`IMPORT_PIECE` at a time, with the API key
         ``key`` (else $TUTEPGN_API_KEY); return what was done, summed."""
         key = key or os.environ.get(KEY_ENV)
         if self.held.read_only or not key:
             raise self.held
         if skip_invalid:
-            raise ArchiveError(f"{self.path} is held by the tutepgn service at {self.url} (pid {self.held.pid}), "
-                               "whose imports store invalid records flagged: import without --skip-invalid, "
-                               "or stop the service first")
+            raise ArchiveError(_("{path} is held by the tutepgn service at {url} (pid {pid}), whose imports store "
+                                 "invalid records flagged: import without --skip-invalid, or stop the service first",
+                                 path=self.path, url=self.url, pid=self.held.pid))
         from .ingest import ImportSummary
         summary, start = ImportSummary(), time.perf_counter()
         for piece in batch_records(iter_raw_records(list(sources)), IMPORT_PIECE):

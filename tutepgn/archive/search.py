@@ -53,7 +53,7 @@ def keyset(sort: str, cursor: str, *, before: bool = False) -> tuple[str, list[o
     its parameters."""
     name, value, last_id = decode_cursor(cursor)
     if name != sort:
-        raise ValueError("this cursor belongs to a search with another sort order")
+        raise ValueError(_("this cursor belongs to a search with another sort order"))
     expr, desc, kind = SORT_KEYS[sort]
     later = "<" if before else ">"
     if sort == "id":
@@ -80,13 +80,13 @@ def decode_cursor(cursor: str) -> tuple[str, object, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         sort, value, last_id = json.loads(raw)
     except (ValueError, TypeError) as exc:
-        raise ValueError("not a valid page cursor") from exc
+        raise ValueError(_("not a valid page cursor")) from exc
     if sort not in SORT_KEYS or type(last_id) is not int or not isinstance(value, (int, str)):
-        raise ValueError("not a valid page cursor")
+        raise ValueError(_("not a valid page cursor"))
     kind = SORT_KEYS[sort][2]  # the value must bind as the sort key's type, or the query would fail
     if not -2**63 <= last_id < 2**63 or (kind == "INTEGER" and not (type(value) is int and -2**31 <= value < 2**31)) \
             or (kind == "DATE" and not (isinstance(value, str) and _iso_date(value))):
-        raise ValueError("not a valid page cursor")
+        raise ValueError(_("not a valid page cursor"))
     return sort, value, last_id
 
 
@@ -183,7 +183,7 @@ class SearchFilters(BaseModel):
     @classmethod
     def _name(cls, value: str | None) -> str | None:
         if value is not None and not name_words(value):
-            raise ValueError(f"{value!r} is not a name: a name has letters or digits")
+            raise ValueError(_("{value!r} is not a name: a name has letters or digits", value=value))
         return value
 
     @field_validator("winner", "loser")
@@ -213,7 +213,7 @@ class SearchFilters(BaseModel):
     @classmethod
     def _suit(cls, value: str | None) -> str | None:
         if value is not None and (len(value) != 1 or value.upper() not in SUIT_LETTERS):
-            raise ValueError("a suit is one of O, C, E, B")
+            raise ValueError(_("a suit is one of O, C, E, B"))
         return value.upper() if value else value
 
     @field_validator("held")
@@ -222,24 +222,24 @@ class SearchFilters(BaseModel):
         for item in value:
             m = _HELD.match(item.strip())
             if not m:
-                raise ValueError(f"{item!r}: write SEAT:CARDS, e.g. S:1O,3O")
+                raise ValueError(_("{item!r}: write SEAT:CARDS, e.g. S:1O,3O", item=item))
             table = card_reader("es")
             for code in re.split(r"[ ,]+", m.group(2).strip()):
                 if code.upper() not in table:
-                    raise ValueError(f"{code!r} is not a card")
+                    raise ValueError(_("{code!r} is not a card", code=code))
         return value
 
     @model_validator(mode="after")
     def _needs_player(self) -> SearchFilters:
         for name in ("seat", "partner", "opponent"):
             if getattr(self, name) is not None and self.player is None:
-                raise ValueError(f"{name} needs player")
+                raise ValueError(_("{name} needs player", name=name))
         if self.player is not None and self.player in (self.partner, self.opponent):
-            raise ValueError("a player is neither their own partner nor their own opponent")
+            raise ValueError(_("a player is neither their own partner nor their own opponent"))
         if self.cost_seat is not None and self.max_cost is None and self.min_cost is None:
-            raise ValueError("cost_seat needs max_cost or min_cost")
+            raise ValueError(_("cost_seat needs max_cost or min_cost"))
         if self.analysed is False and any(getattr(self, n) is not None for n in ANALYSIS_FILTERS):
-            raise ValueError("the analysis filters match analysed deals: leave analysed out or true")
+            raise ValueError(_("the analysis filters match analysed deals: leave analysed out or true"))
         return self
 
     def given(self) -> dict[str, Any]:
@@ -273,14 +273,14 @@ class SearchFilters(BaseModel):
                 add("(" + " OR ".join(named(c) for c in _SEAT_COLUMN.values()) + ")", *[player] * 4)
         if self.partner is not None:
             if self.player is None:
-                raise ValueError("partner needs player")
+                raise ValueError(_("{name} needs player", name="partner"))
             partner = name_words(self.partner)
             pairs = (("north", "south"), ("south", "north"), ("west", "east"), ("east", "west"))
             add("players = 4 AND (" + " OR ".join(f"({named(a)} AND {named(b)})" for a, b in pairs) + ")",
                 *[player, partner] * 4)
         if self.opponent is not None:
             if self.player is None:
-                raise ValueError("opponent needs player")
+                raise ValueError(_("{name} needs player", name="opponent"))
             # On the deal's own columns, without a join of hands (several times faster): the player at one
             # seat, the opponent at another that is not the partner's (NS and WE are the only sides of two).
             opponent = name_words(self.opponent)

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from ..errors import LimitError
+from ..i18n import gettext as _
 from . import sandbox
 from .defaults import SQL_MEMORY, SQL_MEMORY_ENV
 from .held import held_error
@@ -65,17 +66,19 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
     try:
         requests.send((str(path), query, max_rows, memory, views))
         if not answers.poll(START_TIMEOUT):
-            raise LimitError(f"the query's process did not start within {START_TIMEOUT:g} s")
+            raise LimitError(_("the query's process did not start within {seconds:g} s", seconds=START_TIMEOUT))
         kind, payload = answers.recv()  # ready: the archive is open and the limit set; the query starts now
         if kind == "ready":  # else the error of opening the archive (another process holds it)
             started = True
             if not answers.poll(timeout):
-                raise LimitError(f"the query ran over {timeout:g} s and was stopped")
+                raise LimitError(_("the query ran over {seconds:g} s and was stopped", seconds=timeout))
             kind, payload = answers.recv()
     except (EOFError, BrokenPipeError):  # the process died without a word: a failed allocation, the kernel
         child.wait()
-        raise LimitError(f"the query's process ended with status {child.returncode} " + (
-            f"(over its memory limit of {memory:,} bytes?)" if started else "before the query started")) from None
+        raise LimitError(_("the query's process ended with status {status} (over its memory limit of {memory:,} "
+                           "bytes?)", status=child.returncode, memory=memory) if started else
+                         _("the query's process ended with status {status} before the query started",
+                           status=child.returncode)) from None
     finally:
         child.kill()  # a no-op once it has ended
         child.wait()
@@ -85,7 +88,8 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
         return payload
     name, message = payload
     if name in ("OutOfMemoryException", "MemoryError"):
-        raise LimitError(f"the query needs more than its memory limit of {memory:,} bytes: {message.splitlines()[0]}")
+        raise LimitError(_("the query needs more than its memory limit of {memory:,} bytes: {reason}", memory=memory,
+                           reason=message.splitlines()[0]))
     if name == "IOException" and "Could not set lock" in message:  # another process holds the file
         raise held_error(path, duckdb.IOException(message))
     error = getattr(duckdb, name, None)
@@ -98,7 +102,8 @@ def sql_memory() -> int:
     if not value:
         return SQL_MEMORY
     if not value.isdigit() or int(value) < 64 * 2**20:
-        raise ValueError(f"{SQL_MEMORY_ENV}={value!r}: give a number of bytes, at least 64 MiB (67108864)")
+        raise ValueError(_("{name}={value!r}: give a number of bytes, at least 64 MiB (67108864)", name=SQL_MEMORY_ENV,
+                           value=value))
     return int(value)
 
 

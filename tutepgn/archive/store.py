@@ -116,9 +116,13 @@ class Archive:
             return
         if found != DEAL_COLUMNS or self._columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
             self.con.close()
-            differs = "deals table differs" if found != DEAL_COLUMNS else "analyses table differs or is missing"
-            raise ArchiveError(f"{self.path} was written by another version of tutepgn (its {differs}): "
-                               f"run `tute archive rebuild --db {self.path}` to rebuild it from its stored records")
+            raise ArchiveError(_("{path} was written by another version of tutepgn (its deals table differs): run "
+                                 "`tute archive rebuild --db {path}` to rebuild it from its stored records",
+                                 path=self.path)
+                               if found != DEAL_COLUMNS else
+                               _("{path} was written by another version of tutepgn (its analyses table differs or is "
+                                 "missing): run `tute archive rebuild --db {path}` to rebuild it from its stored "
+                                 "records", path=self.path))
 
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
@@ -214,7 +218,7 @@ class Archive:
                offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> list[dict[str, Any]]:
         """Deals matching ``filters``, as dicts of ``columns``, in ``sort`` order."""
         if sort not in SORTS:
-            raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+            raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         check_columns(columns)
         where, params = (filters or SearchFilters()).to_sql()
         if limit is not None and limit <= PAGE_BY_ID:
@@ -229,7 +233,7 @@ class Archive:
         """The ids of matching deals in ``sort`` order: 8 bytes a deal, so a download of any size holds its
         order in memory, never its rows (DuckDB materialises a whole result before the first fetch)."""
         if sort not in SORTS:
-            raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+            raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         where, params = (filters or SearchFilters()).to_sql()
         sql = f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
         if limit is not None:
@@ -280,9 +284,9 @@ class Archive:
         """One page of matching deals (the first, the one after the cursor ``after`` or the one before
         ``before``) and the opaque cursors of the next page and of the page before (None where there is none)."""
         if sort not in SORTS:
-            raise ValueError(f"unknown sort {sort!r}; sorts are {', '.join(SORTS)}")
+            raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         if after and before:
-            raise ValueError("a page is after one cursor or before one, not both")
+            raise ValueError(_("a page is after one cursor or before one, not both"))
         where, params = (filters or SearchFilters()).to_sql()
         if after or before:
             extra, more = keyset(sort, after or before, before=bool(before))  # type: ignore[arg-type]
@@ -519,7 +523,7 @@ def rebuild_file(source: str | os.PathLike[str], output: str | os.PathLike[str] 
     source = Path(source)
     target = Path(output) if output is not None else source.with_name(source.name + ".rebuild")
     if target.exists():
-        raise FileExistsError(f"{target} exists: remove it or choose another output")
+        raise FileExistsError(_("{path} exists: remove it or choose another output", path=target))
     if output is None:
         checkpoint(source)
     with Archive(source, read_only=True, check_schema=False) as archive:  # how an old file is brought up to date

@@ -40,6 +40,7 @@ from pydantic import ValidationError
 from ..cards import CARD_STYLES, TOKEN_STYLES
 from ..errors import JsonRecordError, NotationError
 from ..events import Context, Play, event_from_json
+from ..i18n import gettext as _, ngettext, pydantic_message
 from ..limits import max_json_depth, max_record_bytes
 from ..rules import SEAT_NAMES
 from .jsonmodel import EVENT_MODELS, RecordModel
@@ -65,10 +66,13 @@ def _path(loc: Iterable[object]) -> str:
 def _validation_error(exc: ValidationError, **where: Any) -> JsonRecordError:
     problems = exc.errors(include_url=False)
     first = problems[0]
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     value = first.get("input")
-    shown = f" (found {json.dumps(value, ensure_ascii=False)[:60]})" if isinstance(value, (str, int, float)) else ""
-    return JsonRecordError(f"{first['msg']}{shown}{more}", path=_path(first["loc"]), **where)
+    message = pydantic_message(first)
+    if isinstance(value, (str, int, float)):
+        message = _("{problem} (found {value})", problem=message, value=json.dumps(value, ensure_ascii=False)[:60])
+    if len(problems) > 1:
+        message = ngettext("{errors} (and {n} more)", "{errors} (and {n} more)", len(problems) - 1, errors=message)
+    return JsonRecordError(message, path=_path(first["loc"]), **where)
 
 
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -87,7 +91,7 @@ def check_depth(text: str, *, source: str | None = None, index: int | None = Non
     """
     most = max_json_depth()
     brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text[start:] if start else text))
-    for _ in range(most):
+    for _level in range(most):
         fewer = _EMPTY_PAIR.sub("", brackets)
         if fewer == brackets:
             break
@@ -100,8 +104,8 @@ def check_depth(text: str, *, source: str | None = None, index: int | None = Non
         depth += 1 if token in "[{" else -1 if token in "]}" else 0
         if depth > most:
             pos = m.start()
-            raise JsonRecordError(f"JSON nested deeper than {most} levels (TUTEPGN_MAX_JSON_DEPTH): "
-                                  "refused undecoded; a record needs 4", source=source, index=index,
+            raise JsonRecordError(_("JSON nested deeper than {most} levels (TUTEPGN_MAX_JSON_DEPTH): refused "
+                                    "undecoded; a record needs 4", most=most), source=source, index=index,
                                   line=line + text.count("\n", 0, pos), column=pos - text.rfind("\n", 0, pos))
 
 
@@ -116,7 +120,8 @@ def tags_in_es(tags: dict[str, str]) -> dict[str, str]:
     out = dict(tags)
     style = out.pop("Cards", "es")
     if style not in TOKEN_STYLES:
-        raise ValueError(f"[Cards] unknown card style {style!r} for tag values; use one of {', '.join(TOKEN_STYLES)}")
+        raise ValueError(_("[Cards] unknown card style {style!r} for tag values; use one of {styles}", style=style,
+                           styles=", ".join(TOKEN_STYLES)))
     if style != "es":
         for name in CARD_TAGS:
             if name in out:
@@ -133,7 +138,8 @@ def _seat_names(record: Record) -> tuple[str, ...]:
 def record_to_model(record: Record, cards: str = "es") -> RecordModel:
     """The JSON model of a record, cards and suits of the events in style ``cards``."""
     if cards not in CARD_STYLES:
-        raise ValueError(f"unknown card style {cards!r}; styles are {', '.join(CARD_STYLES)}")
+        raise ValueError(_("unknown card style {style!r}; styles are {styles}", style=cards,
+                           styles=", ".join(CARD_STYLES)))
     names = _seat_names(record)
     n = len(names)
     ctx = Context(names, None, cards)  # JSON names a cante's suit: no need of the trump
@@ -168,8 +174,8 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
     style = cards or model.cards
     where = {"source": source, "index": index, "line": line}
     if style not in CARD_STYLES:
-        raise JsonRecordError(f"unknown card style {style!r}; styles are {', '.join(CARD_STYLES)}", path="cards",
-                              **where)
+        raise JsonRecordError(_("unknown card style {style!r}; styles are {styles}", style=style,
+                                styles=", ".join(CARD_STYLES)), path="cards", **where)
     try:
         tags = tags_in_es(model.tags)
     except ValueError as exc:
@@ -178,8 +184,8 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
                     line=line)
     result = model.tags.get("Result")
     if result is not None and result != model.termination:
-        raise JsonRecordError(f"the termination {model.termination!r} disagrees with the Result tag {result!r}",
-                              path="termination", **where)
+        raise JsonRecordError(_("the termination {termination!r} disagrees with the Result tag {result!r}",
+                                termination=model.termination, result=result), path="termination", **where)
     ctx = Context(_seat_names(record), None, style)
     placed = all(e.line is not None and e.column is not None for e in model.events)
     for i, e in enumerate(model.events):
@@ -208,8 +214,8 @@ def to_json(record: Record, cards: str = "es") -> str:
 def model_from_data(data: Any, *, source: str | None = None, index: int = 0, line: int = 1) -> RecordModel:
     """Validate decoded JSON data as a record model; :class:`JsonRecordError` when it does not fit."""
     if not isinstance(data, dict):
-        raise JsonRecordError(f"a record is a JSON object, not {type(data).__name__}", source=source, index=index,
-                              line=line)
+        raise JsonRecordError(_("a record is a JSON object, not {kind}", kind=type(data).__name__), source=source,
+                              index=index, line=line)
     try:
         return RecordModel.model_validate(data)
     except ValidationError as exc:
@@ -229,16 +235,17 @@ def _decode(text: str, *, source: str | None, index: int, line: int) -> Any:
     """One JSON record's text decoded, unless it is over the size or depth limit: :class:`JsonRecordError`."""
     limit = max_record_bytes()
     if len(text) > limit >> 2 and text_size(text) > limit:
-        raise JsonRecordError(f"the record is larger than {limit:,} bytes (TUTEPGN_MAX_RECORD_BYTES): "
-                              "refused undecoded", source=source, index=index, line=line)
+        raise JsonRecordError(_("the record is larger than {limit:,} bytes (TUTEPGN_MAX_RECORD_BYTES): refused "
+                                "undecoded", limit=limit), source=source, index=index, line=line)
     check_depth(text, source=source, index=index, line=line)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise JsonRecordError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1, column=exc.colno,
-                              source=source, index=index) from None
+        raise JsonRecordError(_("not valid JSON: {reason}", reason=exc.msg), line=line + exc.lineno - 1,
+                              column=exc.colno, source=source, index=index) from None
     except ValueError as exc:  # a number of 4,300 digits or more
-        raise JsonRecordError(f"not readable JSON: {exc}", line=line, source=source, index=index) from None
+        raise JsonRecordError(_("not readable JSON: {reason}", reason=exc), line=line, source=source,
+                              index=index) from None
 
 
 def _failed(exc: JsonRecordError, data: Any = None) -> Record:
@@ -294,8 +301,9 @@ def iter_json(source: Source, *, strict: bool = False, cards: str | None = None)
 
     def syntax(exc: ValueError | None, pos: int, message: str = "") -> JsonRecordError:
         if isinstance(exc, json.JSONDecodeError):
-            return JsonRecordError(f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, source=name)
-        message = message or f"not readable JSON: {exc}"  # a number of 4,300 digits or more
+            return JsonRecordError(_("not valid JSON: {reason}", reason=exc.msg), line=exc.lineno, column=exc.colno,
+                                   source=name)
+        message = message or _("not readable JSON: {reason}", reason=exc)  # a number of 4,300 digits or more
         line = text.count("\n", 0, pos) + 1
         return JsonRecordError(message, line=line, column=pos - text.rfind("\n", 0, pos), source=name)
 
@@ -313,7 +321,7 @@ def iter_json(source: Source, *, strict: bool = False, cards: str | None = None)
         except ValueError as exc:
             raise syntax(exc, pos) from None
         if ws.match(text, end).end() != len(text):  # type: ignore[union-attr]
-            raise syntax(None, ws.match(text, end).end(), "text after the JSON document")  # type: ignore[union-attr]
+            raise syntax(None, ws.match(text, end).end(), _("text after the JSON document"))  # type: ignore[union-attr]
         items = iter(((0, pos, data),))
     for index, start, data in items:
         line = text.count("\n", 0, start) + 1
@@ -344,9 +352,9 @@ def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) ->
         if text.startswith("]", pos):
             rest = ws.match(text, pos + 1).end()
             if rest != len(text):
-                raise syntax(None, rest, "text after the JSON array")
+                raise syntax(None, rest, _("text after the JSON array"))
             return
-        raise syntax(None, pos, "expected , or ] in the array of records")
+        raise syntax(None, pos, _("expected , or ] in the array of records"))
 
 
 def _lines(blocks: Iterable[str]) -> Iterator[tuple[int, str]]:

@@ -27,6 +27,7 @@ from ..cards import CODES, CardSet
 from ..engine import Deal
 from ..errors import NotationError
 from ..events import Action, Play
+from ..i18n import gettext as _
 from ..limits import MAX_DECLARATIONS, MAX_TRICKS
 from ..rules import Ruleset
 from .tags import HEADER_TAGS, UNFINISHED, Header, format_side_values, read_header, result_text
@@ -244,9 +245,10 @@ def check_counts(record: Record) -> None:
         else:
             declarations += 1
         if plays > MAX_TRICKS * players or declarations > MAX_DECLARATIONS:
-            what = (f"more than {MAX_TRICKS} tricks" if plays > MAX_TRICKS * players
-                    else f"more than {MAX_DECLARATIONS} declarations")
+            message = (_("the record has more than {most} tricks: no deal has so many (the limit is what the "
+                         "archive stores)", most=MAX_TRICKS) if plays > MAX_TRICKS * players
+                       else _("the record has more than {most} declarations: no deal has so many (the limit is "
+                              "what the archive stores)", most=MAX_DECLARATIONS))
             line, column = record.position(i) or (record.line, 1)
-            raise NotationError(f"the record has {what}: no deal has so many (the limit is what the archive "
-                                "stores)", line=line, column=column, source=record.source, index=record.index)
+            raise NotationError(message, line=line, column=column, source=record.source, index=record.index)
 

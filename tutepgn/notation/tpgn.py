@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from ..errors import NotationError
+from ..i18n import gettext as _
 from .export import read_export
 from .grammar import read_grammar, syntax_errors
 from .record import Record, check_counts
@@ -92,7 +93,7 @@ def read_record(source: Source, *, strict: bool = True, cards: str | None = None
     """Read exactly one record (the first) from a path, text or stream; strict by default."""
     for record in iter_records(source, strict=strict, cards=cards):
         return record
-    raise NotationError("no record found", line=1, column=1, expected="a record: tags, play, termination")
+    raise NotationError(_("no record found"), line=1, column=1, expected=_("a record: tags, play, termination"))
 
 
 def loads(text: str, *, strict: bool = False, cards: str | None = None) -> list[Record]:

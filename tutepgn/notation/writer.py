@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..cards import CARD_STYLES, CODES, TOKEN_STYLES, display_cards
 from ..events import Context, Play
+from ..i18n import gettext as _
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
 from .tags import SEAT_TAGS, escape_comment, escape_tag_value, format_side_values, restyle
@@ -111,8 +112,8 @@ def _written(cards: str) -> bool:
 def write_record(record: Record, style: str = "es") -> str:
     """Write a record in export format, cards in a token style (``es`` is canonical)."""
     if style not in TOKEN_STYLES:
-        raise ValueError(f"card style {style!r} cannot be written in .tpgn (its cards are not single tokens); "
-                         f"use one of {', '.join(TOKEN_STYLES)}")
+        raise ValueError(_("card style {style!r} cannot be written in .tpgn (its cards are not single tokens); use "
+                           "one of {styles}", style=style, styles=", ".join(TOKEN_STYLES)))
     lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in canonical_tags(record, style)]
     lines.append("")
     kept = record.play_text if style == "es" else None

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS, FOURS
 from ..duties import play_duty
+from ..i18n import gettext as _
 
 if TYPE_CHECKING:
     from ..engine import Deal
@@ -122,11 +123,12 @@ class Position:
         """
         r = deal.rules
         if deal.over:
-            raise ValueError("the deal is over: there is nothing left to solve")
+            raise ValueError(_("the deal is over: there is nothing left to solve"))
         if deal.stock_left and cantes:
-            raise ValueError(f"the stock still has {deal.stock_left} cards: cantes are searched once it is empty")
+            raise ValueError(_("the stock still has {n} cards: cantes are searched once it is empty", n=deal.stock_left))
         if deal.stock_left > MAX_STOCK:
-            raise ValueError(f"the stock still has {deal.stock_left} cards: the search draws at most {MAX_STOCK}")
+            raise ValueError(_("the stock still has {n} cards: the search draws at most {most}", n=deal.stock_left,
+                               most=MAX_STOCK))
         n = r.players
         side_of = tuple(r.side_of(s) for s in range(n))
         trick = tuple(deal.trick)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..cards import Card
+from ..i18n import gettext as _
 from .position import Position
 from .search import PythonSearch
 
@@ -36,7 +37,7 @@ def default_backend() -> Backend:
     """The C core if built, unless ``TUTEPGN_SOLVER=python`` asks for the fallback."""
     wanted = os.environ.get("TUTEPGN_SOLVER", "").strip().lower()
     if wanted not in ("", "c", "python"):
-        raise ValueError(f"TUTEPGN_SOLVER={wanted!r}: use c or python")
+        raise ValueError(_("{name}={value!r}: use c or python", name="TUTEPGN_SOLVER", value=wanted))
     return "python" if wanted == "python" or not C_AVAILABLE else "c"
 
 
@@ -56,9 +57,9 @@ class Solver:
         bigger tables saved few nodes and cost more in page faults than a win test's whole search)."""
         self.backend: Backend = backend or default_backend()
         if self.backend == "c" and not C_AVAILABLE:
-            raise ValueError("the C core of the solver was not built; use backend='python'")
+            raise ValueError(_("the C core of the solver was not built; use backend='python'"))
         if self.backend not in ("c", "python"):
-            raise ValueError(f"unknown solver backend {self.backend!r}: use c or python")
+            raise ValueError(_("unknown solver backend {backend!r}: use c or python", backend=self.backend))
         self.table_bits = table_bits
         self._static: tuple[int, ...] | None = None
         self._py = PythonSearch({} if table_bits != 0 else None)
