@@ -8,8 +8,7 @@ clients, and as an HTML page (the same problem, in words) to a browser asking
 for a page (:func:`wants_page`).
 """
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError

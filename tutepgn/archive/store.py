@@ -189,11 +189,11 @@ class Archive:
         left none of the deals the filters before it matched; None when some deal matches, or none is stored."""
         total = self.count()
         steps = list(filters.steps())
-        for name, alone, _ in steps:
+        for name, alone, _upto in steps:
             if alone is not None and self.count(alone) == 0:
                 return Emptied(filter=name, value=shown(filters.given()[name]), alone=True, before=total)
         before = total
-        for name, _, upto in steps:
+        for name, _alone, upto in steps:
             if upto is None:
                 continue
             found = self.count(upto)
