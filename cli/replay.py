@@ -11,7 +11,7 @@ import typer
 
 from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
-from tutepgn.i18n import gettext as _
+from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:  # the reader loads when the command runs, not for ``tute --help``
     from tutepgn.replay import Frame
@@ -25,7 +25,7 @@ KEYS = {
     **dict.fromkeys(("q", "Q", "\x1b"), QUIT),
 }
 """Keys as ``click.getchar`` returns them (Unix escape sequences and Windows scan codes) and what they do."""
-HELP = "→ n space: next   ← p b: previous   Home g: first   End G: last   q: quit"
+HELP = N_("→ n space: next   ← p b: previous   Home g: first   End G: last   q: quit")
 
 
 def move(index: int, key: str, count: int) -> int | None:
@@ -52,7 +52,7 @@ def _browse(steps: list[Frame], first: int = 0) -> None:
     while index is not None:
         out.clear()
         out.print(render_frame(steps[index], len(steps)))
-        out.print(HELP, style="dim", highlight=False)
+        out.print(_(HELP), style="dim", highlight=False)
         try:
             key = click.getchar()
         except (KeyboardInterrupt, EOFError):
