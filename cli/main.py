@@ -44,6 +44,10 @@ CLICK_WORDS = (N_("Options"), N_("Commands"), N_("Arguments"), N_("Show this mes
 by :class:`SpokenFormatter` and :meth:`PlainTypes.get_help_option`."""
 HELP_EXTRAS = {"default": N_("default: {value}"), "env var": N_("env var: {value}"), "required": N_("required")}
 """The notes typer adds in brackets after an option's help (``[default: 2; x>=1]``), by their English name."""
+VALUE_TYPES = {"str": N_("str"), "int": N_("int"), "int range": N_("int range"), "float": N_("float"),
+               "path": N_("path"), "str,str": N_("str,str")}
+"""The kinds of value typer names in an option's help (``--db <path>``), by their English name."""
+VALUE_TYPE = re.compile(r"<(" + "|".join(re.escape(k) for k in VALUE_TYPES) + r")>")
 
 
 def function_of(spec: str) -> Any:
@@ -91,7 +95,8 @@ class SpokenFormatter(typer.Context.formatter_class):  # type: ignore[misc,name-
         return super().section(_(name))
 
     def write_dl(self, rows: Any, *args: Any, **options: Any) -> None:
-        super().write_dl([(term, spoken_extras(text)) for term, text in rows], *args, **options)
+        super().write_dl([(VALUE_TYPE.sub(lambda m: f"<{_(VALUE_TYPES[m[1]])}>", term), spoken_extras(text))
+                          for term, text in rows], *args, **options)
 
 
 def spoken_extras(text: str) -> str:

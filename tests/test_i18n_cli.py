@@ -104,3 +104,6 @@ def test_help_notes_in_spanish() -> None:
     assert "[default:" not in spanish and "env var" not in spanish and "[OPTIONS]" not in spanish
     assert "Validar en el clúster Dask de ADDRESS" in " ".join(tute("--lang", "es", "validate", "--help").stdout.split())
     assert "[default: 10.0]" in " ".join(tute("sql", "--help").stdout.split())
+    # the kinds of value: typer's words in English, ours in Spanish
+    assert "--db <ruta>" in spanish and "<path>" not in spanish and "<str>" not in spanish
+    assert "--db <path>" in tute("sql", "--help").stdout
