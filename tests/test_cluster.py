@@ -152,6 +152,26 @@ def test_an_interrupted_cluster_import_run_again_leaves_no_duplicate_and_no_miss
     assert {p.relative_to(dest).as_posix() for p in dest.rglob("*.parquet") if "_staging" not in p.parts} == named
 
 
+def distributed_stream_levels() -> list[int]:
+    import logging
+
+    return [h.level for h in logging.getLogger("distributed").handlers]
+
+
+def test_a_local_cluster_is_quietened_before_it_closes(client: distributed.Client) -> None:
+    """The workers of a ``--cluster local`` print nothing once the work is done: a heartbeat caught by the
+    scheduler's shutdown logged a traceback on the user's terminal (and failed a docs run)."""
+    import logging
+
+    from tutepgn.archive.cluster import quiet_worker_logs
+
+    before = client.run(distributed_stream_levels)
+    assert all(level < logging.ERROR for levels in before.values() for level in levels) and before
+    client.run(quiet_worker_logs)
+    after = client.run(distributed_stream_levels)
+    assert all(levels and min(levels) > logging.CRITICAL for levels in after.values())
+
+
 def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     blocked = "import sys; sys.modules['distributed'] = None; from tutepgn.cli.main import main; main()"
     run = subprocess.run([sys.executable, "-c", blocked, "import", str(SAMPLES / "doubles.tpgn"), "--to", "parquet",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ClusterError
@@ -60,7 +60,11 @@ def connected(address: str) -> Iterator[Client]:
         with dask.config.set(LOCAL_CONFIG), \
                 LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                 Client(cluster) as client:
-            yield client
+            try:
+                yield client
+            finally:
+                with suppress(Exception):
+                    client.run(quiet_worker_logs)
         return
     try:
         client = Client(address, timeout=30)
@@ -70,6 +74,16 @@ def connected(address: str) -> Iterator[Client]:
         yield client
     finally:
         client.close()
+
+
+def quiet_worker_logs() -> None:
+    """Run in each worker of a ``LocalCluster`` started here just before it is closed: its log lines on stderr
+    stop, since a worker whose heartbeat is in flight while the scheduler shuts down logs a traceback that
+    says nothing to the person who ran ``tute`` (the work is done; its errors were reported before)."""
+    import logging
+
+    for handler in logging.getLogger("distributed").handlers:
+        handler.setLevel(logging.CRITICAL + 1)
 
 
 def cluster_map(client: Client, work: Callable[..., R], items: Iterable[T], *, name: str) -> Iterator[R]:
