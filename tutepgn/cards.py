@@ -13,6 +13,7 @@ where strength 0 is the weakest card of a suit (the 2) and 9 the strongest
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import TypeAlias
 
 from .i18n import gettext as _
@@ -133,23 +134,25 @@ DISPLAY_ORDER: tuple[Card, ...] = tuple(sorted(ALL_CARDS, key=hand_order))
 """Every card in the order a hand is shown: by suit O C E B, then by printed rank."""
 
 
-def _suit_display(s: Suit) -> tuple[tuple[Card, ...], ...]:
-    """The cards of suit ``s`` in display order for each of the 1024 masks of its 10 bits: built by adding the
-    suit's cards in display order to every set made so far (1024 steps, not 10 per mask: ``tute`` starts sooner)."""
-    shown: dict[Mask, tuple[Card, ...]] = {0: ()}
-    for c in DISPLAY_ORDER[10 * s:10 * s + 10]:
-        bit = 1 << (c - 10 * s)
-        shown.update({sub | bit: cards + (c,) for sub, cards in shown.items()})
-    return tuple(shown[sub] for sub in range(1024))
-
-
-_SUIT_DISPLAY: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(_suit_display(s) for s in SUITS)
+@cache
+def suit_display() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """For each suit, its cards in display order for each of the 1024 masks of its 10 bits: built by adding the
+    suit's cards in display order to every set made so far (1024 steps, not 10 per mask), when a hand is first
+    shown (not at import: ``tute --help`` shows none)."""
+    tables = []
+    for s in SUITS:
+        shown: dict[Mask, tuple[Card, ...]] = {0: ()}
+        for c in DISPLAY_ORDER[10 * s:10 * s + 10]:
+            bit = 1 << (c - 10 * s)
+            shown.update({sub | bit: cards + (c,) for sub, cards in shown.items()})
+        tables.append(tuple(shown[sub] for sub in range(1024)))
+    return tuple(tables)
 
 
 def display_cards(mask: Mask) -> list[Card]:
     """The cards of a mask in display order, by table look-up per suit (hands are shown often)."""
-    return [*_SUIT_DISPLAY[0][mask & 1023], *_SUIT_DISPLAY[1][mask >> 10 & 1023],
-            *_SUIT_DISPLAY[2][mask >> 20 & 1023], *_SUIT_DISPLAY[3][mask >> 30 & 1023]]
+    o, c, e, b = suit_display()
+    return [*o[mask & 1023], *c[mask >> 10 & 1023], *e[mask >> 20 & 1023], *b[mask >> 30 & 1023]]
 
 
 class CardSet:
