@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutepgn.errors import NotationError
-from tutepgn.notation import iter_records, scan_headers, scan_tags, split
+from tutepgn.notation import export, iter_records, scan_headers, scan_tags, split
+from tutepgn.notation.export import read_export
 from tutepgn.rules import PRESETS, preset
 from tutepgn.simulate import deal_records, match_records
 
@@ -174,3 +176,53 @@ def test_a_head_line_that_is_no_tag_line_leaves_the_fast_loops() -> None:
     assert in_python[0].tags == scan_tags(record) == {"Rules": "torofun-2p"}
     if split.c_scan() is not None:
         assert in_c == in_python
+
+
+# ---------------------------------------------------------------------------
+# The export reader's trick lines: its loop in C reads the same records as its loop in Python.
+
+
+def read_both(text: str) -> tuple[list[tuple], list[tuple]]:
+    """Every record of ``text`` as the export reader reads it (None where it declines), with the trick lines read
+    in C and in Python."""
+    def records() -> list[tuple]:
+        found = []
+        for line, raw in split.split_records([text]):
+            record = read_export(raw, line)
+            found.append(None if record is None else (record.tags, record.tag_lines, record.events, record.termination,
+                                                      record.tpgn()))
+        return found
+    try:
+        export.C_TRICKS = None
+        in_c = records()
+        export.C_TRICKS = False
+        return in_c, records()
+    finally:
+        export.C_TRICKS = None
+
+
+@settings(derandomize=True, database=None, max_examples=1500, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(damaged())
+def test_the_trick_lines_read_the_same_in_c_and_in_python(text: str) -> None:
+    if export.c_tricks() is None:
+        return  # the extension is not built: there is one loop only
+    in_c, in_python = read_both(text)
+    assert in_c == in_python
+
+
+TRICKS = '[Rules "torofun-2p"]\n[Result "*"]\n\n1. N 1O 3O\n{}*\n'
+
+
+@pytest.mark.parametrize("line", [
+    "2. S 12B 10O", "2. S 11C 7E", "02. S 12B 10O", "2. S 12B 10O ", "2. S 12B  10O", "2.  S 12B 10O", "2. X 12B 10O",
+    "2. SS 12B 10O", "2. S 8B 10O", "2. S 12b 10O", "2. S 13B 10O", "2. S 12B", "2. S 12B 10O 1C", "3. S 12B 10O",
+    "2.S 12B 10O", "2. S 012B 10O", "2. S 12B\t10O", "2. S 1OB 10O", "S 20B", "2. S 12B 10O\r"])
+def test_each_kind_of_line_reads_the_same_in_c_and_in_python(line: str) -> None:
+    text = TRICKS.replace("{}", line + "\n")
+    in_c, in_python = read_both(text)
+    assert in_c == in_python
+    if line in ("2. S 12B 10O", "2. S 11C 7E", "S 20B"):
+        assert in_c[0] is not None  # read by the export reader, not declined
+    if export.c_tricks() is not None and line == "2. S 12B 10O":
+        assert len(in_c[0][2]) == 4

@@ -11,6 +11,7 @@ grammar reads the record (a parity test holds both to the same result).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..cards import card_reader
 from ..events import PLAYS, Context, parse_declaration
@@ -32,8 +33,30 @@ _SEAT_PLAYS = tuple({word: PLAYS[seat][c] for word, c in card_reader("es").items
 export format)."""
 _TRICK_NUMBERS = tuple(f"{k}." for k in range(MAX_TRICKS))
 """How a trick line starts, by trick number."""
+_KEYED_PLAYS = tuple(tuple(plays.get(f"{key // 4}{'OCEB'[key % 4]}") for key in range(52)) for plays in _SEAT_PLAYS)
+"""Each seat's plays by the C loop's key of a card word (rank * 4 + suit; None where no card is written so)."""
 _TURN_ORDER = {n: tuple(tuple(_SEAT_PLAYS[(seat + k) % n] for k in range(n)) for seat in range(n)) for n in (2, 3, 4)}
 """For ``n`` players and a leader: the seats' play tables in turn order."""
+
+
+C_TRICKS: bool | None = None
+"""Whether the trick lines are read in C (``read_tricks`` in the solver's extension, the same rules as the loop of
+:func:`_read`): None, if built, on first use; False, the Python loop alone (a test holds both to the same records)."""
+
+
+def c_tricks() -> Callable[..., tuple[int, int]] | None:
+    """The C loop over trick lines, or None when the extension is not built or :data:`C_TRICKS` is False.
+    Imported on first use, as the header scan's."""
+    global C_TRICKS
+    if C_TRICKS is False:
+        return None
+    try:
+        from ..solver.ccore import read_tricks
+    except ImportError:  # built without a compiler
+        C_TRICKS = False
+        return None
+    C_TRICKS = True
+    return read_tricks  # type: ignore[no-any-return]
 
 
 class _NotExport(Exception):
@@ -83,7 +106,14 @@ def _read(text: str, first_line: int) -> Record:
     expected_trick = 1
     i += 1
     last = n_lines - 1
+    in_c = c_tricks() if all(len(name) == 1 for name in names) else None
+    letters = "".join(names)
+    keyed = _KEYED_PLAYS[:n]
     while i < last:
+        if in_c is not None:  # the trick lines in C, up to the next line of another kind
+            i, expected_trick = in_c(lines, i, last, expected_trick, MAX_TRICKS, letters, keyed, events)
+            if i >= last:
+                break
         line = lines[i]
         words = line.split(" ")
         if expected_trick < MAX_TRICKS and words[0] == _TRICK_NUMBERS[expected_trick]:  # the common case: a trick line, without a regex
