@@ -1,8 +1,10 @@
 """Spanish and English: the catalogue is complete, the pages say no untranslated word, and the language is
 chosen as documented (docs/i18n.md) by the service and by the CLI."""
 
+import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,39 @@ TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "api" / "templates"
 
 def test_every_message_of_the_sources_has_its_spanish_translation() -> None:
     assert catalogue_problems("es") == []
+
+
+# The units of play in Spanish (docs/i18n.md, "The words of the game"): a deal is a partida, a match an
+# encuentro; mano is a hand of cards or, alone, the seat that leads first, never a deal.
+HOLDING = re.compile(r"\b(hands?|held|holdings?|mano)\b", re.IGNORECASE)
+MANO = re.compile(r"\bmanos?\b", re.IGNORECASE)
+A_DEAL = re.compile(r"\b(this|that|each|every|first|last|next|tied|doubled|archived|unfinished|live|one) deal\b"
+                    r"|\bdeal (over|is over|ends|\{)", re.IGNORECASE)
+A_MATCH = re.compile(r"\b(the|a|each|its|this|whole) match\b|\bmatch's|\bmatch (points?|standing|target|\{match\})"
+                     r"|\b(complete|or) matches\b", re.IGNORECASE)
+
+
+def misnamed_units(entries: Iterable[tuple[str, str | tuple[str, ...]]]) -> list[str]:
+    """The translations that name a deal or a match with another unit's word, each with the rule it breaks."""
+    wrong: list[str] = []
+    for english, spanish in entries:
+        for text in (spanish,) if isinstance(spanish, str) else spanish:
+            if MANO.search(text) and not HOLDING.search(english):
+                wrong.append(f"mano where the English holds no hand: {english!r} -> {text!r}")
+            if A_DEAL.search(english) and "partida" not in text.lower():
+                wrong.append(f"a deal that is no partida: {english!r} -> {text!r}")
+            if A_MATCH.search(english) and "encuentro" not in text.lower():
+                wrong.append(f"a match that is no encuentro: {english!r} -> {text!r}")
+    return wrong
+
+
+def test_a_deal_is_a_partida_a_match_an_encuentro_and_mano_never_a_deal() -> None:
+    wrong = misnamed_units([("the deal is over", "la mano ha terminado"), ("Share this deal", "Compartir este reparto"),
+                            ("and the match", "y la partida"), ("cards missing from the hands: {cards}",
+                                                                "faltan cartas en las manos: {cards}")])
+    assert [w.split(":")[0] for w in wrong] == ["mano where the English holds no hand", "a deal that is no partida",
+                                                "a deal that is no partida", "a match that is no encuentro"]
+    assert misnamed_units(i18n.catalogue("es").items()) == []
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: p.name)

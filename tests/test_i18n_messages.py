@@ -181,7 +181,7 @@ def test_rules_explained_in_spanish() -> None:
     spanish = tute("--lang", "es", "rules", "torofun-4p")
     assert spanish.returncode == 0
     for words in ("Reglamento torofun-4p", "significado", "Número de", "Quien no tiene del palo que salió",
-                  "Decisiones que toma el motor", "Una mano empatada es para el bando"):
+                  "Decisiones que toma el motor", "Una partida empatada es para el bando"):
         assert words in spanish.stdout, words
     assert "4 manlalaro" in spanish.stdout  # the quoted source sentence stays in its own language
     english = tute("rules", "torofun-4p")
