@@ -227,21 +227,46 @@ def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:
         gc.enable()
 
 
+CHUNK = 1000
+"""Records whose rows are held as Python lists at once: a piece's Arrow tables are made a chunk at a time, so a
+worker holds the Python objects of one chunk, not of its whole piece (about 16 KB a record)."""
+
+
 def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
     """Parse and validate record texts; return each table's new rows as Arrow (a pure function).  The findings'
-    messages are stored in English whatever the caller speaks, so that an archive reads the same for everyone."""
+    messages are stored in English whatever the caller speaks, so that an archive reads the same for everyone.
+
+    The validator reads the whole piece as one stream (a match's deals are judged together); the rows made
+    so far become Arrow every :data:`CHUNK` records."""
 
     def records() -> Iterator[Record]:
         for name, index, first_line, text in batch:
             yield parse_or_placeholder(text, first_line=first_line, source=name, index=index)
 
+    seen: dict[int, bool] = {}  # the piece's deal ids so far: a deal twice in a piece is stored once
+    out, places, chunks = new_rows(seen), [], []
+    with speaking("en"):
+        for place, (report, (_, _, _, text)) in enumerate(zip(validate_records(records()), batch)):
+            if add_rows(report, text, out):
+                places.append(place)  # the deal's place in the piece
+            if place % CHUNK == CHUNK - 1:
+                chunks.append(arrow_tables(out, places))
+                out, places = new_rows(seen), []
+    chunks.append(arrow_tables(out, places))
+    return {t: pa.concat_tables([chunk[t] for chunk in chunks]) if len(chunks) > 1 else chunks[0][t] for t in ARROW}
+
+
+def new_rows(seen: dict[int, bool]) -> dict[str, dict[Any, Any]]:
+    """Empty columns for :func:`add_rows`, sharing the piece's ``seen`` ids."""
     out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
-    out["_seen"] = {}
+    out["_seen"] = seen
     out["_deal_rows"] = []
     out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
-    with speaking("en"):
-        places = [place for place, (report, (_, _, _, text))  # the piece's own places
-                  in enumerate(zip(validate_records(records()), batch)) if add_rows(report, text, out)]
+    return out
+
+
+def arrow_tables(out: dict[str, dict[Any, Any]], places: list[int]) -> dict[str, pa.Table]:
+    """The Arrow tables of the rows :func:`add_rows` put in ``out``, the deals at ``places`` in their piece."""
     rows = out.pop("_deal_rows")
     deals = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out["deals"]  # one tuple a deal, turned into columns
     deals["import_index"] = places
