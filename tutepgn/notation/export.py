@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from ..cards import card_reader
 from ..events import PLAYS, Context, parse_declaration
@@ -41,21 +42,22 @@ _TURN_ORDER = {n: tuple(tuple(_SEAT_PLAYS[(seat + k) % n] for k in range(n)) for
 
 C_TRICKS: bool | None = None
 """Whether the trick lines are read in C (``read_tricks`` in the solver's extension, the same rules as the loop of
-:func:`_read`): None, if built, on first use; False, the Python loop alone (a test holds both to the same records)."""
+:func:`_read`): None, when built; False, the Python loop alone (a test holds both to the same records)."""
 
 
 def c_tricks() -> Callable[..., tuple[int, int]] | None:
-    """The C loop over trick lines, or None when the extension is not built or :data:`C_TRICKS` is False.
-    Imported on first use, as the header scan's."""
-    global C_TRICKS
-    if C_TRICKS is False:
-        return None
+    """The C loop over trick lines, or None when the extension is not built or :data:`C_TRICKS` is False."""
+    return None if C_TRICKS is False else _read_tricks()
+
+
+@cache
+def _read_tricks() -> Callable[..., tuple[int, int]] | None:
+    """``read_tricks`` of the extension, imported once, on first use (a record's import statement cost as much
+    as reading two of its trick lines), or None when it is not built."""
     try:
         from ..solver.ccore import read_tricks
     except ImportError:  # built without a compiler
-        C_TRICKS = False
         return None
-    C_TRICKS = True
     return read_tricks  # type: ignore[no-any-return]
 
 
