@@ -54,6 +54,10 @@ def same_answers(file: TestClient, dataset: TestClient, pages: int = 3) -> int:
             a, b = file.get("/api/v1/deals", params=params), dataset.get("/api/v1/deals", params=params)
             assert a.status_code == b.status_code == 200 and a.json() == b.json(), search
             seen.update(item["id"] for item in a.json()["items"])
+            if a.json()["previous"]:  # the page before
+                back = {k: v for k, v in params.items() if k != "cursor"} | {"before": a.json()["previous"]}
+                a_back, b_back = file.get("/api/v1/deals", params=back), dataset.get("/api/v1/deals", params=back)
+                assert a_back.status_code == 200 and a_back.json()["items"] and a_back.json() == b_back.json(), search
             if not a.json()["next"]:
                 break
             params["cursor"] = a.json()["next"]

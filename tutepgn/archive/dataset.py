@@ -364,7 +364,8 @@ def dataset_archive(dest: str | os.PathLike[str], *, secure: bool = False, memor
     from .store import Archive
 
     con = connect_dataset(dest, secure=secure, memory_limit=memory_limit, threads=threads)
-    return Archive(dest, read_only=True, secure=secure, memory_limit=memory_limit, threads=threads, connection=con)
+    return Archive(dest, read_only=True, secure=secure, memory_limit=memory_limit, threads=threads, connection=con,
+                   rows_by_id=False)
 
 
 EXPORT_PIECE = 50_000

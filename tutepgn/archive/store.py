@@ -58,11 +58,16 @@ class Archive:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
                  threads: int | None = None, memory_limit: str = "1GB", secure: bool = False,
-                 check_schema: bool = True, connection: duckdb.DuckDBPyConnection | None = None) -> None:
+                 check_schema: bool = True, connection: duckdb.DuckDBPyConnection | None = None,
+                 rows_by_id: bool = True) -> None:
         """Open (or create) the file.  ``secure``: no file or network access from SQL and the
         configuration locked, as a service needs (exports to Parquet then need another connection).
-        ``connection``: one already open on this file (as :meth:`reader` passes): used as it is."""
+        ``connection``: one already open on this file (as :meth:`reader` passes): used as it is.
+        ``rows_by_id``: a page's rows are fetched by id once its ids are found, as suits a file (the primary
+        key is an index); False for a Parquet dataset, where a lookup by id reads every file's ids, so a page
+        is read in the search's own query."""
         self.path = Path(path) if path is not None else default_path()
+        self.rows_by_id = rows_by_id
         self.read_only = read_only
         self.memory_limit = memory_limit
         self.secure = secure
@@ -127,7 +132,7 @@ class Archive:
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
         return Archive(self.path, read_only=self.read_only, memory_limit=self.memory_limit, secure=self.secure,
-                       connection=self.con.cursor())
+                       connection=self.con.cursor(), rows_by_id=self.rows_by_id)
 
     def close(self) -> None:
         """Close the connection."""
@@ -221,7 +226,7 @@ class Archive:
             raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         check_columns(columns)
         where, params = (filters or SearchFilters()).to_sql()
-        if limit is not None and limit <= PAGE_BY_ID:
+        if limit is not None and limit <= PAGE_BY_ID and self.rows_by_id:
             ids = self.con.execute(f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]} LIMIT ? OFFSET ?",
                                    [*params, limit, offset]).fetchall()
             rows = self._rows([i[0] for i in ids], columns)
@@ -293,16 +298,21 @@ class Archive:
             where, params = f"({where}) AND {extra}", [*params, *more]
         expr = SORT_KEYS[sort][0]
         order = reverse_order(sort) if before else SORTS[sort]
-        keys = self.con.execute(f"SELECT id, {expr} FROM deals WHERE {where} ORDER BY {order} LIMIT ?",
-                                [*params, limit + 1]).fetchall()
-        more_beyond = len(keys) > limit
-        keys = keys[:limit]
+        cols = "id" if self.rows_by_id else ", ".join(dict.fromkeys(("id", *columns)))
+        cursor = self.con.execute(f"SELECT {expr} AS _sort_key, {cols} FROM deals WHERE {where} ORDER BY {order} "
+                                  "LIMIT ?", [*params, limit + 1])
+        names = [d[0] for d in cursor.description][1:]
+        found = cursor.fetchall()
+        more_beyond = len(found) > limit
+        found = found[:limit]
         if before:
-            keys.reverse()
-        following = encode_cursor(sort, keys[-1][1], keys[-1][0]) if keys and (before or more_beyond) else None
-        preceding = encode_cursor(sort, keys[0][1], keys[0][0]) if keys and (after or more_beyond and before) \
+            found.reverse()
+        following = encode_cursor(sort, found[-1][0], found[-1][1]) if found and (before or more_beyond) else None
+        preceding = encode_cursor(sort, found[0][0], found[0][1]) if found and (after or more_beyond and before) \
             else None
-        return self._rows([k[0] for k in keys], columns), following, preceding
+        if self.rows_by_id:
+            return self._rows([row[1] for row in found], columns), following, preceding
+        return [dict(zip(names, row[1:])) for row in found], following, preceding
 
     def deal_page(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int = 50,
                   after: str | None = None, before: str | None = None) -> DealPage:
