@@ -11,7 +11,9 @@ as its loop in Python.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -41,6 +43,8 @@ ALPHABET = '[]"{}\\;*.+$!?:= \t\n\r\ufeff0123456789NWSEOCEBxtuteAaRrSsCc#-_\u00e
 TOKENS = ("[", "]", '"', "{", "}", ";", "*", "NS+1", "WE+match", "N+2", "1.", "13.", "N", "W", "S", "E", "40",
           "40O", "20C", "tute", "12", "x7B", "1O", "12B", "$300", "!?", '[Rules "torofun-3p"]', '[Rules "?"]',
           '[Result "*"]', '[Cards "fr"]', '[Cards "it"]', '[Trump "1O"]', "\n\n", "\n[", "\\", '\\"')
+
+T = TypeVar("T")
 
 _TOKEN = re.compile(r"\S+|\s+")
 
@@ -148,13 +152,18 @@ def test_arbitrary_text_fails_only_with_located_notation_errors(text: str) -> No
 
 def both_scans(text: str) -> tuple[list[split.Headers], list[split.Headers]]:
     """The headers of ``text`` as the scan reads them with its C loop and with its Python loop."""
+    return in_c_and_in_python(split, "C_SCAN", lambda: list(scan_headers(text)))
+
+
+def in_c_and_in_python(module: object, switch: str, read: Callable[[], T]) -> tuple[T, T]:
+    """What ``read()`` gives with ``module``'s C loop on (``switch`` None), then off (False)."""
     try:
-        split.C_SCAN = None
-        in_c = list(scan_headers(text))
-        split.C_SCAN = False
-        return in_c, list(scan_headers(text))
+        setattr(module, switch, None)
+        in_c = read()
+        setattr(module, switch, False)
+        return in_c, read()
     finally:
-        split.C_SCAN = None
+        setattr(module, switch, None)
 
 
 @settings(derandomize=True, database=None, max_examples=1500, deadline=None,
@@ -192,13 +201,7 @@ def read_both(text: str) -> tuple[list[tuple], list[tuple]]:
             found.append(None if record is None else (record.tags, record.tag_lines, record.events, record.termination,
                                                       record.tpgn()))
         return found
-    try:
-        export.C_TRICKS = None
-        in_c = records()
-        export.C_TRICKS = False
-        return in_c, records()
-    finally:
-        export.C_TRICKS = None
+    return in_c_and_in_python(export, "C_TRICKS", records)
 
 
 @settings(derandomize=True, database=None, max_examples=1500, deadline=None,
