@@ -95,6 +95,73 @@ def test_duplicates_across_pieces_are_stored_once(tmp_path: Path, monkeypatch: p
         con.execute("SELECT count(*) FROM plays").fetchone()
 
 
+def deal_files(dest: Path) -> dict[str, list[str]]:
+    """The deal files on disk by partition folder."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((dest / "deals").rglob("*.parquet")):
+        found.setdefault(path.parent.relative_to(dest).as_posix(), []).append(path.name)
+    return found
+
+
+def test_an_import_merges_each_partitions_small_deal_files_sorted_by_date(
+        tmp_path: Path, archive_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces of 40 records leave a few deals per partition and piece; the import ends with one file a partition,
+    sorted by date (row groups a search by date can skip), and the same rows as an archive file."""
+    import pyarrow.parquet as pq
+
+    import tutepgn.archive.dataset as module
+
+    monkeypatch.setattr(module, "piece_size", lambda: 40)
+    dest = tmp_path / "d"
+    sources = expand([str(SAMPLES)])
+    import_dataset(dest, iter_raw_records(sources), [str(s) for s in sources], jobs=1)
+    manifests = Dataset(dest).manifests()
+    merges = [m for m in manifests if m.get("replaces")]
+    assert merges and sum(len(m["replaces"]) for m in merges) > 2 * len(merges)
+    files = deal_files(dest)
+    assert all(len(names) == 1 for names in files.values()), files  # a partition's lone file is left as it is
+    merged = [folder for folder, names in files.items() if names[0].startswith("compact-000001-")]
+    assert len(merged) == len(merges) > 3
+    for folder in merged:
+        dates = pq.read_table(dest / folder / files[folder][0]).column("date").to_pylist()
+        known = [d for d in dates if d is not None]
+        assert known == sorted(known) and dates[:len(known)] == known
+    with Archive(archive_file, read_only=True) as archive:
+        same_rows(archive.con, connect_dataset(dest))
+
+
+@pytest.mark.parametrize("dies", ["before", "after"])
+def test_a_merge_killed_before_or_after_its_commit_loses_and_doubles_no_deal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dies: str) -> None:
+    """Killed before the merge's manifest, the small files are read and the merged one is an orphan; killed
+    after it, before the small files are deleted, they are replaced and not read.  Either way a reader sees
+    each deal once, and the next import (adding nothing) leaves one file a partition."""
+    import tutepgn.archive.dataset as module
+
+    monkeypatch.setattr(module, "piece_size", lambda: 40)
+    dest = tmp_path / "d"
+    sources = expand([str(SAMPLES)])
+    real = Dataset.commit
+
+    def dying(self: Dataset, name: str, run: int, files: list[tuple[str, str]], **facts: object) -> None:
+        if "compact" in name and dies == "after":
+            real(self, name, run, files, **facts)
+        if "compact" in name:
+            raise KeyboardInterrupt
+        real(self, name, run, files, **facts)
+
+    monkeypatch.setattr(Dataset, "commit", dying)
+    with pytest.raises(KeyboardInterrupt):
+        import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    monkeypatch.setattr(Dataset, "commit", real)
+    assert sum(len(names) for names in deal_files(dest).values()) > len(deal_files(dest))  # small files left
+    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    again = import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    assert again.added == 0
+    assert all(len(names) == 1 for names in deal_files(dest).values())
+    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+
+
 def test_an_interrupted_import_leaves_no_half_file_read_and_a_rerun_no_duplicate(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The import dies after moving the third piece's parts into place, before its manifest: a reader sees the
