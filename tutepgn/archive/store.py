@@ -296,7 +296,7 @@ class Archive:
         if after or before:
             extra, more = keyset(sort, after or before, before=bool(before))  # type: ignore[arg-type]
             where, params = f"({where}) AND {extra}", [*params, *more]
-        expr = SORT_KEYS[sort][0]
+        expr = SORT_KEYS[sort].column
         order = reverse_order(sort) if before else SORTS[sort]
         cols = "id" if self.rows_by_id else ", ".join(dict.fromkeys(("id", *columns)))
         cursor = self.con.execute(f"SELECT {expr} AS _sort_key, {cols} FROM deals WHERE {where} ORDER BY {order} "
