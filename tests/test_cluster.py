@@ -73,6 +73,23 @@ def test_the_cluster_import_has_the_rows_of_a_single_machine_import(
     assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
 
 
+def test_the_small_deal_files_are_merged_by_the_clusters_tasks(
+        client: distributed.Client, small_pieces: None, on_one_machine: Path, tmp_path: Path) -> None:
+    """Pieces of 12 records leave many small deal files a partition; the merges run as tasks of the cluster,
+    and leave one file a partition holding the rows of an import on one machine."""
+    from tutepgn.archive.cluster import import_cluster
+
+    dest = tmp_path / "d"
+    with distributed.get_task_stream(client) as stream:
+        assert import_cluster(client, str(dest), iter_raw_records(SOURCES), NAMES).added == 295
+    merges = [t for t in stream.data if t["key"].startswith("tute-merge-")]
+    assert len(merges) == sum(1 for m in Dataset(dest).manifests() if m.get("replaces")) > 3
+    folders = {p.parent for p in (dest / "deals").rglob("*.parquet")}
+    assert len(list((dest / "deals").rglob("*.parquet"))) == len(folders)
+    for table in ROW_TABLES:
+        assert rows(dest, table) == rows(on_one_machine, table), table
+
+
 def test_a_worker_killed_mid_import_leaves_no_duplicate_and_no_missing_deal(
         client: distributed.Client, small_pieces: None, tmp_path: Path) -> None:
     from tutepgn.archive.cluster import import_cluster

@@ -143,7 +143,7 @@ def import_cluster(client: Client, dest: str, raw: Iterable[Raw], names: list[st
     task = partial(piece_task, importer.dataset.dest, importer.run, skip_invalid)
     for staged in cluster_map(client, task, numbered(raw), name=f"tute-import-{importer.run}"):
         importer.take(staged)
-    return importer.finish()
+    return importer.finish(lambda work, items: cluster_map(client, work, items, name=f"tute-merge-{importer.run}"))
 
 
 def import_sources(address: str, dest: str, sources: list[Any], **options: Any) -> ImportSummary:

@@ -40,6 +40,7 @@ import uuid
 from datetime import datetime
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
@@ -66,6 +67,10 @@ COMPACT_ROWS = 250_000
 fewer than half as many are merged."""
 ROW_GROUP = 16_384
 """Rows per row group of a merged file: a page of a search by date reads one or two of them."""
+Mapper = Callable[[Callable[[tuple[int, list[str]]], tuple[int, str]], list[tuple[int, list[str]]]],
+                  Iterable[tuple[int, str]]]
+"""Runs :func:`merge_task` on each numbered group of files, answers in any order (``map``, worker processes,
+a cluster's tasks)."""
 NULL_PART = "__HIVE_DEFAULT_PARTITION__"
 """A NULL partition value, as Hive, Spark, DuckDB and pyarrow write and read it."""
 
@@ -224,37 +229,42 @@ class Dataset:
             stream.write(json.dumps({"run": run, "files": [f for _, f in files], **facts}).encode())
         self.fs.move(temporary, manifest)
 
-    def compact(self, run: int) -> int:
+    def compact(self, run: int, mapper: Mapper | None = None) -> int:
         """Merge each partition's small deal files, in commit order, into files of up to :data:`COMPACT_ROWS`
         deals sorted by date then id; each merged file is committed by a manifest that names the files it
-        replaces, which are then deleted (a reader never sees a deal twice or lose one: the manifest is the
-        switch).  Returns the number of files merged."""
+        replaces, which are then deleted (a reader never sees a deal twice or loses one: the manifest is the
+        switch).  ``mapper`` runs the merges (:func:`merge_task`) where the import's pieces ran: worker
+        processes, or a cluster's tasks; by default, here.  Returns the number of files merged."""
         small: dict[str, list[tuple[str, int]]] = {}
         for path in self.files("deals"):
             rows = pq.read_metadata(path, filesystem=self.fs).num_rows
             if rows < COMPACT_ROWS // 2:
                 small.setdefault(path.rsplit("/", 1)[0], []).append((path, rows))
-        merged = 0
-        number = 0
-        for folder, found in small.items():
-            for group in _groups(found):
-                under = folder[len(self.root) + 1:]
-                final = f"{under}/compact-{run:06d}-{number:06d}.parquet"
-                staged = f"{self.root}/{STAGING}/{uuid.uuid4().hex}.parquet"
-                parts = []
-                for path in group:
-                    with self.fs.open_input_file(path) as handle:
-                        parts.append(pq.read_table(handle))
-                rows = pa.concat_tables(parts).sort_by([("date", "ascending", "at_end"), ("id", "ascending", "at_end")])
-                self.fs.create_dir(f"{self.root}/{STAGING}")
-                pq.write_table(rows, staged, filesystem=self.fs, row_group_size=ROW_GROUP)
-                replaces = [p[len(self.root) + 1:] for p in group]
-                self.commit(f"{run:06d}-compact-{number:06d}", run, [(staged, final)], replaces=replaces, added=0)
-                for path in group:
-                    self.fs.delete_file(path)
-                merged += len(group)
-                number += 1
-        return merged
+        groups = dict(enumerate(group for found in small.values() for group in _groups(found)))
+        for number, staged in (mapper or map)(partial(merge_task, self.dest), list(groups.items())):
+            group = groups[number]
+            final = f"{group[0].rsplit('/', 1)[0][len(self.root) + 1:]}/compact-{run:06d}-{number:06d}.parquet"
+            replaces = [path[len(self.root) + 1:] for path in group]
+            self.commit(f"{run:06d}-compact-{number:06d}", run, [(staged, final)], replaces=replaces, added=0)
+            for path in group:
+                self.fs.delete_file(path)
+        return sum(len(group) for group in groups.values())
+
+
+def merge_task(dest: str, item: tuple[int, list[str]]) -> tuple[int, str]:
+    """A task: read a group of small deal files, sort their rows by date then id, write them staged in row groups
+    of :data:`ROW_GROUP`; return (the group's number, the staged file)."""
+    number, group = item
+    fs, root = location(dest)
+    parts = []
+    for path in group:
+        with fs.open_input_file(path) as handle:
+            parts.append(pq.read_table(handle))
+    rows = pa.concat_tables(parts).sort_by([("date", "ascending", "at_end"), ("id", "ascending", "at_end")])
+    staged = f"{root}/{STAGING}/{uuid.uuid4().hex}.parquet"
+    fs.create_dir(f"{root}/{STAGING}")
+    pq.write_table(rows, staged, filesystem=fs, row_group_size=ROW_GROUP)
+    return number, staged
 
 
 def _groups(found: list[tuple[str, int]]) -> Iterator[list[str]]:
@@ -331,9 +341,10 @@ class Importer:
                 kept.append((again, final))
         return kept
 
-    def finish(self) -> ImportSummary:
-        """Merge the small deal files, commit the import's row of table ``imports``; return the summary."""
-        self.dataset.compact(self.run)  # also what an import killed before merging left
+    def finish(self, mapper: Mapper | None = None) -> ImportSummary:
+        """Merge the small deal files (``mapper``: see :meth:`Dataset.compact`), commit the import's row of table
+        ``imports``; return the summary."""
+        self.dataset.compact(self.run, mapper)  # also what an import killed before merging left
         self.summary.seconds = time.perf_counter() - self.start
         row = pa.table({"run": [self.run], "started": [self.started], "finished": [now()], "paths": [self.names],
                         "records": [self.summary.records], "added": [self.summary.added]}, schema=schema_of("imports"))
@@ -348,15 +359,13 @@ def import_dataset(dest: str | os.PathLike[str], raw: Iterable[Raw], names: list
                    skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
     """Import records (split from their sources) into the dataset at ``dest`` on this machine: ``jobs`` worker
     processes parse, validate and write the pieces, this process commits them (see :class:`Importer`)."""
-    from functools import partial
-
     from ..workers import ordered_map
 
     importer = Importer(Dataset(dest), names, skip_invalid=skip_invalid, progress=progress)
     task = partial(piece_task, importer.dataset.dest, importer.run, skip_invalid)
     for staged in ordered_map(task, numbered(raw), jobs, ahead=jobs + 1):
         importer.take(staged)
-    return importer.finish()
+    return importer.finish(lambda work, items: ordered_map(work, iter(items), min(jobs, len(items)), ahead=jobs + 1))
 
 
 def numbered(raw: Iterable[Raw]) -> Iterator[tuple[int, int, list[Raw]]]:
