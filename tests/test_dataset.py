@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -103,6 +104,16 @@ def deal_files(dest: Path) -> dict[str, list[str]]:
     return found
 
 
+def killed_import(dest: Path, sources: list[Path], dying: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import whose commits go through ``dying`` (which raises KeyboardInterrupt at the point a test chose);
+    the real commit is back afterwards."""
+    real = Dataset.commit
+    monkeypatch.setattr(Dataset, "commit", dying)
+    with pytest.raises(KeyboardInterrupt):
+        import_dataset(dest, iter_raw_records(sources), [], jobs=1)
+    monkeypatch.setattr(Dataset, "commit", real)
+
+
 def test_an_import_merges_each_partitions_small_deal_files_sorted_by_date(
         tmp_path: Path, archive_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces of 40 records leave a few deals per partition and piece; the import ends with one file a partition,
@@ -150,10 +161,7 @@ def test_a_merge_killed_before_or_after_its_commit_loses_and_doubles_no_deal(
             raise KeyboardInterrupt
         real(self, name, run, files, **facts)
 
-    monkeypatch.setattr(Dataset, "commit", dying)
-    with pytest.raises(KeyboardInterrupt):
-        import_dataset(dest, iter_raw_records(sources), [], jobs=1)
-    monkeypatch.setattr(Dataset, "commit", real)
+    killed_import(dest, sources, dying, monkeypatch)
     assert sum(len(names) for names in deal_files(dest).values()) > len(deal_files(dest))  # small files left
     assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
     again = import_dataset(dest, iter_raw_records(sources), [], jobs=1)
@@ -184,10 +192,7 @@ def test_an_interrupted_import_leaves_no_half_file_read_and_a_rerun_no_duplicate
             raise KeyboardInterrupt
         real(self, name, run, files, **facts)
 
-    monkeypatch.setattr(Dataset, "commit", dying)
-    with pytest.raises(KeyboardInterrupt):
-        import_dataset(dest, iter_raw_records(sources), [], jobs=1)
-    monkeypatch.setattr(Dataset, "commit", real)
+    killed_import(dest, sources, dying, monkeypatch)
     committed = sum(m["added"] for m in Dataset(dest).manifests())
     assert 80 <= committed < 120  # two pieces of about 40 (a match is never cut)
     assert connect_dataset(dest).execute("SELECT count(*) FROM deals").fetchone() == (committed,)
