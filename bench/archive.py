@@ -222,6 +222,7 @@ def time_searches(db: Path, runs: int, seed: int = 7,
     (a file; bench/scale.py also times a Parquet dataset)."""
     rng = random.Random(seed)
     out: dict[str, Any] = {}
+    every: list[float] = []  # every search's time, whatever its filter
     with opener(db) as archive:
         archive.search(SearchFilters(), limit=50)  # warm up
         for name, make in filter_makers().items():
@@ -235,6 +236,7 @@ def time_searches(db: Path, runs: int, seed: int = 7,
                 t2 = time.perf_counter()
                 page_ms.append((t1 - t0) * 1000)
                 total_ms.append((t2 - t0) * 1000)
+            every.extend(total_ms)
             out[name] = {"p50_ms": round(_pct(total_ms, 0.5), 1), "p95_ms": round(_pct(total_ms, 0.95), 1),
                          "page_p95_ms": round(_pct(page_ms, 0.95), 1), "median_hits": statistics.median(hits)}
         stats_ms = []
@@ -242,8 +244,8 @@ def time_searches(db: Path, runs: int, seed: int = 7,
             t0 = time.perf_counter()
             archive.stats()
             stats_ms.append((time.perf_counter() - t0) * 1000)
-    return {"searches": out, "stats": {"p50_ms": round(_pct(stats_ms, 0.5), 1),
-                                       "p95_ms": round(_pct(stats_ms, 0.95), 1)}}
+    return {"searches": out, "all_p95_ms": round(_pct(every, 0.95), 1),
+            "stats": {"p50_ms": round(_pct(stats_ms, 0.5), 1), "p95_ms": round(_pct(stats_ms, 0.95), 1)}}
 
 
 # ---------------------------------------------------------------------------

@@ -63,8 +63,8 @@ MANIFESTS, STAGING = "_manifests", "_staging"
 PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("preset", "year")}
 """The tables written in partitions, and the columns that name them (hive layout)."""
 COMPACT_ROWS = 250_000
-"""Deals a merged file holds at most (about 100 MB as Arrow: what the committing process reads at once); files of
-fewer than half as many are merged."""
+"""Deals a merged file holds at most (about 100 MB as Arrow: what one merge task, in a worker process or on a
+cluster's worker, reads at once); files of fewer than half as many are merged."""
 ROW_GROUP = 16_384
 """Rows per row group of a merged file: a page of a search by date reads one or two of them."""
 Mapper = Callable[[Callable[[tuple[int, list[str]]], tuple[int, str]], list[tuple[int, list[str]]]],
