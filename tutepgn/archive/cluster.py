@@ -35,9 +35,13 @@ INSTALL = "pip install 'tutepgn[dask]'"
 """How Dask is installed for ``--cluster``."""
 RETRIES = 2
 """Times a task that raised is run again (a task whose worker died is run again by the scheduler)."""
-LOCAL_CONFIG = {"distributed.worker.profile.enabled": False}
-"""Dask settings of a ``LocalCluster`` started here: no statistical profiler in the workers (it samples the task's
-stack every 10 ms, taking the GIL from it: about a tenth more CPU per piece, measured in bench/scale.py's runs)."""
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+                "distributed.admin.system-monitor.interval": "2s", "distributed.worker.memory.monitor-interval": "500ms"}
+"""Dask settings of a ``LocalCluster`` started here, which shares the machine with this process: no statistical
+profiler in the workers (it samples the task's stack every 10 ms, taking the GIL from it: about a tenth more CPU per
+piece, measured in bench/scale.py's runs); and the event loops' health check once a second (not every 20 ms), the
+system monitor every 2 s (not 0.5) and the memory limits every 0.5 s (not 0.1): a cluster of 2 idle workers then
+costs 0.7 s of CPU in 30 s, not 4.1 (docs/scale.md#figures)."""
 
 
 def address_of(given: str | None) -> str | None:
