@@ -128,14 +128,13 @@ def main() -> None:
     print(f"searches ({args.runs} runs each; the first page of 50 by date + the count), p95 in ms "
           f"(load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}):")
     print(f"  {'filter':30} {'file':>8} {'dataset':>8} {'ratio':>6}")
-    worst = 0.0
+    ratios = []  # each filter's p95 over the dataset / over the file
     for name, t in over_file["searches"].items():
         other = over_dataset["searches"][name]["p95_ms"]
-        worst = max(worst, other / max(t["p95_ms"], 0.1))
-        print(f"  {name:30} {t['p95_ms']:8.1f} {other:8.1f} {other / max(t['p95_ms'], 0.1):6.2f}")
+        ratios.append(other / max(t["p95_ms"], 0.1))
+        print(f"  {name:30} {t['p95_ms']:8.1f} {other:8.1f} {ratios[-1]:6.2f}")
     p95 = lambda timed: max(t["p95_ms"] for t in timed["searches"].values())  # noqa: E731
-    within = sum(over_dataset["searches"][n]["p95_ms"] <= 2 * max(t["p95_ms"], 0.1)
-                 for n, t in over_file["searches"].items())
+    worst, within = max(ratios), sum(r <= 2 for r in ratios)
     every = over_dataset["all_p95_ms"] / max(over_file["all_p95_ms"], 0.1)
     print(f"  every search ({len(over_file['searches'])} filters x {args.runs} runs), p95: file "
           f"{over_file['all_p95_ms']:.1f} ms, dataset {over_dataset['all_p95_ms']:.1f} ms, ratio {every:.2f} (target <= 2)")
