@@ -32,10 +32,14 @@ log = logging.getLogger(__name__)
 
 WORK_SIZE = 8000
 """Records per piece of work sent to a worker process: small enough to keep every worker busy."""
-IMPORT_MEMORY_LIMIT = "256MB"
-"""DuckDB's buffer pool while importing.  The rows of the open batch are held beside it and blocks
-already written need no cache, so a small pool keeps a 1,000,000-deal import (with its workers)
-under 2 GB at the same speed."""
+IMPORT_MEMORY_LIMIT = "128MB"
+"""DuckDB's buffer pool while importing: the rows of the open batch spill to disk beyond it, and blocks already
+written need no cache.  Against 256 MB, the main process of a 1,000,000-deal import peaks about 100 MiB lower
+for about 10% more of its CPU (docs/performance.md)."""
+IMPORT_THREADS = 1
+"""DuckDB's threads while worker processes import: they keep every core busy, and a second DuckDB thread only
+competed with them (the main process's CPU on 1,000,000 deals: 108 s with two, 82 s with one).  The closing
+checkpoint runs with the connection's own threads."""
 
 
 @dataclass
@@ -75,8 +79,8 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
     of work); the workers get pieces of at most :data:`WORK_SIZE`.
     ``on_commit`` runs after each transaction (a service drops its cached
     search pages then).  ``memory_limit``: the connection's own limit, restored
-    after the import runs with :data:`IMPORT_MEMORY_LIMIT`; None when its
-    configuration is locked.
+    after the import runs with :data:`IMPORT_MEMORY_LIMIT` (and, with workers,
+    :data:`IMPORT_THREADS`); None when its configuration is locked.
     """
     return import_runs(con, [(raw, names or [])], jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
                        progress=progress, on_commit=on_commit, memory_limit=memory_limit)
@@ -128,8 +132,15 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
 
     pending = committed = 0  # records read into the open transaction, and into committed ones
     added: dict[int, int] = {}
+    own: dict[str, object] = {}  # the connection's settings, restored after the import
     if memory_limit is not None:
-        con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
+        tuned: dict[str, object] = {"memory_limit": IMPORT_MEMORY_LIMIT}
+        if jobs > 1:
+            tuned["threads"] = IMPORT_THREADS
+            own["threads"] = con.execute("SELECT current_setting('threads')").fetchone()[0]  # type: ignore[index]
+        own["memory_limit"] = memory_limit
+        for name, value in tuned.items():
+            con.execute(f"SET {name} = '{value}'")
     try:
         try:
             for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
@@ -160,8 +171,8 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
             with suppress(duckdb.Error):  # on a connection a fatal error invalidated, these fail too
                 if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
                     con.execute("ROLLBACK")
-                if memory_limit is not None:
-                    con.execute("SET memory_limit = ?", [memory_limit])
+                for name, value in own.items():
+                    con.execute(f"SET {name} = ?", [value])
     except duckdb.Error as exc:
         raise ArchiveWriteError(_("the archive could not be written ({reason}); {committed:,} records were committed "
                                   "before that: import again to finish (stored records are skipped)", reason=exc,
@@ -215,8 +226,6 @@ def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:
     added = tables["deals"].num_rows
     if not added:
         return 0
-    for name in ROW_TABLES:
-        con.register("_batch", tables[name])
-        con.execute(f"INSERT INTO {name} SELECT * FROM _batch")
-        con.unregister("_batch")
+    for name in ROW_TABLES:  # not register/unregister: a view dropped in a transaction keeps its table until commit
+        con.from_arrow(tables[name]).insert_into(name)
     return added
