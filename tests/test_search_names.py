@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from tutepgn.api.app import Settings, create_app
-from tutepgn.archive import Archive, SearchFilters, name_words
+from tutepgn.archive import Archive, SearchFilters, name_words, search
 from tutepgn.cli.main import app
 from tutepgn.notation import Record, parse_record, tpgn
 from tutepgn.rules import preset
@@ -83,12 +83,42 @@ def test_every_name_filter_matches_the_same_way(db: Path) -> None:
     assert rounds(db, player="garcia", opponent="inigo") == {"1"}
     assert rounds(db, player="garcia", opponent="maria") == set()      # her partner, not an opponent
     assert rounds(db, player="ANA", opponent="pena") == {"2"}
+    # names both filters hold: one seat holding both is no pair of opponents
+    assert rounds(db, player="garcia", opponent="lola") == set()       # Lola García alone at her table
+    assert rounds(db, player="pena", opponent="luis") == set()
+    assert rounds(db, player="ana", opponent="ana garcia") == set()    # her partner holds "ana" too
     with Archive(db, read_only=True) as archive:
         rows = archive.search(SearchFilters(), limit=None, columns=("id", "round", "winner", "north", "south"))
     two = next(r for r in rows if r["round"] == "2")
     winner, loser = ("ANA", "luis") if two["winner"] == "N" else ("luis", "ANA")
     assert "2" in rounds(db, winner=winner) and "2" not in rounds(db, winner=loser)
     assert "2" in rounds(db, loser=loser) and "2" not in rounds(db, loser=winner)
+
+
+@pytest.mark.parametrize("few", [0, 100])
+def test_many_names_match_as_few_do(db: Path, few: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filter whose words several names hold compares the seats with them in an IN list, or with a subquery
+    beyond FEW_NAMES: both find the same deals."""
+    monkeypatch.setattr(search, "FEW_NAMES", few)
+    assert rounds(db, player="Ana") == {"1", "2"} and rounds(db, player="luis pena") == {"2", "3"}
+    assert rounds(db, player="garcia", opponent="inigo") == {"1"} and rounds(db, player="zoe") == set()
+
+
+def test_names_are_read_again_once_deals_come_in(tmp_path: Path) -> None:
+    """The names a filter resolves against are kept between searches, and read again when the archive holds
+    more deals: a player first seen in a later import is found by the same open archive."""
+    first, later = _record("1", 801), _record("2", 802)
+    later.tags["North"] = "Zoe Ruiz"
+    (tmp_path / "a.tpgn").write_text(tpgn.dumps([first]), encoding="utf-8")
+    (tmp_path / "b.tpgn").write_text(tpgn.dumps([later]), encoding="utf-8")
+    with Archive(tmp_path / "names.duckdb") as archive:
+        archive.import_sources([tmp_path / "a.tpgn"])
+        reader = archive.reader()
+        assert reader.count(SearchFilters(player="zoe")) == 0
+        archive.import_sources([tmp_path / "b.tpgn"])
+        assert reader.count(SearchFilters(player="zoe")) == 1 and archive.count(SearchFilters(player="ruiz zoe")) == 1
+        reader.close()
+
 
 
 def test_side_labels_and_rules_aliases_are_read_as_the_notation_reads_them(db: Path) -> None:

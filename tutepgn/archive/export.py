@@ -104,5 +104,5 @@ def export_parquet(archive: Archive, filters: SearchFilters | None, directory: P
         raise ValueError(_("parquet goes to a directory, not a stream: give -o DIR"))
     from .dataset import export_dataset  # Arrow: the dataset's files
 
-    where, params = (filters or SearchFilters()).to_sql()
+    where, params = archive.where(filters)
     return export_dataset(archive.con, where, params, directory)

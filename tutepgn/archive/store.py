@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     from ..annotate import Mapper
     from .ingest import ImportSummary
     from .rows import Raw
-from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, encode_cursor, keyset,
-                     reverse_order)
+from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, SeatNames, encode_cursor,
+                     keyset, reverse_order)
 
 PAGE_BY_ID = 1000
 """Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
@@ -59,19 +59,21 @@ class Archive:
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
                  threads: int | None = None, memory_limit: str = "1GB", secure: bool = False,
                  check_schema: bool = True, connection: duckdb.DuckDBPyConnection | None = None,
-                 rows_by_id: bool = True) -> None:
+                 rows_by_id: bool = True, seat_names: SeatNames | None = None) -> None:
         """Open (or create) the file.  ``secure``: no file or network access from SQL and the
         configuration locked, as a service needs (exports to Parquet then need another connection).
         ``connection``: one already open on this file (as :meth:`reader` passes): used as it is.
         ``rows_by_id``: a page's rows are fetched by id once its ids are found, as suits a file (the primary
         key is an index); False for a Parquet dataset, where a lookup by id reads every file's ids, so a page
-        is read in the search's own query."""
+        is read in the search's own query.  ``seat_names``: the names the name filters resolve against, shared
+        with the archive a reader comes from."""
         self.path = Path(path) if path is not None else default_path()
         self.rows_by_id = rows_by_id
         self.read_only = read_only
         self.memory_limit = memory_limit
         self.secure = secure
         self.threads = threads
+        self.seat_names = seat_names or SeatNames()
         if connection is not None:
             self.con = connection
             return
@@ -132,7 +134,7 @@ class Archive:
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
         return Archive(self.path, read_only=self.read_only, memory_limit=self.memory_limit, secure=self.secure,
-                       connection=self.con.cursor(), rows_by_id=self.rows_by_id)
+                       connection=self.con.cursor(), rows_by_id=self.rows_by_id, seat_names=self.seat_names)
 
     def close(self) -> None:
         """Close the connection."""
@@ -184,9 +186,14 @@ class Archive:
         return stored(self.con, deal, cantes)
 
     # -- Reading ------------------------------------------------------------------
+    def where(self, filters: SearchFilters | None) -> tuple[str, list[object]]:
+        """The WHERE clause of ``filters`` over this archive's deals, and its parameters (their names looked up
+        in :attr:`seat_names`)."""
+        return (filters or SearchFilters()).to_sql(lambda words: self.seat_names.matching(self.con, words))
+
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of deals in the archive (that match ``filters``)."""
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
 
     def emptied_by(self, filters: SearchFilters) -> Emptied | None:
@@ -225,7 +232,7 @@ class Archive:
         if sort not in SORTS:
             raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         check_columns(columns)
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         if limit is not None and limit <= PAGE_BY_ID and self.rows_by_id:
             ids = self.con.execute(f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]} LIMIT ? OFFSET ?",
                                    [*params, limit, offset]).fetchall()
@@ -239,7 +246,7 @@ class Archive:
         order in memory, never its rows (DuckDB materialises a whole result before the first fetch)."""
         if sort not in SORTS:
             raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         sql = f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
         if limit is not None:
             sql += " LIMIT ?"
@@ -269,7 +276,7 @@ class Archive:
             for start in range(0, len(ids), batch):
                 yield from self._streamed_rows(ids[start:start + batch].to_pylist(), columns)
             return
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
@@ -292,7 +299,7 @@ class Archive:
             raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
         if after and before:
             raise ValueError(_("a page is after one cursor or before one, not both"))
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         if after or before:
             extra, more = keyset(sort, after or before, before=bool(before))  # type: ignore[arg-type]
             where, params = f"({where}) AND {extra}", [*params, *more]
@@ -363,7 +370,7 @@ class Archive:
 
     def stats(self, filters: SearchFilters | None = None) -> dict[str, Any]:
         """Statistics over matching deals: players, rulesets, trumps, points, las cuarenta, mano."""
-        where, params = (filters or SearchFilters()).to_sql()
+        where, params = self.where(filters)
         con = self.con
         sel = f"(SELECT * FROM deals WHERE {where})"
 
