@@ -118,6 +118,10 @@ def test_names_are_read_again_once_deals_come_in(tmp_path: Path) -> None:
         archive.import_sources([tmp_path / "b.tpgn"])
         assert reader.count(SearchFilters(player="zoe")) == 1 and archive.count(SearchFilters(player="ruiz zoe")) == 1
         reader.close()
+        assert not archive.seat_names.fixed  # open for writing: the names are checked before each search
+    with Archive(tmp_path / "names.duckdb", read_only=True) as archive:  # no process can write it meanwhile
+        assert archive.seat_names.fixed and archive.reader().seat_names is archive.seat_names
+        assert archive.count(SearchFilters(player="zoe")) == 1
 
 
 

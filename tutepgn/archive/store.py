@@ -66,14 +66,14 @@ class Archive:
         ``rows_by_id``: a page's rows are fetched by id once its ids are found, as suits a file (the primary
         key is an index); False for a Parquet dataset, where a lookup by id reads every file's ids, so a page
         is read in the search's own query.  ``seat_names``: the names the name filters resolve against, shared
-        with the archive a reader comes from."""
+        with the archive a reader comes from (read once when this opens its file read-only)."""
         self.path = Path(path) if path is not None else default_path()
         self.rows_by_id = rows_by_id
         self.read_only = read_only
         self.memory_limit = memory_limit
         self.secure = secure
         self.threads = threads
-        self.seat_names = seat_names or SeatNames()
+        self.seat_names = seat_names or SeatNames(fixed=read_only and connection is None)
         if connection is not None:
             self.con = connection
             return
