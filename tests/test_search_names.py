@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from tutepgn.api.app import Settings, create_app
-from tutepgn.archive import Archive, SearchFilters, name_words, search
+from tutepgn.archive import Archive, SearchFilters, name_words
+from tutepgn.archive import names as seat_names
 from tutepgn.cli.main import app
 from tutepgn.notation import Record, parse_record, tpgn
 from tutepgn.rules import preset
@@ -99,7 +100,7 @@ def test_every_name_filter_matches_the_same_way(db: Path) -> None:
 def test_many_names_match_as_few_do(db: Path, few: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A filter whose words several names hold compares the seats with them in an IN list, or with a subquery
     beyond FEW_NAMES: both find the same deals."""
-    monkeypatch.setattr(search, "FEW_NAMES", few)
+    monkeypatch.setattr(seat_names, "FEW_NAMES", few)
     assert rounds(db, player="Ana") == {"1", "2"} and rounds(db, player="luis pena") == {"2", "3"}
     assert rounds(db, player="garcia", opponent="inigo") == {"1"} and rounds(db, player="zoe") == set()
 

@@ -18,8 +18,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".ingest": ("WORK_SIZE", "ImportSummary"),
     ".remote": ("KEY_ENV", "ServiceArchive", "open_reader", "open_writer"),
     ".rows": ("arrow_batch",),
-    ".search": ("SORTS", "DealPage", "DealSummary", "Emptied", "SearchFilters", "decode_cursor", "encode_cursor",
-                "name_words"),
+    ".names": ("SeatNames", "name_words"),
+    ".search": ("SORTS", "DealPage", "DealSummary", "Emptied", "SearchFilters", "decode_cursor", "encode_cursor"),
     ".sandbox": ("open_sql",),
     ".sql": ("run_sql", "run_with_timeout", "sql_memory"),
     ".store": ("ENV_VAR", "STREAM_BATCH", "Archive", "checkpoint", "default_path", "fatal", "rebuild_file"),
@@ -29,6 +29,6 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "KEY_ENV", "SCHEMA",
            "SERVICE_SUFFIX", "SORTS", "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES",
            "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "MatchView",
-           "PlayerView", "SearchFilters", "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
+           "PlayerView", "SearchFilters", "SeatNames", "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
            "encode_cursor", "fatal", "match_of", "matches", "name_words", "open_reader", "open_sql", "open_writer",
            "player", "rebuild_file", "run_sql", "run_with_timeout", "running_service", "service_file", "service_url", "sql_memory"]

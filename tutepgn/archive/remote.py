@@ -25,8 +25,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArchiveError, ArchiveHeldError
 from ..i18n import gettext as _
-from ..notation import SEAT_TAGS, batch_records, iter_raw_records
+from ..notation import batch_records, iter_raw_records
 from .columns import SUMMARY_COLUMNS
+from .names import SEAT_COLUMN
 from .search import SearchFilters
 from .store import Archive
 
@@ -44,7 +45,6 @@ STREAM_PIECE = 64 * 1024
 """Bytes of a download read and written at a time."""
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 """Requests straight to the service, never through a proxy $http_proxy names (the service is on this machine)."""
-_SEAT_COLUMNS = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
 
 
 class ServiceArchive:
@@ -182,7 +182,7 @@ def filter_query(filters: SearchFilters | None) -> list[tuple[str, str]]:
 def summary_row(item: dict[str, Any]) -> dict[str, Any]:
     """A deal summary of the service (:class:`~.search.DealSummary` as JSON) as the archive's summary row."""
     row = {"id": item["id"], "date_text": item["date"], "event": item["event"], "site": item["site"],
-           "rules": item["rules"], **{column: item["seats"].get(letter) for letter, column in _SEAT_COLUMNS.items()},
+           "rules": item["rules"], **{column: item["seats"].get(letter) for letter, column in SEAT_COLUMN.items()},
            "dealer": item["dealer"], "trump": item["trump"], "score": item["score"], "sides": item["sides"],
            "result": item["result"], "valid": item["valid"], "match_id": item.get("match"),
            "deal_no": item.get("deal_no")}

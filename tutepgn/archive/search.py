@@ -22,11 +22,9 @@ import base64
 import datetime as dt
 import json
 import re
-import threading
-import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -34,11 +32,10 @@ from ..cards import SUIT_LETTERS, card_reader
 from ..errors import UnknownRuleset
 from ..events import SeatLetter
 from ..i18n import N_, gettext as _
-from ..notation import SEAT_TAGS
 from ..rules import Ruleset
+from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
+                    two_seats)
 
-if TYPE_CHECKING:
-    import duckdb
 
 @dataclass(frozen=True)
 class SortKey:
@@ -143,114 +140,9 @@ def _iso_date(text: str) -> bool:
 
 ANALYSIS_FILTERS = ("analysis_cantes", "blunders", "mistakes", "max_cost", "min_cost", "par_diff_max")
 """The filters on a deal's stored analysis (table analyses)."""
-_SEAT_COLUMN = {letter: tag.lower() for letter, tag in SEAT_TAGS.items()}
-"""The column of table deals that names the player at each seat."""
 _HELD = re.compile(r"^([NWSE]):(.+)$")
 SIDE_LABELS = ("NS", "WE", "N", "W", "S", "E")
 """The side labels a winner or loser filter reads as a side (any case); anything else is a player's name."""
-
-
-def name_words(name: str) -> list[str]:
-    """A name as a search matches it: lower case, accents dropped, the runs of letters and digits
-    (``"Ana García"`` -> ``["ana", "garcia"]``).  The archive's names are read the same way
-    (:class:`SeatNames`), and a name filter matches a player whose name holds every one of its words."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
-    return re.findall(r"[0-9a-z]+", plain)
-
-
-Names = Callable[[list[str]], list[str]]
-"""A name filter's words -> the archive's names that hold them all (:meth:`SeatNames.matching`)."""
-FEW_NAMES = 8
-"""Up to this many names, a seat is compared with them in an IN list; beyond, with a subquery over one list
-parameter (an IN list is tested name by name on every row: on 1,000,000 deals 12 ms for one name, but 430 ms
-for 204, against 17 to 19 ms for the subquery whatever the count)."""
-
-
-def named(column: str, names: list[str]) -> tuple[str, list[object]]:
-    """SQL that is true when the name in ``column`` is one of ``names`` (those a filter's words resolved to),
-    and its parameters."""
-    if not names:
-        return "FALSE", []
-    if len(names) == 1:
-        return f"{column} = ?", list(names)
-    if len(names) <= FEW_NAMES:
-        return f"{column} IN ({', '.join('?' * len(names))})", list(names)
-    return f"{column} IN (SELECT unnest(?::VARCHAR[]))", [names]
-
-
-class SeatNames:
-    """The distinct names at the seats of an archive's deals, each with its words (:func:`name_words`).
-
-    A name filter resolves its words here, then compares the seat columns with
-    the names found, exactly.  Testing the words of every seat's name on every
-    row (in SQL) cost 40 ms a query on 1,000,000 deals, and 2 s before a LIKE
-    went first; an archive has far fewer names than deals.  The names are read
-    again when the number of deals has changed: deals are only ever added, so
-    the same number means the same deals.  Shared by the cursors of one
-    archive (thread-safe).
-    """
-
-    def __init__(self, *, fixed: bool = False) -> None:
-        """``fixed``: the deals cannot change while the archive is open (a file opened read-only, which DuckDB
-        lets no process write meanwhile), so the names are read once and their count never asked (0.4 ms a
-        query on 1,000,000 deals)."""
-        self.fixed = fixed
-        self._count: int | None = None
-        self._names: list[tuple[str, frozenset[str]]] = []
-        self._lock = threading.Lock()
-
-    def matching(self, con: duckdb.DuckDBPyConnection, words: list[str]) -> list[str]:
-        """The names (read through ``con``) that hold every one of ``words``."""
-        count = -1 if self.fixed else con.execute("SELECT count(*) FROM deals").fetchone()[0]  # type: ignore[index]
-        with self._lock:
-            if count != self._count:
-                rows = con.execute(" UNION ".join(f"SELECT {c} FROM deals" for c in _SEAT_COLUMN.values()))
-                self._names = [(n, frozenset(name_words(n))) for (n,) in rows.fetchall() if n is not None]
-                self._count = count
-            names = self._names
-        return sorted(n for n, held in names if held.issuperset(words))
-
-
-def all_of(*parts: tuple[str, list[object]] | str) -> tuple[str, list[object]]:
-    """Conditions joined by AND, each SQL with its parameters or plain SQL without any (empty ones left out)."""
-    pairs = [part if isinstance(part, tuple) else (part, []) for part in parts if part]
-    return "(" + " AND ".join(sql for sql, _ in pairs) + ")", [v for _, values in pairs for v in values]
-
-
-def any_of(parts: Iterable[tuple[str, list[object]]]) -> tuple[str, list[object]]:
-    """Conditions joined by OR, and their parameters in order."""
-    pairs = list(parts)
-    return "(" + " OR ".join(sql for sql, _ in pairs) + ")", [v for _, values in pairs for v in values]
-
-
-def somewhere(names: list[str]) -> tuple[str, list[object]]:
-    """SQL true when a player of the deal, at any seat, is one of ``names``; its parameters."""
-    return any_of(named(column, names) for column in _SEAT_COLUMN.values())
-
-
-def among(column: str, names: list[str]) -> tuple[str, list[object]]:
-    """SQL true when the list in ``column`` holds one of ``names``; its parameters (one ``list_contains`` a name:
-    ``list_has_any`` reads the whole list column at about six times the cost)."""
-    if len(names) > FEW_NAMES:
-        return f"list_has_any({column}, ?::VARCHAR[])", [names]
-    return any_of((f"list_contains({column}, ?)", [name]) for name in names) if names else ("FALSE", [])
-
-
-def on_side(label: str, names: list[str]) -> tuple[str, list[object]]:
-    """SQL true when a seat of the side ``label`` (``NS`` or ``WE``) is one of ``names``; its parameters."""
-    return any_of(named(_SEAT_COLUMN[letter], names) for letter in label)
-
-
-def two_seats(names: list[str]) -> tuple[str, list[object]]:
-    """SQL true when at least two seats of the deal are among ``names``; its parameters."""
-    parts = [named(column, names) for column in _SEAT_COLUMN.values()]
-    return " + ".join(f"coalesce({sql}, FALSE)::INTEGER" for sql, _ in parts) + " >= 2", [v for _, values in parts
-                                                                                          for v in values]
-
-
-def seat_of_side(column: str, letter: str) -> str:
-    """SQL: the side label in ``column`` (``NS``, ``W`` ...) holds the seat ``letter``."""
-    return f"contains({column}, '{letter}')"
 
 
 class SearchFilters(BaseModel):
@@ -405,7 +297,7 @@ class SearchFilters(BaseModel):
 
         if self.player is not None:
             player = who(self.player)
-            add_with(named(_SEAT_COLUMN[self.seat], player) if self.seat else somewhere(player))
+            add_with(named(SEAT_COLUMN[self.seat], player) if self.seat else somewhere(player))
         if self.partner is not None:
             if self.player is None:
                 raise ValueError(_("{name} needs player", name="partner"))
@@ -449,7 +341,7 @@ class SearchFilters(BaseModel):
             else:
                 found = who(self.loser)
                 sql, values = any_of(all_of(named(c, found), f"NOT {seat_of_side('winner', s)}")
-                                       for s, c in _SEAT_COLUMN.items())
+                                       for s, c in SEAT_COLUMN.items())
                 add(f"winner IS NOT NULL AND {sql}", *values)
         for column, op, value in (("winner_points", ">=", self.min_points), ("winner_points", "<=", self.max_points),
                                   ("margin", ">=", self.min_margin), ("margin", "<=", self.max_margin)):
@@ -471,7 +363,7 @@ class SearchFilters(BaseModel):
             else:
                 found = who(self.cante_by)
                 add_with(any_of(all_of(named(column, found), f"(coalesce(sung_{letter.lower()}, 0) & ({allowed})) <> 0")
-                                for letter, column in _SEAT_COLUMN.items()))
+                                for letter, column in SEAT_COLUMN.items()))
         if self.unsung is not None:
             add(_unsung_sql(self.unsung))
         for column, value in (("tute", self.tute), ("doubled", self.doubled), ("tie_break", self.tie_break),
@@ -591,7 +483,7 @@ class DealSummary(BaseModel):
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DealSummary:
         """From an archive row with the summary columns."""
-        seats = {letter: row.get(column) for letter, column in _SEAT_COLUMN.items()
+        seats = {letter: row.get(column) for letter, column in SEAT_COLUMN.items()
                  if row.get(column) is not None}
         return cls(id=row["id"], date=row.get("date_text"), event=row.get("event"), site=row.get("site"),
                    rules=row.get("rules"), seats=seats, dealer=row.get("dealer"), trump=row.get("trump"),

@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     from ..annotate import Mapper
     from .ingest import ImportSummary
     from .rows import Raw
-from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, SeatNames, encode_cursor,
-                     keyset, reverse_order)
+from .names import SeatNames
+from .search import SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, encode_cursor, keyset, reverse_order
 
 PAGE_BY_ID = 1000
 """Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
