@@ -264,6 +264,13 @@ class Service:
             return view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
         return self.cache.deal_page(view, filters, sort=sort, limit=limit, after=after, before=before)
 
+    def page_json(self, view: Archive, filters: SearchFilters, *, sort: str, limit: int,
+                  after: str | None, before: str | None = None) -> bytes:
+        """A page of a search as the JSON the service sends: from the page cache when there is one."""
+        if self.cache is None:
+            return view.deal_page(filters, sort=sort, limit=limit, after=after, before=before).model_dump_json().encode()
+        return self.cache.page_json(view, filters, sort=sort, limit=limit, after=after, before=before)
+
 
 def search_filters(request: Request) -> SearchFilters:
     """Search filters from the query string (the same names as the fields of SearchFilters); 422 if wrong."""

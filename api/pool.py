@@ -67,34 +67,32 @@ class Readers:
         self.close()
 
 
-PAGE_OBJECT_BYTES = 9
-"""Bytes of memory a page's objects take per byte of its JSON (measured: 1.18 MB for a page of 500 deals
-whose JSON is 129 KB).  A page is weighed as its JSON times this."""
-
-
 class PageCache:
-    """Pages of search results by their query, for a service that answers the same searches again.
+    """Search pages by their query, kept as the JSON the service sends, for a service that answers the same
+    searches again.
 
     A page costs a scan of the archive (milliseconds on a million deals); a hit
-    costs a look-up.  The service clears it whenever an import commits deals,
-    so a hit is always what the query would return.  Thread-safe; least
-    recently used pages go first, so that at most ``size`` pages and
-    ``max_bytes`` bytes (each page weighed by :func:`page_bytes`) are kept.
-    Pages are frozen models, shared by every hit.
+    costs a look-up, and the JSON route sends the kept bytes as they are.  The
+    pages are kept as JSON, not as models: a page's objects take 9 times its
+    JSON (1.2 MB for a page of 500 deals), so the same memory holds 9 times the
+    pages.  The service clears it whenever an import commits deals, so a hit is
+    always what the query would return.  Thread-safe; least recently used pages
+    go first, so that at most ``size`` pages and ``max_bytes`` bytes of JSON are
+    kept.
     """
 
     def __init__(self, size: int, max_bytes: int | None = None) -> None:
         self.size = size
         self.max_bytes = max_bytes
         self.bytes = 0
-        """The weight of the pages kept."""
+        """The length of the pages kept."""
         self.hits = self.misses = 0
         self.generation = 0
         """Counts the clears: a page read before a clear is not kept after it."""
-        self._pages: OrderedDict[tuple[Any, ...], tuple[DealPage, int]] = OrderedDict()
+        self._pages: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> DealPage | None:
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
         with self._lock:
             kept = self._pages.get(key)
             if kept is None:
@@ -102,21 +100,20 @@ class PageCache:
                 return None
             self.hits += 1
             self._pages.move_to_end(key)
-            return kept[0]
+            return kept
 
-    def put(self, key: tuple[Any, ...], page: DealPage, generation: int) -> None:
+    def put(self, key: tuple[Any, ...], page: bytes, generation: int) -> None:
         """Keep ``page``, read when :attr:`generation` was ``generation`` (dropped if deals came in since)."""
-        weight = page_bytes(page)
         with self._lock:
-            if generation != self.generation or (self.max_bytes is not None and weight > self.max_bytes):
+            if generation != self.generation or (self.max_bytes is not None and len(page) > self.max_bytes):
                 return
             old = self._pages.pop(key, None)
             if old is not None:
-                self.bytes -= old[1]
-            self._pages[key] = (page, weight)
-            self.bytes += weight
+                self.bytes -= len(old)
+            self._pages[key] = page
+            self.bytes += len(page)
             while len(self._pages) > self.size or (self.max_bytes is not None and self.bytes > self.max_bytes):
-                self.bytes -= self._pages.popitem(last=False)[1][1]
+                self.bytes -= len(self._pages.popitem(last=False)[1])
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -127,18 +124,28 @@ class PageCache:
             self.bytes = 0
             self.generation += 1
 
+    def page_json(self, view: Archive, filters: SearchFilters, *, sort: str = "date", limit: int = 50,
+                  after: str | None = None, before: str | None = None) -> bytes:
+        """:meth:`Archive.deal_page` as JSON, from the cache when the same search was answered since the last
+        import."""
+        return self._page(view, filters, sort, limit, after, before)[0]
+
     def deal_page(self, view: Archive, filters: SearchFilters, *, sort: str = "date", limit: int = 50,
                   after: str | None = None, before: str | None = None) -> DealPage:
-        """:meth:`Archive.deal_page`, from the cache when the same search was answered since the last import."""
+        """:meth:`Archive.deal_page`, from the cache when the same search was answered since the last import
+        (read back from its JSON)."""
+        data, page = self._page(view, filters, sort, limit, after, before)
+        return page if page is not None else DealPage.model_validate_json(data)
+
+    def _page(self, view: Archive, filters: SearchFilters, sort: str, limit: int, after: str | None,
+              before: str | None) -> tuple[bytes, DealPage | None]:
+        """The page's JSON, and its model when it was not in the cache."""
         key = (filters.model_dump_json(), sort, limit, after, before)
-        page = self.get(key)
-        if page is None:
-            generation = self.generation
-            page = view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
-            self.put(key, page, generation)
-        return page
-
-
-def page_bytes(page: DealPage) -> int:
-    """About the memory ``page`` takes: its JSON's length times :data:`PAGE_OBJECT_BYTES`."""
-    return len(page.model_dump_json()) * PAGE_OBJECT_BYTES
+        data = self.get(key)
+        if data is not None:
+            return data, None
+        generation = self.generation
+        page = view.deal_page(filters, sort=sort, limit=limit, after=after, before=before)
+        data = page.model_dump_json().encode()
+        self.put(key, data, generation)
+        return data, page

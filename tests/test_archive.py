@@ -24,6 +24,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1153,22 +1154,43 @@ def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path
         f = SearchFilters()
         page = cache.deal_page(archive, f, sort="id", limit=1000)
         assert [d.id for d in page.items] == [r["id"] for r in archive.search(f, sort="id", limit=1000)]
-        assert cache.deal_page(archive, f, sort="id", limit=1000) is page
+        assert cache.deal_page(archive, f, sort="id", limit=1000) == page
         assert (cache.hits, cache.misses) == (1, 1)
         view = archive.reader()  # every request's reader shares the cache
-        assert cache.deal_page(view, f, sort="id", limit=1000) is page and cache.misses == 1
+        assert cache.page_json(view, f, sort="id", limit=1000) == page.model_dump_json().encode()
+        assert cache.misses == 1
         archive.import_sources([_write(tmp_path / "b.tpgn", later)], on_commit=cache.clear)
         after = cache.deal_page(view, f, sort="id", limit=1000)
         assert {d.id for d in after.items} == {_deal_id(t) for t in first + later}
     small = PageCache(2)  # the least recently used pages go first
     for k in range(3):
-        small.put((k,), page, small.generation)
+        small.put((k,), page.model_dump_json().encode(), small.generation)
         small.get((0,))
     assert small.get((0,)) is not None and small.get((1,)) is None and small.get((2,)) is not None
     read_before = small.generation  # a page read before an import commits is not kept after it
     small.clear()
-    small.put((9,), page, read_before)
+    small.put((9,), b"{}", read_before)
     assert small.get((9,)) is None
+
+
+def test_a_short_time_limit_interrupts_while_longer_ones_wait() -> None:
+    """The watchdog sleeps until the earliest deadline: a query with a shorter limit than the ones already
+    running must wake it, and a query done in time is never interrupted later."""
+    slow, quick, late = duckdb.connect(), duckdb.connect(), duckdb.connect()
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            waiting = pool.submit(run_with_timeout, late, 60, lambda: time.sleep(0.5) or late.execute("SELECT 1").fetchall())
+            time.sleep(0.05)  # the watchdog now sleeps until the 60 s deadline
+            start = time.monotonic()
+            with pytest.raises(duckdb.InterruptException):
+                run_with_timeout(slow, 0.05, lambda: slow.execute("SELECT count(*) FROM range(100000000000) a").fetchall())
+            assert time.monotonic() - start < 5
+            assert run_with_timeout(quick, 0.02, lambda: quick.execute("SELECT 42").fetchall()) == [(42,)]
+            time.sleep(0.05)  # past the quick query's deadline: its connection works on
+            assert quick.execute("SELECT 1").fetchall() == [(1,)] and waiting.result() == [(1,)]
+    finally:
+        for con in (slow, quick, late):
+            con.close()
 
 
 def test_borrowed_readers_are_reused_unless_their_work_failed(data: Data, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.api.limits import Deadline
-from tutepgn.api.pool import PageCache, page_bytes
+from tutepgn.api.pool import PageCache
 from tutepgn.archive import CSV_COLUMNS, Archive, SearchFilters
 from tutepgn.errors import LimitError, Problem
 from tutepgn.rules import preset
@@ -115,9 +115,9 @@ def test_at_most_max_streams_downloads_at_once(db: Path, tmp_path: Path) -> None
 
 def test_the_page_cache_is_bounded_in_bytes(client: TestClient) -> None:
     with client.app.state.archive.reader() as archive:  # type: ignore[attr-defined]
-        pages = [archive.deal_page(None, sort="id", limit=n) for n in (10, 20, 30, 40)]
-        weights = [page_bytes(p) for p in pages]
-        assert weights == sorted(weights) and weights[0] > len(pages[0].model_dump_json())
+        pages = [archive.deal_page(None, sort="id", limit=n).model_dump_json().encode() for n in (10, 20, 30, 40)]
+        weights = [len(p) for p in pages]
+        assert weights == sorted(weights)
         cache = PageCache(100, max_bytes=weights[2] + weights[3])
         for i, page in enumerate(pages):
             cache.put(("page", i), page, cache.generation)
@@ -131,6 +131,22 @@ def test_the_page_cache_is_bounded_in_bytes(client: TestClient) -> None:
         assert len(huge) == 0 and huge.bytes == 0
         cache.clear()
         assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_a_cached_search_answers_the_same_json(client: TestClient) -> None:
+    """The cache keeps the page's JSON: a repeated search sends the same bytes, the search page reads the
+    same page back from them."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    url = "/api/v1/deals?sort=-points&limit=7"
+    first = client.get(url)
+    hits = service.cache.hits
+    again = client.get(url)
+    assert service.cache.hits == hits + 1
+    assert again.content == first.content and again.headers["content-type"] == "application/json"
+    with client.app.state.archive.reader() as view:  # type: ignore[attr-defined]
+        fresh = view.deal_page(SearchFilters(), sort="-points", limit=7)
+        assert first.json() == fresh.model_dump(mode="json")
+        assert service.cache.deal_page(view, SearchFilters(), sort="-points", limit=7) == fresh  # a hit, parsed
 
 
 # -- Posted requests under a time limit --------------------------------------------------------------------

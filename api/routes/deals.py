@@ -68,8 +68,9 @@ def router(service: Service) -> APIRouter:
                      before: Annotated[str | None, Query(description="The `previous` of the page after.")] = None,
                      ) -> Response:
         try:
-            return json_response(service.timed(view, lambda: service.deal_page(view, f, sort=sort, limit=limit,
-                                                                               after=cursor, before=before)))
+            return Response(service.timed(view, lambda: service.page_json(view, f, sort=sort, limit=limit,
+                                                                          after=cursor, before=before)),
+                            media_type="application/json")
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
 
