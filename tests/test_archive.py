@@ -1145,6 +1145,26 @@ def test_an_archive_of_another_schema_is_refused_and_rebuild_brings_it_up_to_dat
 # ---------------------------------------------------------------------------
 # What a service keeps over an archive (tutepgn.api.pool): search pages, and readers lent to requests.
 
+def test_an_import_allocates_arrow_from_malloc_and_gives_the_pool_back(data: Data, tmp_path: Path) -> None:
+    """Arrow's default pool keeps freed pages; an import uses the system pool and restores the caller's after,
+    also when it fails."""
+    import pyarrow as pa
+
+    before = pa.default_memory_pool().backend_name
+    seen: list[str] = []
+    with Archive(tmp_path / "pool.duckdb") as archive:
+        archive.import_sources([_write(tmp_path / "a.tpgn", data.written["handmade"][:3])],
+                               progress=lambda *_: seen.append(pa.default_memory_pool().backend_name))
+        assert seen and set(seen) == {"system"} and pa.default_memory_pool().backend_name == before
+
+        def fail(*_: int) -> None:
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            archive.import_sources([_write(tmp_path / "b.tpgn", data.written["handmade"][3:6])], progress=fail)
+        assert pa.default_memory_pool().backend_name == before
+
+
 def test_page_cache_answers_repeats_and_an_import_clears_it(data: Data, tmp_path: Path) -> None:
     first = [t for t in data.written["sim"] if "torofun-4p" in t]
     later = data.written["handmade"][:3]

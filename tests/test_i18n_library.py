@@ -111,3 +111,14 @@ def test_every_quote_rendering_and_note_of_the_sources_is_in_spanish() -> None:
         | {c.note for c in citations if c.note} | {t.label for t in TEXTS.values()}
     spanish = catalogue("es")
     assert len(words) > 150 and sorted(w for w in words if w not in spanish) == []
+
+
+def test_the_presets_list_is_each_preset_in_the_language_asked(tmp_path: Path) -> None:
+    """`/api/v1/rules` is made once per language and kept: each language gets its own, the same as asking
+    for the presets one by one."""
+    with app_over(tmp_path) as client:
+        for lang in ("es", "en", "es"):
+            listed = client.get(f"/api/v1/rules?lang={lang}")
+            assert listed.headers["content-type"] == "application/json"
+            one_by_one = [client.get(f"/api/v1/rules/{p['name']}?lang={lang}").json() for p in listed.json()]
+            assert listed.json() == one_by_one and len(one_by_one) == 5

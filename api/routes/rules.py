@@ -1,8 +1,12 @@
 """The rules presets, each option with the source sentence or decision behind its value."""
 
-from fastapi import APIRouter, HTTPException
+from functools import lru_cache
+
+from fastapi import APIRouter, HTTPException, Response
+from pydantic import TypeAdapter
 
 from tutepgn.i18n import gettext as _
+from tutepgn.i18n import language, speaking
 from tutepgn.rules import OPTIONS, PRESETS, preset
 from tutepgn.sources import decisions_for, source_of
 
@@ -18,12 +22,23 @@ def ruleset_info(name: str) -> RulesetInfo:
                        decisions=[d.to_dict() for d in decisions_for(r)])
 
 
+_PRESETS_JSON = TypeAdapter(list[RulesetInfo])
+
+
+@lru_cache(maxsize=None)
+def presets_json(lang: str) -> bytes:
+    """Every preset as the API describes it, as JSON in ``lang``: the presets never change while the service
+    runs, so each language's answer is made once (building it, citations and all, takes milliseconds)."""
+    with speaking(lang):
+        return _PRESETS_JSON.dump_json([ruleset_info(name) for name in PRESETS])
+
+
 def router() -> APIRouter:
     api = APIRouter(prefix="/api/v1", tags=["rules"])
 
     @api.get("/rules", response_model=list[RulesetInfo], summary="The rules presets")
-    def rules_list() -> list[RulesetInfo]:
-        return [ruleset_info(name) for name in PRESETS]
+    def rules_list() -> Response:
+        return Response(presets_json(language()), media_type="application/json")
 
     @api.get("/rules/{name}", response_model=RulesetInfo, summary="One preset")
     def rules_one(name: str) -> RulesetInfo:

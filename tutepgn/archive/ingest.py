@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 import duckdb
@@ -143,30 +143,31 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
             con.execute(f"SET {name} = '{value}'")
     try:
         try:
-            for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
-                number, before, read = sizes.pop(0)
-                deals = tables["deals"]
-                invalid = invalid_count(deals)
-                summary.invalid += invalid
-                if skip_invalid and invalid:
-                    tables = valid_only(tables)
-                    summary.skipped_invalid += invalid
-                tables["deals"] = placed(tables["deals"], number, before)
-                if not pending:
-                    con.execute("BEGIN TRANSACTION")
-                pending += read
-                new = _insert(con, tables)
-                summary.added += new
-                added[number] = added.get(number, 0) + new
-                summary.records += read
-                if pending >= batch_size:
+            with system_arrow_pool():
+                for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
+                    number, before, read = sizes.pop(0)
+                    deals = tables["deals"]
+                    invalid = invalid_count(deals)
+                    summary.invalid += invalid
+                    if skip_invalid and invalid:
+                        tables = valid_only(tables)
+                        summary.skipped_invalid += invalid
+                    tables["deals"] = placed(tables["deals"], number, before)
+                    if not pending:
+                        con.execute("BEGIN TRANSACTION")
+                    pending += read
+                    new = _insert(con, tables)
+                    summary.added += new
+                    added[number] = added.get(number, 0) + new
+                    summary.records += read
+                    if pending >= batch_size:
+                        commit()
+                        committed, pending = summary.records, 0
+                    if progress:
+                        progress(summary.records, summary.added)
+                if pending:
                     commit()
                     committed, pending = summary.records, 0
-                if progress:
-                    progress(summary.records, summary.added)
-            if pending:
-                commit()
-                committed, pending = summary.records, 0
         finally:
             with suppress(duckdb.Error):  # on a connection a fatal error invalidated, these fail too
                 if pending:  # interrupted (Ctrl-C, an error): the open batch leaves no trace
@@ -189,6 +190,24 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
         log.warning("import committed, but the checkpoint after it failed (the next open replays the log): %s", exc)
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+@contextmanager
+def system_arrow_pool() -> Iterator[None]:
+    """Arrow allocates from the C library's malloc inside the block, then from the pool it used before.
+
+    pyarrow's default pool (mimalloc) keeps the pages a piece's tables freed
+    for later pieces; malloc gives them back.  On 1,000,000 deals the process
+    tree of an import peaked at 831 against 900 MiB (main process 497 against
+    528, each worker 234 against 256) in the same time (157.2 against 156.5 s).
+    A table keeps the pool it was made in, so switching is safe at any time.
+    """
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
 
 
 def valid_only(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:

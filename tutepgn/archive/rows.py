@@ -218,8 +218,11 @@ def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:
 
     A piece's rows hold about a million objects, none of them in reference
     cycles, which the collector would otherwise walk again and again: 9% of a
-    worker's time.  Cycles made meanwhile are collected after.
+    worker's time.  Cycles made meanwhile are collected after.  Arrow allocates
+    from the C library's malloc (its system pool), as in the import's main
+    process (:func:`.ingest.system_arrow_pool`).
     """
+    pa.set_memory_pool(pa.system_memory_pool())  # the worker process is the import's own
     gc.disable()
     try:
         return arrow_batch(batch)
