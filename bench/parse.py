@@ -15,7 +15,10 @@ torofun-4p, fixed seed) and times, on one core, as the median of several runs:
 
 Rates are per CPU second of the one thread (``time.process_time``), so that
 other load on the machine does not lower them; the JSON also holds the
-wall-clock rate of every run.  And, in the same run, python-chess on a PGN file of random legal games
+wall-clock rate of every run.  The runs go in rounds: each round times every
+work once, in turn, python-chess's too, so that a change of the machine's speed
+during the minute the bench takes hits every work alike; each ratio is the
+median of the rounds' ratios.  And, in the same run, python-chess on a PGN file of random legal games
 (about 80 plies each, fixed seed, written with ``str(game)``): ``read_game``
 (games/s, plies/s) and ``read_headers`` (headers/s).  The generated PGN is
 cached in the temp directory, since generating it takes far longer than
@@ -59,27 +62,37 @@ def one_core(cpu: int | None) -> str:
     return "not pinned"
 
 
-WALL: dict[int, list[float]] = {}
-"""Wall-clock rates of each timed work, by id: a busy machine makes them lower than the CPU-time ones."""
+WALL: dict[str, list[float]] = {}
+"""Wall-clock rates of each timed work, by name: a busy machine makes them lower than the CPU-time ones."""
 
 
-def median_rate(count: int, work: Callable[[], int], runs: int) -> tuple[float, list[float]]:
-    """Items per CPU second of ``work`` (which returns how many items it did): median and every run.
+def timed_rounds(works: dict[str, tuple[int, Callable[[], int]]], runs: int) -> dict[str, list[float]]:
+    """Items per CPU second of each work (which returns how many items it did), every run, by name.
 
-    Rates are per second of this process's CPU time on its one thread, so that
-    other load on the machine does not count; wall-clock rates go to ``WALL``.
+    ``runs`` rounds, each timing every work once in turn: on a machine whose
+    speed drifts, a round's works ran at the same speed, so their ratio holds
+    where medians taken a minute apart would not.  Rates are per second of this
+    process's CPU time on its one thread, so that other load on the machine
+    does not count; wall-clock rates go to ``WALL``.
     """
-    rates, wall = [], []
+    rates: dict[str, list[float]] = {name: [] for name in works}
+    for name in works:
+        WALL[name] = []
     for _ in range(runs):
-        gc.collect()
-        start, start_wall = time.process_time(), time.perf_counter()
-        done = work()
-        elapsed, elapsed_wall = time.process_time() - start, time.perf_counter() - start_wall
-        assert done == count, (done, count)
-        rates.append(count / max(elapsed, 1e-9))
-        wall.append(count / elapsed_wall)
-    WALL[id(work)] = wall
-    return statistics.median(rates), rates
+        for name, (count, work) in works.items():
+            gc.collect()
+            start, start_wall = time.process_time(), time.perf_counter()
+            done = work()
+            elapsed, elapsed_wall = time.process_time() - start, time.perf_counter() - start_wall
+            assert done == count, (name, done, count)
+            rates[name].append(count / max(elapsed, 1e-9))
+            WALL[name].append(count / elapsed_wall)
+    return rates
+
+
+def ratio(rates: dict[str, list[float]], over: str, under: str, scale: float = 1.0) -> float:
+    """The median over the rounds of ``over``'s rate times ``scale`` divided by ``under``'s."""
+    return statistics.median(a * scale / b for a, b in zip(rates[over], rates[under], strict=True))
 
 
 def make_tpgn(path: Path, deals: int) -> tuple[int, int]:
@@ -176,54 +189,11 @@ def main() -> None:
         finally:
             fastreplay.BACKEND = backend
 
-    parse_rate, parse_rates = median_rate(deals, parse, args.runs)
-    check_rate, check_rates = median_rate(deals, check, args.runs)
-    off_rate, off_rates = median_rate(deals, check_off, args.runs)
-    scan_rate, scan_rates = median_rate(deals, scan, args.runs)
-    floor_rate, floor_rates = median_rate(deals, floor, args.runs)
-    tpgn.unlink()
-
-    figures: dict[str, object] = {
-        "machine": {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs,
-                    "rates": "per CPU second of the one thread (process_time); *_wall_runs: per wall second"},
-        "tutepgn": {
-            "deals": deals, "card_plays": plays, "bytes": size, "generate_s": round(made, 1),
-            "parse_deals_per_s": round(parse_rate), "parse_card_plays_per_s": round(parse_rate * plays / deals),
-            "parse_deals_per_s_runs": [round(r) for r in parse_rates],
-            "parse_deals_per_s_wall_runs": [round(r) for r in WALL[id(parse)]],
-            "scan_headers_records_per_s": round(scan_rate),
-            "scan_headers_records_per_s_runs": [round(r) for r in scan_rates],
-            "scan_headers_records_per_s_wall_runs": [round(r) for r in WALL[id(scan)]],
-            "parse_replay_score_deals_per_s": round(check_rate),
-            "parse_replay_score_card_plays_per_s": round(check_rate * plays / deals),
-            "parse_replay_score_deals_per_s_runs": [round(r) for r in check_rates],
-            "parse_replay_score_deals_per_s_wall_runs": [round(r) for r in WALL[id(check)]],
-            "fast_path": fastreplay.BACKEND,
-            "parse_replay_score_off_deals_per_s": round(off_rate),
-            "parse_replay_score_off_card_plays_per_s": round(off_rate * plays / deals),
-            "parse_replay_score_off_deals_per_s_runs": [round(r) for r in off_rates],
-            "parse_replay_score_off_deals_per_s_wall_runs": [round(r) for r in WALL[id(check_off)]],
-            "regex_floor_records_per_s": round(floor_rate),
-            "regex_floor_records_per_s_runs": [round(r) for r in floor_rates],
-            "regex_floor_records_per_s_wall_runs": [round(r) for r in WALL[id(floor)]],
-            "targets": {"parse_deals_per_s": 10000, "scan_headers_records_per_s": 100000},
-        },
-    }
-    print(f"tutepgn reader, {deals:,} 4-player deals ({' + '.join(PRESETS_4P)}), {size / 1e6:.1f} MB, "
-          f"{plays:,} card plays")
-    print(f"  rates per CPU second of one thread ({pinned}), median of {args.runs} runs")
-    print(f"  full parse (iter_records)   {parse_rate:>12,.0f} deals/s   {parse_rate * plays / deals:>12,.0f} "
-          f"card plays/s   target 10,000 deals/s: {'met' if parse_rate >= 10000 else 'NOT met'}")
-    print(f"  parse + replay + score      {check_rate:>12,.0f} deals/s   {check_rate * plays / deals:>12,.0f} "
-          f"card plays/s   (validate_records: every rule checked, the score recomputed; fast path: "
-          f"{fastreplay.BACKEND})")
-    print(f"  the same, fast path off     {off_rate:>12,.0f} deals/s   {off_rate * plays / deals:>12,.0f} "
-          f"card plays/s   (the engine replays every deal)")
-    print(f"  header scan (scan_headers)  {scan_rate:>12,.0f} records/s                             "
-          f"target 100,000 records/s: {'met' if scan_rate >= 100000 else 'NOT met'}")
-    print(f"  regex floor (\\S+ findall)   {floor_rate:>12,.0f} records/s")
-    print(f"  parse / regex floor         {parse_rate / floor_rate:>12.3f}")
-
+    works: dict[str, tuple[int, Callable[[], int]]] = {
+        "parse": (deals, parse), "check": (deals, check), "check_off": (deals, check_off), "scan": (deals, scan),
+        "floor": (deals, floor)}
+    chess_file: dict[str, object] = {}  # python-chess's version and file, when it is timed
+    games = plies = pgn_bytes = 0
     if not args.no_chess:
         try:
             import chess
@@ -234,7 +204,7 @@ def main() -> None:
         t0 = time.perf_counter()
         if not pgn.exists():
             make_pgn(pgn, args.games, args.plies)
-        made = time.perf_counter() - t0
+        chess_made = time.perf_counter() - t0
         with open(pgn, encoding="utf-8") as f:
             plies = 0
             games = 0
@@ -254,44 +224,97 @@ def main() -> None:
                 return n
             return work
 
-        read_games, read_headers = reading(chess.pgn.read_game), reading(chess.pgn.read_headers)
+        works["read_game"] = (games, reading(chess.pgn.read_game))
+        works["read_headers"] = (games, reading(chess.pgn.read_headers))
+        pgn_bytes = pgn.stat().st_size
+        chess_file = {"version": chess.__version__, "games": games, "plies": plies, "bytes": pgn_bytes,
+                      "generate_s": round(chess_made, 1)}
 
-        game_rate, game_rates = median_rate(games, read_games, args.runs)
-        header_rate, header_rates = median_rate(games, read_headers, args.runs)
+    rates = timed_rounds(works, args.runs)
+    median = {name: statistics.median(runs) for name, runs in rates.items()}
+    parse_rate, check_rate, off_rate = median["parse"], median["check"], median["check_off"]
+    scan_rate, floor_rate = median["scan"], median["floor"]
+    tpgn.unlink()
+
+    def runs_of(name: str) -> dict[str, list[int]]:
+        return {"runs": [round(r) for r in rates[name]], "wall_runs": [round(r) for r in WALL[name]]}
+
+    figures: dict[str, object] = {
+        "machine": {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs,
+                    "rates": "per CPU second of the one thread (process_time); *_wall_runs: per wall second; "
+                             "rounds: every work once a round, in turn; ratios: the median of the rounds' ratios"},
+        "tutepgn": {
+            "deals": deals, "card_plays": plays, "bytes": size, "generate_s": round(made, 1),
+            "parse_deals_per_s": round(parse_rate), "parse_card_plays_per_s": round(parse_rate * plays / deals),
+            **{f"parse_deals_per_s_{k}": v for k, v in runs_of("parse").items()},
+            "scan_headers_records_per_s": round(scan_rate),
+            **{f"scan_headers_records_per_s_{k}": v for k, v in runs_of("scan").items()},
+            "parse_replay_score_deals_per_s": round(check_rate),
+            "parse_replay_score_card_plays_per_s": round(check_rate * plays / deals),
+            **{f"parse_replay_score_deals_per_s_{k}": v for k, v in runs_of("check").items()},
+            "fast_path": fastreplay.BACKEND,
+            "parse_replay_score_off_deals_per_s": round(off_rate),
+            "parse_replay_score_off_card_plays_per_s": round(off_rate * plays / deals),
+            **{f"parse_replay_score_off_deals_per_s_{k}": v for k, v in runs_of("check_off").items()},
+            "regex_floor_records_per_s": round(floor_rate),
+            **{f"regex_floor_records_per_s_{k}": v for k, v in runs_of("floor").items()},
+            "targets": {"parse_deals_per_s": 10000, "scan_headers_records_per_s": 100000},
+        },
+    }
+    print(f"tutepgn reader, {deals:,} 4-player deals ({' + '.join(PRESETS_4P)}), {size / 1e6:.1f} MB, "
+          f"{plays:,} card plays")
+    print(f"  rates per CPU second of one thread ({pinned}), median of {args.runs} runs, "
+          f"in rounds with python-chess's")
+    print(f"  full parse (iter_records)   {parse_rate:>12,.0f} deals/s   {parse_rate * plays / deals:>12,.0f} "
+          f"card plays/s   target 10,000 deals/s: {'met' if parse_rate >= 10000 else 'NOT met'}")
+    print(f"  parse + replay + score      {check_rate:>12,.0f} deals/s   {check_rate * plays / deals:>12,.0f} "
+          f"card plays/s   (validate_records: every rule checked, the score recomputed; fast path: "
+          f"{fastreplay.BACKEND})")
+    print(f"  the same, fast path off     {off_rate:>12,.0f} deals/s   {off_rate * plays / deals:>12,.0f} "
+          f"card plays/s   (the engine replays every deal)")
+    print(f"  header scan (scan_headers)  {scan_rate:>12,.0f} records/s                             "
+          f"target 100,000 records/s: {'met' if scan_rate >= 100000 else 'NOT met'}")
+    print(f"  regex floor (\\S+ findall)   {floor_rate:>12,.0f} records/s")
+    print(f"  parse / regex floor         {ratio(rates, 'parse', 'floor'):>12.3f}")
+
+    if chess_file:
+        game_rate, header_rate = median["read_game"], median["read_headers"]
         ply_rate = game_rate * plies / games
         figures["python_chess"] = {
-            "version": chess.__version__, "games": games, "plies": plies, "bytes": pgn.stat().st_size,
-            "generate_s": round(made, 1),
+            **chess_file,
             "read_game_games_per_s": round(game_rate), "read_game_plies_per_s": round(ply_rate),
-            "read_game_games_per_s_runs": [round(r) for r in game_rates],
-            "read_game_games_per_s_wall_runs": [round(r) for r in WALL[id(read_games)]],
+            **{f"read_game_games_per_s_{k}": v for k, v in runs_of("read_game").items()},
             "read_headers_per_s": round(header_rate),
-            "read_headers_per_s_runs": [round(r) for r in header_rates],
-            "read_headers_per_s_wall_runs": [round(r) for r in WALL[id(read_headers)]],
+            **{f"read_headers_per_s_{k}": v for k, v in runs_of("read_headers").items()},
         }
-        figures["ratios"] = {
-            "card_plays_per_s_over_chess_plies_per_s": round(parse_rate * plays / deals / ply_rate, 2),
-            "parse_replay_score_card_plays_per_s_over_chess_plies_per_s": round(
-                check_rate * plays / deals / ply_rate, 2),
-            "parse_replay_score_off_card_plays_per_s_over_chess_plies_per_s": round(
-                off_rate * plays / deals / ply_rate, 2),
-            "scan_headers_over_read_headers": round(scan_rate / header_rate, 2),
-            "parse_over_regex_floor": round(parse_rate / floor_rate, 3),
+        per_move = plays / deals * games / plies  # card plays a deal over plies a game
+        ratios = {
+            "card_plays_per_s_over_chess_plies_per_s": ratio(rates, "parse", "read_game", per_move),
+            "parse_replay_score_card_plays_per_s_over_chess_plies_per_s": ratio(rates, "check", "read_game", per_move),
+            "parse_replay_score_off_card_plays_per_s_over_chess_plies_per_s": ratio(rates, "check_off", "read_game",
+                                                                                   per_move),
+            "scan_headers_over_read_headers": ratio(rates, "scan", "read_headers"),
+            "parse_over_regex_floor": ratio(rates, "parse", "floor"),
         }
-        print(f"python-chess {chess.__version__}, {games:,} random legal games, {pgn.stat().st_size / 1e6:.1f} MB, "
+        figures["ratios"] = {k: round(v, 3 if k == "parse_over_regex_floor" else 2) for k, v in ratios.items()}
+        check_ratio, scan_ratio = ratios["parse_replay_score_card_plays_per_s_over_chess_plies_per_s"], \
+            ratios["scan_headers_over_read_headers"]
+        print(f"python-chess {chess_file['version']}, {games:,} random legal games, {pgn_bytes / 1e6:.1f} MB, "
               f"{plies:,} plies ({plies / games:.0f} a game)")
         print(f"  read_game                   {game_rate:>12,.0f} games/s   {ply_rate:>12,.0f} plies/s")
         print(f"  read_headers                {header_rate:>12,.0f} headers/s")
-        print("ratios")
-        print(f"  our card plays/s / python-chess plies/s   {parse_rate * plays / deals / ply_rate:>8.2f}   (parse only)")
-        print(f"  the same, parse + replay + score          {check_rate * plays / deals / ply_rate:>8.2f}   "
-              f"target 10: {'met' if check_rate * plays / deals >= 10 * ply_rate else 'NOT met'}")
-        print(f"  the same, fast path off                   {off_rate * plays / deals / ply_rate:>8.2f}")
-        print(f"  our header scan / read_headers            {scan_rate / header_rate:>8.2f}   "
-              f"target 2.5: {'met' if scan_rate >= 2.5 * header_rate else 'NOT met'}")
-        print(f"  our parse / regex floor                   {parse_rate / floor_rate:>8.3f}")
+        print("ratios (the median of the rounds' ratios)")
+        print(f"  our card plays/s / python-chess plies/s   "
+              f"{ratios['card_plays_per_s_over_chess_plies_per_s']:>8.2f}   (parse only)")
+        print(f"  the same, parse + replay + score          {check_ratio:>8.2f}   "
+              f"target 10: {'met' if check_ratio >= 10 else 'NOT met'}")
+        print(f"  the same, fast path off                   "
+              f"{ratios['parse_replay_score_off_card_plays_per_s_over_chess_plies_per_s']:>8.2f}")
+        print(f"  our header scan / read_headers            {scan_ratio:>8.2f}   "
+              f"target 2.5: {'met' if scan_ratio >= 2.5 else 'NOT met'}")
+        print(f"  our parse / regex floor                   {ratios['parse_over_regex_floor']:>8.3f}")
     else:
-        figures["ratios"] = {"parse_over_regex_floor": round(parse_rate / floor_rate, 3)}
+        figures["ratios"] = {"parse_over_regex_floor": round(ratio(rates, "parse", "floor"), 3)}
 
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
