@@ -51,7 +51,8 @@ import pyarrow.parquet as pq
 
 from ..i18n import gettext as _
 from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, table_sql
-from .ingest import ImportSummary, invalid_count, only, piece_size, placed, valid_only
+from . import ingest
+from .ingest import ImportSummary, invalid_count, only, placed, valid_only
 from .rows import Raw, worker_batch
 
 if TYPE_CHECKING:
@@ -62,11 +63,22 @@ if TYPE_CHECKING:
 MANIFESTS, STAGING = "_manifests", "_staging"
 PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("preset", "year")}
 """The tables written in partitions, and the columns that name them (hive layout)."""
+DATASET_WORK_SIZE = 8000
+"""Records per piece of a dataset's import at most: twice an import into a file's (:data:`.ingest.WORK_SIZE`),
+since each piece writes a file per table (plays: 320,000 rows), and a query pays for every file it opens."""
 COMPACT_ROWS = 250_000
 """Deals a merged file holds at most (about 100 MB as Arrow: what one merge task, in a worker process or on a
 cluster's worker, reads at once); files of fewer than half as many are merged."""
 ROW_GROUP = 16_384
 """Rows per row group of a merged file: a page of a search by date reads one or two of them."""
+
+
+def piece_size() -> int:
+    """Records per piece of a dataset's import: the batch in equal pieces of at most :data:`DATASET_WORK_SIZE`
+    (the verdicts do not depend on the pieces: a match is never cut)."""
+    return ingest.piece_size(most=DATASET_WORK_SIZE)
+
+
 Mapper = Callable[[Callable[[tuple[int, list[str]]], tuple[int, str]], list[tuple[int, list[str]]]],
                   Iterable[tuple[int, str]]]
 """Runs :func:`merge_task` on each numbered group of files, answers in any order (``map``, worker processes,

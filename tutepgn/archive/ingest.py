@@ -30,8 +30,11 @@ from .rows import Raw, arrow_batch, worker_batch
 
 log = logging.getLogger(__name__)
 
-WORK_SIZE = 8000
-"""Records per piece of work sent to a worker process: small enough to keep every worker busy."""
+WORK_SIZE = 4000
+"""Records per piece of work sent to a worker process: small enough to keep every worker busy.  A worker holds
+its piece, its rows as Arrow and their pickled copy at once, and the main process the pieces in flight: on
+1,000,000 deals, pieces of 4,000 peaked at 687 to 693 MiB for the process tree against 831 to 872 MiB with
+8,000 (each worker 168 against 229 to 237 MiB), in the same time (docs/performance.md)."""
 IMPORT_MEMORY_LIMIT = "128MB"
 """DuckDB's buffer pool while importing: the rows of the open batch spill to disk beyond it, and blocks already
 written need no cache.  Against 256 MB, the main process of a 1,000,000-deal import peaks about 100 MiB lower
@@ -86,10 +89,11 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
                        progress=progress, on_commit=on_commit, memory_limit=memory_limit)
 
 
-def piece_size(batch_size: int = BATCH_SIZE) -> int:
-    """Records per piece of work: the batch in equal pieces of at most :data:`WORK_SIZE` (a dataset's import
-    cuts its pieces so too, so that the validator sees the same pieces as an import into a file)."""
-    return -(-batch_size // -(-batch_size // WORK_SIZE))
+def piece_size(batch_size: int = BATCH_SIZE, most: int | None = None) -> int:
+    """Records per piece of work: the batch in equal pieces of at most ``most`` (default :data:`WORK_SIZE`; a run
+    of one match's deals is never cut, so the validator's verdicts do not depend on where the pieces end)."""
+    most = most or WORK_SIZE
+    return -(-batch_size // -(-batch_size // most))
 
 
 def next_run(con: duckdb.DuckDBPyConnection) -> int:
