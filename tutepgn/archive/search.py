@@ -463,6 +463,8 @@ def _unsung_sql(which: str) -> str:
 class DealSummary(BaseModel):
     """One deal as a search lists it."""
 
+    model_config = ConfigDict(frozen=True)  # a value: hashable, and the same wherever it is passed
+
     id: int = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text.")
     date: str | None = Field(None, description="The Date tag, as written (YYYY.MM.DD, ?? for unknown parts).")
     event: str | None = None
@@ -491,6 +493,8 @@ class DealSummary(BaseModel):
 
 class DealPage(BaseModel):
     """One page of a search, and the cursor of the next page."""
+
+    model_config = ConfigDict(frozen=True)  # a value: hashable, and the same wherever it is passed
 
     items: list[DealSummary]
     next: str | None = Field(None, description="Opaque cursor: pass it as `cursor` for the next page; null on the last.")
