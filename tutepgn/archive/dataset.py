@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 MANIFESTS, STAGING = "_manifests", "_staging"
 PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("preset", "year")}
 """The tables written in partitions, and the columns that name them (hive layout)."""
-DATASET_WORK_SIZE = 8000
-"""Records per piece of a dataset's import at most: twice an import into a file's (:data:`.ingest.WORK_SIZE`),
+DATASET_WORK_SIZE = 2 * ingest.WORK_SIZE
+"""Records per piece of a dataset's import at most (8,192): twice an import into a file's (:data:`.ingest.WORK_SIZE`),
 since each piece writes a file per table (plays: 320,000 rows), and a query pays for every file it opens."""
 COMPACT_ROWS = 250_000
 """Deals a merged file holds at most (about 100 MB as Arrow: what one merge task, in a worker process or on a

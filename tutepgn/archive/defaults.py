@@ -3,10 +3,14 @@ nothing, so that ``tute --help`` builds its options without loading DuckDB or Ar
 
 from __future__ import annotations
 
-BATCH_SIZE = 16 * 8000
-"""Records per transaction by default: more than one DuckDB row group (122,880 rows), so that DuckDB
-writes the rows of a batch straight into the file instead of through its write-ahead log, which
-measured as twice as slow (see docs/performance.md)."""
+ROW_GROUP_ROWS = 122_880
+"""Rows in one of DuckDB's row groups (its default ``ROW_GROUP_SIZE``)."""
+BATCH_SIZE = ROW_GROUP_ROWS
+"""Records per transaction by default: one DuckDB row group of deals.  A whole row group is written
+straight into the file at the commit instead of through the write-ahead log (twice as slow when
+measured), and a batch that fills its row groups exactly leaves no part-filled one behind, which a
+later checkpoint would merge with its neighbours by rewriting them: with batches of 128,000, a
+checkpoint rewrote every deal written before it (see docs/performance.md)."""
 EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
 """The formats of :func:`tutepgn.archive.export.export` (parquet only to a directory)."""
 SQL_MEMORY_ENV = "TUTEPGN_SQL_MEMORY"
