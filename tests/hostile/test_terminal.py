@@ -206,8 +206,8 @@ def record(tmp_path: Path, stdin: object) -> subprocess.Popen[bytes]:
 
 def test_record_shows_a_typed_osc_escaped(tmp_path: Path) -> None:
     proc = record(tmp_path, subprocess.PIPE)
-    output = proc.communicate(f"1O{OSC}\x08\rX 3O\n".encode(), timeout=60)[0].decode("utf-8")
-    assert RAW.search(output) is None and "1O\\x1b]2" in output, output
+    output = proc.communicate(f"N 40{OSC}\n1O{OSC}\x08\rX 3O\n".encode(), timeout=60)[0].decode("utf-8")
+    assert RAW.search(output) is None and "\\x1b]2 is not a suit" in output, output  # it was echoed raw
 
 
 def test_record_refuses_a_60_mb_line_quickly(tmp_path: Path) -> None:
