@@ -7,7 +7,6 @@ everywhere: one option per field of :class:`tutepgn.archive.SearchFilters`.
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from collections.abc import Iterator
@@ -24,8 +23,8 @@ from tutepgn.archive.search import SORTS, SearchFilters
 from tutepgn.cards import SUIT_LETTERS, SUIT_NAMES
 from tutepgn.cli.filters import option_name, with_filters
 from tutepgn.cli.scale import cluster_option
-from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, chosen, emit, err, fail,
-                                format_option, table)
+from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, cell, chosen, data_out, emit, err,
+                                fail, format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
 from tutepgn.i18n import N_, gettext as _, ngettext
 from tutepgn.inputs import expand
@@ -181,7 +180,7 @@ def search(
     archive = reading(db, dataset)
     try:
         if form in RECORD_FORMS:
-            archive.export(filters, form.value, sys.stdout, sort=sort, limit=limit)
+            archive.export(filters, form.value, data_out(), sort=sort, limit=limit)
             return
         rows = archive.search(filters, sort=sort, limit=limit, offset=offset)
         total = archive.count(filters) if form == Format.table else 0
@@ -210,8 +209,8 @@ def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
     for r in rows:
         names = " ".join(n for n in (r["north"], r["west"], r["south"], r["east"]) if n)
         score = " ".join(f"{s}:{v}" for s, v in zip(r["sides"] or (), r["score"] or ()))
-        grid.add_row(*map(Text, (str(r["id"]), r["date_text"] or "", r["event"] or "", r["rules"] or "", names,
-                                 r["trump"] or "", score, r["result"] or "", _("yes") if r["valid"] else _("NO"))))
+        grid.add_row(*map(cell, (r["id"], r["date_text"], r["event"], r["rules"], names, r["trump"], score,
+                                 r["result"], _("yes") if r["valid"] else _("NO"))))
     return grid
 
 
@@ -236,7 +235,7 @@ def show(
         shown = text if form == Format.tpgn and cards == "es" else next(written([text], form.value, cards))
     except ValueError as exc:  # an unknown card style
         raise fail(exc) from None
-    sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
+    data_out().write(shown if shown.endswith("\n") else shown + "\n")
 
 
 def _ask(db: Optional[Path], query: Callable[[Any], T], dataset: Optional[Path] = None) -> tuple[Any, T]:
@@ -318,7 +317,7 @@ def _stats_text(result: dict) -> list[object]:
             grid.add_column(_(HEADERS[col]) if col in HEADERS else col,
                             justify="left" if col in TEXT_COLUMNS else "right")
         for row in rows[:50]:
-            grid.add_row(*[Text(stat_cell(k, v)) for k, v in row.items()])
+            grid.add_row(*[cell(stat_cell(k, v)) for k, v in row.items()])
         shown.append(grid)
     c, m = result["cuarenta"], result["mano"]
     shown.append(_("Las cuarenta: the side dealt rey and caballo of trump won {won:,} of {deals:,} deals ({rate}).",
@@ -342,7 +341,7 @@ def export(
     form = chosen(fmt)
     archive = reading(db, dataset)
     try:
-        count = archive.export(filters, form.value, output if output is not None else sys.stdout, cards=cards,
+        count = archive.export(filters, form.value, output if output is not None else data_out(), cards=cards,
                                limit=limit)
     except (ValueError, ArchiveError) as exc:
         raise fail(exc) from None

@@ -10,9 +10,10 @@ from typing import Annotated, Optional
 import typer
 
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
-from tutepgn.cli.output import EXIT_INVALID, fail, say
+from tutepgn.cli.output import EXIT_INVALID, data_out, fail, say
 from tutepgn.errors import TuteError
 from tutepgn.i18n import gettext as _, ngettext
+from tutepgn.visible import visible
 
 
 def convert(
@@ -47,9 +48,9 @@ def convert(
     except (TuteError, OSError) as exc:
         raise fail(exc) from None
     for warning in conversion.warnings:
-        typer.echo(_("warning: {warning}", warning=warning), err=True)
+        typer.echo(visible(_("warning: {warning}", warning=warning)), err=True)
     try:
-        stream = output.open("w", encoding="utf-8", newline="\n") if output else sys.stdout
+        stream = output.open("w", encoding="utf-8", newline="\n") if output else data_out()
     except OSError as exc:
         raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
     try:

@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from datetime import date
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from typer.exceptions import TyperException
 
 from tutepgn.errors import NotationError, OutputError, TuteError
 from tutepgn.i18n import N_, gettext as _
+from tutepgn.visible import visible
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.table import Table
+    from rich.text import Text
 
     from tutepgn.errors import ErrorItem, Problem
 
@@ -41,13 +43,24 @@ def console(name: str) -> Console:
     the command with status 0, as every command's own writes do (:func:`closed_pipe`), where rich would exit
     with 1.  Neither replaces ``:name:`` with an emoji: a player's name or a comment is printed as written."""
     from rich.console import Console
+    from rich.segment import Segment
 
-    class StdoutConsole(Console):
+    class VisibleConsole(Console):
+        """Every character it writes that is not its own styling or cursor control is visible: a control
+        character in a record's text (a name, an event, a comment) or in an input echoed in an error is escaped
+        (:func:`tutepgn.visible.visible`), never obeyed by the terminal.  Tables escape their cells before they
+        are measured (:func:`table`), so that their columns line up; this catches whatever else is shown."""
+
+        def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
+            for segment in super().render(renderable, options):
+                yield segment if segment.control else Segment(visible(segment.text, "lines"), segment.style)
+
+    class StdoutConsole(VisibleConsole):
         def on_broken_pipe(self) -> None:
             self.quiet = True
             raise closed_pipe()
 
-    return StdoutConsole(emoji=False) if name == "out" else Console(stderr=True, emoji=False)
+    return StdoutConsole(emoji=False) if name == "out" else VisibleConsole(stderr=True, emoji=False)
 
 
 def __getattr__(name: str) -> Console:
@@ -101,10 +114,11 @@ def json_default(value: object) -> object:
 
 
 def dumps(data: object) -> str:
-    """One JSON document on one line, the way every command writes JSON."""
+    """One JSON document on one line, the way every command writes JSON: its control characters escaped as JSON
+    escapes (``\\u009b``: the same data, which a terminal does not obey; :func:`tutepgn.visible.visible`)."""
     import json  # loaded by a command that writes JSON, not by every start (bench/cli_startup.py)
 
-    return json.dumps(data, default=json_default, ensure_ascii=False)
+    return visible(json.dumps(data, default=json_default, ensure_ascii=False), "json")
 
 
 def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
@@ -126,8 +140,8 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
 
         writer = csv.writer(sys.stdout)  # RFC 4180 lines, as the archive's CSV export writes them
         names = list(columns or (rows[0] if rows else ()))
-        writer.writerow(names)
-        writer.writerows(_cells(row, names) for row in rows or ())
+        writer.writerow(map(visible, map(str, names)))
+        writer.writerows([visible(v) if isinstance(v, str) else v for v in _cells(row, names)] for row in rows or ())
     elif render is not None:
         for renderable in render():
             console("out").print(renderable)
@@ -136,19 +150,52 @@ def emit(form: Format, data: Any, *, columns: Sequence[str] | None = None,
         console("out").print(table(names, (_cells(row, names) for row in rows or ())))
 
 
+class Screen:
+    """A text stream that writes :func:`tutepgn.visible.visible` lines (each control character escaped; line
+    breaks and tabs kept) to the stream it wraps."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(visible(text, "lines"))
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def data_out() -> TextIO:
+    """Where a command writes records or rows as data (tpgn, JSON, CSV) when no file is given: stdout as it is
+    into a file or a pipe, so that the data stays intact; on a terminal, through :class:`Screen`, so that a
+    control character in a record is shown escaped rather than obeyed."""
+    return Screen(sys.stdout) if sys.stdout.isatty() else sys.stdout  # type: ignore[return-value]
+
+
 def _cells(row: Any, names: Sequence[str]) -> list[Any]:
     return [row[name] for name in names] if isinstance(row, dict) else list(row)
 
 
 def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any) -> Table:
-    """A table of plain cells (never read as markup), None shown empty."""
+    """A table of plain cells (never read as markup, control characters escaped: :func:`cell`), None shown empty."""
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(*columns, **options)
+    grid = Table(*(visible(str(name)) for name in columns), **options)
     for row in rows:
-        grid.add_row(*[Text("" if v is None else str(v)) for v in row])
+        grid.add_row(*[cell(v) for v in row])
     return grid
+
+
+def cell(value: object) -> Text:
+    """A value as a table's cell: plain text (never markup), control characters escaped before the table
+    measures it (:func:`tutepgn.visible.visible`), None empty."""
+    from rich.text import Text
+
+    return Text("" if value is None else visible(str(value)))
 
 
 # -- Errors ----------------------------------------------------------------------------------------
@@ -207,7 +254,7 @@ def say(exc: BaseException, status: int = EXIT_USAGE, label: str = ERROR, items:
     """Report an error on stderr: a problem in JSON mode (with ``items`` when there are several), else
     ``label: message`` on one line, the label in the language spoken."""
     if invocation.json:
-        typer.echo(problem(exc, status, invocation.command, items).model_dump_json(), err=True)
+        typer.echo(visible(problem(exc, status, invocation.command, items).model_dump_json(), "json"), err=True)
     else:
         from rich.text import Text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -9,12 +10,14 @@ import typer
 from rich.text import Text
 
 from tutepgn.cli.output import fail, out
-from tutepgn.errors import TuteError
+from tutepgn.errors import LimitError, TuteError
 from tutepgn.i18n import gettext as _
+from tutepgn.inputs import read_line
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
 from tutepgn.render import render_frame
 from tutepgn.session import Session
+from tutepgn.visible import visible
 
 
 def _show(reply: Reply) -> None:
@@ -25,6 +28,18 @@ def _show(reply: Reply) -> None:
         out.print(Text(reply.message, style="red" if reply.refused else ""))
     if reply.legal:
         out.print(Text(_("legal now: {legal}", legal=reply.legal), style="cyan"))
+
+
+def ask(prompt: str) -> str:
+    """A line typed after ``prompt``, as ``input()`` reads it but bounded (:func:`tutepgn.inputs.read_line`): a
+    line over ``TUTEPGN_MAX_LINE_BYTES`` is refused, unread and unshown, and asked for again."""
+    while True:
+        sys.stdout.write(visible(prompt))
+        sys.stdout.flush()
+        try:
+            return read_line(sys.stdin.buffer, sys.stdin.encoding or "utf-8")
+        except LimitError as exc:
+            out.print(Text(str(exc), style="red"))
 
 
 def record(
@@ -92,7 +107,7 @@ def _table_tags(seats: tuple[str, ...], tags: dict[str, str], players: str | Non
     if event is not None:
         tags["Event"] = event
     elif "Event" not in tags:
-        tags["Event"] = input(_("Event: ")).strip() or "?"
+        tags["Event"] = ask(_("Event: ")).strip() or "?"
     names = [name.strip() for name in players.split(",")] if players is not None else []
     if players is not None and len(names) != len(seats):
         raise ValueError(_("--players gives {given} names; this table has {n} seats ({seats})", given=len(names),
@@ -102,7 +117,7 @@ def _table_tags(seats: tuple[str, ...], tags: dict[str, str], players: str | Non
         if names:
             tags[tag] = names[i] or "?"
         elif tag not in tags:
-            tags[tag] = input(_("{tag} ({seat}): ", tag=tag, seat=seat)).strip() or "?"
+            tags[tag] = ask(_("{tag} ({seat}): ", tag=tag, seat=seat)).strip() or "?"
 
 
 def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | None, turned: str | None,
@@ -148,8 +163,8 @@ def _next_deal(session: Session, turned: str | None) -> Recorder:
     """Start the next deal, asking for its turned card until it is one."""
     number = len(session.done) + 1
     while True:
-        text = turned or input(_("Deal {number}, dealt by {dealer}. The turned card: ", number=number,
-                                   dealer=session.dealer))
+        text = turned or ask(_("Deal {number}, dealt by {dealer}. The turned card: ", number=number,
+                                 dealer=session.dealer))
         turned = None
         try:
             return session.next_deal(text)
@@ -161,7 +176,7 @@ def _entries(recorder: Recorder, path: Path) -> bool:
     """Read entries until the deal is over (True), or until Ctrl-C or the end of input (False: saved)."""
     try:
         while not recorder.over:
-            _show(recorder.enter(input(recorder.prompt())))
+            _show(recorder.enter(ask(recorder.prompt())))
     except (KeyboardInterrupt, EOFError):
         _save(recorder, path)
         out.print(Text("\n" + _("Stopped: {n} entries saved in {path} as an unfinished record (*).",

@@ -155,7 +155,7 @@ class OutputError(TuteError, OSError):
 
 class LimitError(TuteError):
     """Work stopped at a limit set to protect the process: a query's time or memory (``tute sql``), a request's
-    time (the service)."""
+    time (the service), a line of typed input too long to read (``tute record``)."""
 
 
 class SettingError(TuteError, ValueError):

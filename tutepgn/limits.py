@@ -10,7 +10,7 @@ Two kinds of limit live here.
 * **Sizes** (set by ``TUTEPGN_*`` environment variables, read once, when first
   needed, so that a bad value is a command's located error, not a traceback at
   import): the largest record, and the deepest JSON, the readers accept before
-  they parse.  docs/security.md ("Input limits") lists them.
+  they parse, and the longest line of typed input.  docs/security.md ("Input limits") lists them.
 
 >>> INT32_MAX, UINT8_MAX, YEAR_MAX
 (2147483647, 255, 9999)
@@ -73,8 +73,17 @@ def max_json_depth() -> int:
     return _setting("TUTEPGN_MAX_JSON_DEPTH", 32, 8)
 
 
+@cache
+def max_line_bytes() -> int:
+    """Longest line of typed input (``TUTEPGN_MAX_LINE_BYTES``, default 64 KiB): an entry of ``tute record``, a
+    name or an event it asks for.  A longer line is refused without being held whole or shown (the rest of it
+    is skipped piece by piece); a real entry is a few dozen bytes."""
+    return _setting("TUTEPGN_MAX_LINE_BYTES", 1 << 16, 1024)
+
+
 def check_settings() -> None:
     """Read every size setting now, so that a service refuses to start on a bad value (a
     :class:`~tutepgn.errors.SettingError`) rather than failing its first request."""
     max_record_bytes()
     max_json_depth()
+    max_line_bytes()

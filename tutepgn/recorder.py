@@ -40,6 +40,7 @@ from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError
 from .events import PLAYS, Action, Context, Play, parse_declaration
 from .i18n import N_, gettext as _
+from .limits import max_line_bytes
 from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
@@ -428,6 +429,10 @@ class Recorder:
         it stay); the file is saved after the line.  An accepted line's reply
         carries the position.
         """
+        limit = max_line_bytes()
+        if len(line) > limit or len(line.encode("utf-8", "surrogatepass")) > limit:  # refused unread, not shown
+            return Reply(_("the line is longer than {limit:,} bytes (TUTEPGN_MAX_LINE_BYTES): it was not read",
+                           limit=limit), refused=True)
         text = line.strip()
         if not _COMMENT.sub("", text).strip():
             return Reply("")  # an empty line, or a comment alone

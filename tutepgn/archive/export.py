@@ -2,7 +2,7 @@
 
 Records go out through the notation's writers of several records
 (:func:`tutepgn.notation.tpgn.join`, :func:`tutepgn.notation.jsonform.join`), and rows
-through :func:`csv_text`, for ``tute export`` and the service's downloads alike.  Stored texts go out as they
+through :func:`csv_text` (control characters escaped), for ``tute export`` and the service's downloads alike.  Stored texts go out as they
 are when nothing needs changing (tpgn in Spanish cards: no parsing at all).
 """
 
@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import NotationError
 from ..i18n import gettext as _
 from ..notation import Record, jsonform, parse_record, scan_tags, to_json, tpgn
+from ..visible import visible
 from .columns import CSV_COLUMNS
 from .defaults import EXPORT_FORMATS
 from .search import SearchFilters
@@ -27,12 +28,15 @@ if TYPE_CHECKING:
 
 
 def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """A header of :data:`.columns.CSV_COLUMNS`, then a line per row (lists space-separated)."""
+    """A header of :data:`.columns.CSV_COLUMNS`, then a line per row (lists space-separated), each text's control
+    characters escaped (:func:`tutepgn.visible.visible`: a CSV is read on screens and in spreadsheets, and the
+    record itself, intact, is the tpgn or JSON export)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for row in rows:
-        writer.writerow([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()])
+        writer.writerow([visible(" ".join(map(str, v)) if isinstance(v, list) else v) if isinstance(v, (str, list))
+                         else v for v in row.values()])
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

@@ -43,6 +43,7 @@ from ..events import Context, Play, event_from_json
 from ..i18n import gettext as _, ngettext, pydantic_message
 from ..limits import max_json_depth, max_record_bytes
 from ..rules import SEAT_NAMES
+from ..visible import visible
 from .jsonmodel import EVENT_MODELS, RecordModel
 from .record import Note, Record, check_counts
 from .split import Source, open_source, text_size
@@ -207,8 +208,10 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
 # Text.
 
 def to_json(record: Record, cards: str = "es") -> str:
-    """A record as one line of JSON (no newline at the end), for JSON lines."""
-    return record_to_model(record, cards).model_dump_json()
+    """A record as one line of JSON (no newline at the end), for JSON lines; DEL, C1 and the bidirectional
+    controls in its text written as JSON escapes (``\\u009b``: the same text, which a terminal showing the line does
+    not obey; :func:`tutepgn.visible.visible`)."""
+    return visible(record_to_model(record, cards).model_dump_json(), "json")
 
 
 def model_from_data(data: Any, *, source: str | None = None, index: int = 0, line: int = 1) -> RecordModel:
