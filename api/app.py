@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     problems.install(app)
     for router in (i18n.router(), deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
                    recordings.router(service), club.router(service), boards.router(service),
-                   pages.router(service), view.router()):
+                   pages.router(service), view.router(service)):
         app.include_router(router)
     return app
 

@@ -77,7 +77,7 @@ class Service:
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
-        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis)
+        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis, anonymous=settings.anon_analyses)
         self.closed = False
         self.recordings = None if settings.read_only else Recordings(settings.recordings_folder)
         """The deals being recorded live (None when read-only: nothing can be written)."""
@@ -229,6 +229,11 @@ class Service:
             raise HTTPException(401, _("this endpoint needs an API key in the X-API-Key header"))
         if not any(hmac.compare_digest(x_api_key.encode(), key.encode()) for key in self.settings.api_keys):
             raise HTTPException(403, _("that API key is not valid"))
+
+    def holds_key(self, x_api_key: str | None) -> bool:
+        """Whether a request comes with a valid API key: anonymous analyses have a budget of their own."""
+        return x_api_key is not None and any(hmac.compare_digest(x_api_key.encode(), key.encode())
+                                             for key in self.settings.api_keys)
 
     def timed(self, view: Archive, work: Callable[[], T]) -> T:
         """``work`` on ``view`` under the query time limit (504 past it)."""

@@ -7,7 +7,10 @@ never on the event loop nor on the threads that answer requests.  A route
 waits for a job up to :data:`QUICK_SECONDS` and answers with the analysis, or
 answers 202 with the job's URL.  Jobs are kept by id (at most :data:`KEPT`,
 the oldest finished ones dropped first), and a deal asked for again while its
-job is kept gets that job, not a second one.
+job is kept gets that job, not a second one.  Anonymous clients' jobs have a
+small budget of their own (``TUTEPGN_ANON_ANALYSES``): however many of them ask,
+they keep at most that many jobs waiting or under way, and key holders' jobs
+never wait behind more than that many of theirs.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ class Job:
     cantes: bool
     future: Future[Row] = field(repr=False)
     created: float = field(default_factory=time.time)
+    anonymous: bool = False
+    """Asked for without an API key: counted in the anonymous budget while it runs."""
 
     @property
     def status(self) -> str:
@@ -75,8 +80,10 @@ class Job:
 class Jobs:
     """The analysis processes and the jobs kept for polling; thread-safe."""
 
-    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None) -> None:
+    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None, anonymous: int = 1) -> None:
         self.workers = workers
+        self.anonymous = anonymous
+        """Jobs of anonymous clients waiting or under way at most."""
         self.on_done = on_done
         """Called with the row of a stored deal's job that is done, on a pool thread (the service stores it)."""
         self._pool: ProcessPoolExecutor | None = None
@@ -93,22 +100,24 @@ class Jobs:
                     initializer=lifeline, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
             return self._pool
 
-    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool) -> Job | None:
+    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool, *,
+               anonymous: bool = False) -> Job | None:
         """A job analysing one record (a stored deal's job already kept is given back instead); None when
-        :data:`MAX_RUNNING` jobs are waiting or under way."""
+        :data:`MAX_RUNNING` jobs are waiting or under way, or, for an anonymous client, when
+        :attr:`anonymous` of theirs are (:meth:`running` tells which)."""
         key = (deal, cantes) if deal is not None else None
         with self._lock:
             known = self._jobs.get(self._by_key.get(key, "")) if key else None
             if known is not None and known.status != "failed":
                 return known
-            if sum(not job.future.done() for job in self._jobs.values()) >= MAX_RUNNING:
+            if self.busy() or anonymous and len(self.running(True)) >= self.anonymous:
                 return None
             try:
                 future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
                 self.close()
                 future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
-            job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future)
+            job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future, anonymous=anonymous)
             self._jobs[job.id] = job
             if key:
                 self._by_key[key] = job.id
@@ -129,6 +138,16 @@ class Jobs:
             job = self._jobs.pop(job_id)
             if job.deal is not None and self._by_key.get((job.deal, job.cantes)) == job_id:
                 del self._by_key[(job.deal, job.cantes)]
+
+    def busy(self) -> bool:
+        """Whether :data:`MAX_RUNNING` jobs are waiting or under way: no job is taken, with a key or without."""
+        return len(self.running()) >= MAX_RUNNING
+
+    def running(self, anonymous: bool = False) -> list[Future[Row]]:
+        """The futures of the jobs waiting or under way (only anonymous clients' with ``anonymous``)."""
+        with self._lock:
+            return [job.future for job in self._jobs.values()
+                    if not job.future.done() and (job.anonymous or not anonymous)]
 
     def get(self, job_id: str) -> Job | None:
         with self._lock:

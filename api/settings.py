@@ -45,6 +45,12 @@ class Settings(BaseModel):
     threads: int | None = Field(None, ge=1, description="DuckDB threads per query (default: one per core).")
     analysis_workers: int = Field(1, ge=1, description="Processes that analyse deals (double dummy) for "
                                                        "/analysis and /analyse; started at the first analysis.")
+    max_replay_records: int = Field(100, ge=1, description="Most records POST /replay puts on the table (about "
+                                                           "23 KB of answer each); more answer 413.")
+    max_answer_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Largest answer of POST /replay, in "
+                                                                        "bytes; a larger one is never sent (413).")
+    anon_analyses: int = Field(1, ge=1, description="Analyses anonymous clients may have waiting or under way "
+                                                    "at once; past it they answer 429.")
     concurrency: int = Field(default_factory=_cores, ge=1,
                              description="Requests that run at once per process (default: one per core); "
                                          "the others wait in line.")
@@ -92,5 +98,5 @@ class Settings(BaseModel):
 
 _TUNABLE = ("search_cache", "page_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
             "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
-            "keep_alive_timeout", "analysis_workers")
+            "keep_alive_timeout", "analysis_workers", "max_replay_records", "max_answer_bytes", "anon_analyses")
 """Settings read from TUTEPGN_<NAME> as they are."""

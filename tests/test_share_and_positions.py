@@ -144,7 +144,7 @@ def _pack(data: bytes) -> str:
     ("abcde", "not base64url"),
     ("AAAA", "cannot be unpacked|cut short"),
     (_pack(b"[Event \"x\"]\n")[:-3], "cut short|cannot be unpacked"),
-    (_pack(b"a" * (2 << 20)), "more than a record may hold"),  # a few kilobytes that unpack to 2 MiB: refused
+    (_pack(b"a" * (2 << 20)), "more than a link may carry"),  # a few kilobytes that unpack to 2 MiB: refused
     (_pack(b"\xff\xfe"), "not UTF-8"),
 ])
 def test_a_broken_token_says_why(token: str, message: str) -> None:

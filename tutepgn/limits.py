@@ -81,9 +81,18 @@ def max_line_bytes() -> int:
     return _setting("TUTEPGN_MAX_LINE_BYTES", 1 << 16, 1024)
 
 
+@cache
+def max_link_bytes() -> int:
+    """Largest deal a share link may carry, unpacked (UTF-8 bytes), and longest position string a link may give
+    (``TUTEPGN_MAX_LINK_BYTES``, default 8 KiB): a real deal's record is under 2 KB, and a link's page does work
+    and sends HTML in proportion to it (a 1 MB record of comments took 21 s and 39 MB of HTML)."""
+    return _setting("TUTEPGN_MAX_LINK_BYTES", 8192, 2048)
+
+
 def check_settings() -> None:
     """Read every size setting now, so that a service refuses to start on a bad value (a
     :class:`~tutepgn.errors.SettingError`) rather than failing its first request."""
     max_record_bytes()
     max_json_depth()
     max_line_bytes()
+    max_link_bytes()

@@ -23,7 +23,7 @@ from urllib.parse import quote_plus
 
 from .errors import LinkError
 from .i18n import gettext as _
-from .limits import max_record_bytes
+from .limits import max_link_bytes
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]*")
 VIEW = "/view"
@@ -39,13 +39,14 @@ def encode_deal(text: str) -> str:
 
 def decode_deal(token: str) -> str:
     """The record's text a token carries; :class:`~tutepgn.errors.LinkError` when it is not one, or would
-    unpack to more than a record may hold (``TUTEPGN_MAX_RECORD_BYTES``: a small token cannot become a huge
-    text)."""
-    limit = max_record_bytes()
+    unpack to more than a link may carry (``TUTEPGN_MAX_LINK_BYTES``, far less than a record may hold: a small
+    token cannot become a huge text, nor a page that takes seconds to make)."""
+    limit = max_link_bytes()
     if not _TOKEN.fullmatch(token) or len(token) % 4 == 1:
         raise LinkError(_("the link's deal is not base64url text (letters, digits, - and _)"))
     if len(token) > limit:
-        raise LinkError(_("the link's deal is longer than a record may be ({limit} bytes)", limit=limit))
+        raise LinkError(_("the link's deal is longer than a link may carry ({limit} bytes, "
+                          "TUTEPGN_MAX_LINK_BYTES)", limit=limit))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         unpacker = zlib.decompressobj(-15)
@@ -53,13 +54,24 @@ def decode_deal(token: str) -> str:
     except (binascii.Error, zlib.error) as exc:
         raise LinkError(_("the link's deal cannot be unpacked: {reason}", reason=exc)) from None
     if len(data) > limit or unpacker.unconsumed_tail:
-        raise LinkError(_("the link's deal unpacks to more than a record may hold ({limit} bytes)", limit=limit))
+        raise LinkError(_("the link's deal unpacks to more than a link may carry ({limit} bytes, "
+                          "TUTEPGN_MAX_LINK_BYTES)", limit=limit))
     if not unpacker.eof:
         raise LinkError(_("the link's deal is cut short: copy the whole link"))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LinkError(_("the link's deal is not UTF-8 text: {reason}", reason=exc.reason)) from None
+
+
+def link_position(position: str) -> str:
+    """A position string a link gives, refused (:class:`~tutepgn.errors.LinkError`) when it is longer than a
+    link may carry (``TUTEPGN_MAX_LINK_BYTES``; a real one is under 200 characters)."""
+    limit = max_link_bytes()
+    if len(position.encode("utf-8")) > limit:
+        raise LinkError(_("the link's position is longer than a link may carry ({limit} bytes, "
+                          "TUTEPGN_MAX_LINK_BYTES)", limit=limit))
+    return position
 
 
 def deal_link(text: str, base: str = "", frame: int | None = None) -> str:

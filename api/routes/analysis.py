@@ -1,10 +1,11 @@
 """Double-dummy analyses: of a stored deal (kept in the archive, a background job when it takes long), of a
 posted record (within the request time limit), and the jobs' status."""
 
-from concurrent.futures import wait
+import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+import anyio.to_thread
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from tutepgn.archive import Archive
@@ -15,13 +16,24 @@ from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_records
 
 from ..deps import Service
-from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job
+from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job, Row
 from ..limits import Deadline
 from ..models import AnalysisJob, AnalysisModel
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 
 CantesParam = Annotated[bool, Query(description="Values count cantes (each side sings the most its rules allow).")]
+KeyParam = Annotated[str | None, Header(description="An API key: without one, an analysis takes a place of the "
+                                                    "anonymous clients' few (`TUTEPGN_ANON_ANALYSES`).")]
+RETRY_SECONDS = 2
+"""What a 429 tells an anonymous client to wait before asking again."""
+
+
+async def finished(job: Job, seconds: float) -> bool:
+    """Wait up to ``seconds`` for a job on the event loop, holding no thread; whether it is done.  The job is
+    never cancelled by the wait (others may be polling it)."""
+    await asyncio.wait([asyncio.wrap_future(job.future)], timeout=max(0.0, seconds))
+    return job.future.done()
 
 
 def job_model(job: Job) -> AnalysisJob:
@@ -38,15 +50,30 @@ def job_model(job: Job) -> AnalysisJob:
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
     api = APIRouter(prefix="/api/v1", tags=["analysis"])
-    busy = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."}}
+    busy = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."},
+            429: {"model": Problem, "description": "Without an API key: the analyses anonymous clients may have "
+                                                   "under way at once (`TUTEPGN_ANON_ANALYSES`) are all taken; "
+                                                   "try again after `Retry-After` seconds."}}
 
-    def submitted(deal: int | None, rules: str | None, text: str, cantes: bool) -> Job:
-        """A job of the analysis processes; 503 while too many are waiting."""
-        job = service.jobs.submit(deal, rules, text, cantes)
-        if job is None:
-            raise HTTPException(503, ngettext("{n} analysis is waiting or under way: try again shortly",
-                                              "{n} analyses are waiting or under way: try again shortly", MAX_RUNNING),
-                                headers={"Retry-After": "5"})
+    async def submitted(deal: int | None, rules: str | None, text: str, cantes: bool, anonymous: bool) -> Job:
+        """A job of the analysis processes.  An anonymous client waits on the event loop (no thread) up to
+        :data:`QUICK_SECONDS` for a place of the anonymous budget, then gets 429; 503 while too many jobs wait."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + QUICK_SECONDS
+        while (job := service.jobs.submit(deal, rules, text, cantes, anonymous=anonymous)) is None:
+            theirs = service.jobs.running(anonymous=True)
+            if not anonymous or service.jobs.busy():
+                raise HTTPException(503, ngettext("{n} analysis is waiting or under way: try again shortly",
+                                                  "{n} analyses are waiting or under way: try again shortly",
+                                                  MAX_RUNNING), headers={"Retry-After": "5"})
+            if loop.time() >= until or not theirs:
+                raise HTTPException(429, ngettext(
+                    "{n} analysis without an API key is under way, as many as may be (TUTEPGN_ANON_ANALYSES): "
+                    "try again shortly", "{n} analyses without an API key are under way, as many as may be "
+                    "(TUTEPGN_ANON_ANALYSES): try again shortly", len(theirs)),
+                    headers={"Retry-After": str(RETRY_SECONDS)})
+            await asyncio.wait([asyncio.wrap_future(f) for f in theirs], timeout=until - loop.time(),
+                               return_when=asyncio.FIRST_COMPLETED)
         return job
 
     @api.get("/deals/{deal_id}/analysis", response_model=AnalysisModel,
@@ -55,25 +82,36 @@ def router(service: Service) -> APIRouter:
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = False) -> Response:
-        try:
-            stored = service.timed(view, lambda: view.analysis(deal_id, cantes=cantes))
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from None
+    async def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = False,
+                            x_api_key: KeyParam = None) -> Response:
+        # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and
+        # a job is waited for holding none, so pollers never keep searches waiting for a thread.
+        def look() -> tuple[Any, dict[str, Any] | None]:
+            try:
+                stored = service.timed(view, lambda: view.analysis(deal_id, cantes=cantes))
+            except ValueError as exc:
+                raise HTTPException(422, str(exc)) from None
+            if stored is not None:
+                return stored, None
+            return None, service.timed(view, lambda: view.row(deal_id, ("id", "rules", "players", "text")))
+
+        stored, row = await anyio.to_thread.run_sync(look)
         if stored is not None:
             return JSONResponse(stored)
-        row = service.timed(view, lambda: view.row(deal_id, ("id", "rules", "players", "text")))
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
-        if quick(row["players"]):  # milliseconds: on this request's thread
-            analysed = analysis_row(deal_id, row["rules"], row["text"], cantes)
-            service.store_analysis(analysed)
+        if quick(row["players"]):  # milliseconds: on a request thread
+            def analyse() -> Row:
+                analysed = analysis_row(deal_id, row["rules"], row["text"], cantes)
+                service.store_analysis(analysed)
+                return analysed
+
+            analysed = await anyio.to_thread.run_sync(analyse)
             if analysed[-1] is not None:
                 raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=analysed[-1]))
             return Response(analysed[-2], media_type="application/json")
-        job = submitted(deal_id, row["rules"], row["text"], cantes)
-        wait([job.future], timeout=QUICK_SECONDS)  # on this request's thread, never on the event loop
-        if job.status == "running":
+        job = await submitted(deal_id, row["rules"], row["text"], cantes, not service.holds_key(x_api_key))
+        if not await finished(job, QUICK_SECONDS):
             return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
                                 headers={"Location": f"/api/v1/jobs/{job.id}"})
         if job.status == "failed":
@@ -82,7 +120,7 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/jobs/{job_id}", response_model=AnalysisJob, summary="A background analysis: its status, then "
              "its result")
-    def analysis_job(job_id: str) -> AnalysisJob:
+    async def analysis_job(job_id: str) -> AnalysisJob:
         job = service.jobs.get(job_id)
         if job is None:
             raise HTTPException(404, _("no job {id} (jobs are kept for a while after they end)", id=job_id))
@@ -91,27 +129,28 @@ def router(service: Service) -> APIRouter:
     @api.post("/analyse", response_model=AnalysisModel, openapi_extra=TEXT_BODY,
               summary="Analyse one posted record under double dummy (stores nothing; within the request time limit)",
               responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."},
+                         504: {"model": Problem, "description": "The analysis ran over the request time limit."},
                          **busy})
-    async def analyse_text(request: Request, cantes: CantesParam = False) -> Response:
+    async def analyse_text(request: Request, cantes: CantesParam = False, x_api_key: KeyParam = None) -> Response:
+        until = asyncio.get_running_loop().time() + service.settings.request_timeout
         text = await text_body(request)
 
-        def work(deadline: Deadline) -> tuple[Any, ...]:
+        def read(deadline: Deadline) -> None:
             records = list(deadline.records(iter_records(deadline.stream(text))))
             if len(records) != 1:
                 raise HTTPException(422, _("post one record to analyse, not {count}", count=len(records)))
             if records[0].errors:
                 raise unprocessable(records[0].errors)
-            job = submitted(None, None, text, cantes)
-            done, _pending = wait([job.future], timeout=deadline.seconds)
-            if not done:
-                job.future.cancel()
-            deadline.check()
-            return job.future.result()
 
-        row = await service.off_loop(work)
+        await service.off_loop(read)
+        job = await submitted(None, None, text, cantes, not service.holds_key(x_api_key))
+        if not await finished(job, until - asyncio.get_running_loop().time()):
+            job.future.cancel()  # if it has not started: nobody else waits for a posted record's job
+            raise HTTPException(504, _("the request ran over {seconds} s and was stopped; nothing was stored",
+                                       seconds=format(service.settings.request_timeout, "g")))
+        row = job.future.result()
         if row[-1] is not None:
             raise HTTPException(422, _("the record cannot be analysed: {why}", why=row[-1]))
         return Response(row[-2], media_type="application/json")
 
     return api
-

@@ -1,14 +1,23 @@
 """Posted records on the table: each one's validation report and its frames, each finding with its frame (the
 validate page shows the pasted deal on the board and jumps to the moment a finding names)."""
 
-from fastapi import APIRouter, Request
+import io
+from itertools import islice
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
 from pydantic import BaseModel
 
 from tutepgn.boards import Board, boards
 from tutepgn.errors import Problem
+from tutepgn.i18n import gettext as _
+from tutepgn.i18n import ngettext
+from tutepgn.notation import iter_raw_records
 from tutepgn.validate import ReportModel, Summary
 
 from ..deps import Service
+from ..i18n import number
+from ..limits import Deadline
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 
@@ -27,14 +36,32 @@ def router(service: Service) -> APIRouter:
     @api.post("/replay", response_model=BoardsResponse, openapi_extra=TEXT_BODY,
               summary="Validate posted Tute PGN text and replay each record: its report, its frames, and the "
                       "frame of each finding (stores nothing)",
-              responses={422: {"model": Problem, "description": "The text holds no record, or is not UTF-8 "
+              responses={413: {"model": Problem, "description": "More records than `TUTEPGN_MAX_REPLAY_RECORDS`, "
+                                                              "or an answer over `TUTEPGN_MAX_ANSWER_BYTES`."},
+                         422: {"model": Problem, "description": "The text holds no record, or is not UTF-8 "
                                                               "(a record with syntax errors gets its report)."}})
-    async def replay_text(request: Request) -> BoardsResponse:
+    async def replay_text(request: Request) -> Response:
         text = await text_body(request)
-        reports, summary, errors, tables = await service.off_loop(lambda deadline: boards(text, deadline.check))
-        if errors:
-            raise unprocessable(errors)
-        return BoardsResponse(summary=summary, reports=[ReportModel.model_validate(r) for r in reports],
-                              boards=tables)
+        most, largest = service.settings.max_replay_records, service.settings.max_answer_bytes
+
+        def work(deadline: Deadline) -> bytes:
+            """The answer's JSON, made on the posted thread (never on the event loop), and refused past its
+            bounds: each record's frames take about 40 times its text."""
+            if len(list(islice(iter_raw_records([io.StringIO(text)]), most + 1))) > most:  # framed, not parsed
+                raise HTTPException(413, ngettext(
+                    "post at most {limit} record to replay (TUTEPGN_MAX_REPLAY_RECORDS)",
+                    "post at most {limit} records to replay (TUTEPGN_MAX_REPLAY_RECORDS)", most, limit=number(most)))
+            reports, summary, errors, tables = boards(text, deadline.check)
+            if errors:
+                raise unprocessable(errors)
+            answer = BoardsResponse(summary=summary, reports=[ReportModel.model_validate(r) for r in reports],
+                                    boards=tables).model_dump_json().encode()
+            if len(answer) > largest:
+                raise HTTPException(413, _("the answer would be {size} bytes, over the {limit} an answer may be "
+                                           "(TUTEPGN_MAX_ANSWER_BYTES): post fewer records",
+                                           size=number(len(answer)), limit=number(largest)))
+            return answer
+
+        return Response(await service.off_loop(work), media_type="application/json")
 
     return api

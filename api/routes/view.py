@@ -11,11 +11,13 @@ from tutepgn.errors import LinkError, NotationError
 from tutepgn.moment import Moment, positions
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.replay import frame_data, frames
-from tutepgn.share import deal_link, decode_deal
+from tutepgn.share import deal_link, decode_deal, link_position
 from tutepgn.sheets import result_sentence
 from tutepgn.validate import validate
 
+from ..deps import Service
 from ..i18n import PAGES
+from ..limits import Deadline
 from .deals import stored_record
 
 
@@ -56,21 +58,26 @@ def moment_context(text: str) -> dict[str, Any]:
             "position": moment.text()}
 
 
-def router() -> APIRouter:
+def router(service: Service) -> APIRouter:
     pages = APIRouter(include_in_schema=False)
 
     @pages.get("/view", response_class=HTMLResponse)
-    def view_page(request: Request, d: str | None = None, p: str | None = None) -> HTMLResponse:
-        """A deal carried by its link (``d``) or a moment by its position string (``p``), on the board."""
-        try:
-            if d is not None:
-                context = deal_context(decode_deal(d))
-            elif p is not None:
-                context = moment_context(p)
-            else:
-                raise HTTPException(422, "give d= (a deal's link) or p= (a position string)")
-        except (LinkError, NotationError) as exc:
-            raise HTTPException(422, str(exc)) from None
-        return PAGES.TemplateResponse(request, "deal.html", context)
+    async def view_page(request: Request, d: str | None = None, p: str | None = None) -> HTMLResponse:
+        """A deal carried by its link (``d``) or a moment by its position string (``p``), on the board.
+
+        Anyone may send any link: what it carries is bounded (``TUTEPGN_MAX_LINK_BYTES``), and the page is
+        made on a thread for posted work under the request time limit, never on the threads of the reads."""
+        if d is None and p is None:
+            raise HTTPException(422, "give d= (a deal's link) or p= (a position string)")
+
+        def page(deadline: Deadline) -> HTMLResponse:
+            try:
+                context = deal_context(decode_deal(d)) if d is not None else moment_context(link_position(p or ""))
+            except (LinkError, NotationError) as exc:
+                raise HTTPException(422, str(exc)) from None
+            deadline.check()
+            return PAGES.TemplateResponse(request, "deal.html", context)  # rendered here, off the event loop
+
+        return await service.off_loop(page)
 
     return pages

@@ -294,12 +294,22 @@ def _trim_file_comments(line: int, chunk: str) -> tuple[int, str]:
         if m is not None and chunk[m.end():].lstrip(" \t")[:1] == "[":
             line += chunk.count("\n", 0, m.end())
             chunk = chunk[m.end():]
-    tail = chunk.rstrip()
-    last = tail[tail.rfind("\n") + 1:].lstrip()
-    while last[:1] == ";":
-        tail = tail[:tail.rfind("\n") + 1].rstrip()
-        last = tail[tail.rfind("\n") + 1:].lstrip()
-    return line, chunk if len(tail) == len(chunk.rstrip()) else tail + "\n"
+    # Backwards by index, never by copies of the tail: 300,000 ";" lines after a record took 9 s when each
+    # step copied and stripped what was left of it.
+    whole = end = _stripped_end(chunk, len(chunk))
+    while True:
+        start = chunk.rfind("\n", 0, end) + 1
+        if chunk[start:end].lstrip()[:1] != ";":
+            break
+        end = _stripped_end(chunk, start)
+    return line, chunk if end == whole else chunk[:end] + "\n"
+
+
+def _stripped_end(text: str, end: int) -> int:
+    """Where ``text[:end].rstrip()`` ends, without copying it."""
+    while end and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def iter_raw_records(sources: Iterable[Source]) -> Iterator[tuple[str | None, int, int, str]]:
