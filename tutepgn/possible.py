@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, card, card_from_code, cards_in, pack
-from .i18n import gettext as _
-from .i18n import ngettext
+from .cards import (
+    CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, card, card_from_code, cards_in, pack,
+)
+from .i18n import gettext as _, ngettext
 
 if TYPE_CHECKING:
     from .moment import Moment
@@ -27,7 +28,7 @@ Problem = tuple[str, str]
 def impossible(moment: Moment) -> Problem | None:
     """Why no deal under the moment's ruleset reaches this moment (the first reason found), or None."""
     state = _State(moment)
-    for check in (state.pack, state.muestra, state.won_tricks, state.stock, state.hands, state.turn,
+    for check in (state.cards, state.muestra, state.won_tricks, state.stock, state.hands, state.turn,
                   state.won_points, state.cantes, state.exchanges):
         problem = check()
         if problem is not None:
@@ -61,10 +62,11 @@ class _State:
         return next((s for s, hand in enumerate(self.held) if c in hand), None)
 
     def side_won(self, seat: int) -> bool:
+        """Whether the seat's side has won a trick."""
         return self.m.tricks[self.r.side_of(seat)] > 0
 
     # -- The cards -------------------------------------------------------------
-    def pack(self) -> Problem | None:
+    def cards(self) -> Problem | None:
         """Every card written is in the ruleset's pack (3 players take out the 2s)."""
         m = self.m
         for field, codes in (("muestra", (m.turned,)), ("hands", [c for h in m.hands for c in h]),
