@@ -85,10 +85,19 @@ class Service:
             self.import_recording(recording)  # the server stopped between a deal's last card and its import
 
     def close(self) -> None:
+        """End the service's work and close the archive, its write-ahead log folded into the file first: the
+        commands that open the file next find it whole, with no ``.wal`` beside it."""
         self.closed = True
         self.jobs.close()
-        self.readers.close()
-        self.archive.close()
+        self.posted.shutdown(wait=False, cancel_futures=True)  # posted work not yet started never starts
+        with self.write_lock:  # an import still under way ends first (its time limit bounds it)
+            self.readers.reset()  # a reader still lent is closed when given back: DuckDB closes with the last
+            if not self.settings.read_only and self.failure is None:
+                try:
+                    self.archive.con.execute("CHECKPOINT")
+                except duckdb.Error as exc:  # a full disk: the log stays, and the next open replays it
+                    log.warning("the archive could not be checkpointed as the service stopped: %s", exc)
+            self.archive.close()
 
     def store_analysis(self, row: tuple[Any, ...]) -> None:
         """Keep a stored deal's analysis row in the archive (not read-only), so it is worked on once;

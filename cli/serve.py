@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, Optional
 
 import typer
@@ -60,7 +64,7 @@ def serve(
             raise fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
-        with announced(settings.db, service_url(host, port), read_only=True):
+        with terminated_after_cleanup(), announced(settings.db, service_url(host, port), read_only=True):
             uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                         log_level="info", **uvicorn_options(settings))
         return
@@ -69,7 +73,7 @@ def serve(
     except (ArchiveError, OSError, duckdb.Error) as exc:
         raise fail(exc) from None
     # Beside the archive, while it runs: where the commands that find the archive locked ask instead.
-    with announced(settings.db, service_url(host, port), read_only=settings.read_only):
+    with terminated_after_cleanup(), announced(settings.db, service_url(host, port), read_only=settings.read_only):
         uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))
 
 
@@ -91,3 +95,32 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
                     log_level="info", **uvicorn_options(settings))
         return
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options(settings))
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised where the process is (a BaseException: no ``except Exception`` on the way swallows it)."""
+
+
+@contextmanager
+def terminated_after_cleanup() -> Iterator[None]:
+    """Let SIGTERM end the process only once the blocks inside have run their exits.
+
+    uvicorn catches SIGTERM, shuts the app down (its lifespan closes and
+    checkpoints the archive), then raises the signal again under the handler it
+    found.  Under the default one the process would end on the spot, leaving
+    ``<archive>.service.json`` (:func:`~tutepgn.archive.announced`) behind; here
+    the signal unwinds the blocks inside as an exception, and is raised again
+    under the default handler afterwards: the process still ends by SIGTERM.
+    (SIGINT needs nothing: Python's handler raises KeyboardInterrupt.)
+    """
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, previous)
+        signal.raise_signal(signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, previous)

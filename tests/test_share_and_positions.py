@@ -86,17 +86,19 @@ def test_simulated_deals_round_trip_at_every_moment_and_from_every_seat(rules: s
 
 
 def test_a_position_string_reads_as_documented() -> None:
-    deal = Deal.from_hands(preset("playcard-2p"), ["1O 3O 12E", "2O 1E 4B"], dealer="S", turned="4B")
-    deal.play("N", "1O")
-    text = Moment.of(deal).text()
-    assert text == "playcard-2p S 4B 3O12E/2O1E4B N:1O 0.0/0.0 - - S"
-    assert Moment.of(deal, 1).text() == "playcard-2p S 4B *2/2O1E4B N:1O 0.0/0.0 - - S"
-    moment = Moment.parse("ludoteka-pairs+match_target=6 E O:5B 1O*3/-/*4/*4 W:2C3C 3.42/2.30 N40O,Wx7O 12 S")
+    deal = Deal.shuffled(preset("playcard-2p"), seed=0, dealer="S")
+    deal.play("N", "2O")
+    assert Moment.of(deal).text() == ("playcard-2p S 5E 4O12O2C5C7C1E3B/10O6C10C2E4E12E7B12B N:2O 0.0/0.0 - "
+                                      "24:1B6E12C3O10B6O6B1O7O11B11O3E3C4C2B1C10E4B5B11C5O11E7E5E S")
+    assert Moment.of(deal, 1).text() == "playcard-2p S 5E *7/10O6C10C2E4E12E7B12B N:2O 0.0/0.0 - 24 S"
+    moment = Moment.parse("ludoteka-pairs+match_target=6 E O:5B 1O*4/*4/*4/*5 W:2C3C 3.42/2.30 N40O - E")
     assert moment.rules.spec == "ludoteka-pairs match_target=6" and moment.trump == "O" and moment.turned == "5B"
     frame = moment.frame()
-    assert frame.hands[0] == ("1O", "?", "?", "?") and frame.hands[1] == () and frame.table == (("W", "2C"), ("S", "3C"))
-    assert frame.cantes == ("N 40",) and frame.exchanges == ("W x7O",) and frame.cante_points == (40, 0)
-    assert frame.trick_no == 6 and frame.to_move == "S" and frame.stock == 12
+    assert frame.hands[0] == ("1O", "?", "?", "?", "?") and len(frame.hands[1]) == 4
+    assert frame.table == (("W", "2C"), ("S", "3C")) and frame.cantes == ("N 40",) and frame.cante_points == (40, 0)
+    assert frame.trick_no == 6 and frame.to_move == "E" and frame.stock is None
+    frame = Moment.parse("torofun-2p S 7O *8/*8 - 2.21/0.0 Nx7O 20 N").frame()
+    assert frame.exchanges == ("N x7O",) and frame.stock == 20 and frame.turned == "7O" and frame.trick_no == 2
 
 
 @pytest.mark.parametrize("text, field", [

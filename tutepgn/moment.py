@@ -39,6 +39,7 @@ from .errors import NotationError, TuteError
 from .events import Cante, Context, Exchange
 from .i18n import N_, gettext as _
 from .notation import Record, rules_of
+from .possible import impossible
 from .replay import Frame, replay
 from .rules import Ruleset
 
@@ -245,7 +246,11 @@ class _Reader:
         seen = [c for h in held for c in h] + list(table) + list(stock_cards or ())
         if len(set(seen)) != len(seen):
             raise self.fail(3, _("{card} is written twice", card=next(c for c in seen if seen.count(c) > 1)))
-        return Moment(rules=rules, dealer=self.seat(1, dealer, names), trump=trump or turned[-1], turned=turned,
-                      hands=tuple(held), unknown=tuple(unknown), leader=leader, trick=table, tricks=tuple(tricks),
-                      card_points=tuple(points), cantes=tuple(cantes), exchanges=tuple(exchanges), stock=count,
-                      stock_cards=stock_cards, turn=to_move)
+        moment = Moment(rules=rules, dealer=self.seat(1, dealer, names), trump=trump or turned[-1], turned=turned,
+                        hands=tuple(held), unknown=tuple(unknown), leader=leader, trick=table, tricks=tuple(tricks),
+                        card_points=tuple(points), cantes=tuple(cantes), exchanges=tuple(exchanges), stock=count,
+                        stock_cards=stock_cards, turn=to_move)
+        problem = impossible(moment)  # each field reads; do they tell a moment a deal can reach?
+        if problem is not None:
+            raise self.fail(FIELDS.index(problem[0]), problem[1])
+        return moment
