@@ -37,6 +37,9 @@ KEPT = 1000
 MAX_RUNNING = 100
 """Jobs waiting or under way at most: past it a new one is refused (the service answers 503)."""
 
+NICENESS = 10
+"""How much the analysis processes defer to the service's own threads for the CPU (``nice``)."""
+
 Row = tuple[Any, ...]
 
 
@@ -77,6 +80,14 @@ class Job:
         return self.future.result()[-2]
 
 
+def analyst(parent: int, by_main_thread: bool) -> None:
+    """An analysis process's initializer: tied to the service's life (:func:`~tutepgn.workers.lifeline`), and
+    niced by :data:`NICENESS`, so that a solve yields the cores to the requests answered meanwhile (searches,
+    imports): analyses are long work that waits well, answers are short work that must not."""
+    lifeline(parent, by_main_thread)
+    os.nice(NICENESS)
+
+
 class Jobs:
     """The analysis processes and the jobs kept for polling; thread-safe."""
 
@@ -97,7 +108,7 @@ class Jobs:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=lifeline, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
+                    initializer=analyst, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
             return self._pool
 
     def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool, *,

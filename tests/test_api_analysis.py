@@ -4,6 +4,7 @@ record's (within the request time limit), the jobs, and the analysis filters as 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,3 +163,13 @@ def test_too_many_waiting_analyses_answer_503(app: Any, monkeypatch: pytest.Monk
     assert "waiting" in Problem.model_validate(r.json()).detail
     text = (SAMPLES / "torofun-2p-italian-cards.tpgn").read_text(encoding="utf-8")
     assert client.post("/api/v1/analyse", content=text).status_code == 503
+
+
+def test_analysis_processes_defer_to_the_requests_for_the_cpu() -> None:
+    """A solve in an analysis process runs niced, so the searches and imports answered meanwhile get the cores
+    first (bench/abuse.py: search p95 under 50 anonymous clients)."""
+    pool = jobs.Jobs(1).pool()
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=60) >= os.nice(0) + jobs.NICENESS
+    finally:
+        pool.shutdown()
