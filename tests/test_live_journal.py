@@ -270,6 +270,21 @@ def test_foreign_files_named_like_journals_are_set_aside(tmp_path: Path) -> None
     assert Recordings(folder).set_aside() == 4 and (folder / SET_ASIDE / "x.jsonl.1").is_dir()
 
 
+def test_a_damaged_journal_that_cannot_be_set_aside_is_left_as_it_is_and_not_restored(tmp_path: Path) -> None:
+    """No room or no rights to keep its bytes: restoring it would let new entries follow the bad line, to be lost
+    at the next start, so it is left alone (counted), and restored once it can be set aside."""
+    folder = tmp_path / "recordings"
+    rec, lines = good_journal(folder)
+    damaged = b"".join(lines[:3]) + b"{}\n" + b"".join(lines[3:])
+    rec.journal.write_bytes(damaged)
+    (folder / SET_ASIDE).write_text("in the way\n", encoding="utf-8")
+    book = Recordings(folder)
+    assert book.get(rec.id) is None and rec.journal.read_bytes() == damaged and book.set_aside() == 1
+    (folder / SET_ASIDE).unlink()
+    book = Recordings(folder)
+    assert book.get(rec.id).state()["entries"] == 2 and book.set_aside() == 1  # type: ignore[union-attr]
+
+
 def test_a_closed_recording_with_a_bad_line_is_restored_on_demand_up_to_it(tmp_path: Path) -> None:
     folder = tmp_path / "recordings"
     rec, lines = good_journal(folder)

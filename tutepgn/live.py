@@ -296,27 +296,30 @@ class Recordings:
             log.error("the recording %s cannot be read: %s", journal.name, exc)
             self.unkept[journal.name] = str(exc)
             return None
-        if fault is not None:
-            self.put_aside(journal, fault, keep=kept if recording is not None else None)
+        if fault is not None and not self.put_aside(journal, fault, keep=kept if recording is not None else None):
+            return None  # not restored: an entry appended after the damage would be lost at the next start
         if recording is None:
             return None
         with self.lock:
             return self.live.setdefault(recording.id, recording)
 
-    def put_aside(self, journal: Path, fault: str, *, keep: int | None) -> None:
-        """Set a damaged journal aside (all of it, or what follows the ``keep`` bytes restored from), logged."""
+    def put_aside(self, journal: Path, fault: str, *, keep: int | None) -> bool:
+        """Set a damaged journal aside (all of it, or what follows the ``keep`` bytes restored from), logged;
+        False when it cannot be (no room, no rights): it is then left as it was, and tried again at the next
+        start (or, for a closed recording, the next time it is asked for)."""
         try:
             where = set_aside(journal, fault, keep=keep)
         except OSError as exc:
             log.error("the recording %s is damaged (%s) and cannot be set aside: %s", journal.name, fault, exc)
             self.unkept[journal.name] = fault
-            return
+            return False
         self.unkept.pop(journal.name, None)
         if keep is None:
             log.error("the recording %s is damaged and was set aside as %s: %s", journal.name, where, fault)
         else:
             log.error("the recording %s is damaged: restored up to %s; its whole file is kept as %s", journal.name,
                       fault, where)
+        return True
 
     def set_aside(self) -> int:
         """Damaged or foreign journals found, kept in ``set-aside/`` (until the operator removes them) or not
