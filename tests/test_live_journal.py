@@ -124,6 +124,19 @@ def test_a_full_disk_at_every_byte_of_a_line_refuses_the_entry_and_loses_nothing
     assert book.set_aside() == 0
 
 
+def test_a_line_left_cut_short_is_cut_off_before_the_next_entry(tmp_path: Path) -> None:
+    """Bytes of a line never acknowledged left at the journal's end (a crash mid-write, or a cut back that
+    failed too) are cut off before the next line, which is whole: no ``{"{"entry":"7O"}``."""
+    folder = tmp_path / "recordings"
+    rec, lines = good_journal(folder, 3)
+    with rec.journal.open("ab") as handle:
+        handle.write(b'{"')
+    _, texts = library_start()
+    assert not rec.enter(texts[3]).refused
+    assert rec.journal.read_bytes() == b"".join(lines) + line({"entry": texts[3]})
+    assert Recordings(folder).get(rec.id).state()["events"] == texts[:4]  # type: ignore[union-attr]
+
+
 @pytest.fixture()
 def served(tmp_path: Path) -> Iterator[Served]:
     server = Served(tmp_path / "archive.duckdb")
