@@ -8,9 +8,10 @@ the archive, ``{"imported": id}``.  A line is written and fsync'd before the
 entry is acknowledged, so a crash of the server loses at most the entry being
 made; :class:`Recordings` restores the recordings on startup by replaying
 the entered texts into a fresh recorder (a line cut short by the crash is
-dropped; :mod:`tutepgn.journal` writes and reads the lines, and sets a damaged
-journal aside, the recording restored from the lines before the damage).  Spectators follow a recording through :func:`updates`, which yields
-its state each time it changes.
+dropped).  :mod:`tutepgn.journal` writes and reads the lines: a line is on disk
+whole or not at all, and a damaged journal is set aside, its recording restored
+from the lines before the damage.  Spectators follow a recording through
+:func:`updates`, which yields its state each time it changes.
 
 >>> import tempfile
 >>> book = Recordings(tempfile.mkdtemp())
@@ -56,14 +57,13 @@ MAX_ENTRY_CHARS = 200
 """The longest entry read: a line of a trick or a declaration is far shorter."""
 HIDDEN_TAGS = ("Deal", "Stock")
 """Tags a recording's state leaves out until the deal is over: the hands and the stock."""
-START_KEYS = ("rules", "seed", "deal", "stock", "turned", "dealer", "tags")
-"""The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled."""
 START_TYPES: dict[str, Callable[[Any], bool]] = {
     "rules": lambda v: isinstance(v, str), "seed": lambda v: v is None or type(v) is int,
     "deal": lambda v: v is None or isinstance(v, str), "stock": lambda v: v is None or isinstance(v, str),
     "turned": lambda v: v is None or isinstance(v, str), "dealer": lambda v: isinstance(v, str),
     "tags": lambda v: isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())}
-"""What a journal's first line may give each of :data:`START_KEYS`: the types :meth:`Recorder.start` takes."""
+"""The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled, and the types a
+journal's first line may give them (those :meth:`Recorder.start` takes)."""
 
 
 class Recording:
@@ -147,7 +147,7 @@ class Recording:
             try:
                 append_line(self.journal, {"entry": text})
             except OSError:
-                self.replay(read_lines(self.journal, check_line).lines[1:])  # not saved: taken back, as a restart would
+                self.replay(read_lines(self.journal, check_line).lines[1:])  # not saved: taken back, as at a restart
                 raise
             self.snapshot = self.compute_state()
         self.notify()

@@ -25,8 +25,8 @@ def router(service: Service) -> APIRouter:
                 ) -> list[dict[str, Any]]:
         return service.timed(view, lambda: view.players(limit))
 
-    @api.get("/health", response_model=Health, summary="The archive's state: ok, degraded or read-only (200), or why it "
-             "cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
+    @api.get("/health", response_model=Health, summary="The archive's state: ok, degraded or read-only (200), or "
+             "why it cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
                                                      "used now (`detail` says why); it is opened again when it can."}})
     def health() -> Health:
         for attempt in range(2):  # a fatal error found here is answered after opening the archive again
