@@ -49,10 +49,14 @@ class RulesetInfo(BaseModel):
 class Health(BaseModel):
     """What GET /api/v1/health answers while the archive can be used (a 503 problem says why it cannot)."""
 
-    status: Literal["ok", "read-only"] = Field(description="ok: reads and imports; read-only: reads only.")
+    status: Literal["ok", "read-only", "degraded"] = Field(
+        description="ok: reads and imports; read-only: reads only; degraded: as ok, but damaged or foreign live "
+                    "recordings' journals were set aside (`set_aside`) for the operator to look at.")
     deals: int = Field(description="Deals in the archive: a query answered now.")
     write_failure: str | None = Field(description="The last import the archive could not write (a full disk), "
                                                   "and when; null since an import succeeded.")
+    set_aside: int = Field(description="Live recordings' journals found damaged or foreign and set aside (kept in "
+                                       "the recordings folder's `set-aside/` until the operator removes them).")
 
 
 class CardGroupValue(BaseModel):

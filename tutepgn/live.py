@@ -8,8 +8,10 @@ the archive, ``{"imported": id}``.  A line is written and fsync'd before the
 entry is acknowledged, so a crash of the server loses at most the entry being
 made; :class:`Recordings` restores the recordings on startup by replaying
 the entered texts into a fresh recorder (a line cut short by the crash is
-dropped).  Spectators follow a recording through :func:`updates`, which yields
-its state each time it changes.
+dropped).  :mod:`tutepgn.journal` writes and reads the lines: a line is on disk
+whole or not at all, and a damaged journal is set aside, its recording restored
+from the lines before the damage.  Spectators follow a recording through
+:func:`updates`, which yields its state each time it changes.
 
 >>> import tempfile
 >>> book = Recordings(tempfile.mkdtemp())
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import re
@@ -38,6 +39,7 @@ from typing import Any
 from .cards import CODES, CardSet, pack
 from .events import Context, Play
 from .i18n import gettext as _
+from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
 from .notation import Record
 from .recorder import Recorder, Reply
 from .rules import ruleset
@@ -55,8 +57,13 @@ MAX_ENTRY_CHARS = 200
 """The longest entry read: a line of a trick or a declaration is far shorter."""
 HIDDEN_TAGS = ("Deal", "Stock")
 """Tags a recording's state leaves out until the deal is over: the hands and the stock."""
-START_KEYS = ("rules", "seed", "deal", "stock", "turned", "dealer", "tags")
-"""The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled."""
+START_TYPES: dict[str, Callable[[Any], bool]] = {
+    "rules": lambda v: isinstance(v, str), "seed": lambda v: v is None or type(v) is int,
+    "deal": lambda v: v is None or isinstance(v, str), "stock": lambda v: v is None or isinstance(v, str),
+    "turned": lambda v: v is None or isinstance(v, str), "dealer": lambda v: isinstance(v, str),
+    "tags": lambda v: isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())}
+"""The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled, and the types a
+journal's first line may give them (those :meth:`Recorder.start` takes)."""
 
 
 class Recording:
@@ -81,18 +88,26 @@ class Recording:
         """The last accepted entry in words."""
         self.snapshot = self.compute_state()
 
-    def replay(self, lines: list[dict[str, Any]]) -> Recording:
-        """Apply a journal's lines after its first to the recording as started: the state the journal saved."""
+    def replay(self, lines: list[dict[str, Any]]) -> tuple[int, str | None]:
+        """Apply a journal's lines after its first to the recording as started: the state the journal saved.
+        Stops at a line the recording cannot take (an entry refused, a line after the import), a journal damaged
+        or not written here: returns how many lines it took and why it stopped (None: it took them all)."""
         self.recorder = Recorder.start(**self.start)
         self.entries, self.deal_id, self.valid, self.last = 0, None, None, ""
-        for line in lines:
-            if "imported" in line:
+        taken, fault = 0, None
+        for taken, line in enumerate(lines):
+            if self.deal_id is not None:
+                fault = _("a line after the deal was imported")
+            elif "imported" in line:
                 self.deal_id, self.valid = int(line["imported"]), line.get("valid")
             elif self.apply(str(line["entry"])).refused:
-                raise ValueError(_("entry {n} ({entry!r}) is refused on replay", n=self.entries + 1,
-                                   entry=line["entry"]))
+                fault = _("entry {n} ({entry!r}) is refused on replay", n=self.entries + 1, entry=line["entry"])
+            if fault is not None:
+                break
+        else:
+            taken = len(lines)
         self.snapshot = self.compute_state()
-        return self
+        return taken, fault
 
     # -- Entries ------------------------------------------------------------------------------------------
     def apply(self, text: str) -> Reply:
@@ -132,7 +147,7 @@ class Recording:
             try:
                 append_line(self.journal, {"entry": text})
             except OSError:
-                self.replay(read_lines(self.journal)[1:])  # not saved: taken back, as a restart would
+                self.replay(read_lines(self.journal, check_line).lines[1:])  # not saved: taken back, as at a restart
                 raise
             self.snapshot = self.compute_state()
         self.notify()
@@ -256,24 +271,60 @@ class Recordings:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)  # made with the first recording: a service that records nothing writes nothing
         self.lock = threading.Lock()
+        self.restoring = threading.Lock()
+        """Held while a closed recording is restored on demand, so that two requests never restore it both."""
         self.live: dict[str, Recording] = {}
         self.closed: dict[str, Path] = {}
         """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
+        self.unkept: dict[str, str] = {}
+        """Damaged journals that could not be set aside (nor read), by name: why (counted as set aside)."""
         for journal in sorted(self.folder.glob(f"*{JOURNAL_SUFFIX}")) if self.folder.is_dir() else ():
-            if closed(journal):
-                self.closed[journal.name.removesuffix(JOURNAL_SUFFIX)] = journal
+            rid = journal.name.removesuffix(JOURNAL_SUFFIX)
+            if ID_PATTERN.fullmatch(rid) and journal.is_file() and closed(journal):
+                self.closed[rid] = journal
             else:
                 self.restore(journal)
 
     def restore(self, journal: Path) -> Recording | None:
-        """Replay a journal into a recording kept live; None (logged) if it cannot be replayed."""
+        """Replay a journal into a recording kept live.  A damaged or foreign journal never stops the service: the
+        recording is restored from the lines before its first fault, and the file's bytes are set aside
+        (:func:`~tutepgn.journal.set_aside`) and logged; with no usable first line, nothing is restored (None)
+        and the file itself is set aside."""
         try:
-            recording = read_journal(journal)
-        except (OSError, ValueError) as exc:  # a journal that cannot be replayed stays on disk, unused
-            log.error("the recording %s cannot be restored: %s", journal.name, exc)
+            recording, kept, fault = read_journal(journal)
+        except OSError as exc:  # maybe for a moment (too many files open): left in place, tried at the next start
+            log.error("the recording %s cannot be read: %s", journal.name, exc)
+            self.unkept[journal.name] = str(exc)
+            return None
+        if fault is not None and not self.put_aside(journal, fault, keep=kept if recording is not None else None):
+            return None  # not restored: an entry appended after the damage would be lost at the next start
+        if recording is None:
             return None
         with self.lock:
             return self.live.setdefault(recording.id, recording)
+
+    def put_aside(self, journal: Path, fault: str, *, keep: int | None) -> bool:
+        """Set a damaged journal aside (all of it, or what follows the ``keep`` bytes restored from), logged;
+        False when it cannot be (no room, no rights): it is then left as it was, and tried again at the next
+        start (or, for a closed recording, the next time it is asked for)."""
+        try:
+            where = set_aside(journal, fault, keep=keep)
+        except OSError as exc:
+            log.error("the recording %s is damaged (%s) and cannot be set aside: %s", journal.name, fault, exc)
+            self.unkept[journal.name] = fault
+            return False
+        self.unkept.pop(journal.name, None)
+        if keep is None:
+            log.error("the recording %s is damaged and was set aside as %s: %s", journal.name, where, fault)
+        else:
+            log.error("the recording %s is damaged: restored up to %s; its whole file is kept as %s", journal.name,
+                      fault, where)
+        return True
+
+    def set_aside(self) -> int:
+        """Damaged or foreign journals found, kept in ``set-aside/`` (until the operator removes them) or not
+        set aside for want of room or rights: while there are any, the service is degraded."""
+        return set_aside_count(self.folder) + len(self.unkept)
 
     def create(self, rules: str, *, seed: int | None = None, deal: str | None = None, stock: str | None = None,
                turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None) -> Recording:
@@ -298,12 +349,19 @@ class Recordings:
         return recording
 
     def get(self, rid: str) -> Recording | None:
-        """The recording of that id, or None."""
+        """The recording of that id, or None (a closed one that turns out damaged is restored as far as it is
+        whole, or set aside)."""
         if not ID_PATTERN.fullmatch(rid):
             return None
         recording = self.live.get(rid)
         if recording is None and rid in self.closed:
-            recording = self.restore(self.closed[rid])
+            with self.restoring:
+                recording = self.live.get(rid)
+                journal = self.closed.get(rid)
+                if recording is None and journal is not None:
+                    recording = self.restore(journal)
+                    if journal.name not in self.unkept:  # restored or set aside: not to be read again
+                        del self.closed[rid]
         return recording
 
     def unfinished_imports(self) -> list[Recording]:
@@ -311,54 +369,53 @@ class Recordings:
         return [r for r in list(self.live.values()) if r.deal_id is None and r.recorder.frame().over]
 
 
-def append_line(path: Path, data: dict[str, Any], *, create: bool = False) -> None:
-    """Append one JSON line and fsync it (and, for a new file, its folder), so it survives a crash once this
-    returns."""
-    line = (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if create else 0), 0o644)
+def read_journal(path: Path) -> tuple[Recording | None, int, str | None]:
+    """The recording a journal holds, its entries replayed up to the journal's first fault (None if its first
+    line is at fault), with the bytes of the file it was restored from and the fault (None: the whole file)."""
+    if not path.is_file():
+        return None, 0, _("not a file")
+    read = read_lines(path, check_line)
+    if not read.lines:
+        return None, 0, read.fault or _("the journal has no first line saying how the recording started")
+    first = read.lines[0]
+    if first["id"] != path.name.removesuffix(JOURNAL_SUFFIX):
+        return None, 0, _("line 1: the recording {id} is not the one the file is named after", id=first["id"])
     try:
-        os.write(fd, line)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if create:
-        sync_folder(path.parent)
+        recording = Recording(first["id"], path, first["start"])
+    except Exception as exc:  # whatever Recorder.start refuses (it checks the values, not the types alone)
+        return None, 0, _("line 1: the recording cannot be started as it says: {error}", error=exc)
+    taken, fault = recording.replay(read.lines[1:])
+    if fault is not None:
+        return recording, read.ends[taken], _("line {number}: {fault}", number=taken + 2, fault=fault)
+    if read.torn and read.fault is None:  # cut off now, so that the next entry starts a line of its own
+        with contextlib.suppress(OSError):  # else the next entry cuts it (append_line)
+            cut(path, read.kept)
+    return recording, read.kept, read.fault
 
 
-def sync_folder(folder: Path) -> None:
-    """fsync a folder, so that a file made in it survives a crash."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def closed(journal: Path) -> bool:
-    """Whether a journal ends with its deal imported, read from its last line only."""
-    with open(journal, "rb") as handle:
-        handle.seek(max(0, handle.seek(0, os.SEEK_END) - 200))
-        tail = handle.read().rstrip(b"\n")
-    return tail[tail.rfind(b"\n") + 1:].startswith(b'{"imported":')
-
-
-def read_lines(path: Path) -> list[dict[str, Any]]:
-    """A journal's lines.  A last line cut short by a crash (no newline) was never acknowledged: it is cut off
-    the file, so that the next entry starts a line of its own."""
-    data = path.read_bytes()
-    whole = data[:data.rfind(b"\n") + 1]
-    if len(whole) != len(data):
-        with open(path, "r+b") as handle:
-            handle.truncate(len(whole))
-            os.fsync(handle.fileno())
-    lines = [json.loads(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
-    if not lines or "start" not in lines[0]:
-        raise ValueError(_("the journal has no first line saying how the recording started"))
-    return lines
-
-
-def read_journal(path: Path) -> Recording:
-    """The recording a journal holds, its entries replayed."""
-    lines = read_lines(path)
-    start = {k: v for k, v in lines[0]["start"].items() if k in START_KEYS}
-    return Recording(str(lines[0]["id"]), path, start).replay(lines[1:])
+def check_line(number: int, data: Any) -> str | None:
+    """What is wrong with a journal's decoded line (its number from 1), or None: the first line a dict with
+    ``id`` (``ID_PATTERN``) and ``start`` (the keyword arguments of :meth:`Recorder.start`, of their types),
+    and maybe more fields the service adds; a later line ``{"entry": text}`` or ``{"imported": id, "valid": ...}``."""
+    if not isinstance(data, dict):
+        return _("not a JSON object")
+    if number == 1:
+        if not (isinstance(data.get("id"), str) and ID_PATTERN.fullmatch(data["id"])):
+            return _("no recording id")
+        start = data.get("start")
+        if not isinstance(start, dict) or not isinstance(start.get("rules"), str):
+            return _("no rules the recording started with")
+        for key, value in start.items():
+            if key not in START_TYPES:
+                return _("{key} is not an argument a recording starts with", key=repr(key))
+            if not START_TYPES[key](value):
+                return _("{key} is not of the type a recording starts with", key=repr(key))
+        return None
+    if data.keys() == {"entry"}:
+        entry = data["entry"]
+        return None if isinstance(entry, str) and 0 < len(entry) <= MAX_ENTRY_CHARS and changes(entry) else _(
+            "the entry is not a line of at most {most} characters", most=MAX_ENTRY_CHARS)
+    if data.keys() in ({"imported"}, {"imported", "valid"}):
+        return None if type(data["imported"]) is int and type(data.get("valid")) in (type(None), bool) else _(
+            "the imported deal's id is not a number")
+    return _("neither an entry nor an imported deal")

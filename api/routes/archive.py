@@ -25,8 +25,8 @@ def router(service: Service) -> APIRouter:
                 ) -> list[dict[str, Any]]:
         return service.timed(view, lambda: view.players(limit))
 
-    @api.get("/health", response_model=Health, summary="The archive's state: ok or read-only (200), or why it "
-             "cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
+    @api.get("/health", response_model=Health, summary="The archive's state: ok, degraded or read-only (200), or "
+             "why it cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
                                                      "used now (`detail` says why); it is opened again when it can."}})
     def health() -> Health:
         for attempt in range(2):  # a fatal error found here is answered after opening the archive again
@@ -39,7 +39,8 @@ def router(service: Service) -> APIRouter:
                 if not fatal(exc) or attempt:
                     raise
                 service.failed(exc)
-        return Health(status="read-only" if service.settings.read_only else "ok", deals=deals,
-                      write_failure=service.write_failure)
+        set_aside = service.recordings.set_aside() if service.recordings else 0
+        return Health(status="read-only" if service.settings.read_only else "degraded" if set_aside else "ok",
+                      deals=deals, write_failure=service.write_failure, set_aside=set_aside)
 
     return api

@@ -322,7 +322,7 @@ def test_the_service_recovers_from_a_full_disk_without_a_restart(tmp_path: Path)
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     steps = {step: (status, body) for step, status, body in map(json.loads, proc.stdout.splitlines())}
-    assert steps["before"] == (200, {"status": "ok", "deals": 3, "write_failure": None})
+    assert steps["before"] == (200, {"status": "ok", "deals": 3, "write_failure": None, "set_aside": 0})
     status, problem = steps["import 40"]  # failed before its commit: said so, with what was committed
     assert status == 503 and problem["title"] == "Service unavailable"
     assert "0 records were committed" in problem["detail"] and "full.duckdb" not in problem["detail"]
@@ -333,7 +333,7 @@ def test_the_service_recovers_from_a_full_disk_without_a_restart(tmp_path: Path)
     status, page = steps["search"]
     assert status == 200 and len(page["items"]) == 4  # opened again: the committed deal is there
     assert steps["import 40 again"][0] == 200 and steps["import 40 again"][1]["added"] == 40
-    assert steps["after"] == (200, {"status": "ok", "deals": 44, "write_failure": None})
+    assert steps["after"] == (200, {"status": "ok", "deals": 44, "write_failure": None, "set_aside": 0})
 
 
 class _Invalidated:
@@ -354,7 +354,7 @@ def test_health_answers_503_until_the_archive_can_be_opened_again(tmp_path: Path
     app = create_app(Settings(db=db))
     service = app.state.service
     client = TestClient(app, raise_server_exceptions=False)
-    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None}
+    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None, "set_aside": 0}
     monkeypatch.setattr("tutepgn.api.deps.REOPEN_SECONDS", 0.0)
     reopen = Archive.reopen
     service.readers.reset()
@@ -372,7 +372,7 @@ def test_health_answers_503_until_the_archive_can_be_opened_again(tmp_path: Path
         assert "cannot be opened again yet: IOException" in r.json()["detail"] and "secret" not in r.text
     assert client.get(f"{API}/rules").status_code == 200  # what needs no archive still answers
     monkeypatch.setattr(Archive, "reopen", reopen)  # space is back
-    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None}
+    assert client.get(f"{API}/health").json() == {"status": "ok", "deals": 3, "write_failure": None, "set_aside": 0}
     assert client.get(f"{API}/deals").json()["items"]
     app.state.archive.close()
 
