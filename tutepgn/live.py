@@ -9,7 +9,11 @@ entry is acknowledged, so a crash of the server loses at most the entry being
 made; :class:`Recordings` restores the recordings on startup by replaying
 the entered texts into a fresh recorder (a line cut short by the crash is
 dropped).  Spectators follow a recording through :func:`updates`, which yields
-its state each time it changes.
+its state each time it changes: the public state, which names no card a
+spectator could not have seen at the table (the legal declarations, which
+would tell what a hand holds, go only to the scorer: :meth:`Recording.state`).
+The key that starts a recording is journaled as a hash (``"owner"``), so that
+only that key may take its entries back.
 
 >>> import tempfile
 >>> book = Recordings(tempfile.mkdtemp())
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -36,10 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CODES, CardSet, pack
+from .errors import RecordingsFull
 from .events import Context, Play
 from .i18n import gettext as _
+from .i18n import ngettext
 from .notation import Record
-from .recorder import Recorder, Reply
+from .recorder import Recorder, Reply, is_undo
 from .rules import ruleset
 from .validate import validate
 
@@ -50,22 +58,28 @@ JOURNAL_SUFFIX = ".jsonl"
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 """What a recording's id looks like (ids are made here, never taken from a request as a path)."""
 MAX_ENTRIES = 2000
-"""Accepted entries (undos included) a recording may hold: a deal needs about 50, so this bounds only abuse."""
+"""Accepted entries that change the deal (undos included; not ``?``, ``help`` or a comment alone) a recording
+may hold: a deal needs about 50, so this bounds only abuse."""
 MAX_ENTRY_CHARS = 200
 """The longest entry read: a line of a trick or a declaration is far shorter."""
 HIDDEN_TAGS = ("Deal", "Stock")
 """Tags a recording's state leaves out until the deal is over: the hands and the stock."""
 START_KEYS = ("rules", "seed", "deal", "stock", "turned", "dealer", "tags")
 """The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled."""
+WRITER_ONLY = ("declarations",)
+"""State fields only the scorer is given: with the hands known the legal declarations tell what a hand holds
+(``E 20E`` while E's cards are hidden)."""
 
 
 class Recording:
     """One deal being recorded: its recorder, its journal, what has been played, and who is watching."""
 
-    def __init__(self, rid: str, journal: Path, start: dict[str, Any]) -> None:
+    def __init__(self, rid: str, journal: Path, start: dict[str, Any], owner: str | None = None) -> None:
         self.id = rid
         self.journal = journal
         self.start = start
+        self.owner = owner if owner is not None else journal_owner(journal)
+        """The SHA-256 (hex) of the key that started the recording, the one that may undo (None: not known)."""
         self.lock = threading.Lock()
         self.importing = threading.Lock()
         """Held while the finished deal is imported, so that two requests never import it both."""
@@ -99,19 +113,23 @@ class Recording:
         """Enter ``text`` into the recorder, without the journal: what the replay of a journal and :meth:`enter`
         share.  An entry is taken whole or not at all: a line of several cards refused part-way is taken back,
         since the journal holds only whole accepted entries."""
-        before = len(self.recorder.deal.log)
+        before = list(self.recorder.deal.log)
         reply = self.recorder.enter(text)
         if not changes(text):
             return reply
         if reply.refused:
-            applied = len(self.recorder.deal.log) - before
+            applied = len(self.recorder.deal.log) - len(before)
             if applied > 0:
                 self.recorder.undo(applied)
                 reply = Reply(_("{refusal}; nothing of this entry was recorded", refusal=reply.message), refused=True,
                               legal=reply.legal, rule=reply.rule)
             return reply
+        log = self.recorder.deal.log
+        if log == before:  # a comment alone: nothing to count or to journal
+            return reply
         self.entries += 1
-        self.last = reply.message
+        ctx = Context.of(self.recorder.deal)  # in public words: the recorder's message names the declarations open
+        self.last = reply.message if is_undo(text) else "; ".join(e.text(ctx) for e in log[len(before):])
         self.valid = None
         return reply
 
@@ -123,12 +141,16 @@ class Recording:
             if self.deal_id is not None:
                 return Reply(_("the deal is over and stored in the archive as deal {deal}", deal=self.deal_id),
                              refused=True)
-            if self.entries >= MAX_ENTRIES:
+            if self.entries >= MAX_ENTRIES and changes(text):
                 return Reply(_("this recording holds {most} entries, the most one may hold", most=MAX_ENTRIES),
                              refused=True)
+            entries = self.entries
             reply = self.apply(text)
             if reply.refused or not changes(text):
                 return reply
+            if self.entries == entries:
+                return Reply(_("nothing to enter: a comment alone is not kept in a live recording; enter a card or "
+                               "a declaration"), refused=True)
             try:
                 append_line(self.journal, {"entry": text})
             except OSError:
@@ -156,13 +178,20 @@ class Recording:
             self.snapshot = self.compute_state()
         self.notify()
 
+    def owned_by(self, key: str) -> bool:
+        """Whether ``key`` is the one that started the recording (its hash is journaled, never the key)."""
+        return self.owner is not None and hmac.compare_digest(self.owner, key_hash(key))
+
     # -- What spectators see ------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The recording as JSON data, as of its last change (kept, so that readers never wait on a writer)."""
-        return self.snapshot
+    def state(self, *, writer: bool = False) -> dict[str, Any]:
+        """The recording as JSON data, as of its last change (kept, so that readers never wait on a writer):
+        for spectators without :data:`WRITER_ONLY` fields, so that it names only cards seen at the table (played,
+        shown in a cante or tute, given or taken in an exchange, turned); ``writer`` adds them for the scorer."""
+        snapshot = self.snapshot
+        return snapshot if writer else {k: v for k, v in snapshot.items() if k not in WRITER_ONLY}
 
     def compute_state(self) -> dict[str, Any]:
-        """The table now, the plays, tricks, declarations and score so far."""
+        """The table now, the plays, tricks, declarations and score so far, and the declarations open."""
         frame = self.recorder.frame()
         deal = self.recorder.deal
         names = deal.rules.seat_names
@@ -209,8 +238,27 @@ class Recording:
 
 
 def changes(text: str) -> bool:
-    """Whether an accepted entry changes the deal (``?`` and ``help`` only ask)."""
-    return text.strip().lower() not in ("", "?", "help")
+    """Whether an accepted entry may change the deal (``?`` and ``help`` only ask; a comment alone changes nothing
+    either, which :meth:`Recording.apply` finds)."""
+    return text.strip().lower() not in ("?", "help")
+
+
+def key_hash(key: str) -> str:
+    """What a recording's journal keeps of the key that started it: its SHA-256 in hex (the key itself never
+    reaches the disk)."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def journal_owner(journal: Path) -> str | None:
+    """The owner's key hash from a journal's first line; None when the file is not there yet, or its first line
+    names none (a journal written before owners were kept: then only an admin key may undo)."""
+    try:
+        with open(journal, "rb") as handle:
+            first = json.loads(handle.readline())
+    except (OSError, ValueError, RecursionError):
+        return None
+    owner = first.get("owner") if isinstance(first, dict) else None
+    return owner if isinstance(owner, str) else None
 
 
 async def updates(recording: Recording, *, heartbeat: float = 15.0,
@@ -256,6 +304,7 @@ class Recordings:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)  # made with the first recording: a service that records nothing writes nothing
         self.lock = threading.Lock()
+        self.creating = threading.Lock()
         self.live: dict[str, Recording] = {}
         self.closed: dict[str, Path] = {}
         """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
@@ -276,11 +325,14 @@ class Recordings:
             return self.live.setdefault(recording.id, recording)
 
     def create(self, rules: str, *, seed: int | None = None, deal: str | None = None, stock: str | None = None,
-               turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None) -> Recording:
-        """Start a recording (as :meth:`Recorder.start` takes it) and write its journal's first line.
+               turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None,
+               key: str | None = None, most: int | None = None) -> Recording:
+        """Start a recording (as :meth:`Recorder.start` takes it) and write its journal's first line, with the
+        hash of ``key`` (the one that may undo), never the key.
 
-        Raises ValueError (a :class:`~tutepgn.errors.TuteError` for a bad ruleset) with what is wrong, or
-        OSError when the journal cannot be written.
+        Raises ValueError (a :class:`~tutepgn.errors.TuteError` for a bad ruleset or tag) with what is wrong,
+        :class:`~tutepgn.errors.RecordingsFull` when ``most`` recordings are under way, or OSError when the
+        journal cannot be written.
         """
         tags = dict(tags or {})
         tags.setdefault("Date", f"{date.today():%Y.%m.%d}")  # journaled: a restart on another day keeps it
@@ -288,14 +340,27 @@ class Recordings:
                  "tags": tags}
         rid = secrets.token_urlsafe(9)
         journal = self.folder / f"{rid}{JOURNAL_SUFFIX}"
-        recording = Recording(rid, journal, start)  # checks the arguments before anything is written
-        if not self.folder.is_dir():
-            self.folder.mkdir(parents=True, exist_ok=True)
-            sync_folder(self.folder.parent)
-        append_line(journal, {"id": rid, "start": start}, create=True)
-        with self.lock:
-            self.live[rid] = recording
+        owner = key_hash(key) if key is not None else None
+        recording = Recording(rid, journal, start, owner)  # checks the arguments before anything is written
+        with self.creating:  # one at a time, so that two cannot both take the last place
+            under_way = self.under_way()
+            if most is not None and under_way >= most:
+                raise RecordingsFull(ngettext(
+                    "{n} recording is under way, the most this service holds (TUTEPGN_MAX_RECORDINGS); finish it "
+                    "before starting another", "{n} recordings are under way, the most this service holds "
+                    "(TUTEPGN_MAX_RECORDINGS); finish one before starting another", under_way))
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                sync_folder(self.folder.parent)
+            append_line(journal, {"id": rid, "start": start, "owner": owner}, create=True)
+            with self.lock:
+                self.live[rid] = recording
         return recording
+
+    def under_way(self) -> int:
+        """Recordings whose deal is not in the archive yet."""
+        with self.lock:
+            return sum(1 for r in self.live.values() if r.deal_id is None)
 
     def get(self, rid: str) -> Recording | None:
         """The recording of that id, or None."""

@@ -40,7 +40,9 @@ from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError
 from .events import PLAYS, Action, Context, Play, parse_declaration
 from .i18n import N_, gettext as _
-from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
+from .limits import max_record_bytes
+from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn, unwritable_tag
+from .notation.split import text_size
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
 from .rules import Ruleset, ruleset
@@ -52,6 +54,10 @@ ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a decla
 """What the recorder reads, in words."""
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 """Tags the recorder writes itself, from the ruleset, the deal and the play."""
+PLAY_BYTES = 2048
+"""What a deal's play and its closing tags (Deal, Stock, Score, Result) may add to the record as started: a
+record's tags must leave this much room under ``TUTEPGN_MAX_RECORD_BYTES``, so that every deal started can be
+finished and read back (the most 200 seeded deals of every preset add is under 1,100 bytes)."""
 
 _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 """A word of an entry line: a trick number (``3.``), a seat, a card, or a declaration (``tute 12``, ``x 7B``
@@ -76,6 +82,11 @@ class Reply:
     legal: str = ""
     rule: str | None = None
     frame: Frame | None = None
+
+
+def is_undo(text: str) -> bool:
+    """Whether an entry takes entries back (``undo``, ``undo 3``), which some callers allow to fewer people."""
+    return _UNDO.fullmatch(text.strip()) is not None
 
 
 def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -211,6 +222,10 @@ class Recorder:
             if name in tags:
                 raise ValueError(_("the {name} tag is written from the ruleset, the deal and the play, not set by "
                                    "hand", name=name))
+        for name, value in tags.items():  # as the archive would read them back: else stored unreadable
+            problem = unwritable_tag(name, value)
+            if problem:
+                raise ValueError(problem)
         tags.setdefault("Date", f"{date.today():%Y.%m.%d}")
         first = tags.get("DealNo") == "1"
         names = r.seat_names
@@ -234,8 +249,23 @@ class Recorder:
             raise FileExistsError(errno.EEXIST, _("the file exists, and a recording never overwrites one; "
                                   "choose another name, or resume it with --resume"), str(path_))
         recorder = cls(dealt, tags, path_, seen=seen, before=before)
+        recorder.check_record()
         recorder.save()
         return recorder
+
+    def check_record(self) -> None:
+        """Refuse (ValueError) tags that would make the record unreadable: a value its tag cannot mean (DealNo,
+        MatchTarget ...), or so long that the finished record would pass ``TUTEPGN_MAX_RECORD_BYTES``."""
+        record = self.record()
+        try:
+            record.header()
+        except NotationError as exc:
+            raise ValueError(exc.message) from None
+        size, limit = text_size(record.tpgn()) + PLAY_BYTES, max_record_bytes()
+        if size > limit:
+            raise ValueError(_("the tags take {size:,} bytes: with the play the record would pass {limit:,} bytes "
+                               "(TUTEPGN_MAX_RECORD_BYTES), and could not be read back",
+                               size=size - PLAY_BYTES, limit=limit))
 
     @classmethod
     def resume(cls, record: Record, path: str | os.PathLike[str] | None = None, *,
@@ -435,6 +465,9 @@ class Recorder:
             return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
         undo = _UNDO.fullmatch(text)
         if undo:
+            if undo[1] is not None and int(undo[1]) == 0:
+                return Reply(_("undo 0 takes nothing back: undo takes back the last entry, undo 3 the last three"),
+                             refused=True)
             return self.undo(int(undo[1] or 1))
         if self.deal.over:
             return Reply(_("the deal is over: nothing more can be entered (undo takes back the last entry)"),
