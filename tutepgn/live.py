@@ -48,7 +48,6 @@ from .i18n import gettext as _
 from .i18n import ngettext
 from .notation import Record
 from .recorder import Recorder, Reply, is_undo
-from .rules import ruleset
 from .validate import validate
 
 log = logging.getLogger("tutepgn.live")
@@ -216,7 +215,7 @@ class Recording:
             "card_points": list(frame.card_points), "cante_points": list(frame.cante_points),
             "points": list(frame.points), "over": frame.over,
             "totals": list(frame.totals) if frame.totals is not None else None, "result": frame.result,
-            "pack": CardSet(pack(ruleset(self.start["rules"]).removed_ranks)).codes(),
+            "pack": CardSet(pack(deal.rules.removed_ranks)).codes(),
             "declarations": self.recorder.declarations(),
             "last": self.last, "valid": self.valid, "deal_id": self.deal_id,
             "deal_url": f"/deals/{self.deal_id}" if self.deal_id is not None else None,

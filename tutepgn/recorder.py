@@ -57,7 +57,8 @@ RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 PLAY_BYTES = 2048
 """What a deal's play and its closing tags (Deal, Stock, Score, Result) may add to the record as started: a
 record's tags must leave this much room under ``TUTEPGN_MAX_RECORD_BYTES``, so that every deal started can be
-finished and read back (the most 200 seeded deals of every preset add is under 1,100 bytes)."""
+finished and read back (the most 200 seeded deals of every preset add is 285 bytes; a deal recorded with its
+hands unknown gains its Deal tag too, some 170 bytes)."""
 
 _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 """A word of an entry line: a trick number (``3.``), a seat, a card, or a declaration (``tute 12``, ``x 7B``
