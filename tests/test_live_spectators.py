@@ -33,7 +33,8 @@ from tutepgn.engine import Deal
 from tutepgn.events import Cante, Exchange, Play, Tute
 from tutepgn.live import Recording, Recordings
 from tutepgn.notation.split import text_size
-from tutepgn.recorder import PLAY_BYTES, Recorder
+from tutepgn.notation.record import PLAY_BYTES
+from tutepgn.recorder import Recorder
 from tutepgn.rules import ruleset
 from tutepgn.api.app import Settings, create_app
 

@@ -40,9 +40,8 @@ from .engine import Deal
 from .errors import EntryError, IllegalAction, NotationError
 from .events import PLAYS, Action, Context, Play, parse_declaration
 from .i18n import N_, gettext as _
-from .limits import max_record_bytes
-from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn, unwritable_tag
-from .notation.split import text_size
+from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
+from .notation.record import unreadable_start
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
 from .rules import Ruleset, ruleset
@@ -54,11 +53,6 @@ ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a decla
 """What the recorder reads, in words."""
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 """Tags the recorder writes itself, from the ruleset, the deal and the play."""
-PLAY_BYTES = 2048
-"""What a deal's play and its closing tags (Deal, Stock, Score, Result) may add to the record as started: a
-record's tags must leave this much room under ``TUTEPGN_MAX_RECORD_BYTES``, so that every deal started can be
-finished and read back (the most 200 seeded deals of every preset add is 285 bytes; a deal recorded with its
-hands unknown gains its Deal tag too, some 170 bytes)."""
 
 _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 """A word of an entry line: a trick number (``3.``), a seat, a card, or a declaration (``tute 12``, ``x 7B``
@@ -223,10 +217,6 @@ class Recorder:
             if name in tags:
                 raise ValueError(_("the {name} tag is written from the ruleset, the deal and the play, not set by "
                                    "hand", name=name))
-        for name, value in tags.items():  # as the archive would read them back: else stored unreadable
-            problem = unwritable_tag(name, value)
-            if problem:
-                raise ValueError(problem)
         tags.setdefault("Date", f"{date.today():%Y.%m.%d}")
         first = tags.get("DealNo") == "1"
         names = r.seat_names
@@ -250,23 +240,11 @@ class Recorder:
             raise FileExistsError(errno.EEXIST, _("the file exists, and a recording never overwrites one; "
                                   "choose another name, or resume it with --resume"), str(path_))
         recorder = cls(dealt, tags, path_, seen=seen, before=before)
-        recorder.check_record()
+        problem = unreadable_start(recorder.record())  # else the archive would store the record unreadable
+        if problem:
+            raise ValueError(problem)
         recorder.save()
         return recorder
-
-    def check_record(self) -> None:
-        """Refuse (ValueError) tags that would make the record unreadable: a value its tag cannot mean (DealNo,
-        MatchTarget ...), or so long that the finished record would pass ``TUTEPGN_MAX_RECORD_BYTES``."""
-        record = self.record()
-        try:
-            record.header()
-        except NotationError as exc:
-            raise ValueError(exc.message) from None
-        size, limit = text_size(record.tpgn()) + PLAY_BYTES, max_record_bytes()
-        if size > limit:
-            raise ValueError(_("the tags take {size:,} bytes: with the play the record would pass {limit:,} bytes "
-                               "(TUTEPGN_MAX_RECORD_BYTES), and could not be read back",
-                               size=size - PLAY_BYTES, limit=limit))
 
     @classmethod
     def resume(cls, record: Record, path: str | os.PathLike[str] | None = None, *,

@@ -27,7 +27,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".split": ("Headers", "Source", "batch_records", "iter_raw_records", "scan_headers", "scan_tags",
                "split_records"),
     ".tags": ("CARD_TAGS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "Header", "format_side_values",
-              "parse_side_values", "read_date", "read_number", "result_text", "rules_of", "unwritable_tag"),
+              "parse_side_values", "read_date", "read_number", "result_text", "rules_of"),
     ".tpgn": ("iter_records", "parse_or_placeholder", "parse_record", "read_record"),
     ".writer": ("annotation_text", "canonical_tags", "export_text", "play_lines", "write_record"),
 }, globals())
@@ -42,7 +42,6 @@ __all__ = [
     "JsonRecordError", "NotationError", "Note", "Record", "RecordModel", "Source", "batch_records", "canonical_tags",
     "format_side_values", "from_json", "iter_raw_records", "iter_records", "json_schema", "jsonform",
     "parse_or_placeholder", "parse_record", "parse_side_values", "play_lines", "read_date", "read_number", "read_record",
-    "unwritable_tag",
     "record_to_model",
     "result_text", "rules_of", "scan_headers", "scan_tags", "split_records", "to_json", "tpgn", "write_record",
 ]
