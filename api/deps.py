@@ -73,6 +73,9 @@ class Service:
                       if settings.search_cache and settings.page_cache_bytes else None)
         self.streams = threading.BoundedSemaphore(settings.max_streams)
         """A slot per streamed answer being sent: a cap on the memory and threads downloads take."""
+        self.event_streams = threading.BoundedSemaphore(settings.max_event_streams)
+        """A slot per live recording's event stream: a budget of their own, so that followers never take the
+        places of downloads."""
         self.write_lock = threading.Lock()
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
@@ -227,6 +230,19 @@ class Service:
         finally:
             self.streams.release()
 
+    async def event_slot(self) -> AsyncIterator[None]:
+        """A slot for one live recording's event stream, held until its client goes (a dependency); 503 if
+        ``max_event_streams`` are open."""
+        if not self.event_streams.acquire(blocking=False):
+            raise HTTPException(503, ngettext("{n} event stream is open, the most this service holds; try again "
+                                              "shortly", "{n} event streams are open, the most this service holds; "
+                                              "try again shortly", self.settings.max_event_streams),
+                                headers={"Retry-After": "5"})
+        try:
+            yield
+        finally:
+            self.event_streams.release()
+
     async def filters(self, request: Request) -> SearchFilters:
         """Search filters from the query string (a dependency)."""
         return search_filters(request)
@@ -234,15 +250,23 @@ class Service:
     async def require_key(self, x_api_key: Annotated[str | None, Header(
             description="An API key (write endpoints).")] = None) -> None:
         """Refuse a request without a valid API key (a dependency)."""
-        if x_api_key is None:
+        self.check_key(x_api_key)
+
+    def check_key(self, key: str | None) -> None:
+        """401 without a key, 403 with one that is not a write key."""
+        if key is None:
             raise HTTPException(401, _("this endpoint needs an API key in the X-API-Key header"))
-        if not any(hmac.compare_digest(x_api_key.encode(), key.encode()) for key in self.settings.api_keys):
+        if not self.key_in(key, self.settings.write_keys):
             raise HTTPException(403, _("that API key is not valid"))
 
     def holds_key(self, x_api_key: str | None) -> bool:
         """Whether a request comes with a valid API key: anonymous analyses have a budget of their own."""
-        return x_api_key is not None and any(hmac.compare_digest(x_api_key.encode(), key.encode())
-                                             for key in self.settings.api_keys)
+        return x_api_key is not None and self.key_in(x_api_key, self.settings.write_keys)
+
+    @staticmethod
+    def key_in(key: str, keys: Iterable[str]) -> bool:
+        """Whether ``key`` is one of ``keys``, compared in constant time."""
+        return any(hmac.compare_digest(key.encode(), k.encode()) for k in keys)
 
     def timed(self, view: Archive, work: Callable[[], T]) -> T:
         """``work`` on ``view`` under the query time limit (504 past it)."""

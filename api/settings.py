@@ -28,6 +28,8 @@ class Settings(BaseModel):
     dataset: Path | None = Field(None, description="Serve this Parquet dataset (`tute import --to parquet`), "
                                                    "read-only, instead of the archive file.")
     api_keys: frozenset[str] = Field(frozenset(), repr=False)
+    admin_keys: frozenset[str] = Field(frozenset(), repr=False, description="Write keys that may also undo "
+                                                                            "any scorer's live recording.")
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(2 * 1024 * 1024, ge=1, description="The largest request body, in bytes.")
     query_timeout: float = Field(5.0, gt=0, description="Time limit of each query, in seconds.")
@@ -37,6 +39,10 @@ class Settings(BaseModel):
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0,
                                   description="Memory the search pages kept may take, in bytes (0: no cache).")
     max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
+    max_event_streams: int = Field(256, ge=1, description="Live recordings' event streams open at once per "
+                                                          "process, apart from downloads; more answer 503.")
+    max_recordings: int = Field(1000, ge=1, description="Live recordings under way (their deal not in the archive "
+                                                        "yet); one more is refused with 503.")
     request_timeout: float = Field(30.0, gt=0, description="Time limit of a posted request (validate, convert, "
                                                            "import), in seconds; past it the answer is 504.")
     header_timeout: float = Field(10.0, gt=0, description="Seconds a client has to send a request's headers.")
@@ -56,6 +62,11 @@ class Settings(BaseModel):
                                          "the others wait in line.")
 
     @property
+    def write_keys(self) -> frozenset[str]:
+        """Every key that may write: the API keys and the admin keys."""
+        return self.api_keys | self.admin_keys
+
+    @property
     def recordings_folder(self) -> Path:
         """Where the live recordings are journaled: ``recordings``, else a folder beside the archive."""
         return self.recordings or self.db.with_name(self.db.name + ".recordings")
@@ -63,13 +74,14 @@ class Settings(BaseModel):
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
         """Settings from TUTEPGN_* variables: DB, RECORDINGS, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
-        line), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
+        line), ADMIN_KEYS (comma-separated; write keys too), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
         MAX_ROWS, ANALYSIS_WORKERS and the other limits by their names."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
+        admin = {k.strip() for k in os.environ.get("TUTEPGN_ADMIN_KEYS", "").split(",") if k.strip()}
         key_file = os.environ.get("TUTEPGN_API_KEYS_FILE")
         if key_file:
             keys |= {line.strip() for line in Path(key_file).read_text(encoding="utf-8").splitlines() if line.strip()}
-        data: dict[str, Any] = {"api_keys": frozenset(keys),
+        data: dict[str, Any] = {"api_keys": frozenset(keys), "admin_keys": frozenset(admin),
                                 "cors_origins": [o.strip() for o in os.environ.get("TUTEPGN_CORS_ORIGINS", "").split(",")
                                                  if o.strip()]}
         if os.environ.get("TUTEPGN_DB"):
@@ -98,5 +110,6 @@ class Settings(BaseModel):
 
 _TUNABLE = ("search_cache", "page_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
             "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
-            "keep_alive_timeout", "analysis_workers", "max_replay_records", "max_answer_bytes", "anon_analyses")
+            "keep_alive_timeout", "analysis_workers", "max_replay_records", "max_answer_bytes", "anon_analyses",
+            "max_event_streams", "max_recordings")
 """Settings read from TUTEPGN_<NAME> as they are."""

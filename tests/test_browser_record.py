@@ -192,3 +192,28 @@ def test_a_phone_records_each_sample_deal_hands_unknown(service: str, phone: Pag
     typed = 3 if (name, index) == ("torofun-4p-lost-cante.tpgn", 0) else None
     tap_deal(phone, sample, typed_trick=typed)
     check_stored(service, phone, sample)
+
+
+def test_the_phone_reopened_mid_deal_reads_the_declarations_with_its_key(service: str, phone: Page) -> None:
+    """The page embeds the public state, which holds no legal declaration (with the hands known it would show
+    spectators a hidden hand); the recorder reads the scorer's state with its key, so a declaration open when
+    the page is (re)opened has its button (issue 31, item 5)."""
+    from test_live_api import sample_start
+    start, entries = sample_start()
+    declaration = next(i for i, e in enumerate(entries) if not re.fullmatch(r"[NWSE] (?:1[0-2]|[1-7])[OCEB]", e))
+    with httpx.Client(base_url=service, headers={"X-API-Key": KEY}, timeout=30) as http:
+        rid = http.post("/api/v1/recordings", json=start).json()["id"]
+        for entry in entries[:declaration]:
+            assert http.post(f"/api/v1/recordings/{rid}/entries", json={"entry": entry}).status_code == 200
+        assert entries[declaration] in http.get(f"/api/v1/recordings/{rid}").json()["declarations"]
+    phone.goto(f"{service}/record")
+    phone.evaluate("localStorage.removeItem('tutepgn-write-key')")
+    phone.goto(f"{service}/record/{rid}")
+    expect(phone.locator("#recorder")).to_have_attribute("data-entries", str(declaration))
+    expect(phone.locator("#declare button.decl")).to_have_count(0)  # without the key: what spectators see
+    phone.evaluate(f"localStorage.setItem('tutepgn-write-key', '{KEY}')")
+    phone.reload()
+    button = phone.locator(f'#declare button.decl[data-entry="{entries[declaration]}"]')
+    expect(button).to_be_visible()
+    button.tap()
+    expect(phone.locator("#recorder")).to_have_attribute("data-entries", str(declaration + 1))

@@ -73,7 +73,9 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                                                      "headers": {"X-API-Key": KEY}}, 422),
                                      ("POST", "/api/v1/recordings", {"json": {"seed": 1},
                                                                      "headers": {"X-API-Key": KEY}}, 422)],
-    ("GET", "/api/v1/recordings/{recording_id}"): [("GET", "/api/v1/recordings/no-such-recording", {}, 404)],
+    ("GET", "/api/v1/recordings/{recording_id}"): [("GET", "/api/v1/recordings/no-such-recording", {}, 404),
+                                                   ("GET", "/api/v1/recordings/no-such-recording",
+                                                    {"headers": {"X-API-Key": "wrong"}}, 403)],
     ("POST", "/api/v1/recordings/{recording_id}/entries"): [
         ("POST", "/api/v1/recordings/no-such-recording/entries", {"json": {"entry": "1O"}}, 401),
         ("POST", "/api/v1/recordings/no-such-recording/entries", {"json": {"entry": "1O"},

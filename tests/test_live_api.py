@@ -149,10 +149,10 @@ def test_an_entry_of_several_cards_shows_every_card_and_is_taken_whole(db: Path)
     refused = client.post(f"/api/v1/recordings/{rid}/entries", json={"entry": f"{entries[6].split()[1]} 1O"},
                           headers=WRITE)  # the first card is right; N does not hold the second
     assert refused.status_code == 422 and "nothing of this entry was recorded" in refused.json()["detail"]
-    assert client.get(f"/api/v1/recordings/{rid}").json() == state
+    assert client.get(f"/api/v1/recordings/{rid}", headers=WRITE).json() == state
     app.state.archive.close()
     again = make_app(db)
-    assert TestClient(again).get(f"/api/v1/recordings/{rid}").json() == state
+    assert TestClient(again).get(f"/api/v1/recordings/{rid}", headers=WRITE).json() == state
     again.state.archive.close()
 
 
@@ -229,7 +229,7 @@ def test_an_entry_that_cannot_be_saved_is_not_recorded(client: TestClient, monke
 # -- The event stream, over a real server --------------------------------------------------------------------
 @pytest.fixture()
 def server(db: Path) -> Iterator[str]:
-    app = make_app(db, max_streams=1, request_timeout=0.5)
+    app = make_app(db, max_event_streams=1, request_timeout=0.5)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -254,7 +254,7 @@ def states(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
             yield json.loads(line[6:])
 
 
-def test_the_event_stream_outlives_the_request_limit_and_holds_a_stream_slot(server: str) -> None:
+def test_the_event_stream_outlives_the_request_limit_and_holds_an_event_stream_slot(server: str) -> None:
     with httpx.Client(base_url=server, timeout=10) as http:
         start, entries = sample_start()
         rid = http.post("/api/v1/recordings", json=start, headers=WRITE).json()["id"]
@@ -262,7 +262,7 @@ def test_the_event_stream_outlives_the_request_limit_and_holds_a_stream_slot(ser
             assert stream.headers["content-type"].startswith("text/event-stream")
             seen = states(stream.iter_lines())
             assert next(seen)["entries"] == 0
-            busy = http.get(f"/api/v1/recordings/{rid}/events")  # max_streams=1: the slot is taken
+            busy = http.get(f"/api/v1/recordings/{rid}/events")  # max_event_streams=1: the slot is taken
             assert busy.status_code == 503 and busy.headers["content-type"] == "application/problem+json"
             time.sleep(1.0)  # twice the request time limit
             for n, text in enumerate(entries[:3], 1):

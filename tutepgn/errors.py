@@ -158,6 +158,11 @@ class LimitError(TuteError):
     time (the service), a line of typed input too long to read (``tute record``)."""
 
 
+class RecordingsFull(LimitError):
+    """A live recording refused because the service holds as many under way as it may (``TUTEPGN_MAX_RECORDINGS``):
+    each costs memory and start-up time until its deal is over."""
+
+
 class SettingError(TuteError, ValueError):
     """A ``TUTEPGN_*`` environment variable with a value the library cannot use: named, with what to give."""
 

@@ -11,7 +11,11 @@ the entered texts into a fresh recorder (a line cut short by the crash is
 dropped).  :mod:`tutepgn.journal` writes and reads the lines: a line is on disk
 whole or not at all, and a damaged journal is set aside, its recording restored
 from the lines before the damage.  Spectators follow a recording through
-:func:`updates`, which yields its state each time it changes.
+:func:`updates`, which yields its state each time it changes: the public state,
+which names no card a spectator could not have seen at the table (the legal
+declarations, which would tell what a hand holds, go only to the scorer:
+:meth:`Recording.state`).  The key that starts a recording is journaled as a
+hash (``"owner"``), so that only that key may take its entries back.
 
 >>> import tempfile
 >>> book = Recordings(tempfile.mkdtemp())
@@ -26,6 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
 import re
@@ -37,12 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CODES, CardSet, pack
+from .errors import RecordingsFull
 from .events import Context, Play
 from .i18n import gettext as _
+from .i18n import ngettext
 from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
 from .notation import Record
-from .recorder import Recorder, Reply
-from .rules import ruleset
+from .recorder import Recorder, Reply, is_undo
 from .validate import validate
 
 log = logging.getLogger("tutepgn.live")
@@ -52,7 +59,8 @@ JOURNAL_SUFFIX = ".jsonl"
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 """What a recording's id looks like (ids are made here, never taken from a request as a path)."""
 MAX_ENTRIES = 2000
-"""Accepted entries (undos included) a recording may hold: a deal needs about 50, so this bounds only abuse."""
+"""Accepted entries that change the deal (undos included; not ``?``, ``help`` or a comment alone) a recording
+may hold: a deal needs about 50, so this bounds only abuse."""
 MAX_ENTRY_CHARS = 200
 """The longest entry read: a line of a trick or a declaration is far shorter."""
 HIDDEN_TAGS = ("Deal", "Stock")
@@ -64,15 +72,20 @@ START_TYPES: dict[str, Callable[[Any], bool]] = {
     "tags": lambda v: isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())}
 """The keyword arguments of :meth:`Recorder.start` a recording is started with and journaled, and the types a
 journal's first line may give them (those :meth:`Recorder.start` takes)."""
+WRITER_ONLY = ("declarations",)
+"""State fields only the scorer is given: with the hands known the legal declarations tell what a hand holds
+(``E 20E`` while E's cards are hidden)."""
 
 
 class Recording:
     """One deal being recorded: its recorder, its journal, what has been played, and who is watching."""
 
-    def __init__(self, rid: str, journal: Path, start: dict[str, Any]) -> None:
+    def __init__(self, rid: str, journal: Path, start: dict[str, Any], owner: str | None = None) -> None:
         self.id = rid
         self.journal = journal
         self.start = start
+        self.owner = owner
+        """The SHA-256 (hex) of the key that started the recording, the one that may undo (None: not known)."""
         self.lock = threading.Lock()
         self.importing = threading.Lock()
         """Held while the finished deal is imported, so that two requests never import it both."""
@@ -114,19 +127,23 @@ class Recording:
         """Enter ``text`` into the recorder, without the journal: what the replay of a journal and :meth:`enter`
         share.  An entry is taken whole or not at all: a line of several cards refused part-way is taken back,
         since the journal holds only whole accepted entries."""
-        before = len(self.recorder.deal.log)
+        before = list(self.recorder.deal.log)
         reply = self.recorder.enter(text)
         if not changes(text):
             return reply
         if reply.refused:
-            applied = len(self.recorder.deal.log) - before
+            applied = len(self.recorder.deal.log) - len(before)
             if applied > 0:
                 self.recorder.undo(applied)
                 reply = Reply(_("{refusal}; nothing of this entry was recorded", refusal=reply.message), refused=True,
                               legal=reply.legal, rule=reply.rule)
             return reply
+        log = self.recorder.deal.log
+        if log == before:  # a comment alone: nothing to count or to journal
+            return reply
         self.entries += 1
-        self.last = reply.message
+        ctx = Context.of(self.recorder.deal)  # in public words: the recorder's message names the declarations open
+        self.last = reply.message if is_undo(text) else "; ".join(e.text(ctx) for e in log[len(before):])
         self.valid = None
         return reply
 
@@ -138,12 +155,16 @@ class Recording:
             if self.deal_id is not None:
                 return Reply(_("the deal is over and stored in the archive as deal {deal}", deal=self.deal_id),
                              refused=True)
-            if self.entries >= MAX_ENTRIES:
+            if self.entries >= MAX_ENTRIES and changes(text):
                 return Reply(_("this recording holds {most} entries, the most one may hold", most=MAX_ENTRIES),
                              refused=True)
+            entries = self.entries
             reply = self.apply(text)
             if reply.refused or not changes(text):
                 return reply
+            if self.entries == entries:
+                return Reply(_("nothing to enter: a comment alone is not kept in a live recording; enter a card or "
+                               "a declaration"), refused=True)
             try:
                 append_line(self.journal, {"entry": text})
             except OSError:
@@ -171,13 +192,20 @@ class Recording:
             self.snapshot = self.compute_state()
         self.notify()
 
+    def owned_by(self, key: str) -> bool:
+        """Whether ``key`` is the one that started the recording (its hash is journaled, never the key)."""
+        return self.owner is not None and hmac.compare_digest(self.owner, key_hash(key))
+
     # -- What spectators see ------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The recording as JSON data, as of its last change (kept, so that readers never wait on a writer)."""
-        return self.snapshot
+    def state(self, *, writer: bool = False) -> dict[str, Any]:
+        """The recording as JSON data, as of its last change (kept, so that readers never wait on a writer):
+        for spectators without :data:`WRITER_ONLY` fields, so that it names only cards seen at the table (played,
+        shown in a cante or tute, given or taken in an exchange, turned); ``writer`` adds them for the scorer."""
+        snapshot = self.snapshot
+        return snapshot if writer else {k: v for k, v in snapshot.items() if k not in WRITER_ONLY}
 
     def compute_state(self) -> dict[str, Any]:
-        """The table now, the plays, tricks, declarations and score so far."""
+        """The table now, the plays, tricks, declarations and score so far, and the declarations open."""
         frame = self.recorder.frame()
         deal = self.recorder.deal
         names = deal.rules.seat_names
@@ -202,7 +230,7 @@ class Recording:
             "card_points": list(frame.card_points), "cante_points": list(frame.cante_points),
             "points": list(frame.points), "over": frame.over,
             "totals": list(frame.totals) if frame.totals is not None else None, "result": frame.result,
-            "pack": CardSet(pack(ruleset(self.start["rules"]).removed_ranks)).codes(),
+            "pack": CardSet(pack(deal.rules.removed_ranks)).codes(),
             "declarations": self.recorder.declarations(),
             "last": self.last, "valid": self.valid, "deal_id": self.deal_id,
             "deal_url": f"/deals/{self.deal_id}" if self.deal_id is not None else None,
@@ -224,8 +252,15 @@ class Recording:
 
 
 def changes(text: str) -> bool:
-    """Whether an accepted entry changes the deal (``?`` and ``help`` only ask)."""
-    return text.strip().lower() not in ("", "?", "help")
+    """Whether an accepted entry may change the deal (``?`` and ``help`` only ask; a comment alone changes nothing
+    either, which :meth:`Recording.apply` finds)."""
+    return text.strip().lower() not in ("?", "help")
+
+
+def key_hash(key: str) -> str:
+    """What a recording's journal keeps of the key that started it: its SHA-256 in hex (the key itself never
+    reaches the disk)."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 async def updates(recording: Recording, *, heartbeat: float = 15.0,
@@ -273,6 +308,8 @@ class Recordings:
         self.lock = threading.Lock()
         self.restoring = threading.Lock()
         """Held while a closed recording is restored on demand, so that two requests never restore it both."""
+        self.creating = threading.Lock()
+        """Held while a recording is started, so that two starts never both take the last place."""
         self.live: dict[str, Recording] = {}
         self.closed: dict[str, Path] = {}
         """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
@@ -327,11 +364,14 @@ class Recordings:
         return set_aside_count(self.folder) + len(self.unkept)
 
     def create(self, rules: str, *, seed: int | None = None, deal: str | None = None, stock: str | None = None,
-               turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None) -> Recording:
-        """Start a recording (as :meth:`Recorder.start` takes it) and write its journal's first line.
+               turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None,
+               key: str | None = None, most: int | None = None) -> Recording:
+        """Start a recording (as :meth:`Recorder.start` takes it) and write its journal's first line, with the
+        hash of ``key`` (the one that may undo), never the key.
 
-        Raises ValueError (a :class:`~tutepgn.errors.TuteError` for a bad ruleset) with what is wrong, or
-        OSError when the journal cannot be written.
+        Raises ValueError (a :class:`~tutepgn.errors.TuteError` for a bad ruleset or tag) with what is wrong,
+        :class:`~tutepgn.errors.RecordingsFull` when ``most`` recordings are under way, or OSError when the
+        journal cannot be written.
         """
         tags = dict(tags or {})
         tags.setdefault("Date", f"{date.today():%Y.%m.%d}")  # journaled: a restart on another day keeps it
@@ -339,14 +379,27 @@ class Recordings:
                  "tags": tags}
         rid = secrets.token_urlsafe(9)
         journal = self.folder / f"{rid}{JOURNAL_SUFFIX}"
-        recording = Recording(rid, journal, start)  # checks the arguments before anything is written
-        if not self.folder.is_dir():
-            self.folder.mkdir(parents=True, exist_ok=True)
-            sync_folder(self.folder.parent)
-        append_line(journal, {"id": rid, "start": start}, create=True)
-        with self.lock:
-            self.live[rid] = recording
+        owner = key_hash(key) if key is not None else None
+        recording = Recording(rid, journal, start, owner)  # checks the arguments before anything is written
+        with self.creating:  # one at a time, so that two cannot both take the last place
+            under_way = self.under_way()
+            if most is not None and under_way >= most:
+                raise RecordingsFull(ngettext(
+                    "{n} recording is under way, the most this service holds (TUTEPGN_MAX_RECORDINGS); finish it "
+                    "before starting another", "{n} recordings are under way, the most this service holds "
+                    "(TUTEPGN_MAX_RECORDINGS); finish one before starting another", under_way))
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                sync_folder(self.folder.parent)
+            append_line(journal, {"id": rid, "start": start, "owner": owner}, create=True)
+            with self.lock:
+                self.live[rid] = recording
         return recording
+
+    def under_way(self) -> int:
+        """Recordings whose deal is not in the archive yet."""
+        with self.lock:
+            return sum(1 for r in self.live.values() if r.deal_id is None)
 
     def get(self, rid: str) -> Recording | None:
         """The recording of that id, or None (a closed one that turns out damaged is restored as far as it is
@@ -381,7 +434,7 @@ def read_journal(path: Path) -> tuple[Recording | None, int, str | None]:
     if first["id"] != path.name.removesuffix(JOURNAL_SUFFIX):
         return None, 0, _("line 1: the recording {id} is not the one the file is named after", id=first["id"])
     try:
-        recording = Recording(first["id"], path, first["start"])
+        recording = Recording(first["id"], path, first["start"], first.get("owner"))
     except Exception as exc:  # whatever Recorder.start refuses (it checks the values, not the types alone)
         return None, 0, _("line 1: the recording cannot be started as it says: {error}", error=exc)
     taken, fault = recording.replay(read.lines[1:])
@@ -402,6 +455,8 @@ def check_line(number: int, data: Any) -> str | None:
     if number == 1:
         if not (isinstance(data.get("id"), str) and ID_PATTERN.fullmatch(data["id"])):
             return _("no recording id")
+        if data.get("owner") is not None and not isinstance(data["owner"], str):
+            return _("the owner's key hash is not text")
         start = data.get("start")
         if not isinstance(start, dict) or not isinstance(start.get("rules"), str):
             return _("no rules the recording started with")

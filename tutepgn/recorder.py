@@ -42,6 +42,7 @@ from .events import PLAYS, Action, Context, Play, parse_declaration
 from .i18n import N_, gettext as _
 from .limits import max_line_bytes
 from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
+from .notation.record import unreadable_start
 from .replay import Frame, match_target, replay, snapshot
 from .report import Report
 from .rules import Ruleset, ruleset
@@ -77,6 +78,11 @@ class Reply:
     legal: str = ""
     rule: str | None = None
     frame: Frame | None = None
+
+
+def is_undo(text: str) -> bool:
+    """Whether an entry takes entries back (``undo``, ``undo 3``), which some callers allow to fewer people."""
+    return _UNDO.fullmatch(text.strip()) is not None
 
 
 def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -235,6 +241,9 @@ class Recorder:
             raise FileExistsError(errno.EEXIST, _("the file exists, and a recording never overwrites one; "
                                   "choose another name, or resume it with --resume"), str(path_))
         recorder = cls(dealt, tags, path_, seen=seen, before=before)
+        problem = unreadable_start(recorder.record())  # else the archive would store the record unreadable
+        if problem:
+            raise ValueError(problem)
         recorder.save()
         return recorder
 
@@ -440,6 +449,9 @@ class Recorder:
             return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
         undo = _UNDO.fullmatch(text)
         if undo:
+            if undo[1] is not None and int(undo[1]) == 0:
+                return Reply(_("undo 0 takes nothing back: undo takes back the last entry, undo 3 the last three"),
+                             refused=True)
             return self.undo(int(undo[1] or 1))
         if self.deal.over:
             return Reply(_("the deal is over: nothing more can be entered (undo takes back the last entry)"),

@@ -1,24 +1,25 @@
 """Deals recorded live (:mod:`tutepgn.live`): start one, post its entries, undo (with the write key), and follow it.
 
-Writes need the API key and a writable service; reading a recording's state
-and following its events is public.  The events are Server-Sent Events: the
-state after every change, held as one of the ``max_streams`` streamed answers
-and never cut by the request time limit (which bounds posted work only).
+Writes need the API key and a writable service; undo needs the key that started the recording, or an admin
+key.  Reading a recording's state and following its events is public, and names no card a spectator could not
+have seen; the scorer's answers (and a state read with a valid key) add the legal declarations.  The events are
+Server-Sent Events: the state after every change, held as one of the ``max_event_streams`` event streams (a
+budget apart from downloads) and never cut by the request time limit (which bounds posted work only).
 """
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Response
+from fastapi import APIRouter, Depends, Header, HTTPException, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from tutepgn.errors import ErrorItem, Problem, TuteError
+from tutepgn.errors import ErrorItem, Problem, RecordingsFull, TuteError
 from tutepgn.i18n import gettext as _
 from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recorder import Reply
+from tutepgn.recorder import Reply, is_undo
 from tutepgn.rules import ruleset
 
 from ..deps import Service
@@ -54,7 +55,12 @@ class Entered(BaseModel):
     state: dict[str, Any]
 
 
+Key = Annotated[str | None, Header(alias="X-API-Key", description="An API key: needed to write; on a read, "
+                                                                  "adds the legal declarations.")]
+
 WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": Problem, "description": "The key is not valid, or (undo) it did not start this recording and is "
+                                           "no admin key."},
     404: {"model": Problem, "description": "No recording of that id."},
     409: {"model": Problem, "description": "The deal is over and in the archive: the recording is closed."},
     422: {"model": Problem, "description": "The entry is refused: `detail` says by which rule; the item's "
@@ -78,10 +84,14 @@ def router(service: Service) -> APIRouter:
 
     Writer = [Depends(service.require_key), Depends(writable)]
 
-    def entered(recording: Recording, text: str) -> Entered:
+    def entered(recording: Recording, text: str, key: str | None) -> Entered:
         if recording.deal_id is not None:
             raise HTTPException(409, _("the deal is over and stored in the archive as deal {id}: the recording is "
                                        "closed", id=recording.deal_id))
+        if is_undo(text) and not (key is not None and (recording.owned_by(key)
+                                                       or service.key_in(key, service.settings.admin_keys))):
+            raise HTTPException(403, _("only the key that started this recording, or an admin key, may take its "
+                                       "entries back"))
         try:
             reply: Reply = recording.enter(text)
         except OSError as exc:
@@ -90,11 +100,13 @@ def router(service: Service) -> APIRouter:
         service.import_recording(recording)  # once the deal is over (or, if that failed, at the next entry)
         if reply.refused:
             raise HTTPException(422, [ErrorItem(message=reply.message, text=text, expected=reply.legal)])
-        return Entered(message=reply.message, state=recording.state())
+        return Entered(message=reply.message, state=recording.state(writer=True))
 
     @api.post("", status_code=201, dependencies=Writer, summary="Start recording a deal (needs an API key)",
-              responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong."}})
-    def start(body: RecordingStart, response: Response) -> dict[str, Any]:
+              responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong (a tag the "
+                                                               "archive could not read back, or too long)."},
+                         503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
+    def start(body: RecordingStart, response: Response, x_api_key: Key = None) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         tags = dict(body.tags)
         try:
@@ -105,35 +117,41 @@ def router(service: Service) -> APIRouter:
                                        rules=body.rules, seats=" ".join(seats)))
                 tags[SEAT_TAGS[seat]] = name
             recording = service.recordings.create(body.rules, seed=body.seed, deal=body.deal, stock=body.stock,
-                                                  turned=body.turned, dealer=body.dealer, tags=tags)
+                                                  turned=body.turned, dealer=body.dealer, tags=tags, key=x_api_key,
+                                                  most=service.settings.max_recordings)
+        except RecordingsFull as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
         except (ValueError, TuteError) as exc:
             raise HTTPException(422, str(exc)) from None
         except OSError as exc:
             raise HTTPException(503, _("the recording could not be saved ({error})",
                                        error=type(exc).__name__)) from None
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
-        return recording.state()
+        return recording.state(writer=True)
 
-    @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far",
-             responses={404: WRITE_ERRORS[404]})
-    def state(recording_id: str) -> dict[str, Any]:
-        return found(service, recording_id).state()
+    @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far "
+                                        "(with a valid key, the legal declarations too)",
+             responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
+    def state(recording_id: str, x_api_key: Key = None) -> dict[str, Any]:
+        if x_api_key is not None:
+            service.check_key(x_api_key)
+        return found(service, recording_id).state(writer=x_api_key is not None)
 
     @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Enter a card or a declaration (needs an API key); saved before it is answered")
-    def entry(recording_id: str, body: EntryBody) -> Entered:
-        return entered(found(service, recording_id), body.entry)
+    def entry(recording_id: str, body: EntryBody, x_api_key: Key = None) -> Entered:
+        return entered(found(service, recording_id), body.entry, x_api_key)
 
     @api.post("/{recording_id}/undo", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
-              summary="Take back the last entry (needs an API key)")
-    def undo(recording_id: str) -> Entered:
-        return entered(found(service, recording_id), "undo")
+              summary="Take back the last entry (needs the key that started the recording, or an admin key)")
+    def undo(recording_id: str, x_api_key: Key = None) -> Entered:
+        return entered(found(service, recording_id), "undo", x_api_key)
 
     @api.get("/{recording_id}/events", response_class=StreamingResponse,
-             dependencies=[Depends(service.stream_slot)],
+             dependencies=[Depends(service.event_slot)],
              summary="Follow a recording: Server-Sent Events, a `state` event after every change",
              responses={200: {"content": {"text/event-stream": {}}}, 404: WRITE_ERRORS[404],
-                        503: {"model": Problem, "description": "`max_streams` streamed answers are under way."}})
+                        503: {"model": Problem, "description": "`max_event_streams` event streams are open."}})
     async def events(recording_id: str) -> StreamingResponse:
         recording = found(service, recording_id)
 

@@ -1,6 +1,8 @@
 /* The phone recorder: start a recording (/record), then tap each card as it is played (/record/{id}).
  * Every entry is posted to the service, which saves it before it answers; a refusal is shown with its reason.
- * The write key is kept in this browser (localStorage) and sent as X-API-Key.
+ * The write key is kept in this browser (localStorage) and sent as X-API-Key.  The page's state is the public one
+ * (no legal declarations: they would tell spectators what a hand holds); the state is read again with the key,
+ * and every answer to an entry carries the scorer's state, declarations included.
  */
 (function () {
   "use strict";
@@ -48,7 +50,7 @@
   var message = document.getElementById("message");
   var keyInput = document.getElementById("key");
   keyInput.value = key();
-  keyInput.addEventListener("change", function () { localStorage.setItem(KEY_STORE, keyInput.value); });
+  keyInput.addEventListener("change", function () { localStorage.setItem(KEY_STORE, keyInput.value); scorerState(); });
   var state = JSON.parse(box.dataset.state);
 
   function say(html, kind) {
@@ -88,7 +90,7 @@
       b.disabled = gone || state.over;
       b.setAttribute("aria-label", gone ? t("{card} played", { card: b.dataset.card }) : b.dataset.card);
     });
-    document.getElementById("declare").innerHTML = state.declarations.map(function (d) {
+    document.getElementById("declare").innerHTML = (state.declarations || []).map(function (d) {
       return '<button type="button" class="decl" data-entry="' + esc(d) + '">' +
              esc(t("Declare {entry}", { entry: d })) + "</button>";
     }).join("");
@@ -103,6 +105,17 @@
          : state.valid ? t("Validated and stored in the archive: valid, {link}", link)
          : t("Validated and stored in the archive: with errors, {link}", link));
     }
+  }
+
+  /* The scorer's state (the legal declarations too), read with the write key. */
+  function scorerState() {
+    if (!key()) return;
+    fetch(base, { headers: { "X-API-Key": key() } }).then(function (r) {
+      if (r.status === 200) {
+        return r.json().then(function (data) { if (data.entries >= state.entries) { state = data; draw(); } });
+      }
+      if (r.status === 403) document.getElementById("key-box").open = true;
+    }, function () {});
   }
 
   var busy = false;
@@ -157,5 +170,6 @@
   document.getElementById("undo").addEventListener("click", function () { send(base + "/undo", {}, true); });
   buildPad();
   draw();
+  scorerState();
   if (state.leader_unknown) say(esc(t("First deal of the match: tap the seat that leads, then its card.")), "pending");
 })();

@@ -21,12 +21,12 @@ from pydantic import (
 from ..cards import CARD_STYLES, SUIT_TEXT, cards_in, hand_order
 from ..events import EVENT_TYPES, Action
 from .record import Record
-from .tags import RESULT, SEAT_TAGS, TAG_NAME, UNFINISHED, Header
+from .tags import RESULT, SEAT_TAGS, TAG_NAME, TAG_TEXT, UNFINISHED, Header
 
 CardStyle = Literal["es", "es-letters", "it", "fr", "en", "names"]
 
 TagName = Annotated[str, StringConstraints(pattern=rf"^{TAG_NAME.pattern}$")]
-TagValue = Annotated[str, StringConstraints(pattern=r"^[^\n\r]*$")]
+TagValue = Annotated[str, StringConstraints(pattern=rf"^{TAG_TEXT.pattern}$")]
 Nag = Annotated[int, Field(ge=0, le=255)]
 Termination = Annotated[str, StringConstraints(pattern=rf"^(?:{RESULT.pattern})$")]
 

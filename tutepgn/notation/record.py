@@ -28,9 +28,15 @@ from ..engine import Deal
 from ..errors import NotationError
 from ..events import Action, Play
 from ..i18n import gettext as _
-from ..limits import MAX_DECLARATIONS, MAX_TRICKS
+from ..limits import MAX_DECLARATIONS, MAX_TRICKS, max_record_bytes
 from ..rules import Ruleset
-from .tags import HEADER_TAGS, UNFINISHED, Header, format_side_values, read_header, result_text
+from .tags import HEADER_TAGS, UNFINISHED, Header, format_side_values, read_header, result_text, unwritable_tag
+
+PLAY_BYTES = 2048
+"""What a deal's play and its closing tags (Deal, Stock, Score, Result) may add to a record as started: its
+tags must leave this much room under ``TUTEPGN_MAX_RECORD_BYTES``, so that every deal started can be finished
+and read back (the most 200 seeded deals of every preset add is 285 bytes; a deal recorded with its hands
+unknown gains its Deal tag too, some 170 bytes)."""
 
 NAG_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 """Annotation glyphs and the numeric annotation each stands for, as in PGN."""
@@ -252,3 +258,21 @@ def check_counts(record: Record) -> None:
             line, column = record.position(i) or (record.line, 1)
             raise NotationError(message, line=line, column=column, source=record.source, index=record.index)
 
+
+def unreadable_start(record: Record) -> str | None:
+    """Why a record just started (tags made by hand, no play yet) would not read back once played, or None: a
+    tag that cannot be written as it is (:func:`~.tags.unwritable_tag`), a value its tag cannot mean (DealNo,
+    MatchTarget ...), or tags that leave less than :data:`PLAY_BYTES` under ``TUTEPGN_MAX_RECORD_BYTES``."""
+    for name, value in record.tags.items():
+        problem = unwritable_tag(name, value)
+        if problem:
+            return problem
+    try:
+        record.header()
+    except NotationError as exc:
+        return exc.message
+    size, limit = len(record.tpgn().encode("utf-8")), max_record_bytes()
+    if size + PLAY_BYTES > limit:
+        return _("the tags take {size:,} bytes: with the play the record would pass {limit:,} bytes "
+                 "(TUTEPGN_MAX_RECORD_BYTES), and could not be read back", size=size, limit=limit)
+    return None

@@ -34,6 +34,9 @@ TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 """A tag name, as the grammar reads one: case-sensitive, a letter first."""
 TAG_VALUE = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
 """The inside of a quoted tag value: ``\\"`` and ``\\\\`` are its escapes (unrolled: no alternation per character)."""
+TAG_TEXT = re.compile(r"[^\n\r]*")
+"""What a tag value may hold once unescaped: anything but a line break (a ``\\r`` too: a file's line ends are read
+as ``\\n``), so that the value written between quotes (:func:`escape_tag_value`) reads back as itself."""
 RESULT = re.compile(r"(?:NS|WE|[NWSE])\+(?:[0-9]+|match)|\*")
 """A termination marker (and Result tag value): ``NS+1``, ``N+match``, or ``*``."""
 UNFINISHED = "*"
@@ -55,6 +58,17 @@ def unescape(text: str) -> str:
 def escape_tag_value(value: str) -> str:
     """A tag value ready to go between double quotes."""
     return value.translate(_TAG_ESCAPE)
+
+
+def unwritable_tag(name: str, value: str) -> str | None:
+    """Why a tag cannot be written as it is and read back (a name the grammar does not read, a value holding a
+    line break), or None: the one rule, for tags made by hand (the recorder, the JSON form)."""
+    if not TAG_NAME.fullmatch(name):
+        return _("{name} is not a tag name: a letter, then letters, digits or _ (e.g. Event, DealNo)",
+                 name=_shown(name))
+    if not TAG_TEXT.fullmatch(value):
+        return _("the {name} tag holds a line break; a tag value is one line", name=name)
+    return None
 
 
 def escape_comment(text: str) -> str:
