@@ -4,8 +4,9 @@ Python mirrors of what it shares with Python (:mod:`.layout`).
 ``ccore`` holds the double-dummy search (``ccore.c``, for :mod:`tutepgn.solver`), the validator's replay
 fast path (``creplay.c``, for :mod:`tutepgn.fastreplay`) and the reader's hot loops (``cscan.c``, for
 :mod:`tutepgn.notation`); ``tute.h`` is the game they share (masks, points, the play duties) and
-``layout.h`` the layouts generated from :mod:`.layout`.  Importing this package loads no other part of
-tutepgn, so a reader or a validator that uses the core never loads the solver.
+``layout.h`` the layouts generated from :mod:`.layout`.  Importing this package loads nothing of
+tutepgn but its messages (:mod:`tutepgn.i18n`), so a reader or a validator that uses the core never loads
+the solver.
 
 ``ccore`` is None when the package was installed without a compiler: every caller then answers in Python.
 """
