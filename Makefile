@@ -5,18 +5,19 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.run-stamp
 PORT ?= 8000
+NATIVE := $(wildcard tutepgn/native/*.c tutepgn/native/*.h)
 
 .PHONY: run test test-slow bench bench-quick clean chromium wrk
 
 # The service alone: the package and its dependencies, none of the test tools.
-$(RUN_STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c tutepgn/solver/cscan.c
+$(RUN_STAMP): pyproject.toml setup.py $(NATIVE)
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e .
 	touch $(RUN_STAMP)
 
 # Everything the tests need (the service's install included).
-$(STAMP): pyproject.toml setup.py tutepgn/solver/ccore.c tutepgn/solver/creplay.c tutepgn/solver/cscan.c
+$(STAMP): pyproject.toml setup.py $(NATIVE)
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'

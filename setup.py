@@ -2,8 +2,9 @@
 extension: with no compiler the package installs without it.
 
 Everything else about the package is in pyproject.toml.  ``optional=True``
-turns a failed compile into a warning, and ``tutepgn.solver`` then uses its
-pure-Python search (the same algorithm), the validator the engine alone.  On x86-64 the popcnt instruction
+turns a failed compile into a warning, and ``tutepgn.native.ccore`` is then None:
+the solver uses its pure-Python search (the same algorithm), the validator the
+engine alone, the reader its Python loops.  On x86-64 the popcnt instruction
 (every x86-64 processor since 2008) replaces a library call the search makes
 at every trick start.
 """
@@ -14,6 +15,7 @@ from setuptools import Extension, setup
 
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
 
-setup(ext_modules=[Extension("tutepgn.solver.ccore", ["tutepgn/solver/ccore.c", "tutepgn/solver/creplay.c",
-                                                        "tutepgn/solver/cscan.c"],
+setup(ext_modules=[Extension("tutepgn.native.ccore", ["tutepgn/native/ccore.c", "tutepgn/native/creplay.c",
+                                                        "tutepgn/native/cscan.c"],
+                             depends=["tutepgn/native/tute.h", "tutepgn/native/layout.h"],
                              extra_compile_args=FLAGS, optional=True)])

@@ -363,7 +363,8 @@ def test_solvers_in_threads_keep_their_own_tables() -> None:
 
 
 def test_an_install_without_a_compiler_answers_with_the_fallback(tmp_path: Path) -> None:
-    """``CC=/bin/false``: the extension fails to build, the install goes on, the Python search answers the same."""
+    """``CC=/bin/false``: the extension fails to build, the install goes on, the Python search answers the same
+    (and the validator and the reader fall back to Python too)."""
     target = tmp_path / "site"
     env = {**os.environ, "CC": "/bin/false", "PIP_NO_INPUT": "1"}
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
@@ -374,6 +375,8 @@ def test_an_install_without_a_compiler_answers_with_the_fallback(tmp_path: Path)
     script = ("import sys, tutepgn.solver as s\n"
               "from tutepgn.solver import Position, Solver\n"
               f"assert s.__file__.startswith({str(target)!r}) and not s.C_AVAILABLE\n"
+              "import tutepgn.native, tutepgn.fastreplay as f, tutepgn.notation.split as split\n"
+              "assert tutepgn.native.ccore is None and f.BACKEND == 'python' and split.c_scan() is None\n"
               f"positions = [Position(**kw) for kw in {[_fields(p) for p in positions]!r}]\n"
               "print([Solver().value(p) for p in positions])\n")
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True,

@@ -1,9 +1,10 @@
 """The validator's fast path: a deal replayed and scored in C, answering "legal, with this score sheet" or
 "illegal at event k".
 
-The C core (``tutepgn/solver/creplay.c``, built into the solver's extension)
+The C core (``tutepgn/native/creplay.c``, in :mod:`tutepgn.native`'s extension)
 takes a deal's start and its events as plain integers and the ruleset's
-options as a tuple of ints (:func:`options`: it reads options, never a
+options as a tuple of ints (:func:`options`, laid out by
+:data:`~tutepgn.native.layout.REPLAY_OPTIONS`: it reads options, never a
 preset's name).  The engine stays the reference: the validator asks
 :func:`check` first and replays in Python only when it names an illegal event
 (to explain it, with the same findings as ever) or gives no answer (the
@@ -21,35 +22,23 @@ True
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
-from .i18n import gettext as _
+from .native import C_AVAILABLE, Backend, backend_from, ccore
+from .native.layout import REPLAY_OPTIONS, duty_bits
 from .rules import Ruleset
 from .score import CanteScore, ScoreSheet, Trick, tute_wins_match
-from .solver.position import DUTY_OPTIONS
 
-try:
-    from .solver import ccore
-except ImportError:  # built without a compiler: the engine replays every deal
-    ccore = None  # type: ignore[assignment]
-
-Backend = Literal["c", "python"]
-C_AVAILABLE = ccore is not None
-"""True when the C core was built with the package."""
 KINDS = (Play, Cante, Tute, Exchange)
-"""The event kinds in the order of their codes in creplay.c."""
+"""The event kinds in the order of their codes (:data:`~tutepgn.native.layout.EVENT_KINDS`)."""
 
 
 def default_backend() -> Backend:
     """The C fast path if built, unless ``TUTEPGN_REPLAY=python`` asks for the engine alone."""
-    wanted = os.environ.get("TUTEPGN_REPLAY", "").strip().lower()
-    if wanted not in ("", "c", "python"):
-        raise ValueError(_("{name}={value!r}: use c or python", name="TUTEPGN_REPLAY", value=wanted))
-    return "python" if wanted == "python" or not C_AVAILABLE else "c"
+    return backend_from("TUTEPGN_REPLAY")
 
 
 BACKEND: Backend = default_backend()
@@ -75,24 +64,22 @@ _OPTIONS: dict[tuple[int, int | None], tuple[Ruleset, tuple[int, ...]]] = {}
 
 
 def options(rules: Ruleset, match_target: int | None = None) -> tuple[int, ...]:
-    """The ruleset's options as creplay.c reads them (its ``O_*`` layout), with whether a tute wins the match
-    under ``match_target`` (None: the ruleset's); made once per ruleset object and target."""
+    """The ruleset's options as creplay.c reads them (:data:`~tutepgn.native.layout.REPLAY_OPTIONS`), with
+    whether a tute wins the match under ``match_target`` (None: the ruleset's); made once per ruleset object
+    and target."""
     key = (id(rules), match_target)
     known = _OPTIONS.get(key)
     if known is not None and known[0] is rules:
         return known[1]
     r = rules
     side = r.seating[0] + (0,) * (4 - r.players)
-    packed = (r.players, r.sides, *side, r.free_play_while_stock,
-              sum(1 << i for i, name in enumerate(DUTY_OPTIONS) if getattr(r, name)),
-              r.exchange_seven, _ranks(r.exchange_seven_for), r.exchange_two, _ranks(r.exchange_two_for),
-              r.exchange_at_first_lead, r.cante_points, r.cuarenta_points, r.cantes_per_trick, r.forty_first,
-              r.cante_only_if_sung_at_first_win, r.forfeit_unsung_cantes, r.declare_only_after_draw,
-              r.no_declare_with_last_drawn, r.tute_at_first_lead, r.tute_blocked_by_earlier_cante,
-              r.tute_match_points, r.last_trick_bonus, r.deal_points, r.double_threshold is not None,
-              r.double_threshold or 0, r.double_basis == "total", r.double_points,
-              tute_wins_match(r, r.match_target if match_target is None else match_target))
-    result = tuple(int(v) for v in packed)
+    named = {name: getattr(r, name) for name in REPLAY_OPTIONS if hasattr(r, name)}
+    named.update(side0=side[0], side1=side[1], side2=side[2], side3=side[3], duties=duty_bits(r),
+                 exchange_seven_for=_ranks(r.exchange_seven_for), exchange_two_for=_ranks(r.exchange_two_for),
+                 double=r.double_threshold is not None, double_threshold=r.double_threshold or 0,
+                 double_basis_total=r.double_basis == "total",
+                 tute_wins_match=tute_wins_match(r, r.match_target if match_target is None else match_target))
+    result = tuple(int(named[name]) for name in REPLAY_OPTIONS)
     if len(_OPTIONS) >= 1024:
         _OPTIONS.clear()
     _OPTIONS[key] = (rules, result)

@@ -54,11 +54,8 @@ def c_tricks() -> Callable[..., tuple[int, int]] | None:
 def _read_tricks() -> Callable[..., tuple[int, int]] | None:
     """``read_tricks`` of the extension, imported once, on first use (a record's import statement cost as much
     as reading two of its trick lines), or None when it is not built."""
-    try:
-        from ..solver.ccore import read_tricks
-    except ImportError:  # built without a compiler
-        return None
-    return read_tricks  # type: ignore[no-any-return]
+    from ..native import ccore
+    return None if ccore is None else ccore.read_tricks  # type: ignore[no-any-return]
 
 
 class _NotExport(Exception):

@@ -456,13 +456,9 @@ def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]
     global C_SCAN
     if C_SCAN is False:
         return None
-    try:
-        from ..solver.ccore import scan_export
-    except ImportError:  # built without a compiler
-        C_SCAN = False
-        return None
-    C_SCAN = True
-    return scan_export  # type: ignore[no-any-return]
+    from ..native import ccore
+    C_SCAN = ccore is not None
+    return None if ccore is None else ccore.scan_export  # type: ignore[no-any-return]
 
 
 _HEADERS = partial(tuple.__new__, Headers)

@@ -25,20 +25,16 @@ position is searched without cantes (:meth:`Position.from_deal` refuses
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS, FOURS
 from ..duties import play_duty
 from ..i18n import gettext as _
+from ..native.layout import MAX_STOCK, STOCK_PER_WORD, STOCK_WORDS, duty_bits, duty_options
 
 if TYPE_CHECKING:
     from ..engine import Deal
-
-DUTY_OPTIONS = ("must_follow", "must_beat", "beat_waived_when_trumped", "must_trump", "must_overtrump",
-                "must_undertrump", "partner_winning_exempts")
-"""The ruleset's play-duty options, in the order of their bits in :attr:`Position.duties`."""
 
 ZERO_STRENGTHS = 5
 """Within a suit the five weakest cards (2, 4, 5, 6, 7) are worth no points: the squeezable bottom."""
@@ -133,7 +129,6 @@ class Position:
         side_of = tuple(r.side_of(s) for s in range(n))
         trick = tuple(deal.trick)
         leader = (deal.turn - len(trick)) % n
-        duties = sum(1 << i for i, name in enumerate(DUTY_OPTIONS) if getattr(r, name))
         lost = tuple(sum(1 << suit for side, suit in deal.lost_cantes if side == k) for k in range(4))
         blocked = tuple((BIT[deal.last_draw[s]] if r.no_declare_with_last_drawn and s in deal.last_draw else 0)
                         for s in range(n))
@@ -142,7 +137,7 @@ class Position:
         position = cls(
             players=n, trump=deal.trump, hands=hands, leader=leader, trick=trick, side_of=side_of,
             side=side_of[deal.turn if seat is None else r.seat(seat)],
-            duties=duties, last_trick_bonus=r.last_trick_bonus, cantes=cantes,
+            duties=duty_bits(r), last_trick_bonus=r.last_trick_bonus, cantes=cantes,
             sing_in_search=cantes and not r.declare_only_after_draw,
             cante_points=r.cante_points, cuarenta_points=r.cuarenta_points, cantes_per_trick=r.cantes_per_trick,
             bar_silent_first_win=r.cante_only_if_sung_at_first_win,
@@ -240,7 +235,8 @@ class Position:
         return total
 
     def packed(self) -> tuple[int, ...]:
-        """The position as the flat tuple of ints both searches read (layout: :data:`PACKED_FIELDS`)."""
+        """The position as the flat tuple of ints both searches read (layout:
+        :data:`~tutepgn.native.layout.PACKED_FIELDS`)."""
         hands = self.hands + (0,) * (4 - self.players)
         trick = self.trick + (-1,) * (4 - len(self.trick))
         sides = sum(k << (2 * s) for s, k in enumerate(self.side_of))
@@ -253,24 +249,6 @@ class Position:
                 sides, int(self.sing_in_search), self.cante_points, self.cuarenta_points, self.cantes_per_trick,
                 self.last_trick_bonus, int(self.bar_silent_first_win), self.sung, self.barred, lost,
                 self.won_before, *blocked, len(self.stock), int(self.free_play), *stock)
-
-
-STOCK_PER_WORD = 10
-"""Stock cards packed in one int of :meth:`Position.packed`, 6 bits each, the next drawn in the low bits."""
-STOCK_WORDS = 3
-MAX_STOCK = STOCK_PER_WORD * STOCK_WORDS
-"""The most stock cards a position holds (a 2-player deal of 40 cards leaves 24 after the deal)."""
-PACKED_FIELDS = ("players", "trump", "hand0", "hand1", "hand2", "hand3", "leader", "trick_len", "trick0", "trick1",
-                 "trick2", "trick3", "team", "duties", "sides", "sing", "cante_points", "cuarenta_points",
-                 "cantes_per_trick", "last_trick_bonus", "bar_silent_first_win", "sung", "barred", "lost",
-                 "won_before", "blocked0", "blocked1", "blocked2", "blocked3", "stock_len", "free_play",
-                 "stock0", "stock1", "stock2")
-"""The layout of :meth:`Position.packed`, which the C core reads by index (``ccore.c`` lists the same)."""
-
-
-def duty_options(bits: int) -> SimpleNamespace:
-    """The play-duty options of :attr:`Position.duties`, read as :func:`~tutepgn.duties.play_duty` reads a ruleset."""
-    return SimpleNamespace(**{name: bool(bits >> i & 1) for i, name in enumerate(DUTY_OPTIONS)})
 
 
 def declare(hands: tuple[Mask, ...] | list[Mask], seats: tuple[int, ...], blocked: tuple[Mask, ...], trump: int,

@@ -1,4 +1,4 @@
-"""The double-dummy search in pure Python: the reference for the C core (``ccore.c``) and its fallback.
+"""The double-dummy search in pure Python: the reference for the C core (``tutepgn/native/ccore.c``) and its fallback.
 
 One alpha-beta search over the plays, the side valued (``team``) maximising
 its points and the others minimising them, fail-soft, with:
@@ -38,7 +38,8 @@ from __future__ import annotations
 from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask, cards_in
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty
-from .position import MERGE, SQUEEZE, STOCK_PER_WORD, ZEROS, declare, duty_options, trick_state
+from ..native.layout import STOCK_PER_WORD, duty_options
+from .position import MERGE, SQUEEZE, ZEROS, declare, trick_state
 
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""

@@ -11,34 +11,26 @@ passes: the values are points, so MTD(f)'s steps of one point take dozens).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import Literal
 
 from ..cards import Card
 from ..i18n import gettext as _
+from ..native import C_AVAILABLE, Backend, backend_from, ccore
+from ..native.layout import PACKED_FIELDS
 from .position import Position
 from .search import PythonSearch
 
-try:
-    from . import ccore
-except ImportError:  # built without a compiler: the pure-Python search answers alone
-    ccore = None  # type: ignore[assignment]
-
-Backend = Literal["c", "python"]
-C_AVAILABLE = ccore is not None
-"""True when the C core was built with the package."""
-STATIC_FIELDS = (0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33)
+PLAYED_FIELDS = frozenset({"hand0", "hand1", "hand2", "hand3", "leader", "trick_len", "trick0", "trick1", "trick2",
+                           "trick3", "sung", "barred", "won_before"})
+"""The fields of :meth:`Position.packed` that change as a deal is played."""
+STATIC_FIELDS = tuple(i for i, name in enumerate(PACKED_FIELDS) if name not in PLAYED_FIELDS)
 """Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay
 (the stock's order among them: the keys of a position with a stock say how many cards were drawn, not which)."""
 
 
 def default_backend() -> Backend:
     """The C core if built, unless ``TUTEPGN_SOLVER=python`` asks for the fallback."""
-    wanted = os.environ.get("TUTEPGN_SOLVER", "").strip().lower()
-    if wanted not in ("", "c", "python"):
-        raise ValueError(_("{name}={value!r}: use c or python", name="TUTEPGN_SOLVER", value=wanted))
-    return "python" if wanted == "python" or not C_AVAILABLE else "c"
+    return backend_from("TUTEPGN_SOLVER")
 
 
 @dataclass(frozen=True, slots=True)

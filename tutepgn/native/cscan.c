@@ -1,7 +1,7 @@
 /* The reader's hot loops in C: the header scan (the tags of consecutive records in export layout, in one call)
  * and the export reader's trick lines (read_tricks, at the end of this file).
  *
- * Built into the same extension as the solver (tutepgn.solver.ccore: one build, one fallback); the Python
+ * Built into the same extension as the solver (tutepgn.native.ccore: one build, one fallback); the Python
  * side, and the reference it must agree with, is tutepgn/notation/split.py (_export_headers, plain_tags):
  * a record at pos starts with '[', its head (tag lines only) ends at the first blank line, the play follows
  * (its first line not starting with '[', ' ', '\t', ';' or '\r'), no line of the play is indented, and the

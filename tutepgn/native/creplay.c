@@ -1,45 +1,28 @@
 /* The validator's fast path in C: replay a deal's events and score it, or name the first illegal event.
  *
- * Built into the same extension as the solver (tutepgn.solver.ccore: one build, one fallback); the Python
+ * Built into the same extension as the solver (tutepgn.native.ccore: one build, one fallback); the Python
  * side is tutepgn/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
  * the reference: this file applies the same rules in the same order and only answers "legal, with this
  * score sheet" or "illegal at event k"; the validator then replays an illegal deal in Python to explain it.
  * tests/test_fastreplay.py replays simulated and tampered deals of every preset (and of other option
  * combinations) through both and requires the same verdicts, first illegal events and score sheets.
  *
- * It reads ruleset options, never a preset: the options come as a tuple of ints (layout O_* below, built
- * by tutepgn.fastreplay.options).  Events come as plain integers, two bytes each (encode_events):
- * kind << 2 | seat, then the card, suit or rank.  Cards are ints suit*10+strength (strength 0 = the 2,
- * 9 = the as); hands are 40-bit masks.
+ * It reads ruleset options, never a preset: the options come as a tuple of ints (layout.h's O_*, generated
+ * from tutepgn/native/layout.py, built by tutepgn.fastreplay.options).  Events come as plain integers, two
+ * bytes each (encode_events): kind << 2 | seat (kinds: layout.h's EVENT_*), then the card, suit or rank.
+ * The game's masks, points and play duties are tute.h's, shared with ccore.c.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t u64;
-
-enum { O_PLAYERS, O_SIDES, O_SIDE0, O_SIDE1, O_SIDE2, O_SIDE3, O_FREE_PLAY, O_DUTIES,
-       O_SEVEN, O_SEVEN_FOR, O_TWO, O_TWO_FOR, O_EXCHANGE_FIRST, O_CANTE, O_CUARENTA, O_PER_TRICK,
-       O_FORTY_FIRST, O_ONLY_IF_FIRST_WIN, O_FORFEIT, O_AFTER_DRAW, O_NOT_LAST_DRAWN, O_TUTE_FIRST,
-       O_TUTE_BLOCKED, O_TUTE_POINTS, O_BONUS, O_DEAL_POINTS, O_DOUBLE, O_THRESHOLD, O_BASIS_TOTAL,
-       O_DOUBLE_POINTS, O_TUTE_WINS_MATCH, NOPTIONS };
-/* Play-duty bits, in the order of tutepgn.solver.position.DUTY_OPTIONS (as ccore.c reads them). */
-enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
-       MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
-enum { PLAY, CANTE, TUTE, EXCHANGE };
+#include "tute.h"
 
 #define MAX_TRICKS 20
-#define BIT(c) (1ULL << (c))
-#define SUIT_OF(s) (1023ULL << (10 * (s)))
-#define ABOVE_OF(c) (SUIT_OF((c) / 10) & ~((2ULL << (c)) - 1))
-#define PAIR(s) (3ULL << (10 * (s) + 6)) /* caballo (strength 6) and rey (7) of a suit */
-#define FOUR(strength) ((1ULL | 1ULL << 10 | 1ULL << 20 | 1ULL << 30) << (strength))
 #define CABALLOS FOUR(6)
 
 static const int RANK[10] = {2, 4, 5, 6, 7, 10, 11, 12, 3, 1};
-static const int POINTS[10] = {0, 0, 0, 0, 0, 2, 3, 4, 10, 11};
 
 typedef struct {
     long o[NOPTIONS];
@@ -57,35 +40,11 @@ typedef struct {
 #define SIDE(d, seat) ((int)(d)->o[O_SIDE0 + (seat)])
 #define OVER(d) ((d)->tute >= 0 || (d)->turn < 0)
 
-/* tutepgn.duties.play_duty: the cards the seat may play. */
+/* tute.h's play_duty for the seat (the caller knows that no card is free while the stock lasts). */
 static u64 allowed(const Deal *d, int seat) {
-    u64 hand = d->hands[seat];
-    long duties = d->o[O_DUTIES];
-    if (d->led < 0) return hand;
-    u64 follow = hand & SUIT_OF(d->led);
     int w = d->winning;
-    if (w != seat && SIDE(d, w) == SIDE(d, seat) && (duties & PARTNER_EXEMPTS))
-        return (follow && (duties & MUST_FOLLOW)) ? follow : hand;
-    if (follow && (duties & MUST_FOLLOW)) {
-        int high = d->high_led;
-        if (d->led == d->trump) high = d->high_trump;
-        else if ((duties & BEAT_WAIVED) && d->high_trump >= 0) return follow;
-        if (duties & MUST_BEAT) {
-            u64 beat = follow & ABOVE_OF(high);
-            if (beat) return beat;
-        }
-        return follow;
-    }
-    if ((duties & MUST_TRUMP) && !follow) {
-        u64 trumps = hand & SUIT_OF(d->trump);
-        if (trumps) {
-            if (d->high_trump < 0 || !(duties & MUST_OVERTRUMP)) return trumps;
-            u64 over = trumps & ABOVE_OF(d->high_trump);
-            if (over) return over;
-            if (duties & MUST_UNDERTRUMP) return trumps;
-        }
-    }
-    return hand;
+    return play_duty(d->hands[seat], d->led, d->high_led, d->high_trump, d->trump,
+                     w != seat && SIDE(d, w) == SIDE(d, seat), (int)d->o[O_DUTIES]);
 }
 
 /* DeclarationRules._window_refusal: after a trick won by the declarer's side, before the next lead. */
@@ -95,16 +54,16 @@ static int window_refused(const Deal *d, int seat) {
 
 /* DeclarationRules._draw_refusal: the 2-player rules that tie declarations to the draws. */
 static int draw_refused(const Deal *d, int seat, u64 cards) {
-    if (d->o[O_AFTER_DRAW] && !d->window_after_draw) return 1;
-    return d->o[O_NOT_LAST_DRAWN] && d->last_draw[seat] >= 0 && (cards >> d->last_draw[seat] & 1);
+    if (d->o[O_DECLARE_ONLY_AFTER_DRAW] && !d->window_after_draw) return 1;
+    return d->o[O_NO_DECLARE_WITH_LAST_DRAWN] && d->last_draw[seat] >= 0 && (cards >> d->last_draw[seat] & 1);
 }
 
 /* DeclarationRules._cante_refusal, as a yes or no. */
 static int cante_refused(const Deal *d, int seat, int suit) {
     int side = SIDE(d, seat);
-    return window_refused(d, seat) || (d->hands[seat] & PAIR(suit)) != PAIR(suit) || (d->sung >> suit & 1)
-        || (d->barred >> side & 1) || (d->lost[side] >> suit & 1) || d->window_cantes >= d->o[O_PER_TRICK]
-        || draw_refused(d, seat, PAIR(suit))
+    return window_refused(d, seat) || (d->hands[seat] & REY_CABALLO(suit)) != REY_CABALLO(suit) || (d->sung >> suit & 1)
+        || (d->barred >> side & 1) || (d->lost[side] >> suit & 1) || d->window_cantes >= d->o[O_CANTES_PER_TRICK]
+        || draw_refused(d, seat, REY_CABALLO(suit))
         || (d->o[O_FORTY_FIRST] && suit != d->trump && !cante_refused(d, seat, d->trump));
 }
 
@@ -113,9 +72,9 @@ static int tute_refused(const Deal *d, int seat, int rank) {
     if (rank != 11 && rank != 12) return 1;
     u64 four = FOUR(rank == 12 ? 7 : 6);
     int first_lead = !d->ntricks && !d->tlen && !OVER(d);
-    if (first_lead && d->o[O_TUTE_FIRST] ? seat != d->turn : window_refused(d, seat)) return 1;
+    if (first_lead && d->o[O_TUTE_AT_FIRST_LEAD] ? seat != d->turn : window_refused(d, seat)) return 1;
     if ((d->hands[seat] & four) != four) return 1;
-    if (d->o[O_TUTE_BLOCKED])
+    if (d->o[O_TUTE_BLOCKED_BY_EARLIER_CANTE])
         for (int i = 0; i < d->ncantes; i++)
             if (SIDE(d, d->c_seat[i]) == SIDE(d, seat)) return 1;
     return !first_lead && draw_refused(d, seat, four);
@@ -125,32 +84,32 @@ static int tute_refused(const Deal *d, int seat, int rank) {
 static int exchange_refused(const Deal *d, int seat, int c) {
     int rank = RANK[c % 10];
     long ranks_for;
-    if (rank == 7 && d->o[O_SEVEN]) ranks_for = d->o[O_SEVEN_FOR];
-    else if (rank == 2 && d->o[O_TWO]) ranks_for = d->o[O_TWO_FOR];
+    if (rank == 7 && d->o[O_EXCHANGE_SEVEN]) ranks_for = d->o[O_EXCHANGE_SEVEN_FOR];
+    else if (rank == 2 && d->o[O_EXCHANGE_TWO]) ranks_for = d->o[O_EXCHANGE_TWO_FOR];
     else return 1;
     return OVER(d) || c / 10 != d->trump || d->stock_pos >= d->stock_len || d->tlen || seat != d->turn
-        || (!d->ntricks && !d->o[O_EXCHANGE_FIRST]) || !(d->hands[seat] >> c & 1)
+        || (!d->ntricks && !d->o[O_EXCHANGE_AT_FIRST_LEAD]) || !(d->hands[seat] >> c & 1)
         || !(ranks_for >> RANK[d->turned % 10] & 1);
 }
 
 /* DeclarationRules._close_window: at the next lead, what silence after a won trick costs. */
 static void close_window(Deal *d) {
     int side = d->window_side;
-    if ((!d->o[O_ONLY_IF_FIRST_WIN] && !d->o[O_FORFEIT]) || d->window_cantes) {
+    if ((!d->o[O_CANTE_ONLY_IF_SUNG_AT_FIRST_WIN] && !d->o[O_FORFEIT_UNSUNG_CANTES]) || d->window_cantes) {
         d->window_side = -1;
         return;
     }
-    if (d->o[O_ONLY_IF_FIRST_WIN] && d->wins[side] == 1) d->barred |= 1 << side;
-    if (d->o[O_FORFEIT]) {
+    if (d->o[O_CANTE_ONLY_IF_SUNG_AT_FIRST_WIN] && d->wins[side] == 1) d->barred |= 1 << side;
+    if (d->o[O_FORFEIT_UNSUNG_CANTES]) {
         int lost = 0;
         u64 unsung = CABALLOS;
         for (int s = 0; s < 4; s++)
-            if (d->sung >> s & 1) unsung &= ~PAIR(s);
+            if (d->sung >> s & 1) unsung &= ~REY_CABALLO(s);
         for (int seat = 0; seat < d->n; seat++) {
             if (SIDE(d, seat) != side) continue;
             u64 held = d->hands[seat] & (d->hands[seat] >> 1) & unsung; /* caballos whose rey is held too */
             for (int s = 0; s < 4; s++)
-                if ((held & SUIT_OF(s)) && !cante_refused(d, seat, s)) lost |= 1 << s;
+                if ((held & SUIT_MASK(s)) && !cante_refused(d, seat, s)) lost |= 1 << s;
         }
         d->lost[side] |= lost;
     }
@@ -161,7 +120,7 @@ static void close_window(Deal *d) {
 static void finish_trick(Deal *d) {
     int winner = d->winning, points = 0, side = SIDE(d, winner), k = d->ntricks++;
     for (int i = 0; i < d->n; i++) {
-        points += POINTS[d->trick[i] % 10];
+        points += CARD_POINTS[d->trick[i]];
         d->t_cards[k][i] = d->trick[i];
     }
     d->t_leader[k] = d->leader;
@@ -197,7 +156,7 @@ static void finish_trick(Deal *d) {
 
 /* Deal.apply of one event: 0 if it is legal (and applied), 1 if the engine refuses it. */
 static int apply(Deal *d, int kind, int seat, int value, int index) {
-    if (kind == PLAY) {
+    if (kind == EVENT_PLAY) {
         int c = value, turn = d->turn;
         if (OVER(d) || seat != turn || !(d->hands[seat] >> c & 1)) return 1;
         if (d->tlen && d->stock_pos >= d->free_below && !(allowed(d, seat) >> c & 1)) return 1;
@@ -220,17 +179,17 @@ static int apply(Deal *d, int kind, int seat, int value, int index) {
         else d->turn = seat + 1 < d->n ? seat + 1 : 0;
         return 0;
     }
-    if (kind == CANTE) {
+    if (kind == EVENT_CANTE) {
         if (cante_refused(d, seat, value)) return 1;
         int k = d->ncantes++;
         d->c_seat[k] = seat;
         d->c_suit[k] = value;
-        d->c_points[k] = (int)(value == d->trump ? d->o[O_CUARENTA] : d->o[O_CANTE]);
+        d->c_points[k] = (int)(value == d->trump ? d->o[O_CUARENTA_POINTS] : d->o[O_CANTE_POINTS]);
         d->sung |= 1 << value;
         d->window_cantes += 1;
         return 0;
     }
-    if (kind == TUTE) {
+    if (kind == EVENT_TUTE) {
         if (tute_refused(d, seat, value)) return 1;
         d->tute = index;
         return 0;
@@ -265,13 +224,13 @@ static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_seat) {
     int wins_match = 0;
     if (complete) last_side = SIDE(d, d->t_winner[d->ntricks - 1]);
     for (int k = 0; k < sides; k++) {
-        totals[k] = cards_last[k] = d->won[k] + (k == last_side ? (int)d->o[O_BONUS] : 0);
+        totals[k] = cards_last[k] = d->won[k] + (k == last_side ? (int)d->o[O_LAST_TRICK_BONUS] : 0);
     }
     for (int i = 0; i < d->ncantes; i++) totals[SIDE(d, d->c_seat[i])] += d->c_points[i];
     if (d->tute >= 0) {
         winner = SIDE(d, tute_seat);
         if (d->o[O_TUTE_WINS_MATCH]) wins_match = 1;
-        else points[winner] = (int)d->o[O_TUTE_POINTS];
+        else points[winner] = (int)d->o[O_TUTE_MATCH_POINTS];
     } else if (complete) { /* tutepgn.score.decide */
         int best = totals[0], tied = 0;
         for (int k = 1; k < sides; k++) if (totals[k] > best) best = totals[k];
@@ -283,8 +242,8 @@ static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_seat) {
             if (totals[side] == best) winner = side;
         }
         if (winner < 0) Py_RETURN_NONE; /* no tied side won a trick: the engine's own count has no answer */
-        int basis = d->o[O_BASIS_TOTAL] ? totals[winner] : cards_last[winner];
-        doubled = d->o[O_DOUBLE] && basis > d->o[O_THRESHOLD];
+        int basis = d->o[O_DOUBLE_BASIS_TOTAL] ? totals[winner] : cards_last[winner];
+        doubled = d->o[O_DOUBLE] && basis > d->o[O_DOUBLE_THRESHOLD];
         points[winner] = (int)(doubled ? d->o[O_DOUBLE_POINTS] : d->o[O_DEAL_POINTS]);
     }
     PyObject *tricks = PyTuple_New(d->ntricks), *cantes = PyTuple_New(d->ncantes);
@@ -306,7 +265,7 @@ static PyObject *sheet(const Deal *d, PyTypeObject *trick_type, int tute_seat) {
         PyTuple_SET_ITEM(cantes, i, c);
     }
     return Py_BuildValue("(NNNiNNNNNNOO)", tricks, ints(d->won, sides), side_or_none(last_side),
-                         last_side >= 0 ? (int)d->o[O_BONUS] : 0, cantes, ints(totals, sides),
+                         last_side >= 0 ? (int)d->o[O_LAST_TRICK_BONUS] : 0, cantes, ints(totals, sides),
                          side_or_none(winner), PyBool_FromLong(tie_break), ints(points, sides),
                          PyBool_FromLong(doubled), wins_match ? Py_True : Py_False,
                          complete ? Py_True : Py_False);
@@ -361,7 +320,7 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
         return PyErr_Format(PyExc_ValueError, "bad start or events");
     d.trump = trump;
     d.turned = d.stock_len ? d.stock[d.stock_len - 1] : 0;
-    d.free_below = d.o[O_FREE_PLAY] ? d.stock_len : 0;
+    d.free_below = d.o[O_FREE_PLAY_WHILE_STOCK] ? d.stock_len : 0;
     d.leader = d.turn = leader;
     d.led = d.high_led = d.high_trump = d.winning = -1;
     d.tute = d.window_side = -1;
@@ -369,11 +328,11 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
     int tute_seat = -1;
     for (Py_ssize_t i = 0; i < ncodes; i += 2) {
         int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
-        if (seat >= d.n || (kind == CANTE ? value > 3 : kind != TUTE && value > 39))
+        if (seat >= d.n || (kind == EVENT_CANTE ? value > 3 : kind != EVENT_TUTE && value > 39))
             return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
-        if (kind == PLAY && d.ntricks == MAX_TRICKS) return PyLong_FromSsize_t(i / 2);  /* a card after the end */
+        if (kind == EVENT_PLAY && d.ntricks == MAX_TRICKS) return PyLong_FromSsize_t(i / 2);  /* a card after the end */
         if (apply(&d, kind, seat, value, (int)(i / 2))) return PyLong_FromSsize_t(i / 2);
-        if (kind == TUTE) tute_seat = seat;
+        if (kind == EVENT_TUTE) tute_seat = seat;
     }
     int left = 0;
     for (int seat = 0; seat < d.n; seat++) left += __builtin_popcountll(d.hands[seat]);
@@ -384,8 +343,8 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
 
 /* Where each kind's seat and card (suit, rank) live in its objects: the offsets of their slots, read once per
  * kind (the event classes are slotted dataclasses); -1 when a field is not a plain slot (then it is asked for). */
-static PyObject *known_kinds[4];
-static Py_ssize_t seat_at[4], value_at[4];
+static PyObject *known_kinds[NKINDS];
+static Py_ssize_t seat_at[NKINDS], value_at[NKINDS];
 
 static Py_ssize_t slot_offset(PyObject *kind, PyObject *name) {
     PyObject *descr = PyObject_GetAttr(kind, name);
@@ -417,16 +376,16 @@ static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *events, *kinds;
     int players;
     if (!PyArg_ParseTuple(args, "OO!i", &events, &PyTuple_Type, &kinds, &players)) return NULL;
-    if (PyTuple_GET_SIZE(kinds) != 4) return PyErr_Format(PyExc_ValueError, "4 event kinds expected");
-    static PyObject *names[4], *seat_name;
+    if (PyTuple_GET_SIZE(kinds) != NKINDS) return PyErr_Format(PyExc_ValueError, "%d event kinds expected", NKINDS);
+    static PyObject *names[NKINDS], *seat_name;
     if (!seat_name) {
         seat_name = PyUnicode_InternFromString("seat");
-        names[PLAY] = names[EXCHANGE] = PyUnicode_InternFromString("card");
-        names[CANTE] = PyUnicode_InternFromString("suit");
-        names[TUTE] = PyUnicode_InternFromString("rank");
-        if (!seat_name || !names[PLAY] || !names[CANTE] || !names[TUTE]) return NULL;
+        names[EVENT_PLAY] = names[EVENT_EXCHANGE] = PyUnicode_InternFromString("card");
+        names[EVENT_CANTE] = PyUnicode_InternFromString("suit");
+        names[EVENT_TUTE] = PyUnicode_InternFromString("rank");
+        if (!seat_name || !names[EVENT_PLAY] || !names[EVENT_CANTE] || !names[EVENT_TUTE]) return NULL;
     }
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NKINDS; k++) {
         PyObject *kind = PyTuple_GET_ITEM(kinds, k);
         if (kind == known_kinds[k]) continue;
         if (!PyType_Check(kind)) return PyErr_Format(PyExc_TypeError, "event kinds must be classes");
@@ -444,8 +403,8 @@ static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *event = PySequence_Fast_GET_ITEM(seq, i);
         int kind = 0;
-        while (kind < 4 && (PyObject *)Py_TYPE(event) != known_kinds[kind]) kind++;
-        if (kind == 4) goto none;
+        while (kind < NKINDS && (PyObject *)Py_TYPE(event) != known_kinds[kind]) kind++;
+        if (kind == NKINDS) goto none;
         long seat, value;
         PyObject *v = field(event, seat_at[kind], seat_name);
         if (!v) goto fail;
@@ -459,8 +418,8 @@ static PyObject *encode_events(PyObject *Py_UNUSED(module), PyObject *args) {
             PyErr_Clear();
             goto none;
         }
-        if (kind == TUTE && value != 11 && value != 12) value = 0;
-        if (seat < 0 || seat >= players || value < 0 || value > (kind == CANTE ? 3 : 39)) goto none;
+        if (kind == EVENT_TUTE && value != 11 && value != 12) value = 0;
+        if (seat < 0 || seat >= players || value < 0 || value > (kind == EVENT_CANTE ? 3 : 39)) goto none;
         codes[2 * i] = (unsigned char)(kind << 2 | seat);
         codes[2 * i + 1] = (unsigned char)value;
     }

@@ -2,43 +2,29 @@
  *
  * A Table object owns the transposition table (no global state: one per solver, so threads and worker
  * processes never share one).  Table.search(packed, alpha, beta, only) reads a position packed by
- * tutepgn.solver.position.Position.packed (layout: PACKED_FIELDS there) and returns the fail-soft value.
- * Cards are ints suit*10+strength (strength 0 = the 2, 9 = the as); hands are 40-bit masks.
+ * tutepgn.solver.position.Position.packed (layout: layout.h's P_*, generated from tutepgn/native/layout.py)
+ * and returns the fail-soft value.  The game's masks, points and play duties are tute.h's, shared with creplay.c.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
 
-typedef uint64_t u64;
+#include "tute.h"
 
-#define NPACKED 34
-#define MAX_STOCK 30 /* position.MAX_STOCK: 3 packed words of 10 cards, 6 bits each */
-#define STOCK_PER_WORD 10
 #define UNKNOWN_HIGH (1 << 14)
 #define ZERO_STRENGTHS 5
 #define HUGE_PAGE ((size_t)2 << 20)
 #define MAX_MOVES 40 /* a hand holds at most 40 cards in a packed position (12 in the presets) */
 
-enum { MUST_FOLLOW = 1, MUST_BEAT = 2, BEAT_WAIVED = 4, MUST_TRUMP = 8, MUST_OVERTRUMP = 16,
-       MUST_UNDERTRUMP = 32, PARTNER_EXEMPTS = 64 };
-
-static const int STRENGTH_POINTS[10] = {0, 0, 0, 0, 0, 2, 3, 4, 10, 11};
-#define P10 0, 0, 0, 0, 0, 2, 3, 4, 10, 11
-static const unsigned char CARD_POINTS[40] = {P10, P10, P10, P10}; /* by card: no division in the search */
 /* Constant tables, filled once at import (read-only afterwards). */
 static unsigned char SQUEEZE[32][32], MERGE[32][32];
-static const u64 SUIT = 1023;
 static const u64 ZEROS = 31ULL | 31ULL << 10 | 31ULL << 20 | 31ULL << 30;
 
 #define POINTS(c) CARD_POINTS[c]
-#define SUIT_MASK(s) (SUIT << (10 * (s)))
-#define ABOVE(c) (SUIT_MASK((c) / 10) & ~((2ULL << (c)) - 1))
-#define REY_CABALLO(s) (3ULL << (10 * (s) + 6)) /* caballo strength 6, rey 7 */
 
 typedef struct { /* 32 bytes: a bucket of two is one cache line */
     u64 k[3];
@@ -129,36 +115,13 @@ static u64 hash_key(const u64 k[3]) {
     return h ^ (h >> 32);
 }
 
-/* The engine's play duties (tutepgn.duties.play_duty), read from the option bits. */
+/* The engine's play duties (tute.h's play_duty), with any card free while the stock lasts if the rules say so. */
 static u64 legal_cards(const State *s, int seat) {
     const Dyn *d = &s->d;
-    u64 hand = d->hands[seat];
-    if (d->led < 0 || (s->free_play && d->stock_pos < s->stock_len)) return hand;
-    u64 follow = hand & SUIT_MASK(d->led);
+    if (s->free_play && d->stock_pos < s->stock_len) return d->hands[seat];
     int w = d->winning;
-    int partner_winning = w >= 0 && w != seat && s->side_of[w] == s->side_of[seat];
-    if (partner_winning && (s->duties & PARTNER_EXEMPTS))
-        return (follow && (s->duties & MUST_FOLLOW)) ? follow : hand;
-    if (follow && (s->duties & MUST_FOLLOW)) {
-        int high = d->high_led;
-        if (d->led == s->trump) high = d->high_trump;
-        else if ((s->duties & BEAT_WAIVED) && d->high_trump >= 0) return follow;
-        if (s->duties & MUST_BEAT) {
-            u64 beat = follow & ABOVE(high);
-            if (beat) return beat;
-        }
-        return follow;
-    }
-    if ((s->duties & MUST_TRUMP) && !follow) {
-        u64 trumps = hand & SUIT_MASK(s->trump);
-        if (trumps) {
-            if (d->high_trump < 0 || !(s->duties & MUST_OVERTRUMP)) return trumps;
-            u64 over = trumps & ABOVE(d->high_trump);
-            if (over) return over;
-            if (s->duties & MUST_UNDERTRUMP) return trumps;
-        }
-    }
-    return hand;
+    return play_duty(d->hands[seat], d->led, d->high_led, d->high_trump, s->trump,
+                     w >= 0 && w != seat && s->side_of[w] == s->side_of[seat], s->duties);
 }
 
 /* The cante policy (tutepgn.solver.position.declare): the 40 first, then the 20s in suit order. */
@@ -225,7 +188,7 @@ static int card_points(u64 cards) {
     int points = 0;
     for (int strength = 5; strength < 10; strength++) {
         u64 m = (1ULL << strength) | (1ULL << (10 + strength)) | (1ULL << (20 + strength)) | (1ULL << (30 + strength));
-        points += STRENGTH_POINTS[strength] * __builtin_popcountll(cards & m);
+        points += CARD_POINTS[strength] * __builtin_popcountll(cards & m);
     }
     return points;
 }
@@ -238,7 +201,7 @@ static int card_points(u64 cards) {
  * trumps, which may have discarded cards of s in earlier rounds, only in the first suit run). */
 static int quick_tricks(const State *s) {
     const Dyn *d = &s->d;
-    if (d->stock_pos < s->stock_len || !(s->duties & MUST_FOLLOW)) return 0;
+    if (d->stock_pos < s->stock_len || !(s->duties & DUTY_MUST_FOLLOW)) return 0;
     int L = d->leader, side = s->team >> L & 1, points = 0, first = 1;
     u64 trumps = SUIT_MASK(s->trump), live = 0;
     for (int i = 0; i < s->n; i++) live |= d->hands[i];
@@ -481,7 +444,8 @@ static int unpack(PyObject *packed, long long v[NPACKED]) {
         if (v[i] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
     }
     Py_DECREF(seq);
-    if (v[0] < 2 || v[0] > 4 || v[6] < 0 || v[6] >= v[0] || v[7] < 0 || v[7] >= v[0] || v[1] < 0 || v[1] > 3) {
+    if (v[P_PLAYERS] < 2 || v[P_PLAYERS] > 4 || v[P_LEADER] < 0 || v[P_LEADER] >= v[P_PLAYERS] || v[P_TRICK_LEN] < 0
+        || v[P_TRICK_LEN] >= v[P_PLAYERS] || v[P_TRUMP] < 0 || v[P_TRUMP] > 3) {
         PyErr_SetString(PyExc_ValueError, "packed position out of range");
         return -1;
     }
@@ -494,32 +458,33 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     long long v[NPACKED];
     if (!PyArg_ParseTuple(args, "Oii|i", &packed, &alpha, &beta, &only)) return NULL;
     if (unpack(packed, v) < 0) return NULL;
-    if (only >= 40 || (only >= 0 && !((u64)v[2 + (v[6] + v[7]) % v[0]] >> only & 1))) {
+    if (only >= 40 || (only >= 0 && !((u64)v[P_HAND0 + (v[P_LEADER] + v[P_TRICK_LEN]) % v[P_PLAYERS]] >> only & 1))) {
         PyErr_SetString(PyExc_ValueError, "only must be a card of the hand to move, or -1");
         return NULL;
     }
     State s;
     memset(&s, 0, sizeof s);
     s.t = self;
-    s.n = (int)v[0]; s.trump = (int)v[1];
-    for (int i = 0; i < 4; i++) s.d.hands[i] = (u64)v[2 + i] & ((1ULL << 40) - 1);
-    s.d.leader = (int)v[6];
-    s.team = (int)v[12]; s.duties = (int)v[13];
-    for (int i = 0; i < 4; i++) s.side_of[i] = (int)(v[14] >> (2 * i) & 3);
-    s.sing = (int)v[15]; s.cante_points = (int)v[16]; s.cuarenta_points = (int)v[17];
-    s.limit = (int)v[18]; s.bonus = (int)v[19]; s.bar_silent = (int)v[20];
-    s.d.sung = (int)v[21]; s.d.barred = (int)v[22];
-    for (int i = 0; i < 4; i++) s.lost[i] = (int)(v[23] >> (4 * i) & 15);
-    s.d.won = (int)v[24];
-    for (int i = 0; i < 4; i++) s.blocked[i] = (u64)v[25 + i];
-    s.stock_len = (int)v[29];
-    s.free_play = (int)v[30];
+    s.n = (int)v[P_PLAYERS]; s.trump = (int)v[P_TRUMP];
+    for (int i = 0; i < 4; i++) s.d.hands[i] = (u64)v[P_HAND0 + i] & ((1ULL << 40) - 1);
+    s.d.leader = (int)v[P_LEADER];
+    s.team = (int)v[P_TEAM]; s.duties = (int)v[P_DUTIES];
+    for (int i = 0; i < 4; i++) s.side_of[i] = (int)(v[P_SIDES] >> (2 * i) & 3);
+    s.sing = (int)v[P_SING]; s.cante_points = (int)v[P_CANTE_POINTS]; s.cuarenta_points = (int)v[P_CUARENTA_POINTS];
+    s.limit = (int)v[P_CANTES_PER_TRICK]; s.bonus = (int)v[P_LAST_TRICK_BONUS];
+    s.bar_silent = (int)v[P_BAR_SILENT_FIRST_WIN];
+    s.d.sung = (int)v[P_SUNG]; s.d.barred = (int)v[P_BARRED];
+    for (int i = 0; i < 4; i++) s.lost[i] = (int)(v[P_LOST] >> (4 * i) & 15);
+    s.d.won = (int)v[P_WON_BEFORE];
+    for (int i = 0; i < 4; i++) s.blocked[i] = (u64)v[P_BLOCKED0 + i];
+    s.stock_len = (int)v[P_STOCK_LEN];
+    s.free_play = (int)v[P_FREE_PLAY];
     if (s.stock_len < 0 || s.stock_len > MAX_STOCK) {
         PyErr_SetString(PyExc_ValueError, "packed stock out of range");
         return NULL;
     }
     for (int i = 0; i < s.stock_len; i++) {
-        s.stock[i] = (int)(v[31 + i / STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63);
+        s.stock[i] = (int)(v[P_STOCK0 + i / STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63);
         if (s.stock[i] >= 40) { PyErr_SetString(PyExc_ValueError, "bad card in the stock"); return NULL; }
     }
     s.stock_after[s.stock_len] = 0;
@@ -528,9 +493,9 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     s.d.led = s.d.high_led = s.d.high_trump = s.d.winning = -1;
     s.d.tlen = 0;
     /* Replay the trick on the table (tutepgn.solver.position.trick_state). */
-    int trick_len = (int)v[7];
+    int trick_len = (int)v[P_TRICK_LEN];
     for (int i = 0; i < trick_len; i++) {
-        int c = (int)v[8 + i], seat = (s.d.leader + i) % s.n, suit = c / 10;
+        int c = (int)v[P_TRICK0 + i], seat = (s.d.leader + i) % s.n, suit = c / 10;
         if (c < 0 || c >= 40) { PyErr_SetString(PyExc_ValueError, "bad card on the table"); return NULL; }
         if (i == 0) {
             s.d.led = suit; s.d.high_led = c; s.d.winning = seat;
@@ -604,7 +569,7 @@ static PyGetSetDef Table_getset[] = {
 
 static PyTypeObject TableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "tutepgn.solver.ccore.Table",
+    .tp_name = "tutepgn.native.ccore.Table",
     .tp_doc = "A transposition table and the search over it: Table(bits=18) holds 2**bits entries, Table(0) none.",
     .tp_basicsize = sizeof(Table),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -619,7 +584,7 @@ int creplay_add(PyObject *module); /* creplay.c: the validator's replay fast pat
 int cscan_add(PyObject *module);   /* cscan.c: the header scan's hot loop, in this module */
 
 static struct PyModuleDef ccore_module = {
-    PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn's double-dummy solver.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn: the double-dummy search, the replay fast path, the reader's hot loops.", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit_ccore(void) {
