@@ -12,9 +12,9 @@ from tutepgn.cli.output import fail, out
 from tutepgn.errors import TuteError
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
-from tutepgn.render import render_frame
-from tutepgn.session import Session
+from tutepgn.recording.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
+from tutepgn.cli.render import render_frame
+from tutepgn.recording.session import Session
 
 
 def _show(reply: Reply) -> None:

@@ -4,9 +4,9 @@ validate page shows the pasted deal on the board and jumps to the moment a findi
 from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
-from tutepgn.boards import Board, boards
+from tutepgn.check.boards import Board, boards
 from tutepgn.errors import Problem
-from tutepgn.validate import ReportModel, Summary
+from tutepgn.check.validate import ReportModel, Summary
 
 from ..deps import Service
 from ..problems import unprocessable

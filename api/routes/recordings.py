@@ -1,4 +1,4 @@
-"""Deals recorded live (:mod:`tutepgn.live`): start one, post its entries, undo (with the write key), and follow it.
+"""Deals recorded live (:mod:`tutepgn.recording.live`): start one, post its entries, undo (with the write key), and follow it.
 
 Writes need the API key and a writable service; reading a recording's state
 and following its events is public.  The events are Server-Sent Events: the
@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from tutepgn.errors import ErrorItem, Problem, TuteError
 from tutepgn.i18n import gettext as _
-from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
+from tutepgn.recording.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recorder import Reply
+from tutepgn.recording.recorder import Reply
 from tutepgn.rules import ruleset
 
 from ..deps import Service

@@ -6,7 +6,7 @@ callers in this process (the archive's rows, tests).  :meth:`Report.model`
 gives the :class:`ReportModel`: seats as letters, cards as codes, every field
 typed.  It is the one JSON shape of a report: ``Report.to_dict()``, ``tute
 validate --json``, the API's answers and the text renderers of
-:mod:`tutepgn.sheets` all read it; docs/schema/validate-report.schema.json
+:mod:`tutepgn.cli.sheets` all read it; docs/schema/validate-report.schema.json
 describes it.
 """
 
@@ -17,13 +17,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .cards import CODES, SUIT_LETTERS
-from .errors import ErrorItem, NotationError
-from .events import Exchange, Play
-from .i18n import gettext as _
-from .notation import UNFINISHED, Record
-from .rules import SEAT_NAMES, Ruleset
-from .score import ScoreSheet
+from ..cards import CODES, SUIT_LETTERS
+from ..errors import ErrorItem, NotationError
+from ..events import Exchange, Play
+from ..i18n import gettext as _
+from ..notation import UNFINISHED, Record
+from ..rules import SEAT_NAMES, Ruleset
+from ..score import ScoreSheet
 
 Severity = Literal["error", "warning", "info"]
 
@@ -299,3 +299,28 @@ class Summary:
                  "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
                  invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
                  parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)
+
+
+def result_sentence(report: ReportModel) -> str:
+    """The deal's outcome in a sentence: winner, tie-break, double, tute (the report must have its sheet)."""
+    sheet = report.sheet
+    assert sheet is not None, "a report without its score sheet has no result to tell"
+    sides = report.sides
+    if sheet.winner is None:
+        return _("Unfinished: no winner yet.")
+    words = [_("{side} wins the deal", side=sides[sheet.winner])]
+    if sheet.tute:
+        rank = "reyes" if sheet.tute.rank == 12 else "caballos"
+        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
+    if sheet.tie_break:
+        words.append(_("on a tie, as the side that won the last trick"))
+    if sheet.doubled:
+        words.append(_("with a double"))
+    if sheet.wins_match:
+        words.append(_("and the match"))
+    else:
+        words.append(_("for {points} match point(s)", points=sheet.match_points[sheet.winner]))
+    claimed = report.claimed_result
+    verdict = "" if claimed is None else (_(" The Result tag agrees.") if report.result_ok
+                                          else _(" The Result tag says {result}.", result=claimed))
+    return _("{words}: {result}.{verdict}", words=" ".join(words), result=report.computed_result, verdict=verdict)

@@ -11,7 +11,7 @@ extension is not built, ``TUTEPGN_REPLAY=python`` switches it off, or an event
 it cannot encode).  tests/test_fastreplay.py holds both to the same verdicts,
 first illegal events and score sheets.
 
->>> from tutepgn.simulate import simulate_deals
+>>> from tutepgn.recording.simulate import simulate_deals
 >>> from tutepgn.rules import preset
 >>> done = next(simulate_deals(preset("torofun-4p"), 1, seed=3))
 >>> verdict = check(done.restart(), done.log)
@@ -25,15 +25,15 @@ import os
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from .engine import Deal
-from .events import Action, Cante, Exchange, Play, Tute
-from .i18n import gettext as _
-from .rules import Ruleset
-from .score import CanteScore, ScoreSheet, Trick, tute_wins_match
-from .solver.position import DUTY_OPTIONS
+from ..duties import DUTY_OPTIONS
+from ..engine import Deal
+from ..events import Action, Cante, Exchange, Play, Tute
+from ..i18n import gettext as _
+from ..rules import Ruleset
+from ..score import CanteScore, ScoreSheet, Trick, tute_wins_match
 
 try:
-    from .solver import ccore
+    from ..solver import ccore
 except ImportError:  # built without a compiler: the engine replays every deal
     ccore = None  # type: ignore[assignment]
 

@@ -1,6 +1,6 @@
 """The validator: replay a record under its ruleset, find every illegality, settle the count.
 
-:func:`validate` replays one record (in C first: :mod:`tutepgn.fastreplay`) and
+:func:`validate` replays one record (in C first: :mod:`tutepgn.check.fastreplay`) and
 returns a :class:`Report`: every illegal play or declaration with its line,
 column, trick, seat and the rule it breaks (in words and by option), the
 recomputed score sheet, and the comparison with the claimed Score and Result,
@@ -11,7 +11,7 @@ first error: after an illegal event the replay goes on as the record wrote it.
 of one match (same Match tag) as a match: first deal, dealer rotation,
 MatchScore continuity, the end at the target, no deal after the end.
 
->>> from tutepgn.simulate import deal_records
+>>> from tutepgn.recording.simulate import deal_records
 >>> from tutepgn.rules import preset
 >>> record = next(deal_records(preset("torofun-4p"), 1, seed=3))
 >>> report = validate(record)
@@ -27,22 +27,21 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 
-from .cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
-from .engine import Deal
-from .events import Action, Cante, Context, Play
+from ..cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
+from ..engine import Deal
+from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
-from .i18n import gettext as _, language, speaking
-from .notation import (
+from ..i18n import gettext as _, language, speaking
+from ..notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     result_text,
 )
 from .reconstruct import reconstruct
-from .replay import replay
+from .replay import event_cards, replay
 from .report import Finding, RefusedCante, Report, ReportModel, Summary
-from .rules import Ruleset
-from .score import ScoreSheet
-from .sighted import event_cards
-from .workers import ordered_map
+from ..rules import Ruleset
+from ..score import ScoreSheet
+from ..workers import ordered_map
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score",
            "validate", "validate_records", "validate_sources"]
@@ -168,7 +167,7 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
 
 def _reconstructed_deal(record: Record, header: Header, report: Report) -> Deal | None:
     """A deal with a stock whose Stock tag (or Deal tag, or both) is missing: some dealing and stock order that makes
-    every event possible (:func:`tutepgn.reconstruct.reconstruct`), or an error at the first event none does."""
+    every event possible (:func:`tutepgn.check.reconstruct.reconstruct`), or an error at the first event none does."""
     add = report.findings.append
     rules, turned = header.rules, header.turned
     assert turned is not None and header.dealer is not None

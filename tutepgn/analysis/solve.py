@@ -18,10 +18,10 @@ from typing import Literal
 from ..cards import Card
 from ..i18n import gettext as _
 from .position import Position
-from .search import PythonSearch
+from .alphabeta import PythonSearch
 
 try:
-    from . import ccore
+    from ..solver import ccore
 except ImportError:  # built without a compiler: the pure-Python search answers alone
     ccore = None  # type: ignore[assignment]
 

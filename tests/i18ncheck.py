@@ -1,6 +1,6 @@
 """Is every message translated?  The checks behind ``tests/test_i18n.py``, and what is still to translate.
 
-``python -m tutepgn.i18ncheck`` prints, in PO form ready to paste into a file of ``tutepgn/locale/es/``, every
+``python tests/i18ncheck.py`` prints, in PO form ready to paste into a file of ``tutepgn/locale/es/``, every
 message of the sources (found as ``babel.cfg`` says) that the Spanish catalogue lacks.  The templates and
 the pages' scripts are also read for text a person sees that is not a message at all (:func:`template_literals`,
 :func:`script_literals`).
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from .i18n import LANGUAGES, LOCALE, SOURCE
+from tutepgn.i18n import LANGUAGES, LOCALE, SOURCE
 
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout whose sources are read (the checks need the sources, not an installed wheel)."""

@@ -18,9 +18,9 @@ Nine fields separated by single spaces::
 9. the seat to play, ``-`` once the deal is over.
 
 :meth:`Moment.of` writes a deal as it stands, :meth:`Moment.parse` reads the text back, :meth:`Moment.frame`
-gives the :class:`~tutepgn.replay.Frame` a viewer shows.
+gives the :class:`~tutepgn.check.replay.Frame` a viewer shows.
 
->>> from tutepgn.simulate import deal_records
+>>> from tutepgn.recording.simulate import deal_records
 >>> from tutepgn.rules import preset
 >>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
 >>> texts = positions(record)
@@ -33,14 +33,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cards import CODES, SUIT_LETTERS, CardSet, card_from_code
-from .engine import Deal
-from .errors import NotationError, TuteError
-from .events import Cante, Context, Exchange
-from .i18n import N_, gettext as _
-from .notation import Record, rules_of
+from ..cards import CODES, SUIT_LETTERS, CardSet, card_from_code
+from ..engine import Deal
+from ..errors import NotationError, TuteError
+from ..events import Cante, Context, Exchange
+from ..i18n import N_, gettext as _
+from ..notation import Record, rules_of
 from .replay import Frame, replay
-from .rules import Ruleset
+from ..rules import Ruleset
 
 CARD = r"(?:1[0-2]|[1-7])[OCEB]"
 _CARDS = re.compile(f"({CARD})")
@@ -138,7 +138,7 @@ class Moment:
 
 
 def positions(record: Record, seat: int | None = None) -> list[str]:
-    """The position string of each frame of a record (:func:`~tutepgn.replay.frames`' order: the start, then
+    """The position string of each frame of a record (:func:`~tutepgn.check.replay.frames`' order: the start, then
     after each event)."""
     deal = record.header().deal()
     out = [Moment.of(deal, seat).text()]

@@ -1,7 +1,7 @@
 """Pasted records on the table: each record's frames (the steps the deal page's board replays), its validation
 report, and the frame each finding is about, so that a page can show the table at the moment a finding names.
 
-Every record stands on its own, as :func:`tutepgn.validate.validate_text` reports them: a record with syntax
+Every record stands on its own, as :func:`tutepgn.check.validate.validate_text` reports them: a record with syntax
 errors has its report and no frames (its board says why), the others have both.
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .errors import NotationError
-from .i18n import gettext as _
-from .notation import SEAT_TAGS, Record
+from ..errors import NotationError
+from ..i18n import gettext as _
+from ..notation import SEAT_TAGS, Record
 from .replay import Frame, frame_data, frames
 from .report import Finding, Summary
 from .validate import pasted_records, validate_records

@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from .cards import CARD_STYLES, TOKEN_STYLES
-from .errors import ConvertError, NotationError, TuteError
-from .i18n import gettext as _
+from ..cards import CARD_STYLES, TOKEN_STYLES
+from ..errors import ConvertError, NotationError, TuteError
+from ..i18n import gettext as _
 from .inputs import not_a_file
-from .notation import Record, jsonform, tpgn, write_record
+from . import Record, jsonform, tpgn, write_record
 
 __all__ = ["FORMATS", "Conversion", "ConvertError", "convert", "format_of_path", "iter_input", "sniff"]
 

@@ -2,7 +2,7 @@
 
 :func:`analyse` replays a deal's log and, at every card played once the stock
 is empty (from the first lead with 3 or 4 players), asks the solver
-(:mod:`tutepgn.solver`) for the value of each legal card from the mover's
+(:mod:`tutepgn.analysis`) for the value of each legal card from the mover's
 side.  Cards played while the stock had cards are not valued double dummy
 (nobody sees the stock's order); with PIMC, those played with at most
 :data:`STOCK_HORIZON` cards in the stock get their PIMC values.  The **cost** of a play is the best card's value less the played card's:
@@ -12,7 +12,7 @@ side's value at the first position analysed; with two sides and no cantes,
 (:meth:`DealAnalysis.identity_holds`).
 
 >>> from tutepgn import preset
->>> from tutepgn.simulate import simulate_deals
+>>> from tutepgn.recording.simulate import simulate_deals
 >>> deal = next(d for d in simulate_deals(preset("playcard-2p"), 5, seed=2) if d.tute_event is None)
 >>> analysis = analyse(deal)
 >>> analysis.identity_holds()
@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .analysis_version import ANALYSIS_VERSION
-from .cards import Card, card_code
-from .engine import Deal
-from .events import Play
+from .version import ANALYSIS_VERSION
+from ..cards import Card, card_code
+from ..engine import Deal
+from ..events import Play
 from .pimc import PimcValue, pimc_values
-from .score import decide
-from .solver import Backend, CardValue, Position, Solver
+from ..score import decide
+from .solve import Backend, CardValue, Position, Solver
 
 STOCK_HORIZON = 4
 """PIMC values plays made with at most this many cards in the stock (2 players): each card in the stock
@@ -229,7 +229,7 @@ def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None,
     The deal is replayed from its start (:meth:`Deal.restart`) through its log;
     one solver per side keeps its table for the whole deal.  Cards played
     while the stock had cards are listed in :attr:`DealAnalysis.hidden`.
-    ``pimc`` > 0 also values each play over that many worlds (:mod:`tutepgn.pimc`),
+    ``pimc`` > 0 also values each play over that many worlds (:mod:`tutepgn.analysis.pimc`),
     seeded by ``seed`` and the play's index, so the same seed gives the same values;
     that includes the hidden plays made with at most ``stock_horizon`` cards in
     the stock (without cantes: the search does not sing while the stock lasts).

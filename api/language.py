@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tutepgn import i18n
 from tutepgn.errors import SettingError
 
-from .limits import adding_headers
+from .guards import adding_headers
 
 COOKIE = "tute_lang"
 """The cookie that remembers the language chosen with ``?lang=``."""

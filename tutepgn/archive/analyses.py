@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ..analysis_version import ANALYSIS_VERSION
+from ..analysis.version import ANALYSIS_VERSION
 from ..errors import NotationError, TuteError
 from ..i18n import gettext as _, speaking
 from ..notation import parse_or_placeholder
@@ -29,10 +29,10 @@ from ..workers import ordered_map
 from .columns import ANALYSIS_COLUMNS
 
 if TYPE_CHECKING:
-    from ..annotate import Mapper
+    from ..analysis.annotate import Mapper
 
 VERSION_KEY = str(ANALYSIS_VERSION)
-"""The stored rows' ``version``: :data:`tutepgn.analysis_version.ANALYSIS_VERSION` (raised when the solver or the
+"""The stored rows' ``version``: :data:`tutepgn.analysis.version.ANALYSIS_VERSION` (raised when the solver or the
 analysis changes a value or a key), and stored rows are then analysed again (rows of an old version, such as
 the first ``dd-1``, stay until deleted)."""
 BATCH_SIZE = 200
@@ -67,7 +67,7 @@ class AnalyseSummary:
 def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tuple[Any, ...]:
     """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed): the
     events up to the first illegal one analysed, the analysis stored as :meth:`DealAnalysis.to_dict`."""
-    from ..annotate import analyse_record  # here: searches and imports (which load this module) never load the solver
+    from ..analysis.annotate import analyse_record  # here: searches and imports (which load this module) never load the solver
 
     key = (deal_id, rules or "", VERSION_KEY, cantes)
     try:
@@ -84,7 +84,7 @@ def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tu
 def quick(players: int | None) -> bool:
     """Whether a deal's analysis takes well under a second: 2 players (8 tricks after the stock, about a
     millisecond each with the C core; the pure Python search takes about a second)."""
-    from ..solver import C_AVAILABLE  # here, as above
+    from ..analysis.solve import C_AVAILABLE  # here, as above
 
     return players == 2 and C_AVAILABLE
 

@@ -1,8 +1,8 @@
 """Score sheets and validation reports as text: rich renderables built from a report's JSON model.
 
 Both ``tute validate --explain`` and ``tute simulate --sheet`` print through
-here, from :class:`~tutepgn.report.ReportModel` (what
-:meth:`tutepgn.validate.Report.to_dict` dumps), so the text and the JSON
+here, from :class:`~tutepgn.check.report.ReportModel` (what
+:meth:`tutepgn.check.validate.Report.to_dict` dumps), so the text and the JSON
 always say the same thing.
 """
 
@@ -12,8 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import N_, gettext as _
-from .report import ReportModel
+from tutepgn.i18n import N_, gettext as _
+from tutepgn.check.report import ReportModel, result_sentence
 
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
 SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
@@ -87,28 +87,3 @@ def score_sheet(report: ReportModel) -> RenderableType:
     parts.append(totals)
     parts.append(Text(result_sentence(report)))
     return Group(*parts)
-
-
-def result_sentence(report: ReportModel) -> str:
-    """The deal's outcome in a sentence: winner, tie-break, double, tute (the report must have its sheet)."""
-    sheet = report.sheet
-    assert sheet is not None, "a report without its score sheet has no result to tell"
-    sides = report.sides
-    if sheet.winner is None:
-        return _("Unfinished: no winner yet.")
-    words = [_("{side} wins the deal", side=sides[sheet.winner])]
-    if sheet.tute:
-        rank = "reyes" if sheet.tute.rank == 12 else "caballos"
-        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
-    if sheet.tie_break:
-        words.append(_("on a tie, as the side that won the last trick"))
-    if sheet.doubled:
-        words.append(_("with a double"))
-    if sheet.wins_match:
-        words.append(_("and the match"))
-    else:
-        words.append(_("for {points} match point(s)", points=sheet.match_points[sheet.winner]))
-    claimed = report.claimed_result
-    verdict = "" if claimed is None else (_(" The Result tag agrees.") if report.result_ok
-                                          else _(" The Result tag says {result}.", result=claimed))
-    return _("{words}: {result}.{verdict}", words=" ".join(words), result=report.computed_result, verdict=verdict)

@@ -4,7 +4,7 @@ At a real table the hands are unknown (the default): the scorer gives the
 turned card, then enters what the table sees, in order: each card as it is
 played (several to a line, whole tricks as ``1. S 6B 7B 12B 4B``), each
 declaration as it is shown (``N 40``, ``E 20C``, ``S tute 12``, ``S x7B``).
-Each entry is judged from the cards seen so far (:mod:`tutepgn.sighted`): a
+Each entry is judged from the cards seen so far (:mod:`tutepgn.recording.sighted`): a
 card already played or held by another seat, a seat out of turn, a revoke
 proved by a card seen later, a declaration the rules refuse.  A deal dealt by
 the program (a seed) or entered in full (``N:1O 3O ... W:...``, the stock with
@@ -35,17 +35,17 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from .cards import CODES, Card, CardSet, card_reader, mask_of, pack
-from .engine import Deal
-from .errors import EntryError, IllegalAction, NotationError
-from .events import PLAYS, Action, Context, Play, parse_declaration
-from .i18n import N_, gettext as _
-from .notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
-from .replay import Frame, match_target, replay, snapshot
-from .report import Report
-from .rules import Ruleset, ruleset
+from ..cards import CODES, Card, CardSet, card_reader, mask_of, pack
+from ..engine import Deal
+from ..errors import EntryError, IllegalAction, NotationError
+from ..events import PLAYS, Action, Context, Play, parse_declaration
+from ..i18n import N_, gettext as _
+from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
+from ..check.replay import Frame, match_target, replay, snapshot
+from ..check.report import Report
+from ..rules import Ruleset, ruleset
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
-from .validate import validate
+from ..check.validate import validate
 
 ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
            "S x7B), ? or help for the position, undo (undo 3: the last three)")
@@ -169,8 +169,8 @@ class Recorder:
     With the hands known (a deal shuffled by the program or entered) the
     engine judges each entry on the real hands.  With the hands unknown
     (``seen`` is set: what a scorer at a real table knows) each entry is
-    judged by :func:`tutepgn.sighted.check` from the cards seen so far, and
-    ``deal`` is a :class:`~tutepgn.sighted.SeenDeal`.  ``before`` holds the
+    judged by :func:`tutepgn.recording.sighted.check` from the cards seen so far, and
+    ``deal`` is a :class:`~tutepgn.recording.sighted.SeenDeal`.  ``before`` holds the
     records the file holds before this one (the earlier deals of a match).
     """
 

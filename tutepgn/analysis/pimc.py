@@ -32,15 +32,15 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from .cards import BIT, Card, Mask, cards_in
-from .declarations import CANTE_PAIRS
-from .duties import play_duty
-from .engine import Deal
-from .errors import IllegalAction
-from .events import Cante, Exchange, Play
-from .i18n import gettext as _
-from .solver import Backend, Position, Solver
-from .solver.position import trick_state
+from ..cards import BIT, Card, Mask, cards_in
+from ..declarations import CANTE_PAIRS
+from ..duties import play_duty
+from ..engine import Deal
+from ..errors import IllegalAction
+from ..events import Cante, Exchange, Play
+from ..i18n import gettext as _
+from .solve import Backend, Position, Solver
+from .position import trick_state
 
 MAX_TRIES = 200
 """Dealings tried for one world before giving up: the constraints are rarely that tight."""

@@ -7,8 +7,8 @@ import io
 import shutil
 from pathlib import Path
 
-from .notation import iter_raw_records, parse_record
-from .notation.split import open_source
+from ..notation import iter_raw_records, parse_record
+from ..notation.split import open_source
 
 
 def fix_results(source: object, reports: list[dict[str, object]]) -> tuple[str, int]:

@@ -41,13 +41,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import BIT, CODES, SUITS, Card, Mask, card as card_of, cards_in, pack
-from .declarations import CANTE_PAIRS, FOURS
-from .engine import Deal
-from .errors import IllegalAction, IllegalDeclaration, IllegalPlay
-from .events import Action, Cante, Context, Exchange, Play, Tute
-from .i18n import N_, Later, gettext as _
-from .rules import Ruleset
+from ..cards import BIT, CODES, SUITS, Card, Mask, card as card_of, cards_in, pack
+from ..declarations import FOURS
+from ..engine import Deal
+from ..errors import IllegalAction, IllegalDeclaration, IllegalPlay
+from ..check.replay import event_cards
+from ..events import Action, Cante, Context, Exchange, Play, Tute
+from ..i18n import N_, Later, gettext as _
+from ..rules import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +67,6 @@ class Sighting(NamedTuple):
     index: int
     seat: int
     words: Later
-
-
-def event_cards(event: Action) -> Mask:
-    """The cards an event shows: the card played, a cante's rey and caballo, a tute's four, the card exchanged."""
-    kind = type(event)
-    if kind is Play or kind is Exchange:
-        return BIT[event.card]  # type: ignore[union-attr]
-    if kind is Cante:
-        return CANTE_PAIRS[event.suit]  # type: ignore[union-attr]
-    return FOURS.get(event.rank, 0)  # type: ignore[union-attr]
 
 
 def trick_numbers(events: Sequence[Action], players: int) -> list[int]:
@@ -344,5 +335,5 @@ def reconstructed_deal(start: Start, events: Sequence[Action]) -> Deal | None:
     return deal
 
 
-__all__ = ["SeenDeal", "Sighting", "Start", "check", "declarations", "event_cards", "reconstructed_deal",
+__all__ = ["SeenDeal", "Sighting", "Start", "check", "declarations", "reconstructed_deal",
            "sighting_words", "trick_numbers"]

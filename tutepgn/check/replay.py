@@ -8,13 +8,13 @@ A :class:`Frame` is what a viewer shows at one moment: every hand, the cards
 on the table, the turned card and the stock, the points so far, the cantes
 and exchanges so far.  Frames are plain data (seats as letters, cards as
 codes), so a terminal, a web page or a test can show them alike;
-:mod:`tutepgn.render` draws them in a terminal.
+:mod:`tutepgn.cli.render` draws them in a terminal.
 
 A record may hold an illegal event: its frame says which rule it breaks, and
 the deal goes on as the record wrote it (:meth:`~tutepgn.engine.Deal.force`),
 so the rest of the record can still be followed.
 
->>> from tutepgn.simulate import deal_records
+>>> from tutepgn.recording.simulate import deal_records
 >>> from tutepgn.rules import preset
 >>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
 >>> steps = frames(record)
@@ -29,13 +29,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
-from .cards import CODES, SUIT_LETTERS, CardSet
-from .engine import Deal
-from .events import Action, Cante, Context, Exchange, Play
-from .errors import IllegalAction
-from .i18n import gettext as _, ngettext
-from .limits import INT32_MAX
-from .notation import Note, Record, Source, annotation_text, iter_records, read_number, result_text
+from ..cards import BIT, CODES, SUIT_LETTERS, CardSet, Mask
+from ..declarations import CANTE_PAIRS, FOURS
+from ..engine import Deal
+from ..events import Action, Cante, Context, Exchange, Play
+from ..errors import IllegalAction
+from ..i18n import gettext as _, ngettext
+from ..limits import INT32_MAX
+from ..notation import Note, Record, Source, annotation_text, iter_records, read_number, result_text
 
 
 class Step(NamedTuple):
@@ -59,7 +60,7 @@ def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) 
     yields the steps of illegal events alone: the validator's case, where
     nearly every event is legal and a step for each would cost time.
 
-    >>> from tutepgn.simulate import deal_records
+    >>> from tutepgn.recording.simulate import deal_records
     >>> from tutepgn.rules import preset
     >>> record = next(deal_records(preset("playcard-2p"), 1, seed=3))
     >>> deal = record.header().deal()
@@ -77,6 +78,16 @@ def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) 
             continue
         if not only_illegal:
             yield new(Step, (index, event, None, True))
+
+
+def event_cards(event: Action) -> Mask:
+    """The cards an event shows: the card played, a cante's rey and caballo, a tute's four, the card exchanged."""
+    kind = type(event)
+    if kind is Play or kind is Exchange:
+        return BIT[event.card]  # type: ignore[union-attr]
+    if kind is Cante:
+        return CANTE_PAIRS[event.suit]  # type: ignore[union-attr]
+    return FOURS.get(event.rank, 0)  # type: ignore[union-attr]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ and a cante or tute of the seat that drew last is reported in
 the card drawn last is one of its cards.
 
 >>> from tutepgn.rules import preset
->>> from tutepgn.simulate import deal_records
+>>> from tutepgn.recording.simulate import deal_records
 >>> record = next(deal_records(preset("torofun-2p"), 1, seed=4))
 >>> header = record.header()
 >>> found = reconstruct(header.rules, record.events, dealer=header.dealer, turned=header.turned)
@@ -45,13 +45,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
-from .cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
-from .declarations import CANTE_PAIRS, FOURS
-from .engine import Deal
-from .events import Action, Cante, Play, Tute
-from .i18n import N_, Later, gettext as _
+from ..cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
+from ..declarations import CANTE_PAIRS, FOURS
+from ..engine import Deal
+from ..events import Action, Cante, Play, Tute
+from ..i18n import N_, Later, gettext as _
 from .replay import replay
-from .rules import Ruleset
+from ..rules import Ruleset
 
 __all__ = ["HIDDEN_RULES", "Reconstruction", "reconstruct"]
 

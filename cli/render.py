@@ -9,9 +9,9 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from .cards import SUIT_LETTERS
-from .i18n import gettext as _
-from .replay import Frame
+from tutepgn.cards import SUIT_LETTERS
+from tutepgn.i18n import gettext as _
+from tutepgn.check.replay import Frame
 
 SUIT_STYLES = dict(zip(SUIT_LETTERS, ("yellow", "red", "blue", "green")))
 """Colour of each suit's cards, by suit letter: oros, copas, espadas, bastos."""

@@ -30,15 +30,11 @@ from typing import TYPE_CHECKING
 
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS, FOURS
-from ..duties import play_duty
+from ..duties import DUTY_OPTIONS, play_duty
 from ..i18n import gettext as _
 
 if TYPE_CHECKING:
     from ..engine import Deal
-
-DUTY_OPTIONS = ("must_follow", "must_beat", "beat_waived_when_trumped", "must_trump", "must_overtrump",
-                "must_undertrump", "partner_winning_exempts")
-"""The ruleset's play-duty options, in the order of their bits in :attr:`Position.duties`."""
 
 ZERO_STRENGTHS = 5
 """Within a suit the five weakest cards (2, 4, 5, 6, 7) are worth no points: the squeezable bottom."""
@@ -117,7 +113,7 @@ class Position:
 
         Any moment, mid-trick included.  While the stock has cards the
         position holds its order as the deal has it (players do not see it:
-        :mod:`tutepgn.pimc` solves such positions in sampled worlds).  Raise
+        :mod:`tutepgn.analysis.pimc` solves such positions in sampled worlds).  Raise
         ValueError when the deal is over, or with ``cantes`` while the stock
         has cards (the search does not sing before the stock is empty).
         """

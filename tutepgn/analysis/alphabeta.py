@@ -5,7 +5,7 @@ its points and the others minimising them, fail-soft, with:
 
 * a transposition table only at trick starts, keyed by the canonical form of
   the hands (the zero-point cards 2, 4, 5, 6, 7 of each suit squeezed to the
-  bottom: :data:`~tutepgn.solver.position.SQUEEZE`), the leader and, with
+  bottom: :data:`~tutepgn.analysis.position.SQUEEZE`), the leader and, with
   cantes, what was sung; each entry holds a lower and an upper bound and the
   best lead.  An entry decides a node only by a cut-off or when exact: it never
   narrows the window (an exact value inside it narrowed to an empty window gave

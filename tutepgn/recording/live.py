@@ -1,6 +1,6 @@
 """Deals recorded live on a server: each entry journaled before it is acknowledged, and followed as it happens.
 
-A :class:`Recording` wraps a :class:`~tutepgn.recorder.Recorder` with a
+A :class:`Recording` wraps a :class:`~tutepgn.recording.recorder.Recorder` with a
 journal, one JSON-lines file per recording: its first line holds the keyword
 arguments the recording started with, each later line one accepted entry
 (``{"entry": "1O"}``, ``{"entry": "undo"}``) or, once the finished deal is in
@@ -35,15 +35,15 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .cards import CODES, CardSet, pack
-from .events import Context, Play
-from .i18n import gettext as _
-from .notation import Record
+from ..cards import CODES, CardSet, pack
+from ..events import Context, Play
+from ..i18n import gettext as _
+from ..notation import Record
 from .recorder import Recorder, Reply
-from .rules import ruleset
-from .validate import validate
+from ..rules import ruleset
+from ..check.validate import validate
 
-log = logging.getLogger("tutepgn.live")
+log = logging.getLogger("tutepgn.recording.live")
 
 JOURNAL_SUFFIX = ".jsonl"
 """A recording's journal: ``<id>.jsonl`` in the recordings folder."""

@@ -15,11 +15,11 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-from .engine import Deal
-from .events import Action, Cante, Exchange, Play, Tute
-from .match import Match
-from .notation import SEAT_TAGS, Record
-from .rules import Ruleset
+from ..engine import Deal
+from ..events import Action, Cante, Exchange, Play, Tute
+from ..match import Match
+from ..notation import SEAT_TAGS, Record
+from ..rules import Ruleset
 
 Bot = Callable[[Deal, random.Random], Action]
 BotName = Literal["random", "greedy"]

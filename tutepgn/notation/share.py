@@ -2,7 +2,7 @@
 
 A deal's link is ``/view?d=TOKEN``: the TOKEN is the record's export text (:meth:`~tutepgn.notation.Record.tpgn`)
 compressed with raw DEFLATE (zlib, level 9, no header) and written in base64url without padding.  A moment
-is ``/view?p=POSITION`` (:mod:`tutepgn.moment`, spaces as ``+``), and ``#t5`` or ``&frame=20`` open the
+is ``/view?p=POSITION`` (:mod:`tutepgn.check.moment`, spaces as ``+``), and ``#t5`` or ``&frame=20`` open the
 deal at trick 5 or at frame 20.  A deal's link is about 500 characters (800 at most over the samples), well under the 2,000 that
 every browser and server takes (``bench/share_sizes.py`` prints the sizes over the samples).
 
@@ -21,9 +21,9 @@ import re
 import zlib
 from urllib.parse import quote_plus
 
-from .errors import LinkError
-from .i18n import gettext as _
-from .limits import max_record_bytes
+from ..errors import LinkError
+from ..i18n import gettext as _
+from ..limits import max_record_bytes
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]*")
 VIEW = "/view"
