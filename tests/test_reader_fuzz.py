@@ -201,7 +201,7 @@ def read_both(text: str) -> tuple[list[tuple], list[tuple]]:
             found.append(None if record is None else (record.tags, record.tag_lines, record.events, record.termination,
                                                       record.tpgn()))
         return found
-    return in_c_and_in_python(export, "C_TRICKS", records)
+    return in_c_and_in_python(export_reader, "C_TRICKS", records)
 
 
 @settings(derandomize=True, database=None, max_examples=1500, deadline=None,

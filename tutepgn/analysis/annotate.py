@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .deal_analysis import STOCK_HORIZON, DealAnalysis, analyse
 from ..cards import card_code
 from ..engine import Deal
 from ..errors import ErrorItem, IllegalAction, TuteError
 from ..notation import NAG_GLYPHS, Note, Record
-from ..notation.tpgn import iter_records
 from ..notation.split import Source
+from ..notation.tpgn import iter_records
 from ..workers import ordered_map
+from .deal_analysis import STOCK_HORIZON, DealAnalysis, analyse
 
 OUR_COMMENT = re.compile(r"^\[%dd -?\d+\]( \[%best [^\]]*\])?( \[%pimc [-\d.]+\])?$")
 """A comment :func:`annotate` writes: dropped when a record is annotated again, so annotating is idempotent."""

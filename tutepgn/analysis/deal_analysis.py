@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .version import ANALYSIS_VERSION
 from ..cards import Card, card_code
 from ..engine import Deal
 from ..events import Play
-from .pimc import PimcValue, pimc_values
 from ..score import decide
+from .pimc import PimcValue, pimc_values
 from .solve import Backend, CardValue, Position, Solver
+from .version import ANALYSIS_VERSION
 
 STOCK_HORIZON = 4
 """PIMC values plays made with at most this many cards in the stock (2 players): each card in the stock

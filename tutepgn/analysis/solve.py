@@ -17,8 +17,8 @@ from typing import Literal
 
 from ..cards import Card
 from ..i18n import gettext as _
-from .position import Position
 from .alphabeta import PythonSearch
+from .position import Position
 
 try:
     from ..solver import ccore

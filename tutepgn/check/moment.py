@@ -39,8 +39,8 @@ from ..errors import NotationError, TuteError
 from ..events import Cante, Context, Exchange
 from ..i18n import N_, gettext as _
 from ..notation import Record, rules_of
-from .replay import Frame, replay
 from ..rules import Ruleset
+from .replay import Frame, replay
 
 CARD = r"(?:1[0-2]|[1-7])[OCEB]"
 _CARDS = re.compile(f"({CARD})")

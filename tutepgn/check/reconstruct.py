@@ -50,8 +50,8 @@ from ..declarations import CANTE_PAIRS, FOURS
 from ..engine import Deal
 from ..events import Action, Cante, Play, Tute
 from ..i18n import N_, Later, gettext as _
-from .replay import replay
 from ..rules import Ruleset
+from .replay import replay
 
 __all__ = ["HIDDEN_RULES", "Reconstruction", "reconstruct"]
 

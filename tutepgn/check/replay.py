@@ -32,8 +32,8 @@ from typing import NamedTuple
 from ..cards import BIT, CODES, SUIT_LETTERS, CardSet, Mask
 from ..declarations import CANTE_PAIRS, FOURS
 from ..engine import Deal
-from ..events import Action, Cante, Context, Exchange, Play
 from ..errors import IllegalAction
+from ..events import Action, Cante, Context, Exchange, Play
 from ..i18n import gettext as _, ngettext
 from ..limits import INT32_MAX
 from ..notation import Note, Record, Source, annotation_text, iter_records, read_number, result_text

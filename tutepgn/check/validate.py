@@ -36,12 +36,12 @@ from ..notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     result_text,
 )
-from .reconstruct import reconstruct
-from .replay import event_cards, replay
-from .report import Finding, RefusedCante, Report, ReportModel, Summary
 from ..rules import Ruleset
 from ..score import ScoreSheet
 from ..workers import ordered_map
+from .reconstruct import reconstruct
+from .replay import event_cards, replay
+from .report import Finding, RefusedCante, Report, ReportModel, Summary
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score",
            "validate", "validate_records", "validate_sources"]

@@ -28,8 +28,8 @@ from typing import IO, Any, Literal
 from ..cards import CARD_STYLES, TOKEN_STYLES
 from ..errors import ConvertError, NotationError, TuteError
 from ..i18n import gettext as _
-from .inputs import not_a_file
 from . import Record, jsonform, tpgn, write_record
+from .inputs import not_a_file
 
 __all__ = ["FORMATS", "Conversion", "ConvertError", "convert", "format_of_path", "iter_input", "sniff"]
 

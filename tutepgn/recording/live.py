@@ -36,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import CODES, CardSet, pack
+from ..check.validate import validate
 from ..events import Context, Play
 from ..i18n import gettext as _
 from ..notation import Record
-from .recorder import Recorder, Reply
 from ..rules import ruleset
-from ..check.validate import validate
+from .recorder import Recorder, Reply
 
 log = logging.getLogger("tutepgn.recording.live")
 

@@ -36,16 +36,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..cards import CODES, Card, CardSet, card_reader, mask_of, pack
+from ..check.replay import Frame, match_target, replay, snapshot
+from ..check.report import Report
+from ..check.validate import validate
 from ..engine import Deal
 from ..errors import EntryError, IllegalAction, NotationError
 from ..events import PLAYS, Action, Context, Play, parse_declaration
 from ..i18n import N_, gettext as _
 from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
-from ..check.replay import Frame, match_target, replay, snapshot
-from ..check.report import Report
 from ..rules import Ruleset, ruleset
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
-from ..check.validate import validate
 
 ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
            "S x7B), ? or help for the position, undo (undo 3: the last three)")

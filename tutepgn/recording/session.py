@@ -25,12 +25,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..check.replay import match_target
 from ..i18n import gettext as _
 from ..match import Match
 from ..notation import Record, format_side_values, iter_records
-from .recorder import RESERVED_TAGS, Recorder
-from ..check.replay import match_target
 from ..rules import Ruleset, ruleset
+from .recorder import RESERVED_TAGS, Recorder
 
 MATCH_TAGS = ("Match", "DealNo", "MatchTarget", "MatchScore")
 """Tags the session writes for each deal of a match."""

@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..cards import BIT, CODES, SUITS, Card, Mask, card as card_of, cards_in, pack
+from ..check.replay import event_cards
 from ..declarations import FOURS
 from ..engine import Deal
 from ..errors import IllegalAction, IllegalDeclaration, IllegalPlay
-from ..check.replay import event_cards
 from ..events import Action, Cante, Context, Exchange, Play, Tute
 from ..i18n import N_, Later, gettext as _
 from ..rules import Ruleset
