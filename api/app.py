@@ -21,10 +21,10 @@ from fastapi_offline import FastAPIOffline
 
 from tutepgn.limits import check_settings
 
-from . import i18n, problems
+from . import language, problems
 from .deps import Service
 from .head import HeadAsGet
-from .limits import SecurityHeaders
+from .guards import SecurityHeaders
 from .routes import analysis, archive, boards, club, deals, pages, recordings, records, rules, view
 from .settings import Settings
 
@@ -58,12 +58,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if service.settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=service.settings.cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["X-API-Key", "Content-Type"])
-    app.add_middleware(i18n.Language)  # the reader's language, spoken while the request is answered
+    app.add_middleware(language.Language)  # the reader's language, spoken while the request is answered
     app.add_middleware(HeadAsGet)  # HEAD answered as GET, without the body
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     problems.install(app)
-    for router in (i18n.router(), deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
+    for router in (language.router(), deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
                    recordings.router(service), club.router(service), boards.router(service),
                    pages.router(service), view.router(service)):
         app.include_router(router)

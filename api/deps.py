@@ -17,16 +17,16 @@ from fastapi import Header, HTTPException, Query, Request
 from pydantic import ValidationError
 
 from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
-from tutepgn.archive.analysis import store_rows
+from tutepgn.archive.analyses import store_rows
 from tutepgn.archive.rows import Raw
 from tutepgn.errors import ArchiveError, ArchiveWriteError, ErrorItem
 from tutepgn.i18n import N_, ngettext
 from tutepgn.i18n import gettext as _
-from tutepgn.live import Recording, Recordings
+from tutepgn.recording.live import Recording, Recordings
 
-from .i18n import number
+from .language import number
 from .jobs import Jobs
-from .limits import Deadline
+from .guards import Deadline
 from .pool import PageCache, Readers
 from .problems import parameter_errors
 from .settings import Settings

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutepgn.archive.analysis import analysis_row
+from tutepgn.archive.analyses import analysis_row
 from tutepgn.workers import lifeline
 
 QUICK_SECONDS = 1.0

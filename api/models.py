@@ -8,7 +8,7 @@ from tutepgn.archive import DealSummary
 from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
-from tutepgn.validate import ReportModel, Summary
+from tutepgn.check.validate import ReportModel, Summary
 
 
 class ValidationResponse(BaseModel):

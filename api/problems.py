@@ -22,8 +22,8 @@ from tutepgn.errors import ErrorItem, Problem, TuteError
 from tutepgn.i18n import N_, ngettext, pydantic_message
 from tutepgn.i18n import gettext as _
 
-from .i18n import PAGES, number
-from .limits import security_headers
+from .language import PAGES, number
+from .guards import security_headers
 
 TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
           409: N_("Conflict"), 413: N_("Payload too large"), 422: N_("Unprocessable content"),

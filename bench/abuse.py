@@ -45,7 +45,7 @@ import httpx
 
 from serve_load import build, free_port, load_average, percentile, search_params, stop_server, wait_ready
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 KEY = "tk_bench_abuse"
 IMPORT_RECORDS = 5

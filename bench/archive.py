@@ -1,7 +1,7 @@
 """The archive at scale: import simulated deals into DuckDB, import them again, then time searches and stats.
 
 1. Generates ``--deals`` simulated deals, the presets in equal shares, with
-   ``tutepgn.simulate.deal_records`` (a different seed per file), in 2 worker
+   ``tutepgn.recording.simulate.deal_records`` (a different seed per file), in 2 worker
    processes.  Files are cached under ``bench/out/deals/`` (git-ignored) and
    reused when present.
 2. Imports them into a fresh DuckDB file with ``Archive.import_sources(jobs=2)``
@@ -37,7 +37,7 @@ from typing import Any
 
 from tutepgn.archive import Archive, SearchFilters
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import PLAYERS, deal_records
+from tutepgn.recording.simulate import PLAYERS, deal_records
 
 OUT = Path(__file__).resolve().parent / "out"
 CHUNK = 10_000

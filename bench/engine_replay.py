@@ -4,7 +4,7 @@ Prints deals/s and card plays/s per CPU second of the one thread (``time.process
 load on the machine does not count), as the median of several runs:
 the engine (``Deal.apply`` of each event, then ``Deal.score``; target of
 issue 2: at least 20,000 deals/s, 800,000 card plays/s), and the validator's
-fast path in C (``tutepgn.fastreplay.check`` on the deal's start: the same
+fast path in C (``tutepgn.check.fastreplay.check`` on the deal's start: the same
 verdict and score sheet; target of issue 18: at least 40,000 deals/s).
 
     python bench/engine_replay.py [--deals 5000] [--runs 7] [--json OUT]
@@ -17,10 +17,10 @@ import json
 import statistics
 import time
 
-from tutepgn import fastreplay
+from tutepgn.check import fastreplay
 from tutepgn.engine import Deal
 from tutepgn.rules import preset
-from tutepgn.simulate import simulate_deals
+from tutepgn.recording.simulate import simulate_deals
 
 
 def main() -> None:

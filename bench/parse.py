@@ -43,12 +43,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from tutepgn import fastreplay
+from tutepgn.check import fastreplay
 from tutepgn.events import Play
 from tutepgn.notation import iter_records, scan_headers
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
-from tutepgn.validate import validate_records
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import validate_records
 
 PRESETS_4P = ("ludoteka-pairs", "torofun-4p")
 SEED = 2026

@@ -1,4 +1,4 @@
-"""The stock reconstruction's speed: wall time of :func:`tutepgn.reconstruct.reconstruct` on one 2-player deal.
+"""The stock reconstruction's speed: wall time of :func:`tutepgn.check.reconstruct.reconstruct` on one 2-player deal.
 
 Simulated deals of each 2-player preset (fixed seeds), reconstructed from their events alone, as a scorer's
 record gives them (no Deal tag, no Stock tag): the matching over the events, the order found, and the replay
@@ -17,9 +17,9 @@ import json
 import statistics
 import time
 
-from tutepgn.reconstruct import reconstruct
+from tutepgn.check.reconstruct import reconstruct
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 PRESETS = ("playcard-2p", "torofun-2p")
 

@@ -1,9 +1,9 @@
 """Recording at the table, hands unknown: the time to judge one entry, and a whole deal.
 
 Each entry is judged by replaying every entry so far from the cards seen
-(:func:`tutepgn.sighted.check`), so an entry late in a deal costs the most.
+(:func:`tutepgn.recording.sighted.check`), so an entry late in a deal costs the most.
 For each preset, ``--deals`` simulated deals (fixed seed) are entered one
-event a line into a :class:`~tutepgn.recorder.Recorder` with no file, and the
+event a line into a :class:`~tutepgn.recording.recorder.Recorder` with no file, and the
 script prints the median and the slowest entry in milliseconds, the median
 time of a whole deal, and the median and slowest time to list the declarations
 offered after an entry (:meth:`Recorder.declarations`, each candidate judged
@@ -21,9 +21,9 @@ import time
 
 from tutepgn.cards import CODES
 from tutepgn.events import Context
-from tutepgn.recorder import Recorder
+from tutepgn.recording.recorder import Recorder
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 SEED = 2026
 

@@ -2,7 +2,7 @@
 
 1. Picks the archive: ``--db PATH``; else, with ``--deals N``,
    ``bench/out/serve-load-N.duckdb`` (built when missing: N simulated deals,
-   the presets in equal shares, ``tutepgn.simulate.deal_records`` and
+   the presets in equal shares, ``tutepgn.recording.simulate.deal_records`` and
    ``Archive.import_sources``); else the newest ``bench/out/archive-*.duckdb``
    that ``bench/archive.py`` left, or a 20,000-deal one built as above.
 2. Starts ``tute serve --db DB --port P --read-only`` (a real uvicorn process)
@@ -56,7 +56,7 @@ import httpx
 from tutepgn.archive import Archive
 from tutepgn.errors import ArchiveError
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import PLAYERS, deal_records
+from tutepgn.recording.simulate import PLAYERS, deal_records
 
 OUT = Path(__file__).resolve().parent / "out"
 P95_TARGET_MS = 200.0

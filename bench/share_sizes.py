@@ -12,9 +12,9 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from tutepgn.moment import positions
+from tutepgn.check.moment import positions
 from tutepgn.notation import iter_records
-from tutepgn.share import deal_link
+from tutepgn.notation.share import deal_link
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -9,7 +9,7 @@ solver (an empty table) per solve, one core:
 * a whole 3-player deal, each seat against the other two (torofun-3p): the time per seat;
 * the pure-Python search on the same 2-player endgames (8 tricks left);
 * the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots;
-* PIMC with 20 worlds (:func:`tutepgn.pimc.pimc_values`), a decision from trick 3 on: the same deals
+* PIMC with 20 worlds (:func:`tutepgn.analysis.pimc.pimc_values`), a decision from trick 3 on: the same deals
   at the lead of trick 3, the second card of trick 5 and the third of trick 7;
 * PIMC with 20 worlds in the 2-player stock phase (playcard-2p played by the greedy bots): the lead with
   4 cards in the stock (the stock horizon) and the reply with 2, each world placing the stock's order too.
@@ -34,10 +34,10 @@ import time
 from collections.abc import Callable
 
 from tutepgn import Deal, Play, preset
-from tutepgn.analysis import analyse
-from tutepgn.pimc import pimc_values
-from tutepgn.simulate import simulate_deals
-from tutepgn.solver import C_AVAILABLE, Position, Solver
+from tutepgn.analysis.deal_analysis import analyse
+from tutepgn.analysis.pimc import pimc_values
+from tutepgn.recording.simulate import simulate_deals
+from tutepgn.analysis.solve import C_AVAILABLE, Position, Solver
 
 WIN = 66
 """Points that win a 4-player deal of 130 without cantes whatever the tie rule."""

@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from solve import before_play, endgame
 
 from tutepgn import Deal, Play, preset
-from tutepgn.simulate import simulate_deals
-from tutepgn.solver import Position, Solver
+from tutepgn.recording.simulate import simulate_deals
+from tutepgn.analysis.solve import Position, Solver
 
 
 def whole_deals(seeds: int) -> Iterator[tuple[str, Position]]:

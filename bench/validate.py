@@ -26,8 +26,8 @@ from itertools import chain, zip_longest
 
 from tutepgn.notation import iter_raw_records, iter_records
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
-from tutepgn.validate import validate_sources
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import validate_sources
 
 SEED = 2026
 PRESETS = ("ludoteka-pairs", "torofun-4p")

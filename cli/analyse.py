@@ -19,8 +19,8 @@ from tutepgn.errors import NotationError, OutputError, TuteError
 from tutepgn.i18n import N_, gettext as _, ngettext
 
 if TYPE_CHECKING:  # the solver and the reader load when the command runs, not for ``tute --help``
-    from tutepgn.analysis import DealAnalysis
-    from tutepgn.annotate import RecordAnalysis
+    from tutepgn.analysis.deal_analysis import DealAnalysis
+    from tutepgn.analysis.annotate import RecordAnalysis
     from tutepgn.notation import Record
 
 
@@ -48,7 +48,7 @@ def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[Rende
     if not analysis.complete:
         yield Text(_("the deal was not played to its last trick (a tute, or the record stops): actual is what "
                      "was made until then"), style="dim")
-    from tutepgn.analysis import NOT_SEEN  # loaded already: the analysis is here
+    from tutepgn.analysis.deal_analysis import NOT_SEEN  # loaded already: the analysis is here
 
     unvalued = Counter(h.reason for h in analysis.hidden if h.reason is not None)
     for reason, count in unvalued.items():
@@ -88,7 +88,7 @@ def analyse(
     Exit codes: 0 every record analysed, 1 some record could not be (illegal, no starting position),
     2 unreadable input, usage error, or an output that cannot be written.
     """
-    from tutepgn.annotate import analyse_records
+    from tutepgn.analysis.annotate import analyse_records
     from tutepgn.cli.scale import on_cluster
     from tutepgn.notation import tpgn
 

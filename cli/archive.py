@@ -27,7 +27,7 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
                                 fail, format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
 from tutepgn.i18n import N_, gettext as _, ngettext
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
     from tutepgn.archive import Archive, ImportSummary, ServiceArchive
@@ -224,7 +224,7 @@ def show(
     dataset: DatasetOption = None,
 ) -> None:
     """Print one archived deal: its record, as stored or as JSON."""
-    from tutepgn.archive.export import written
+    from tutepgn.archive.download import written
 
     form = chosen(fmt, as_json)
     archive, text = _ask(db, lambda a: a.text(deal), dataset)
@@ -265,7 +265,7 @@ def stats(
         raise fail(ValueError(_("--plot writes .png or .svg")))
     _archive, result = _ask(db, lambda a: a.stats(filters), dataset)
     if plot is not None:
-        from tutepgn.plot import plot_points
+        from tutepgn.cli.plot import plot_points
         plot_points(result["points"], plot)
         err.print(_("wrote {path}", path=plot), soft_wrap=True, highlight=False)
     emit(form, result, render=lambda: _stats_text(result))

@@ -1,4 +1,4 @@
-"""``tute convert``: a thin layer over :func:`tutepgn.convert.convert`."""
+"""``tute convert``: a thin layer over :func:`tutepgn.notation.convert.convert`."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def convert(
     Records that cannot be read are reported on stderr with their location and
     left out (exit 1); bad options or unreadable input exit 2.
     """
-    from tutepgn import convert as convert_mod  # the reader loads when the command runs
+    from tutepgn.notation import convert as convert_mod  # the reader loads when the command runs
 
     target = to or convert_mod.format_of_path(output)
     if target is None:

@@ -117,7 +117,7 @@ class SpokenContext(typer.Context):
 
 class PlainTypes:
     """The help of a command of ``tute`` in the language spoken (the command's docstring, each parameter's
-    ``help=``: messages of the catalogue, ``tutepgn.i18ncheck.cli_help``), with plain types (:func:`plain_type`),
+    ``help=``: messages of the catalogue, ``tests/i18ncheck.py``'s ``cli_help``), with plain types (:func:`plain_type`),
     the help option included."""
 
     params: list[Any]

@@ -12,11 +12,11 @@ from rich.text import Text
 from tutepgn.cli.output import fail, out
 from tutepgn.errors import LimitError, TuteError
 from tutepgn.i18n import gettext as _
-from tutepgn.inputs import read_line
+from tutepgn.notation.inputs import read_line
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
-from tutepgn.render import render_frame
-from tutepgn.session import Session
+from tutepgn.cli.render import render_frame
+from tutepgn.recording.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
+from tutepgn.recording.session import Session
 from tutepgn.visible import visible
 
 
@@ -31,7 +31,7 @@ def _show(reply: Reply) -> None:
 
 
 def ask(prompt: str) -> str:
-    """A line typed after ``prompt``, as ``input()`` reads it but bounded (:func:`tutepgn.inputs.read_line`): a
+    """A line typed after ``prompt``, as ``input()`` reads it but bounded (:func:`tutepgn.notation.inputs.read_line`): a
     line over ``TUTEPGN_MAX_LINE_BYTES`` is refused, unread and unshown, and asked for again."""
     while True:
         sys.stdout.write(visible(prompt))

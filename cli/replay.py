@@ -14,7 +14,7 @@ from tutepgn.errors import TuteError
 from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:  # the reader loads when the command runs, not for ``tute --help``
-    from tutepgn.replay import Frame
+    from tutepgn.check.replay import Frame
 
 NEXT, PREVIOUS, FIRST, LAST, QUIT = "next", "previous", "first", "last", "quit"
 KEYS = {
@@ -46,7 +46,7 @@ def move(index: int, key: str, count: int) -> int | None:
 
 def _browse(steps: list[Frame], first: int = 0) -> None:
     """Show one frame at a time, driven by the keyboard, from frame ``first``."""
-    from tutepgn.render import render_frame
+    from tutepgn.cli.render import render_frame
 
     index: int | None = first
     while index is not None:
@@ -82,11 +82,11 @@ def replay(
     printed in order.  --from starts from a position string, --positions
     prints them, --link prints the deal's shareable link.
     """
-    from tutepgn.moment import Moment
-    from tutepgn.moment import positions as position_strings
-    from tutepgn.render import render_frame
-    from tutepgn.replay import frame_data, frames, pick_record
-    from tutepgn.share import deal_link
+    from tutepgn.check.moment import Moment
+    from tutepgn.check.moment import positions as position_strings
+    from tutepgn.cli.render import render_frame
+    from tutepgn.check.replay import frame_data, frames, pick_record
+    from tutepgn.notation.share import deal_link
 
     form = chosen(fmt, as_json)
     index = 0

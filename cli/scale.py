@@ -15,9 +15,9 @@ from tutepgn.errors import ArchiveError, ClusterError
 from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:
-    from tutepgn.annotate import Mapper
+    from tutepgn.analysis.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
-    from tutepgn.archive.analysis import AnalyseSummary
+    from tutepgn.archive.analyses import AnalyseSummary
 
 def cluster_option(work: str) -> Any:
     """The ``--cluster ADDRESS`` option of a command that does ``work`` (a message, marked ``N_``) on a Dask

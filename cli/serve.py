@@ -35,7 +35,7 @@ def serve(
     import uvicorn
 
     from tutepgn.api.app import Settings, create_app
-    from tutepgn.api.limits import uvicorn_options
+    from tutepgn.api.guards import uvicorn_options
     from tutepgn.archive import Archive, announced, service_url
     from tutepgn.errors import ArchiveError
 
@@ -47,7 +47,7 @@ def serve(
         return serve_dataset(settings, host, port, workers, load)
     if load:
         from tutepgn.cli.archive import import_or_fail, open_archive
-        from tutepgn.inputs import expand
+        from tutepgn.notation.inputs import expand
         try:
             sources = expand(load)
         except FileNotFoundError as exc:
@@ -82,7 +82,7 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
     import uvicorn
 
     from tutepgn.api.app import create_app
-    from tutepgn.api.limits import uvicorn_options
+    from tutepgn.api.guards import uvicorn_options
     from tutepgn.cli.scale import open_dataset
 
     if load:

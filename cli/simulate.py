@@ -13,7 +13,7 @@ from tutepgn.cli.rules import ruleset
 from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the bots and the writers load when the command runs, not for ``tute --help``
-    from tutepgn.simulate import BotName
+    from tutepgn.recording.simulate import BotName
 
 
 def simulate(
@@ -28,9 +28,9 @@ def simulate(
 ) -> None:
     """Play deals or matches with built-in bots and write their records in Tute PGN (or JSON)."""
     from tutepgn.notation import jsonform, tpgn
-    from tutepgn.sheets import score_sheet
-    from tutepgn.simulate import deal_records, match_records
-    from tutepgn.validate import validate
+    from tutepgn.cli.sheets import score_sheet
+    from tutepgn.recording.simulate import deal_records, match_records
+    from tutepgn.check.validate import validate
 
     r = ruleset(rules)
     if bot not in ("random", "greedy"):

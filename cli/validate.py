@@ -15,7 +15,7 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
 from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
 from tutepgn.i18n import N_, gettext as _
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 
 
 def validate(
@@ -37,8 +37,8 @@ def validate(
     Exit codes: 0 all valid, 1 some invalid or mismatched, 2 unreadable input or usage error.
     """
     from tutepgn.cli.scale import on_cluster
-    from tutepgn.sheets import findings_text, score_sheet  # the validator loads when the command runs
-    from tutepgn.validate import ReportModel, Summary, tally, validate_sources
+    from tutepgn.cli.sheets import findings_text, score_sheet  # the validator loads when the command runs
+    from tutepgn.check.validate import ReportModel, Summary, tally, validate_sources
 
     form = chosen(fmt, as_json, nl)
     ruleset = ruleset_of(rules) if rules else None
@@ -97,7 +97,7 @@ def validate(
 
 def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     """Write the corrected file and say where (never silently)."""
-    from tutepgn.fixes import write_fixed
+    from tutepgn.check.fixes import write_fixed
 
     fixed, target, backup = write_fixed(path, reports, in_place=in_place)
     if not fixed:

@@ -8,7 +8,7 @@ import pytest
 
 os.environ["TUTEPGN_LANG"] = "en"  # subprocesses (the CLI's tests) inherit it
 
-from tutepgn import fastreplay  # noqa: E402  # after the language is set
+from tutepgn.check import fastreplay  # noqa: E402  # after the language is set
 
 
 @pytest.fixture(params=["c", "python"])

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tutepgn.annotate import analyse_record, annotate, deal_of
+from tutepgn.analysis.annotate import analyse_record, annotate, deal_of
 from tutepgn.notation import NAG_GLYPHS, tpgn
-from tutepgn.validate import validate
+from tutepgn.check.validate import validate
 from tutepgn.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tutepgn import Play, preset
-from tutepgn.analysis import CANTES_WITH_STOCK, MARKS, NOT_SEEN, STOCK_HORIZON, analyse, mark
+from tutepgn.analysis.deal_analysis import CANTES_WITH_STOCK, MARKS, NOT_SEEN, STOCK_HORIZON, analyse, mark
 from tutepgn.cards import card_code
-from tutepgn.simulate import simulate_deals
-from tutepgn.solver import C_AVAILABLE
+from tutepgn.recording.simulate import simulate_deals
+from tutepgn.analysis.solve import C_AVAILABLE
 
 BACKENDS = ["python", "c"] if C_AVAILABLE else ["python"]
 

@@ -37,7 +37,7 @@ from tutepgn.archive import CSV_COLUMNS, Archive, SearchFilters, encode_cursor
 from tutepgn.errors import ErrorItem
 from tutepgn.notation import iter_raw_records
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "tk_live_9f2c1e7b44d0a8s3cr3t"

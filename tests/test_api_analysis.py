@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tutepgn.annotate import analyse_record
+from tutepgn.analysis.annotate import analyse_record
 from tutepgn.api import jobs
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive

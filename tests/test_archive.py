@@ -43,8 +43,8 @@ from tutepgn.events import Exchange, Play
 from tutepgn.errors import LimitError, NotationError
 from tutepgn.notation import SEAT_TAGS, Record, iter_raw_records, parse_record, scan_tags
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records, greedy_bot, match_records
-from tutepgn.validate import validate_records
+from tutepgn.recording.simulate import deal_records, greedy_bot, match_records
+from tutepgn.check.validate import validate_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 TABLES = ("deals", "plays", "declarations", "hands", "issues")

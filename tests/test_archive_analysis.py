@@ -12,10 +12,10 @@ from typing import Any
 import duckdb
 import pytest
 
-from tutepgn.analysis import ANALYSIS_VERSION, analyse, mark
-from tutepgn.annotate import deal_of
+from tutepgn.analysis.deal_analysis import ANALYSIS_VERSION, analyse, mark
+from tutepgn.analysis.annotate import deal_of
 from tutepgn.archive import Archive, SearchFilters, rebuild_file
-from tutepgn.archive.analysis import VERSION_KEY
+from tutepgn.archive.analyses import VERSION_KEY
 from tutepgn.cards import card_code
 from tutepgn.errors import ArchiveError
 from tutepgn.events import Play
@@ -174,6 +174,7 @@ def test_tute_archive_analyse(tmp_path: Path) -> None:
 
 def test_importing_the_archive_does_not_load_the_solver() -> None:
     """The stored rows' version comes from a module of its own: searches and imports never load the solver."""
-    code = "import sys, tutepgn.archive; print(*(m in sys.modules for m in ('tutepgn.analysis', 'tutepgn.solver')))"
+    code = ("import sys, tutepgn.archive, tutepgn.archive.store; "
+            "print(*(m in sys.modules for m in ('tutepgn.analysis.deal_analysis', 'tutepgn.analysis.solve')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

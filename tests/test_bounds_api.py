@@ -32,8 +32,8 @@ from tutepgn.api.jobs import QUICK_SECONDS
 from tutepgn.archive import Archive
 from tutepgn.errors import Problem
 from tutepgn.rules import preset
-from tutepgn.share import deal_link, encode_deal
-from tutepgn.simulate import deal_records
+from tutepgn.notation.share import deal_link, encode_deal
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

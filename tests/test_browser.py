@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_play
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.notation import read_record
-from tutepgn.replay import frames
+from tutepgn.check.replay import frames
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

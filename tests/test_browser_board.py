@@ -24,9 +24,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
-from tutepgn.moment import Moment
+from tutepgn.check.moment import Moment
 from tutepgn.notation import read_record
-from tutepgn.replay import frames
+from tutepgn.check.replay import frames
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

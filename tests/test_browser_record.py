@@ -41,7 +41,7 @@ from tutepgn.archive import Archive
 from tutepgn.cards import CODES
 from tutepgn.events import Action, Context, Play, Tute
 from tutepgn.notation import Record, iter_records, read_record
-from tutepgn.validate import validate
+from tutepgn.check.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium")

@@ -165,7 +165,7 @@ def test_filters_are_generated_from_the_model(db: Path) -> None:
 
 
 def test_replay_json_gives_every_frame() -> None:
-    from tutepgn.replay import frame_data, frames, pick_record
+    from tutepgn.check.replay import frame_data, frames, pick_record
     steps = frames(pick_record(SAMPLES / "ludoteka-match.tpgn", 2))
     result = runner.invoke(app, ["replay", str(SAMPLES / "ludoteka-match.tpgn"), "--record", "2", "--format", "json"])
     assert result.exit_code == 0, result.output

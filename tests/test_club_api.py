@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.notation import read_record
-from tutepgn.replay import frame_data, frames
+from tutepgn.check.replay import frame_data, frames
 from tutepgn.rules import PRESETS, option_rows, preset
 from tutepgn.sources import decisions_for
 

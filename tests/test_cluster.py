@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from tutepgn.archive.columns import ROW_TABLES
 from tutepgn.archive.dataset import Dataset, connect_dataset, import_dataset
 from tutepgn.cli.main import app
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 
 distributed = pytest.importorskip("distributed")
@@ -117,7 +117,7 @@ import sys
 import tutepgn.archive.dataset as module
 from distributed import Client
 from tutepgn.archive.cluster import import_cluster
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 module.piece_size = lambda: %d
 commit, commits = module.Dataset.commit, []

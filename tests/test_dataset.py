@@ -15,7 +15,7 @@ from tutepgn.archive import Archive, SearchFilters
 from tutepgn.archive.columns import ROW_TABLES
 from tutepgn.archive.dataset import Dataset, connect_dataset, dataset_archive, import_dataset
 from tutepgn.cli.main import app
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ import pytest
 
 from tutepgn.notation import export_text, iter_raw_records, parse_record, writer
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

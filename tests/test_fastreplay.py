@@ -18,16 +18,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from tutepgn import fastreplay
+from tutepgn.check import fastreplay
 from tutepgn.cards import card
 from tutepgn.engine import Deal
 from tutepgn.events import Action, Cante, Exchange, Play, Tute
 from tutepgn.notation import Record
-from tutepgn.replay import replay
+from tutepgn.check.replay import replay
 from tutepgn.errors import UnknownRuleset
 from tutepgn.rules import OPTIONS, PRESETS, Ruleset, preset
-from tutepgn.simulate import simulate_deals
-from tutepgn.validate import validate
+from tutepgn.recording.simulate import simulate_deals
+from tutepgn.check.validate import validate
 
 pytestmark = pytest.mark.skipif(not fastreplay.C_AVAILABLE, reason="the C core was not built")
 

@@ -14,7 +14,7 @@ from tutepgn import i18n
 from tutepgn.api.app import create_app
 from tutepgn.api.settings import Settings
 from tutepgn.errors import SettingError
-from tutepgn.i18ncheck import catalogue_problems, template_literals
+from i18ncheck import catalogue_problems, template_literals
 
 TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "api" / "templates").glob("*.html"))
 

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.citations import TEXTS
-from tutepgn.convert import convert
+from tutepgn.notation.convert import convert
 from tutepgn.i18n import catalogue
 from tutepgn.notation import read_record
-from tutepgn.replay import frames
+from tutepgn.check.replay import frames
 from tutepgn.sources import DECISIONS, SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent

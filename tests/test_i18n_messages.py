@@ -21,8 +21,8 @@ from tutepgn.api.settings import Settings
 from tutepgn.archive import Archive
 from tutepgn.i18n import speaking
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
-from tutepgn.validate import validate_text
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import validate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ERROR_CLASSES = frozenset(node.name for node in ast.parse((ROOT / "tutepgn" / "errors.py").read_text()).body
@@ -31,9 +31,9 @@ ERROR_CLASSES = frozenset(node.name for node in ast.parse((ROOT / "tutepgn" / "e
 LIBRARY = sorted(str(p.relative_to(ROOT)) for folder in ("tutepgn", "api") for p in (ROOT / folder).rglob("*.py"))
 """Every module of the library and of the service: findings, refusals, located errors, sheets, frames, settings."""
 NOT_FOR_PEOPLE = {
-    ("tutepgn/analysis.py", "ValueError(): 'the identity is for two sides without cantes"):
+    ("tutepgn/analysis/deal_analysis.py", "ValueError(): 'the identity is for two sides without cantes"):
         "a caller's mistake: identity_holds is asked only of a two-sided deal without cantes (tests, bench)",
-    ("tutepgn/solver/solve.py", "ValueError(): f'card {only} is not a legal play in this position'"):
+    ("tutepgn/analysis/solve.py", "ValueError(): f'card {only} is not a legal play in this position'"):
         "a caller's mistake: the analysis forces only legal cards, and the message names the card's number",
 }
 """Messages no person reads (a bug if one is seen), by module and the check's own words for them: why each is
@@ -76,7 +76,7 @@ def message_literals(source: str, *, cli: bool) -> list[tuple[int, str]]:
     code, message)``; in the library the first of ``ValueError``, ``FileExistsError`` (its second, after the
     errno) and ``Reply``; in ``cli/`` the first of ``typer.echo``/``secho``, ``print`` (any console's),
     ``BadParameter``, ``ValueError`` and ``OSError`` (raised through ``fail``), and an f-string or built text as ``help=`` (a literal ``help=`` is a message: cli/main.py
-    translates it as the help is written, and ``tutepgn.i18ncheck`` finds it for the catalogue).
+    translates it as the help is written, and ``tests/i18ncheck.py`` finds it for the catalogue).
     """
     found = []
     for node in ast.walk(ast.parse(source)):

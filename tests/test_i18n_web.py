@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from test_browser import CHROMIUM, KEY, RECORDED, base_url, browser  # noqa: F401 (the fixtures)
 
 from tutepgn.api.app import Settings, create_app
-from tutepgn.i18ncheck import script_literals
+from i18ncheck import script_literals
 from tutepgn.notation import read_record
 
 ROOT = Path(__file__).resolve().parent.parent

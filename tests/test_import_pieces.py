@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tutepgn.archive import rows
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
 from tutepgn.cli.main import app
-from tutepgn.convert import convert, format_of_path, iter_input, sniff
+from tutepgn.notation.convert import convert, format_of_path, iter_input, sniff
 from tutepgn.errors import ConvertError, JsonRecordError, NotationError, TuteError
 from tutepgn.notation import Note, Record, iter_records, read_record, write_record
 from tutepgn.notation.jsonform import from_json, iter_json, iter_jsonl, model_to_record, record_to_model, to_json
 from tutepgn.notation.jsonmodel import RecordModel, json_schema, schema_text
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "docs" / "schema" / "record.schema.json"

@@ -22,12 +22,12 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from tutepgn.api.app import Settings, create_app
-from tutepgn.api.limits import Deadline
+from tutepgn.api.guards import Deadline
 from tutepgn.api.pool import PageCache
 from tutepgn.archive import CSV_COLUMNS, Archive, SearchFilters
 from tutepgn.errors import LimitError, Problem
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "tk_test_limits"

@@ -16,11 +16,11 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from tutepgn import live
+from tutepgn.recording import live
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.notation import read_record
-from tutepgn.replay import frames
+from tutepgn.check.replay import frames
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "torofun-4p-lost-cante.tpgn"

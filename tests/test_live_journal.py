@@ -21,9 +21,9 @@ import pytest
 
 from test_live_api import KEY, WRITE, sample_start
 from test_live_crash import Served
-from tutepgn.journal import SET_ASIDE, read_lines
+from tutepgn.recording.journal import SET_ASIDE, read_lines
 from tutepgn.limits import max_record_bytes
-from tutepgn.live import Recording, Recordings, check_line
+from tutepgn.recording.live import Recording, Recordings, check_line
 from tutepgn.notation import SEAT_TAGS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def journals(folder: Path) -> list[str]:
 EVERY_OFFSET = """
 import json, resource, sys
 from pathlib import Path
-from tutepgn.live import Recordings
+from tutepgn.recording.live import Recordings
 
 folder, start, entries = Path(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]

@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from tutepgn import live
+from tutepgn.recording import live
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.limits import max_record_bytes

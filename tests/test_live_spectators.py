@@ -31,10 +31,10 @@ from tutepgn.archive import Archive
 from tutepgn.cards import CODES, SUIT_LETTERS
 from tutepgn.engine import Deal
 from tutepgn.events import Cante, Exchange, Play, Tute
-from tutepgn.live import Recording, Recordings
+from tutepgn.recording.live import Recording, Recordings
 from tutepgn.notation.split import text_size
 from tutepgn.notation.record import PLAY_BYTES
-from tutepgn.recorder import Recorder
+from tutepgn.recording.recorder import Recorder
 from tutepgn.rules import ruleset
 from tutepgn.api.app import Settings, create_app
 

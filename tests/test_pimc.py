@@ -7,9 +7,9 @@ import pytest
 from tutepgn import Cante, Deal, Exchange, Play, preset
 from tutepgn.cards import BIT, SUIT_MASK
 from tutepgn.declarations import CANTE_PAIRS
-from tutepgn.pimc import World, knowledge, pimc_values, replays, sample_worlds, starting_deal
-from tutepgn.simulate import simulate_deals
-from tutepgn.solver import Position, Solver
+from tutepgn.analysis.pimc import World, knowledge, pimc_values, replays, sample_worlds, starting_deal
+from tutepgn.recording.simulate import simulate_deals
+from tutepgn.analysis.solve import Position, Solver
 
 
 def midway(name: str, seed: int, plays: int) -> Deal:

@@ -2,7 +2,7 @@
 
 The issue's probes (3 players with 99 unknown cards each, a stock of 99 in a
 3-player deal, a cante of 999) and one probe per constraint of
-``tutepgn.possible`` are refused by ``Moment.parse`` in both languages, by
+``tutepgn.check.possible`` are refused by ``Moment.parse`` in both languages, by
 ``/view?p=`` (422) and by ``tute replay --from`` (exit 2); every position of
 simulated deals of every preset, whole and from each seat, still reads, and a
 real position with one count changed does not.
@@ -23,9 +23,9 @@ from hypothesis import given, settings, strategies as st
 from tutepgn import NotationError, Ruleset, preset
 from tutepgn.api.app import Settings, create_app
 from tutepgn.i18n import speaking
-from tutepgn.moment import FIELDS, Moment, positions
+from tutepgn.check.moment import FIELDS, Moment, positions
 from tutepgn.rules import PRESETS
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBES = [

@@ -8,7 +8,7 @@ from tutepgn.cards import CODES
 from tutepgn.errors import JsonRecordError, NotationError
 from tutepgn.events import Cante, Context, Exchange, Play, Tute, event_from_json, parse_declaration
 from tutepgn.notation import Entry, Note, Record, iter_records, jsonform, read_record, tpgn
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 from tutepgn.rules import preset
 
 CTX = Context(seats=("N", "W", "S", "E"), trump=3)  # bastos is trump
@@ -60,7 +60,7 @@ def test_declaration_errors_are_located_at_their_token(play: str, line: int, col
 
 
 def test_the_same_parser_reads_the_export_form_the_grammar_and_the_recorder() -> None:
-    from tutepgn.recorder import Recorder
+    from tutepgn.recording.recorder import Recorder
     from tutepgn.errors import EntryError
     text = '[Rules "torofun-2p"]\n[Trump "5B"]\n\n1. N 1O 3O\nS 20C\nN tute 11\nS x7B\n*\n'
     export = read_record(text)

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutepgn.errors import NotationError
-from tutepgn.notation import export, iter_records, scan_headers, scan_tags, split
-from tutepgn.notation.export import read_export
+from tutepgn.notation import export_reader, iter_records, scan_headers, scan_tags, split
+from tutepgn.notation.export_reader import read_export
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records, match_records
+from tutepgn.recording.simulate import deal_records, match_records
 
 LAX = ('; a file comment\n  [Event "Club night"]   [Site "Ma\\"drid"]\n[Rules\t  "playcard-2p"]\n\n[Trump "3O"]\n'
        "{An intro comment\nover two lines, with a \\} brace}\n1.  N\tAO !  SE ?! {first trick}\n"
@@ -201,14 +201,14 @@ def read_both(text: str) -> tuple[list[tuple], list[tuple]]:
             found.append(None if record is None else (record.tags, record.tag_lines, record.events, record.termination,
                                                       record.tpgn()))
         return found
-    return in_c_and_in_python(export, "C_TRICKS", records)
+    return in_c_and_in_python(export_reader, "C_TRICKS", records)
 
 
 @settings(derandomize=True, database=None, max_examples=1500, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(damaged())
 def test_the_trick_lines_read_the_same_in_c_and_in_python(text: str) -> None:
-    if export.c_tricks() is None:
+    if export_reader.c_tricks() is None:
         return  # the extension is not built: there is one loop only
     in_c, in_python = read_both(text)
     assert in_c == in_python
@@ -227,5 +227,5 @@ def test_each_kind_of_line_reads_the_same_in_c_and_in_python(line: str) -> None:
     assert in_c == in_python
     if line in ("2. S 12B 10O", "2. S 11C 7E", "S 20B"):
         assert in_c[0] is not None  # read by the export reader, not declined
-    if export.c_tricks() is not None and line == "2. S 12B 10O":
+    if export_reader.c_tricks() is not None and line == "2. S 12B 10O":
         assert len(in_c[0][2]) == 4

@@ -18,12 +18,12 @@ from tutepgn.cards import CODES
 from tutepgn.events import Cante, Exchange, Play, Tute
 from tutepgn.errors import NotationError
 from tutepgn.notation import Note, Record, iter_records, play_lines, read_record, scan_headers, scan_tags, split
-from tutepgn.notation.export import read_export
+from tutepgn.notation.export_reader import read_export
 from tutepgn.notation.grammar import not_a_card, read_grammar, syntax_errors
 from tutepgn.notation.split import BLOCK_SIZE
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records, match_records
-from tutepgn.validate import validate
+from tutepgn.recording.simulate import deal_records, match_records
+from tutepgn.check.validate import validate
 
 
 ROOT = Path(__file__).resolve().parent.parent

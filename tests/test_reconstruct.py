@@ -27,10 +27,10 @@ from tutepgn.cards import CARD_SUIT, card, cards_in, pack
 from tutepgn.declarations import CANTE_PAIRS, FOURS
 from tutepgn.events import Action, Cante, Exchange, Play, Tute
 from tutepgn.notation import Record, iter_records, read_record
-from tutepgn.reconstruct import reconstruct
+from tutepgn.check.reconstruct import reconstruct
 from tutepgn.rules import Ruleset, preset
-from tutepgn.simulate import deal_records
-from tutepgn.validate import Report, validate
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import Report, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ["playcard-2p", "torofun-2p"]
@@ -373,7 +373,7 @@ def test_every_prefix_of_a_deal_is_possible_and_dealt() -> None:
 def test_first_deal_of_a_match_with_a_leader_card() -> None:
     """A custom 2-player ruleset whose first deal is led by the holder of the 2 of oros: the first leader held it
     (or, when mano leads, the other seat was not dealt it), and the matches validate without their stock."""
-    from tutepgn.simulate import match_records
+    from tutepgn.recording.simulate import match_records
     rules = Ruleset.from_spec("playcard-2p first_deal_leader_card=2O first_deal_trump=O")
     leaders = set()
     for record in match_records(rules, 12, seed=3):

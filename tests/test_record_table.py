@@ -23,13 +23,13 @@ from tutepgn import Deal, preset
 from tutepgn.cards import CODES
 from tutepgn.events import Action, Context, Play, Tute
 from tutepgn.notation import SEAT_TAGS, Record, iter_records, read_record
-from tutepgn.reconstruct import reconstruct
-from tutepgn.recorder import Recorder
-from tutepgn.replay import replay
+from tutepgn.check.reconstruct import reconstruct
+from tutepgn.recording.recorder import Recorder
+from tutepgn.check.replay import replay
 from tutepgn.rules import PRESETS
-from tutepgn.session import Session
-from tutepgn.simulate import greedy_bot
-from tutepgn.validate import validate, validate_records
+from tutepgn.recording.session import Session
+from tutepgn.recording.simulate import greedy_bot
+from tutepgn.check.validate import validate, validate_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -91,7 +91,7 @@ def turned(record: Record) -> str:
 def determined_hands(record: Record) -> tuple[int, ...] | None:
     """2 players: the hands once the stock is drawn out (None if the deal ends before), which the play determines
     (every card in them is played later), on the record's deal or, without Deal and Stock, on the one
-    :func:`~tutepgn.reconstruct.reconstruct` finds."""
+    :func:`~tutepgn.check.reconstruct.reconstruct` finds."""
     header = record.header()
     if header.stock:
         deal = header.deal()
@@ -548,7 +548,7 @@ def test_two_players_exchange_and_last_draw_move_the_turned_card() -> None:
 def test_every_simulated_deal_is_accepted_as_seen_and_reconstructed(path: Path) -> None:
     """No false refusal: every legal deal (first deals of matches included) passes the checks from the cards
     seen, and with 3 and 4 players the hands reconstructed at the end are the deal's."""
-    from tutepgn.sighted import Start, check, reconstructed_deal
+    from tutepgn.recording.sighted import Start, check, reconstructed_deal
 
     count = 0
     for record in iter_records(path):

@@ -21,11 +21,11 @@ from tutepgn.cli.replay import move
 from tutepgn.engine import Deal
 from tutepgn.events import Cante, Context, Play
 from tutepgn.notation import Record, format_side_values, read_record
-from tutepgn.recorder import Recorder
-from tutepgn.replay import frame_data, frames, replay
-from tutepgn.render import render_frame, table_text
+from tutepgn.recording.recorder import Recorder
+from tutepgn.check.replay import frame_data, frames, replay
+from tutepgn.cli.render import render_frame, table_text
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records, greedy_bot
+from tutepgn.recording.simulate import deal_records, greedy_bot
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,8 +19,8 @@ from tutepgn import Deal, IllegalDeclaration, preset
 from tutepgn.cards import CODES, COPAS
 from tutepgn.events import Cante, Play
 from tutepgn.notation import Record, read_record
-from tutepgn.simulate import deal_records
-from tutepgn.validate import Report, validate
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import Report, validate
 from tutepgn.sources import DECISIONS
 
 N, S = 0, 1

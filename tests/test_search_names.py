@@ -20,7 +20,7 @@ from tutepgn.archive import names as seat_names
 from tutepgn.cli.main import app
 from tutepgn.notation import Record, parse_record, tpgn
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -13,10 +13,10 @@ import pytest
 from tutepgn.archive import Archive
 from tutepgn.archive.dataset import import_dataset
 from tutepgn.api.app import Settings, create_app
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import deal_records
+from tutepgn.recording.simulate import deal_records
 
 with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx is what we have
     warnings.simplefilter("ignore", DeprecationWarning)

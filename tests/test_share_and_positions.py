@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutepgn import Deal, LinkError, NotationError, preset
 from tutepgn.api.app import Settings, create_app
-from tutepgn.moment import Moment, positions
+from tutepgn.check.moment import Moment, positions
 from tutepgn.notation import iter_records, read_record
-from tutepgn.replay import Frame, frames, replay
+from tutepgn.check.replay import Frame, frames, replay
 from tutepgn.rules import PRESETS
-from tutepgn.share import deal_link, decode_deal, encode_deal, position_link
-from tutepgn.simulate import deal_records
+from tutepgn.notation.share import deal_link, decode_deal, encode_deal, position_link
+from tutepgn.recording.simulate import deal_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

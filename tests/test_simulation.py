@@ -11,7 +11,7 @@ from tutepgn.cards import CARD_POINTS, cards_in, pack
 from tutepgn.engine import Deal
 from tutepgn.events import Play
 from tutepgn.rules import PRESETS, preset
-from tutepgn.simulate import play_out, random_bot, simulate_deals, simulate_matches
+from tutepgn.recording.simulate import play_out, random_bot, simulate_deals, simulate_matches
 
 PRESET_NAMES = list(PRESETS)
 

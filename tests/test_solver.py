@@ -22,8 +22,8 @@ import pytest
 
 from tutepgn import PRESETS, Cante, Deal, Play, Tute
 from tutepgn.cards import CABALLO, REY, card, cards_in, pack
-from tutepgn.solver import C_AVAILABLE, Position, Solver, default_backend
-from tutepgn.solver.search import PythonSearch
+from tutepgn.analysis.solve import C_AVAILABLE, Position, Solver, default_backend
+from tutepgn.analysis.alphabeta import PythonSearch
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["python", "c"] if C_AVAILABLE else ["python"]
@@ -372,10 +372,10 @@ def test_an_install_without_a_compiler_answers_with_the_fallback(tmp_path: Path)
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert not list(target.rglob("ccore*.so"))
     positions = [p for p, _ in large_positions(12)]
-    script = ("import sys, tutepgn.solver as s\n"
-              "from tutepgn.solver import Position, Solver\n"
+    script = ("import sys, tutepgn.analysis as s\n"
+              "from tutepgn.analysis import Position, Solver\n"
               f"assert s.__file__.startswith({str(target)!r}) and not s.C_AVAILABLE\n"
-              "import tutepgn.native, tutepgn.fastreplay as f, tutepgn.notation.split as split\n"
+              "import tutepgn.native, tutepgn.check.fastreplay as f, tutepgn.notation.split as split\n"
               "assert tutepgn.native.ccore is None and f.BACKEND == 'python' and split.c_scan() is None\n"
               f"positions = [Position(**kw) for kw in {[_fields(p) for p in positions]!r}]\n"
               "print([Solver().value(p) for p in positions])\n")

@@ -13,7 +13,7 @@ import pytest
 from tutepgn.archive import Archive, SearchFilters
 from tutepgn.archive.dataset import dataset_archive, import_dataset
 from tutepgn.archive.search import SORTS
-from tutepgn.inputs import expand
+from tutepgn.notation.inputs import expand
 from tutepgn.notation import iter_raw_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

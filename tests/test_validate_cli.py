@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from tutepgn.cli.main import app
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records, match_records
+from tutepgn.recording.simulate import deal_records, match_records
 
 pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
 

@@ -30,8 +30,8 @@ import pytest
 from tutepgn.events import Tute
 from tutepgn.notation import iter_records, read_record
 from tutepgn.rules import preset
-from tutepgn.simulate import match_records
-from tutepgn.validate import Finding, Report, validate, validate_records
+from tutepgn.recording.simulate import match_records
+from tutepgn.check.validate import Finding, Report, validate, validate_records
 
 pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
 
@@ -741,7 +741,7 @@ def _report_schema() -> tuple[object, dict[str, object]]:
 
 def test_the_report_model_is_to_dict_typed_and_follows_the_schema() -> None:
     import json
-    from tutepgn.validate import ReportModel
+    from tutepgn.check.validate import ReportModel
     jsonschema, schema = _report_schema()
     bad = check(d2("1. N 4E 3O", "N x2B", "2. N 2O 2C", rules="torofun-2p"))
     texts = [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 1, seed=2)]

@@ -13,7 +13,7 @@ error where the tampering is:
   (``declare_by_trick_winner``) or by the trick's winner in a suit it does not
   hold (``cante_not_held``); a refused cante scores nothing, so it is the only error.
 
-Records are validated one by one with :func:`tutepgn.validate.validate`, so
+Records are validated one by one with :func:`tutepgn.check.validate.validate`, so
 lines are counted from each record's first line.
 """
 
@@ -28,8 +28,8 @@ import pytest
 from tutepgn.cards import card
 from tutepgn.notation import read_record
 from tutepgn.rules import preset
-from tutepgn.simulate import deal_records
-from tutepgn.validate import Report, validate, validate_sources
+from tutepgn.recording.simulate import deal_records
+from tutepgn.check.validate import Report, validate, validate_sources
 
 pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
 

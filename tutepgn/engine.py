@@ -208,7 +208,7 @@ class Deal(DeclarationRules):
         """A new deal at this one's start: the same rules, hands, stock, turned card, dealer and first deal.
 
         Taking back the last event is ``restart()`` and replaying all the
-        others (:func:`tutepgn.replay.replay`).
+        others (:func:`tutepgn.check.replay.replay`).
         """
         return Deal(self.rules, list(self.initial_hands), list(self.initial_stock), self.initial_turned,
                     self.dealer, first_of_match=self.first_of_match)

@@ -9,15 +9,15 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from tutepgn.archive import Archive
-from tutepgn.archive.analysis import analysis_row, quick
+from tutepgn.archive.analyses import analysis_row, quick
 from tutepgn.errors import Problem
 from tutepgn.i18n import ngettext
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_records
 
 from ..deps import Service
+from ..guards import Deadline
 from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job, Row
-from ..limits import Deadline
 from ..models import AnalysisJob, AnalysisModel
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body

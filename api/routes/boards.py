@@ -8,16 +8,16 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from tutepgn.boards import Board, boards
+from tutepgn.check.boards import Board, boards
 from tutepgn.errors import Problem
+from tutepgn.check.validate import ReportModel, Summary
 from tutepgn.i18n import gettext as _
 from tutepgn.i18n import ngettext
 from tutepgn.notation import iter_raw_records
-from tutepgn.validate import ReportModel, Summary
 
 from ..deps import Service
-from ..i18n import number
-from ..limits import Deadline
+from ..language import number
+from ..guards import Deadline
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 

@@ -14,7 +14,7 @@ from tutepgn.rules import PRESETS, option_rows, preset
 from tutepgn.sources import decisions_for
 
 from ..deps import Service, search_filters
-from ..i18n import PAGES
+from ..language import PAGES
 
 SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
 """The suits' names, as the pages write a suit letter (the same in Spanish and English)."""

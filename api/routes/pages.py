@@ -9,7 +9,7 @@ from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
 from tutepgn.rules import PRESETS
 
 from ..deps import Service, search_filters
-from ..i18n import PAGES
+from ..language import PAGES
 from .deals import deal_text
 from .recordings import found
 from .view import deal_context

@@ -1,4 +1,4 @@
-"""Deals recorded live (:mod:`tutepgn.live`): start one, post its entries, undo (with the write key), and follow it.
+"""Deals recorded live (:mod:`tutepgn.recording.live`): start one, post its entries, undo (with the write key), and follow it.
 
 Writes need the API key and a writable service; undo needs the key that started the recording, or an admin
 key.  Reading a recording's state and following its events is public, and names no card a spectator could not
@@ -17,9 +17,9 @@ from pydantic import BaseModel, Field
 
 from tutepgn.errors import ErrorItem, Problem, RecordingsFull, TuteError
 from tutepgn.i18n import gettext as _
-from tutepgn.live import MAX_ENTRY_CHARS, Recording, updates
+from tutepgn.recording.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recorder import Reply, is_undo
+from tutepgn.recording.recorder import Reply, is_undo
 from tutepgn.rules import ruleset
 
 from ..deps import Service

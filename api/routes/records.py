@@ -7,15 +7,15 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from tutepgn.archive import ImportSummary
-from tutepgn.convert import convert
+from tutepgn.notation.convert import convert
 from tutepgn.errors import ConvertError, ErrorItem, NotationError, Problem
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_raw_records
-from tutepgn import validate as validation
+from tutepgn.check import validate as validation
 
 from ..deps import Service
-from ..i18n import number
-from ..limits import Deadline
+from ..language import number
+from ..guards import Deadline
 from ..models import ValidationResponse
 from ..problems import unprocessable
 

@@ -8,16 +8,16 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.errors import LinkError, NotationError
-from tutepgn.moment import Moment, positions
+from tutepgn.check.moment import Moment, positions
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.replay import frame_data, frames
-from tutepgn.share import deal_link, decode_deal, link_position
-from tutepgn.sheets import result_sentence
-from tutepgn.validate import validate
+from tutepgn.check.replay import frame_data, frames
+from tutepgn.check.report import result_sentence
+from tutepgn.check.validate import validate
+from tutepgn.notation.share import deal_link, decode_deal, link_position
 
 from ..deps import Service
-from ..i18n import PAGES
-from ..limits import Deadline
+from ..guards import Deadline
+from ..language import PAGES
 from .deals import stored_record
 
 

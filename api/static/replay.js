@@ -9,8 +9,8 @@
  *   #first #prev #next #last #play #speed #view-seat #frame-index #frame-count #score [data-side], #trump
  *   #turned #stock-box #stock #stock-card #trick-no #note #board .seat[data-seat] .hand .seat-info #trick
  *   #last-ten #position #position-link #moves #declarations #final-sheet; any of the optional ones may be
- *   left out).  data-frames is the list of `tutepgn.replay.frame_data` dicts, each with its "position"
- *   string (tutepgn.moment) when known.  The script draws the first #replay of the page when it loads;
+ *   left out).  data-frames is the list of `tutepgn.check.replay.frame_data` dicts, each with its "position"
+ *   string (tutepgn.check.moment) when known.  The script draws the first #replay of the page when it loads;
  *   TuteReplay.mount(element) draws another root (a page that builds its board later calls it).
  *   Events on the root: "tute:frame" (detail: the frame shown, sent), "tute:show" (detail: a frame to show,
  *   received).

@@ -15,7 +15,7 @@ from tutepgn.archive.rows import arrow_batch
 from tutepgn.errors import NotationError
 from tutepgn.notation import iter_raw_records, iter_records, jsonform
 from tutepgn.notation import read_record
-from tutepgn.validate import validate_records, validate_text
+from tutepgn.check.validate import validate_records, validate_text
 
 import sys
 from pathlib import Path

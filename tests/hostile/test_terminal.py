@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from tutepgn.archive.export import csv_text
+from tutepgn.archive.download import csv_text
 from tutepgn.cli.main import app
 from tutepgn.errors import LimitError
-from tutepgn.inputs import read_line
+from tutepgn.notation.inputs import read_line
 from tutepgn.limits import max_line_bytes
-from tutepgn.recorder import Recorder
+from tutepgn.recording.recorder import Recorder
 from tutepgn.visible import visible
 
 ROOT = Path(__file__).resolve().parents[2]

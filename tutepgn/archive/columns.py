@@ -110,7 +110,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
     ),
     "analyses": (
         Column("deal_id", _I64), Column("rules", _S, "the deal's Rules tag, canonical ('' if none)"),
-        Column("version", _S, "the solver and analysis that made the row (tutepgn.archive.analysis.VERSION_KEY)"),
+        Column("version", _S, "the solver and analysis that made the row (tutepgn.archive.analyses.VERSION_KEY)"),
         Column("cantes", _B, "whether values count cantes"),
         Column("plays", _U16, "cards analysed (those played with the stock empty)"),
         Column("par", _INTS, "per side, its double-dummy value at the first position analysed"),

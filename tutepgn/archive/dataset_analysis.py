@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from .analysis import PENDING, WORK_SIZE, AnalyseSummary, analysed_pieces, analysis_rows, pending_key
+from .analyses import PENDING, WORK_SIZE, AnalyseSummary, analysed_pieces, analysis_rows, pending_key
 from .columns import ANALYSIS_COLUMNS
 from .dataset import STAGING, Dataset, connect_dataset, schema_of, stage
 
 if TYPE_CHECKING:
-    from ..annotate import Mapper
+    from ..analysis.annotate import Mapper
 
 BATCH_SIZE = 2_000
 """Deals per committed file (fewer when :data:`BATCH_SECONDS` pass first): an interrupted run keeps every

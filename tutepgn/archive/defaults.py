@@ -12,7 +12,7 @@ measured), and a batch that fills its row groups exactly leaves no part-filled o
 later checkpoint would merge with its neighbours by rewriting them: with batches of 128,000, a
 checkpoint rewrote every deal written before it (see docs/performance.md)."""
 EXPORT_FORMATS = ("tpgn", "json", "jsonl", "csv", "parquet")
-"""The formats of :func:`tutepgn.archive.export.export` (parquet only to a directory)."""
+"""The formats of :func:`tutepgn.archive.download.export` (parquet only to a directory)."""
 SQL_MEMORY_ENV = "TUTEPGN_SQL_MEMORY"
 """Environment variable: the memory limit of :func:`tutepgn.archive.sql.run_sql` (``tute sql``), in bytes."""
 SQL_MEMORY = 2 * 2**30

@@ -26,7 +26,7 @@ from ..i18n import speaking
 from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, export_text, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
-from ..validate import Report, validate_records
+from ..check.validate import Report, validate_records
 from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
 
 Raw = tuple[str | None, int, int, str]

@@ -413,7 +413,7 @@ class SearchFilters(BaseModel):
             found.append("list_min(par_diff) <= ?")
             values.append(self.par_diff_max)
         if found or self.analysed is not None:
-            from .analysis import VERSION_KEY  # here, so that the filters alone load no DuckDB
+            from .analyses import VERSION_KEY  # here, so that the filters alone load no DuckDB
             exists = ("EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = deals.id AND a.rules = coalesce(deals.rules,"
                       " '') AND a.version = ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
             add(exists if self.analysed is not False else "NOT " + exists, VERSION_KEY, *values)

@@ -21,16 +21,16 @@ import duckdb
 from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
 from ..notation import iter_raw_records
-from .analysis import AnalyseSummary, analyse_archive, stored
+from .analyses import AnalyseSummary, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
-from .export import chunks, export
+from .download import chunks, export
 from .defaults import BATCH_SIZE
 from .held import connect
 
 if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     import pyarrow as pa
 
-    from ..annotate import Mapper
+    from ..analysis.annotate import Mapper
     from .ingest import ImportSummary
     from .rows import Raw
 from .names import SeatNames

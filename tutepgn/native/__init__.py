@@ -1,8 +1,8 @@
 """The native core: one optional C extension (``ccore``) for the three layers that need speed, and the
 Python mirrors of what it shares with Python (:mod:`.layout`).
 
-``ccore`` holds the double-dummy search (``ccore.c``, for :mod:`tutepgn.solver`), the validator's replay
-fast path (``creplay.c``, for :mod:`tutepgn.fastreplay`) and the reader's hot loops (``cscan.c``, for
+``ccore`` holds the double-dummy search (``ccore.c``, for :mod:`tutepgn.analysis`), the validator's replay
+fast path (``creplay.c``, for :mod:`tutepgn.check.fastreplay`) and the reader's hot loops (``cscan.c``, for
 :mod:`tutepgn.notation`); ``tute.h`` is the game they share (masks, points, the play duties) and
 ``layout.h`` the layouts generated from :mod:`.layout`.  Importing this package loads nothing of
 tutepgn but its messages (:mod:`tutepgn.i18n`), so a reader or a validator that uses the core never loads

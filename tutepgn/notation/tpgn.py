@@ -1,7 +1,7 @@
 """Reading and writing ``.tpgn`` files: one record, a string, a file, or a stream of millions of records.
 
 The reader splits its input into records (:mod:`~tutepgn.notation.split`)
-and reads each by the export fast path (:mod:`~tutepgn.notation.export`),
+and reads each by the export fast path (:mod:`~tutepgn.notation.export_reader`),
 else by the grammar (:mod:`~tutepgn.notation.grammar`); both give the same
 :class:`~tutepgn.notation.record.Record`.  Every syntax error is a
 :class:`~tutepgn.errors.NotationError` with the source, the record index,
@@ -27,7 +27,7 @@ from typing import IO
 
 from ..errors import NotationError
 from ..i18n import gettext as _
-from .export import read_export
+from .export_reader import read_export
 from .grammar import read_grammar, syntax_errors
 from .record import Record, check_counts
 from .split import Source, Unread, open_source, scan_tags, split_records

@@ -1,0 +1,38 @@
+"""Analysis: the value of every play, double dummy (every hand visible) and by PIMC (the hands a seat could not see).
+
+* :mod:`.position`, :mod:`.alphabeta` and :mod:`.solve`: the solver (:class:`Position`, :class:`Solver`; the
+  search in C is ``tutepgn.solver.ccore``);
+* :mod:`.deal_analysis`: :func:`analyse`, a deal's plays valued, their costs and marks; :mod:`.version` its JSON
+  form's version (read by the archive without loading the solver);
+* :mod:`.pimc`: worlds sampled from what a seat knew; :mod:`.annotate`: records analysed, annotated copies.
+
+>>> from tutepgn import Deal, preset
+>>> from tutepgn.analysis import Position, Solver
+>>> deal = Deal.shuffled(preset("torofun-4p"), seed=3)
+>>> for _ in range(28):
+...     _ = deal.play(min(deal.legal_plays()))
+>>> solver = Solver()
+>>> position = Position.from_deal(deal)
+>>> v = solver.value(position)
+>>> max(c.value for c in solver.values_of_legal_cards(position)) == v
+True
+>>> solver.reaches(position, v), solver.reaches(position, v + 1)
+(True, False)
+"""
+
+from ..lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    ".deal_analysis": ("CANTES_WITH_STOCK", "MARKS", "NOT_SEEN", "STOCK_HORIZON", "DealAnalysis", "HiddenPlay",
+                       "PlayAnalysis", "Projection", "analyse", "mark"),
+    ".position": ("Position",),
+    ".solve": ("Backend", "C_AVAILABLE", "CardValue", "Solver", "default_backend", "value"),
+    ".version": ("ANALYSIS_VERSION",),
+}, globals())
+"""Imported on first use (:mod:`tutepgn.lazy`): the archive reads :data:`ANALYSIS_VERSION` without loading the solver."""
+
+__all__ = [
+    "ANALYSIS_VERSION", "Backend", "CANTES_WITH_STOCK", "C_AVAILABLE", "CardValue", "DealAnalysis", "HiddenPlay", "MARKS",
+    "NOT_SEEN", "PlayAnalysis", "Position", "Projection", "STOCK_HORIZON", "Solver", "analyse", "default_backend", "mark",
+    "value",
+]

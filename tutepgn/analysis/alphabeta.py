@@ -1,0 +1,419 @@
+"""The double-dummy search in pure Python: the reference for the C core (``tutepgn/native/ccore.c``) and its fallback.
+
+One alpha-beta search over the plays, the side valued (``team``) maximising
+its points and the others minimising them, fail-soft, with:
+
+* a transposition table only at trick starts, keyed by the canonical form of
+  the hands (the zero-point cards 2, 4, 5, 6, 7 of each suit squeezed to the
+  bottom: :data:`~tutepgn.analysis.position.SQUEEZE`), the leader and, with
+  cantes, what was sung; each entry holds a lower and an upper bound and the
+  best lead.  An entry decides a node only by a cut-off or when exact: it never
+  narrows the window (an exact value inside it narrowed to an empty window gave
+  a wrong answer in a prototype);
+* equivalent cards tried once: in one hand, adjacent among the live cards
+  (hands and table) and worth the same points (so only zero-point cards);
+* move ordering: the table's best lead first, then cards that win the trick
+  whatever the opponents still to play hold, with many points, then points
+  given to a partner sure to win, then cheap cards thrown away;
+* at a trick start, a cut-off when bounds of the value are outside the window:
+  at most every point left (cards, last ten, cantes still held) less the
+  opponents' sure trumps, at least the team's sure trumps (the highest trump
+  left always wins its trick; a trump still in the stock counts against both sides), raised (or lowered)
+  by the quick tricks of the side to lead: the points its leader surely captures by leading its top cards
+  of plain suits while no opponent can trump them;
+* the last trick (one card a hand, the stock empty) played out at once, without a node per card;
+* with cards in the stock, after each trick the winner draws first, then the
+  others, as the engine does; any card may be played while the stock has cards
+  when the ruleset says so.  While the stock has cards the key holds the hands
+  as they are (no squeezing: the cards to be drawn are live) and the number of
+  cards drawn; the table is only kept for positions with the same stock order.
+
+The C core is the same algorithm line for line (its table is a fixed array of
+two-entry buckets where this one is a dict, so on big searches their node
+counts can differ); they are tested to agree.
+"""
+
+from __future__ import annotations
+
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask, cards_in
+from ..declarations import CANTE_PAIRS
+from ..duties import play_duty
+from ..native.layout import STOCK_PER_WORD, duty_options
+from .position import MERGE, SQUEEZE, ZEROS, declare, trick_state
+
+POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
+"""Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
+UNKNOWN_HIGH = 1 << 14
+"""Upper bound stored for a table entry that has none yet (values are points, far below)."""
+
+
+def card_points(cards: Mask) -> int:
+    """The points of a set of cards."""
+    return sum(points * (cards & mask).bit_count() for points, mask in POINT_MASKS)
+
+
+def merged(legal: Mask, live: Mask) -> Mask:
+    """``legal`` with one card per run of equivalent zero-point cards."""
+    out = legal & ~ZEROS
+    for s in SUITS:
+        shift = 10 * s
+        out |= MERGE[live >> shift & 31][legal >> shift & 31] << shift
+    return out
+
+
+class PythonSearch:
+    """The search over one packed position (:meth:`Position.packed`); ``table`` persists across calls.
+
+    ``table=None`` searches without a table: the reference the table is checked against.
+    """
+
+    def __init__(self, table: dict[int, list[int]] | None) -> None:
+        self.table = table
+        self.nodes = 0
+
+    def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
+        """The fail-soft value for the team in the window (alpha, beta); ``only`` restricts the first play."""
+        (n, trump, h0, h1, h2, h3, leader, trick_len, t0, t1, t2, t3, team, duties, sides, sing, cante_points,
+         cuarenta_points, limit, bonus, bar_silent, sung, barred, lost, won, b0, b1, b2, b3, stock_len, free,
+         *words) = packed
+        self.stock = [words[i // STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63 for i in range(stock_len)]
+        self.stock_after = [sum(BIT[c] for c in self.stock[i:]) for i in range(stock_len + 1)]
+        self.stock_pos, self.free = 0, free
+        self.n, self.trump, self.team, self.bonus = n, trump, team, bonus
+        self.hands = [h0, h1, h2, h3][:n]
+        self.trick = [t0, t1, t2, t3][:trick_len]
+        self.leader = leader
+        self.led, self.high_led, self.high_trump, self.winning = trick_state(self.trick, leader, trump, n)
+        self.rules = duty_options(duties)
+        self.side_of = [sides >> (2 * s) & 3 for s in range(n)]
+        self.seats = [tuple(s for s in range(n) if self.side_of[s] == k) for k in range(4)]
+        self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
+        self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
+        self.lost = [lost >> (4 * k) & 15 for k in range(4)]
+        self.blocked = (b0, b1, b2, b3)
+        self.sung, self.barred, self.won = sung, barred, won
+        return self.node(alpha, beta, only)
+
+    def key(self) -> int:
+        """The table key at a trick start: the squeezed hands, the leader and, with cantes, their state."""
+        hands = self.hands
+        live = self.stock_after[self.stock_pos]
+        for h in hands:
+            live |= h
+        key = 0
+        drawing = self.stock_pos < len(self.stock)
+        for i, h in enumerate(hands):
+            if drawing:
+                canon = h
+            else:
+                canon = h & ~ZEROS
+                for s in SUITS:
+                    shift = 10 * s
+                    canon |= SQUEEZE[live >> shift & 31][h >> shift & 31] << shift
+            key |= canon << (40 * i)
+        key |= self.leader << 160 | self.stock_pos << 174
+        if self.sing:
+            key |= (self.sung | self.barred << 4 | self.won << 8) << 162
+        return key
+
+    def quick_tricks(self, live: Mask) -> int:
+        """The points the leader's side surely captures by leading, from the top, its run of the highest live
+        cards (``live``: every hand) of plain suits (the stock empty, suits to be followed).
+
+        A round of a suit is sure while every opponent holding a trump still has a card of it (so must follow
+        and cannot beat); a partner holding trumps and none of the suit may trump, which wins the round for
+        the side but takes the lead, so the chain stops there.  Counted: the cards led and, in each sure round,
+        the cheapest card of the suit each other seat must follow with (for a seat without trumps, which may
+        have discarded cards of the suit in earlier rounds, only in the first suit run).
+        """
+        if self.stock_pos < len(self.stock) or not self.rules.must_follow:
+            return 0
+        hands, n, team, leader = self.hands, self.n, self.team, self.leader
+        mine = hands[leader]
+        side = team >> leader & 1
+        trumps = SUIT_MASK[self.trump]
+        points = 0
+        first = True
+        for suit in SUITS:
+            rest = live & SUIT_MASK[suit]
+            if suit == self.trump or not rest or not mine >> (rest.bit_length() - 1) & 1:
+                continue  # the leader does not hold the suit's highest live card
+            sm = SUIT_MASK[suit]
+            led = []
+            while rest:
+                top = rest.bit_length() - 1
+                if not mine >> top & 1:
+                    break
+                led.append(top)
+                rest ^= BIT[top]
+            rounds, stop = len(led), False
+            for i in range(1, n):
+                p = (leader + i) % n
+                if not hands[p] & trumps:
+                    continue
+                m = (hands[p] & sm).bit_count()
+                if (team >> p & 1) != side:
+                    if m < rounds:
+                        rounds, stop = m, False
+                elif m + 1 <= rounds:
+                    rounds, stop = m + 1, True
+            if not rounds:  # an opponent may trump the first round
+                continue
+            points += sum(CARD_POINTS[c] for c in led[:rounds])
+            for i in range(1, n):
+                p = (leader + i) % n
+                if first or hands[p] & trumps:
+                    points += sum(CARD_POINTS[c] for c in cards_in(hands[p] & sm)[:rounds])
+            first = False
+            if stop:
+                break
+        return points
+
+    def last_trick(self) -> int:
+        """The last trick played out, one card in each hand and the stock empty: the team's points from it
+        (its cards and the last ten if the team wins it; no cante is sung after the last trick), or -1."""
+        if self.stock_pos < len(self.stock):
+            return -1
+        n, leader, trump = self.n, self.leader, self.trump
+        win, high, points = leader, -1, self.bonus
+        for i in range(n):
+            seat = (leader + i) % n
+            h = self.hands[seat]
+            if h.bit_count() != 1:
+                return -1
+            c = h.bit_length() - 1
+            points += CARD_POINTS[c]
+            if high < 0 or (c > high if CARD_SUIT[c] == CARD_SUIT[high] else CARD_SUIT[c] == trump):
+                high, win = c, seat
+        return points if self.team >> win & 1 else 0
+
+    def bounds(self, only: int = -1) -> tuple[int, int]:
+        """At a trick start, the least and the most the team can still make.
+
+        The most: every card point, the last ten and the cantes still held, less the points of the
+        opponents' trumps above every trump of the team and of the stock (the highest trump left always wins
+        its trick, and every card is played); the least: the points of the team's trumps above every trump of
+        the opponents and of the stock.  Then the leader's side's :meth:`quick_tricks` raise the least (the
+        team leads) or lower the most (the opponents lead), unless the first card is forced (``only``): they
+        rest on the leader's choice of lead.
+        """
+        ours = theirs = 0
+        for seat, h in enumerate(self.hands):
+            if self.team >> seat & 1:
+                ours |= h
+            else:
+                theirs |= h
+        trumps = SUIT_MASK[self.trump]
+        stock = self.stock_after[self.stock_pos]
+        our_trumps, their_trumps, stock_trumps = ours & trumps, theirs & trumps, stock & trumps
+        above_ours, above_theirs = their_trumps | stock_trumps, our_trumps | stock_trumps
+        sure_ours = our_trumps & ABOVE[above_ours.bit_length() - 1] if above_ours else our_trumps
+        sure_theirs = their_trumps & ABOVE[above_theirs.bit_length() - 1] if above_theirs else their_trumps
+        least = card_points(sure_ours)
+        most = self.bonus + card_points(ours | theirs | stock) - card_points(sure_theirs)
+        quick = self.quick_tricks(ours | theirs) if only < 0 else 0
+        if self.team >> self.leader & 1:
+            least += quick
+        else:
+            most -= quick
+        if self.sing:
+            for s in SUITS:
+                if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
+                    most += self.cuarenta_points if s == self.trump else self.cante_points
+        return least, most
+
+    def node(self, alpha: int, beta: int, only: int = -1) -> int:
+        """One node: the team's points from here, fail-soft in (alpha, beta)."""
+        self.nodes += 1
+        hands, trick, n = self.hands, self.trick, self.n
+        start = not trick
+        hint = -1
+        key = 0
+        entry = None
+        if start:
+            seat = self.leader
+            if not hands[seat]:
+                return 0
+            last = self.last_trick()
+            if last >= 0:
+                return last
+            least, most = self.bounds(only)
+            if least >= beta:
+                return least
+            if most <= alpha:
+                return most
+            if self.table is not None:
+                key = self.key()
+                entry = self.table.get(key)
+            if entry is not None and only < 0:
+                low, high, hint = entry
+                if low == high or low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+        else:
+            seat = (self.leader + len(trick)) % n
+        w = self.winning
+        partner_winning = w >= 0 and w != seat and self.side_of[w] == self.side_of[seat]
+        if self.free and self.stock_pos < len(self.stock):
+            legal = hands[seat]
+        else:
+            legal = play_duty(hands[seat], self.led, self.high_led, self.high_trump, self.trump, partner_winning,
+                              self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
+        live = self.stock_after[self.stock_pos]
+        for h in hands:
+            live |= h
+        for c in trick:
+            live |= BIT[c]
+        maxing = self.team >> seat & 1
+        cards = [only] if only >= 0 else self.order(seat, merged(legal, live), hint)
+        alpha0, beta0 = alpha, beta
+        best = -1 if maxing else UNKNOWN_HIGH
+        best_card = -1
+        draws = len(trick) == n - 1 and self.stock_pos < len(self.stock)
+        for c in cards:
+            saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
+                     self.won, list(trick), self.stock_pos)
+            held = hands[:] if draws else None
+            gained = self.play(seat, c)
+            v = gained + self.node(alpha - gained, beta - gained)
+            (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
+             self.won, self.trick, self.stock_pos) = saved
+            trick = self.trick
+            if held is None:
+                hands[seat] |= BIT[c]
+            else:
+                hands[:] = held
+            if maxing:
+                if v > best:
+                    best, best_card = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if start and only < 0 and self.table is not None:
+            low, high = (entry[0], entry[1]) if entry is not None else (0, UNKNOWN_HIGH)
+            if best <= alpha0:
+                high = min(high, best)
+            elif best >= beta0:
+                low = max(low, best)
+            else:
+                low = high = best
+            self.table[key] = [low, high, best_card]
+        return best
+
+    def beaten_later(self, seat: int, c: Card) -> bool:
+        """True if an opponent of the mover still to play in this trick could beat ``c`` (duties aside)."""
+        n, trump, team, hands = self.n, self.trump, self.team, self.hands
+        trick_len = len(self.trick)
+        suit = CARD_SUIT[c]
+        led = self.led if trick_len else suit
+        mine = team >> seat & 1
+        for i in range(trick_len + 1, n):
+            later = (seat + i - trick_len) % n
+            if (team >> later & 1) == mine:
+                continue
+            h = hands[later]
+            if suit == trump or h & SUIT_MASK[led]:
+                if h & ABOVE[c]:
+                    return True
+            elif h & SUIT_MASK[trump]:
+                return True
+        return False
+
+    def safe_suits(self, maxing: int) -> Mask:
+        """At a lead, the plain suits no opponent of the leader can trump: each opponent holding a trump
+        holds the suit."""
+        trumps = SUIT_MASK[self.trump]
+        safe = FULL_PACK & ~trumps
+        for seat, h in enumerate(self.hands):
+            if (self.team >> seat & 1) == maxing or not h & trumps:
+                continue
+            for suit in SUITS:
+                if not h & SUIT_MASK[suit]:
+                    safe &= ~SUIT_MASK[suit]
+        return safe
+
+    def order(self, seat: int, moves: Mask, hint: int) -> list[Card]:
+        """The order to try cards in: the table's best lead, sure winners with many points, points given
+        to a partner sure to win, leads of a plain suit no opponent can trump (the cheapest first), then cheap
+        cards thrown; ties by card int."""
+        w, trump, led, high_led, high_trump = self.winning, self.trump, self.led, self.high_led, self.high_trump
+        leading = not self.trick
+        maxing = self.team >> seat & 1
+        mate_sure = (w >= 0 and (self.team >> w & 1) == maxing
+                     and not self.beaten_later(seat, high_trump if high_trump >= 0 else high_led))
+        safe = self.safe_suits(maxing) if leading else 0
+        scored = []
+        for c in range(40):
+            if not moves >> c & 1:
+                continue
+            points, strength, suit = CARD_POINTS[c], c % 10, CARD_SUIT[c]
+            wins = leading or (c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led))
+            if c == hint:
+                score = 1 << 20
+            elif wins and not self.beaten_later(seat, c):
+                score = 2000 + 16 * points - strength
+            elif mate_sure:
+                score = 1000 + 16 * points - strength
+            elif safe >> c & 1:
+                score = 500 - 16 * points - strength
+            else:
+                score = -16 * points - strength
+            scored.append((-score, c))
+        scored.sort()
+        return [c for _, c in scored]
+
+    def play(self, seat: int, c: Card) -> int:
+        """Play ``c`` for ``seat``; return the points the team gains if it ends the trick (cantes included)."""
+        hands = self.hands
+        hands[seat] ^= BIT[c]
+        trick = self.trick
+        suit = CARD_SUIT[c]
+        if not trick:
+            self.led, self.high_led, self.winning = suit, c, seat
+            self.high_trump = c if suit == self.trump else -1
+        elif suit == self.trump:
+            if c > self.high_trump:
+                self.high_trump, self.winning = c, seat
+        elif suit == self.led and c > self.high_led:
+            self.high_led = c
+            if self.high_trump < 0:
+                self.winning = seat
+        trick.append(c)
+        if len(trick) < self.n:
+            return 0
+        w = self.winning
+        points = 0
+        for x in trick:
+            points += CARD_POINTS[x]
+        more = bool(hands[w]) or self.stock_pos < len(self.stock)
+        if not more:
+            points += self.bonus
+        gained = points if self.team >> w & 1 else 0
+        side = self.side_of[w]
+        if self.sing and more:
+            sung_now = 0
+            if not self.barred >> side & 1:
+                cantes, self.sung, sung_now = declare(hands, self.seats[side], self.blocked, self.trump, self.sung,
+                                                      self.lost[side], self.limit, self.cante_points,
+                                                      self.cuarenta_points)
+                if self.team >> w & 1:
+                    gained += cantes
+            if self.bar_silent and not sung_now and not self.won >> side & 1:
+                self.barred |= 1 << side
+        self.won |= 1 << side
+        for i in range(self.n):  # the draw: the winner first, while the stock lasts (Deal._draw)
+            if self.stock_pos >= len(self.stock):
+                break
+            hands[(w + i) % self.n] |= BIT[self.stock[self.stock_pos]]
+            self.stock_pos += 1
+        self.trick = []
+        self.leader = w
+        self.led = self.high_led = self.high_trump = self.winning = -1
+        return gained
+

@@ -1,0 +1,145 @@
+"""Analysis of recorded deals: a record's deal analysed, many records in worker processes, and the
+annotated copy of a record (NAG marks and ``[%dd]`` comments, as PGN's ``[%eval]``).
+
+The comment after a valued card reads ``{[%dd 71] [%best 1O 12O]}``: the
+points the mover's side makes after this card under double dummy, and, when
+the card was not the best, the best cards.  Its mark (``?!``, ``?``, ``??``)
+becomes the NAG a Tute PGN reader already reads (``$6``, ``$2``, ``$4``).
+
+>>> from tutepgn.notation import tpgn
+>>> record = tpgn.loads(open("samples/torofun-2p-italian-cards.tpgn", encoding="utf-8").read())[0]
+>>> analysed = analyse_record(record)
+>>> copy = annotate(record, analysed)
+>>> tpgn.loads(tpgn.dumps([copy]))[0].events == record.events
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from ..cards import card_code
+from ..engine import Deal
+from ..errors import ErrorItem, IllegalAction, TuteError
+from ..notation import NAG_GLYPHS, Note, Record
+from ..notation.split import Source
+from ..notation.tpgn import iter_records
+from ..workers import ordered_map
+from .deal_analysis import STOCK_HORIZON, DealAnalysis, analyse
+
+OUR_COMMENT = re.compile(r"^\[%dd -?\d+\]( \[%best [^\]]*\])?( \[%pimc [-\d.]+\])?$")
+"""A comment :func:`annotate` writes: dropped when a record is annotated again, so annotating is idempotent."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAnalysis:
+    """A record's place in its source and its analysis, or the error that stopped it."""
+    index: int
+    """The record's number in its source, from 1."""
+    analysis: DealAnalysis | None
+    error: ErrorItem | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: the record number, and the analysis (:meth:`DealAnalysis.to_dict`) or the error."""
+        return {"record": self.index, "analysis": None if self.analysis is None else self.analysis.to_dict(),
+                "error": None if self.error is None else self.error.model_dump()}
+
+
+def deal_of(record: Record, *, up_to_illegal: bool = False) -> Deal:
+    """The record's deal, played through its events (raises the first error: a bad tag, an illegal event).
+
+    With ``up_to_illegal`` the deal is played through the events before the
+    first illegal one instead (the archive analyses what was legally played).
+    The deal's log is then the record's events, one for one, so a play's index
+    in the log is its event's index in the record.
+    """
+    if record.errors:
+        raise record.errors[0]
+    header = record.header()
+    deal = header.deal()
+    for index, event in enumerate(record.events):
+        try:
+            deal.apply(event)
+        except IllegalAction:
+            if not up_to_illegal:
+                raise
+            deal = header.deal()  # a refused event may have left its trace: play the legal ones again
+            for legal in record.events[:index]:
+                deal.apply(legal)
+            break
+    return deal
+
+
+def analyse_record(record: Record, *, cantes: bool = False, pimc: int = 0, seed: int = 0,
+                   up_to_illegal: bool = False, stock_horizon: int = STOCK_HORIZON) -> DealAnalysis:
+    """The analysis of a record's deal (see :func:`deal_of` and :func:`tutepgn.analysis.analyse`)."""
+    return analyse(deal_of(record, up_to_illegal=up_to_illegal), cantes=cantes, pimc=pimc, seed=seed,
+                   stock_horizon=stock_horizon)
+
+
+def annotate(record: Record, analysis: DealAnalysis) -> Record:
+    """A copy of ``record`` with each valued card's mark as a NAG and its ``[%dd]`` comment.
+
+    The record's own notes are kept (its comments first); comments an earlier
+    annotation wrote are replaced, and a mark already there is not repeated.
+    """
+    copy = Record(tags=dict(record.tags), intro=list(record.intro), termination=record.termination,
+                  source=record.source, index=record.index, line=record.line)
+    by_index = {p.index: p for p in analysis.plays}
+    for index, event in enumerate(record.events):
+        old = record.note(index)
+        nags = list(old.nags) if old else []
+        comments = [c for c in (old.comments if old else []) if not OUR_COMMENT.match(c.strip())]
+        play = by_index.get(index)
+        if play is not None:
+            chosen = next(v.value for v in play.values if play.card in v.cards)
+            text = f"[%dd {chosen}]"
+            if play.cost:
+                text += " [%best " + " ".join(card_code(c) for c in play.best) + "]"
+            if play.pimc is not None:
+                text += f" [%pimc {next(v.mean for v in play.pimc if v.card == play.card):.1f}]"
+            comments.append(text)
+            if play.mark and NAG_GLYPHS[play.mark] not in nags:
+                nags.append(NAG_GLYPHS[play.mark])
+        copy.add(event, note=Note(nags, comments) if nags or comments else None)
+    return copy
+
+
+def _analyse_one(options: tuple[bool, int, int, int], item: tuple[int, Record]
+                 ) -> tuple[RecordAnalysis, Record | None]:
+    """One record's analysis and its annotated copy, an error kept as an item: a worker's task."""
+    cantes, pimc, seed, stock_horizon = options
+    number, record = item
+    try:
+        analysis = analyse_record(record, cantes=cantes, pimc=pimc, seed=seed, stock_horizon=stock_horizon)
+    except (TuteError, ValueError) as exc:
+        found = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=str(exc))
+        return RecordAnalysis(number, None, found.model_copy(update={"record": found.record or number})), None
+    return RecordAnalysis(number, analysis), annotate(record, analysis)
+
+
+Mapper = Callable[[Callable[[Any], Any], Iterator[Any]], Iterator[Any]]
+"""A map in order, elsewhere than in this process: ``mapper(work, items)`` yields ``work(item)`` for each item."""
+
+
+def analyse_records(source: Source, *, number: int | None = None, cantes: bool = False, pimc: int = 0,
+                    seed: int = 0, jobs: int = 1, stock_horizon: int = STOCK_HORIZON,
+                    mapper: Mapper | None = None) -> Iterator[tuple[RecordAnalysis, Record | None]]:
+    """Each record of ``source`` (or only record ``number``, from 1) analysed, with its annotated copy, in order.
+
+    A record that cannot be analysed (unreadable, illegal, no starting
+    position) yields its error and no copy; ``jobs`` > 1 spreads records over
+    worker processes, a ``mapper`` over whatever it maps with, in order (a Dask
+    cluster: :func:`tutepgn.archive.cluster.ordered`).  ``pimc``, ``seed`` and
+    ``stock_horizon``: see :func:`tutepgn.analysis.analyse`.
+    """
+    records = ((i, r) for i, r in enumerate(iter_records(source), 1) if number is None or i == number)
+    work = partial(_analyse_one, (cantes, pimc, seed, stock_horizon))
+    if mapper is not None:
+        yield from mapper(work, records)
+        return
+    yield from ordered_map(work, records, jobs, ahead=2 * max(jobs, 1))

@@ -1,0 +1,326 @@
+"""What the validator concludes about a record: :class:`Report`, and its JSON form :class:`ReportModel`.
+
+A :class:`Report` holds what the replay found in the engine's own terms
+(seats and cards as ints, the :class:`~tutepgn.score.ScoreSheet`), for
+callers in this process (the archive's rows, tests).  :meth:`Report.model`
+gives the :class:`ReportModel`: seats as letters, cards as codes, every field
+typed.  It is the one JSON shape of a report: ``Report.to_dict()``, ``tute
+validate --json``, the API's answers and the text renderers of
+:mod:`tutepgn.cli.sheets` all read it; docs/schema/validate-report.schema.json
+describes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..cards import CODES, SUIT_LETTERS
+from ..errors import ErrorItem, NotationError
+from ..events import Exchange, Play
+from ..i18n import gettext as _
+from ..notation import UNFINISHED, Record
+from ..rules import SEAT_NAMES, Ruleset
+from ..score import ScoreSheet
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Finding(BaseModel):
+    """One thing the validator found: what, where, and the rule behind it.
+
+    ``code`` is the engine's rule code for illegal events (``must_follow``,
+    ``forty_first`` ...), or one of the validator's own codes for the record
+    as a whole (``score_mismatch``, ``hand_size`` ...), listed in docs/validate.md.
+    """
+
+    severity: Severity
+    code: str
+    option: str | None = None
+    message: str
+    line: int | None = None
+    column: int | None = None
+    trick: int | None = None
+    seat: str | None = None
+    event: str | None = None
+
+    def __init__(self, *what: str, **fields: object) -> None:
+        """``Finding(severity, code, message, line=..., ...)``, or every field by name (as JSON gives them)."""
+        super().__init__(**dict(zip(("severity", "code", "message"), what)), **fields)
+
+    def to_dict(self) -> dict[str, object]:
+        """The finding as JSON data."""
+        return self.model_dump()
+
+
+class TrickModel(BaseModel):
+    """A finished trick: who led, the cards in play order, who won it, its card points."""
+    leader: str
+    cards: list[str]
+    winner: str
+    points: int
+
+
+class CanteModel(BaseModel):
+    """An accepted cante: the seat, its side (an index into the report's sides), the suit, its value."""
+    seat: str
+    side: int
+    suit: str
+    points: int
+
+
+class TuteModel(BaseModel):
+    """A tute: the seat that announced it, and the rank (12: reyes, 11: caballos)."""
+    seat: str
+    rank: int
+
+
+class SheetModel(BaseModel):
+    """The recomputed count (a :class:`~tutepgn.score.ScoreSheet` with seats as letters, cards as codes)."""
+
+    tricks: list[TrickModel]
+    card_points: list[int]
+    last_trick_side: int | None
+    last_trick_bonus: int
+    cantes: list[CanteModel]
+    totals: list[int]
+    winner: int | None = Field(description="Index of the winning side in the report's sides; None while unfinished.")
+    tie_break: bool
+    match_points: list[int]
+    doubled: bool
+    tute: TuteModel | None
+    wins_match: bool
+    complete: bool
+
+    @classmethod
+    def of(cls, sheet: ScoreSheet, names: tuple[str, ...]) -> SheetModel:
+        """The JSON form of an engine score sheet, seats named by ``names``."""
+        tute = sheet.tute
+        return cls(
+            tricks=[TrickModel(leader=names[t.leader], cards=[CODES[c] for c in t.cards], winner=names[t.winner],
+                               points=t.points) for t in sheet.tricks],
+            card_points=list(sheet.card_points), last_trick_side=sheet.last_trick_side,
+            last_trick_bonus=sheet.last_trick_bonus,
+            cantes=[CanteModel(seat=names[c.seat], side=c.side, suit=SUIT_LETTERS[c.suit], points=c.points)
+                    for c in sheet.cantes],
+            totals=list(sheet.totals), winner=sheet.winner, tie_break=sheet.tie_break,
+            match_points=list(sheet.match_points), doubled=sheet.doubled,
+            tute=None if tute is None else TuteModel(seat=names[tute.seat], rank=tute.rank),
+            wins_match=sheet.wins_match, complete=sheet.complete)
+
+
+class RefusedCanteModel(BaseModel):
+    """A cante the record declares and the rules refuse: it scores nothing; ``reason`` is the rule code."""
+    seat: str
+    suit: str
+    points: int
+    reason: str
+
+
+class ExchangeModel(BaseModel):
+    """An exchange in the record: who gave which card, after how many tricks."""
+    seat: str
+    card: str
+    after_trick: int
+
+
+class ReportModel(BaseModel):
+    """A validation report as JSON: what :meth:`Report.to_dict` gives and the API serves."""
+
+    source: str | None
+    record: int = Field(description="0-based index of the record in its source.")
+    line: int = Field(description="First line of the record in its source.")
+    rules: str | None
+    valid: bool
+    parse_errors: list[ErrorItem]
+    findings: list[Finding]
+    sides: list[str]
+    claimed_score: list[int] | None
+    computed_score: list[int] | None
+    score_ok: bool | None
+    claimed_result: str | None
+    computed_result: str | None
+    result_ok: bool | None
+    match_target: int | None
+    standing_after: list[int] | None
+    sheet: SheetModel | None = Field(description="The score sheet: tricks, card points, cantes, totals, winner.")
+    refused_cantes: list[RefusedCanteModel]
+    exchanges: list[ExchangeModel]
+    explanation: list[str]
+
+
+_REPORT_FIELDS = tuple(ReportModel.model_fields)
+"""The keys of a report as JSON, in order."""
+
+
+@dataclass(slots=True)
+class RefusedCante:
+    """A cante the record declares that the rules refuse: it scores nothing."""
+    seat: int
+    side: int
+    suit: int
+    points: int
+    reason: str
+
+
+@dataclass
+class Report:
+    """What the validator concluded about one record, in the engine's terms; :meth:`model` is its JSON form."""
+
+    record: Record
+    rules: Ruleset | None = None
+    findings: list[Finding] = field(default_factory=list)
+    sheet: ScoreSheet | None = None
+    refused_cantes: list[RefusedCante] = field(default_factory=list)
+    claimed_score: tuple[int, ...] | None = None
+    claimed_result: str | None = None
+    computed_result: str | None = None
+    match_target: int | None = None
+    standing_after: tuple[int, ...] | None = None
+    explanation: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Findings of severity error."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        """Findings of severity warning."""
+        return [f for f in self.findings if f.severity == "warning"]
+
+    @property
+    def parse_errors(self) -> list[NotationError]:
+        """Syntax errors the reader found in the record."""
+        return self.record.errors
+
+    @property
+    def valid(self) -> bool:
+        """True when the record parses and replays with no error (a score mismatch is an error)."""
+        return not self.record.errors and not self.errors
+
+    @property
+    def score_ok(self) -> bool | None:
+        """Whether the Score tag equals the recomputed totals; None when either is unknown."""
+        if self.claimed_score is None or self.sheet is None or not self.sheet.complete and self.sheet.tute is None:
+            return None
+        return tuple(self.claimed_score) == tuple(self.sheet.totals)
+
+    @property
+    def result_ok(self) -> bool | None:
+        """Whether the claimed result (the Result tag, else the termination marker) equals the recomputed one.
+
+        None when the deal is unfinished or the record claims no result (``*``).
+        """
+        claimed = self.claimed_result if self.claimed_result is not None else self.record.termination
+        if self.computed_result is None or self.computed_result == UNFINISHED or claimed == UNFINISHED:
+            return None
+        return claimed == self.computed_result
+
+    def model(self, sheet: bool = True) -> ReportModel:
+        """The report as its JSON model (schema in docs/validate.md); ``sheet=False`` leaves the score sheet out."""
+        return ReportModel.model_validate(self.to_dict(sheet))
+
+    def to_dict(self, sheet: bool = True) -> dict[str, object]:
+        """The report as JSON data: :class:`ReportModel`'s fields, in its order, as :meth:`model` dumps them.
+
+        Built directly rather than through the model: a validation run calls
+        this for every record, and the model would cost a fifth of the run.
+        """
+        return dict(zip(_REPORT_FIELDS, self._values(sheet)))
+
+    def _values(self, sheet: bool) -> tuple[object, ...]:
+        """The value of each field of :class:`ReportModel`, in its order, as JSON data."""
+        r = self.rules
+        names = r.seat_names if r else SEAT_NAMES[4]
+        return (
+            self.record.source, self.record.index, self.record.line,
+            str(r) if r else self.record.tags.get("Rules"), self.valid,
+            [e.item().model_dump() for e in self.record.errors],
+            [f.model_dump() for f in self.findings],
+            list(r.side_labels) if r else [],
+            list(self.claimed_score) if self.claimed_score is not None else None,
+            list(self.sheet.totals) if self.sheet else None,
+            self.score_ok, self.claimed_result, self.computed_result, self.result_ok, self.match_target,
+            list(self.standing_after) if self.standing_after is not None else None,
+            SheetModel.of(self.sheet, names).model_dump() if self.sheet and sheet else None,
+            [RefusedCanteModel(seat=names[c.seat], suit=SUIT_LETTERS[c.suit], points=c.points,
+                               reason=c.reason).model_dump() for c in self.refused_cantes],
+            [x.model_dump() for x in self._exchanges(names)],
+            self.explanation,
+        )
+
+    def _exchanges(self, names: tuple[str, ...]) -> list[ExchangeModel]:
+        """Each exchange in the record: who gave which card, after how many tricks."""
+        n = len(names)
+        out: list[ExchangeModel] = []
+        plays = 0
+        for event in self.record.events:
+            if type(event) is Play:
+                plays += 1
+            elif type(event) is Exchange:
+                out.append(ExchangeModel(seat=names[event.seat], card=CODES[event.card], after_trick=plays // n))
+        return out
+
+
+@dataclass
+class Summary:
+    """Counts over a validation run, for the summary line and the exit code."""
+    records: int = 0
+    valid: int = 0
+    invalid: int = 0
+    score_mismatches: int = 0
+    result_mismatches: int = 0
+    parse_errors: int = 0
+    seconds: float = 0.0
+
+    def add(self, report: dict[str, object]) -> None:
+        """Count one report (as :meth:`Report.to_dict` gives it)."""
+        self.records += 1
+        if report["valid"]:
+            self.valid += 1
+        else:
+            self.invalid += 1
+        self.score_mismatches += report["score_ok"] is False
+        self.result_mismatches += report["result_ok"] is False
+        self.parse_errors += bool(report["parse_errors"])
+
+    def to_dict(self) -> dict[str, object]:
+        """The counts as JSON data."""
+        return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
+                "score_mismatches": self.score_mismatches, "result_mismatches": self.result_mismatches,
+                "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
+
+    def __str__(self) -> str:
+        rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
+        return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
+                 "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
+                 invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
+                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)
+
+
+def result_sentence(report: ReportModel) -> str:
+    """The deal's outcome in a sentence: winner, tie-break, double, tute (the report must have its sheet)."""
+    sheet = report.sheet
+    assert sheet is not None, "a report without its score sheet has no result to tell"
+    sides = report.sides
+    if sheet.winner is None:
+        return _("Unfinished: no winner yet.")
+    words = [_("{side} wins the deal", side=sides[sheet.winner])]
+    if sheet.tute:
+        rank = "reyes" if sheet.tute.rank == 12 else "caballos"
+        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
+    if sheet.tie_break:
+        words.append(_("on a tie, as the side that won the last trick"))
+    if sheet.doubled:
+        words.append(_("with a double"))
+    if sheet.wins_match:
+        words.append(_("and the match"))
+    else:
+        words.append(_("for {points} match point(s)", points=sheet.match_points[sheet.winner]))
+    claimed = report.claimed_result
+    verdict = "" if claimed is None else (_(" The Result tag agrees.") if report.result_ok
+                                          else _(" The Result tag says {result}.", result=claimed))
+    return _("{words}: {result}.{verdict}", words=" ".join(words), result=report.computed_result, verdict=verdict)

@@ -1,0 +1,121 @@
+"""Self-play: bots that play complete deals and matches under any ruleset.
+
+The simulator is the source of test data, benchmark data and generated
+samples, so the same seed always gives the same deals.
+
+>>> from tutepgn.rules import preset
+>>> deals = list(simulate_deals(preset("playcard-2p"), 2, seed=5))
+>>> [d.over for d in deals]
+[True, True]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+from ..engine import Deal
+from ..events import Action, Cante, Exchange, Play, Tute
+from ..match import Match
+from ..notation import SEAT_TAGS, Record
+from ..rules import Ruleset
+
+Bot = Callable[[Deal, random.Random], Action]
+BotName = Literal["random", "greedy"]
+
+
+def random_bot(deal: Deal, rng: random.Random) -> Action:
+    """Pick uniformly among every legal action, declarations included."""
+    return rng.choice(deal.legal_actions())
+
+
+def greedy_bot(deal: Deal, rng: random.Random) -> Action:
+    """Declare whenever allowed (tute, then the 40, then a 20, then an exchange); else a random legal card."""
+    actions = deal.legal_actions()
+    declarations = [a for a in actions if type(a) is not Play]
+    if declarations:
+        def rank(a: Action) -> tuple[int, int]:
+            if isinstance(a, Tute):
+                return (0, 0)
+            if isinstance(a, Cante):
+                return (1, 0 if a.suit == deal.trump else 1)
+            assert isinstance(a, Exchange)
+            return (2, 0)
+        return min(declarations, key=rank)
+    return rng.choice(actions)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+def play_out(deal: Deal, bot: Bot, rng: random.Random) -> Deal:
+    """Let ``bot`` play every seat until the deal is over."""
+    while not deal.over:
+        deal.apply(bot(deal, rng))
+    return deal
+
+
+def simulate_deals(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Deal]:
+    """Play ``count`` independent deals; the dealer moves one seat each deal."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for i in range(count):
+        yield play_out(Deal.shuffled(rules, rng, dealer=i % rules.players), choose, rng)
+
+
+def simulate_matches(rules: Ruleset, count: int, seed: int = 0,
+                     bot: BotName = "greedy") -> Iterator[tuple[Match, list[Deal]]]:
+    """Play ``count`` complete matches; yield each match with its deals."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for _ in range(count):
+        match = Match(rules, seed=rng.randrange(2**32))
+        deals = []
+        while not match.over:
+            deal = play_out(match.next_deal(), choose, rng)
+            match.record(deal)
+            deals.append(deal)
+        yield match, deals
+
+
+PLAYERS = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Julián",
+           "Lucía", "Manuel")
+"""Names the simulator seats players under, so that generated archives have players to search for."""
+
+
+def _table_tags(rules: Ruleset, rng: random.Random, event: str) -> dict[str, str]:
+    """Seeded names for the seats, a date in 2025-2026 and a site, for a simulated table."""
+    names = rng.sample(PLAYERS, rules.players)
+    tags = {"Event": event, "Site": "tutepgn simulator",
+            "Date": f"{rng.choice((2025, 2026))}.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"}
+    tags.update({SEAT_TAGS[letter]: name for letter, name in zip(rules.seat_names, names)})
+    return tags
+
+
+def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+    """Records of ``count`` independent simulated deals."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for i in range(count):
+        tags = _table_tags(rules, rng, "Simulated deals")
+        tags["Round"] = str(i + 1)
+        deal = play_out(Deal.shuffled(rules, rng, dealer=i % rules.players), choose, rng)
+        yield Record.from_deal(deal, tags)
+
+
+def match_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+    """Records of every deal of ``count`` simulated matches, with the match tags."""
+    rng = random.Random(seed)
+    choose = BOTS[bot]
+    for m in range(count):
+        tags = _table_tags(rules, rng, "Simulated match")
+        match = Match(rules, seed=rng.randrange(2**32))
+        match_id = f"sim-{seed}-{m + 1}"
+        while not match.over:
+            standing = list(match.standing)
+            deal = play_out(match.next_deal(), choose, rng)
+            match.record(deal)
+            deal_tags = dict(tags, Round=str(match.deal_no), Match=match_id, DealNo=str(match.deal_no),
+                             MatchTarget=str(match.target))
+            yield Record.from_deal(deal, deal_tags, match_target=match.target, standing=standing)
