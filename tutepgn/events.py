@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 
-from pydantic import Field
-
 from .cards import CARD_STYLES, STYLE_SUITS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
 from .i18n import gettext as _
@@ -73,8 +71,10 @@ def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
     return card
 
 
-JsonFields = tuple[tuple[str, Any, Any], ...]
-"""An event's own fields in its JSON model, after ``type``: (name, type, pydantic ``Field``)."""
+JsonFields = tuple[tuple[str, Any, dict[str, Any]], ...]
+"""An event's own fields in its JSON model, after ``type``: (name, type, the arguments of pydantic's ``Field``).
+Arguments, not a ``Field``: the engine loads this module and never needs pydantic (:mod:`.notation.jsonmodel`
+builds the models)."""
 SeatLetter = Literal["N", "W", "S", "E"]
 """A seat as JSON and the filters write it: its letter."""
 
@@ -108,10 +108,10 @@ class Play(_CardEvent):
     mark: ClassVar[str] = ""
     json_doc: ClassVar[str] = "A card played to the current trick."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that played the card.")),
-        ("trick", int | None, Field(None, ge=1, description="Derived: the 1-based number of the trick. Ignored on "
-                                    "input.", json_schema_extra={"readOnly": True})),
-        ("card", str, Field(description="The card, in the record's card style (the `cards` field).")),
+        ("seat", SeatLetter, dict(description="The seat that played the card.")),
+        ("trick", int | None, dict(default=None, ge=1, description="Derived: the 1-based number of the trick. "
+                                   "Ignored on input.", json_schema_extra={"readOnly": True})),
+        ("card", str, dict(description="The card, in the record's card style (the `cards` field).")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers: ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6, $n n."
 
@@ -134,8 +134,8 @@ class Cante:
     kind: ClassVar[str] = "cante"
     json_doc: ClassVar[str] = "A cante (declared rey and caballo of one suit): 40 when the suit is trump, else 20."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that declared.")),
-        ("suit", str, Field(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
+        ("seat", SeatLetter, dict(description="The seat that declared.")),
+        ("suit", str, dict(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
                                         "clubs ...).")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
@@ -170,8 +170,8 @@ class Tute:
     kind: ClassVar[str] = "tute"
     json_doc: ClassVar[str] = "A tute: all four reyes (12) or all four caballos (11) declared."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that declared.")),
-        ("rank", Literal[12, 11], Field(description="12: reyes; 11: caballos.")),
+        ("seat", SeatLetter, dict(description="The seat that declared.")),
+        ("rank", Literal[12, 11], dict(description="12: reyes; 11: caballos.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
 
@@ -197,8 +197,8 @@ class Exchange(_CardEvent):
     mark: ClassVar[str] = "x"
     json_doc: ClassVar[str] = "The 7 (or 2) of trump given for the turned card."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that exchanged.")),
-        ("card", str, Field(description="The card given (the 7 or 2 of trump), in the record's card style.")),
+        ("seat", SeatLetter, dict(description="The seat that exchanged.")),
+        ("card", str, dict(description="The card given (the 7 or 2 of trump), in the record's card style.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
 
