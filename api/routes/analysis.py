@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from tutepgn.analysis_model import AnalysisModel
 from tutepgn.archive import Archive
 from tutepgn.archive.analysis import analysis_row, quick
 from tutepgn.errors import Problem
@@ -17,7 +18,7 @@ from tutepgn.notation import iter_records
 from ..deps import Service
 from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job
 from ..limits import Deadline
-from ..models import AnalysisJob, AnalysisModel
+from ..models import AnalysisJob
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 
