@@ -185,6 +185,20 @@ class Deal:
         return cls.from_deck(rules, deck, dealer, first_of_match=first_of_match)
 
     # -- Reading the state ---------------------------------------------------
+    def __repr__(self) -> str:
+        """Its rules, its dealer and where the play stands, as one line.
+
+        >>> from tutepgn.rules import preset
+        >>> deal = Deal.shuffled(preset("torofun-4p"), seed=7)
+        >>> deal
+        <Deal torofun-4p dealer=N trick 1, W to play>
+        >>> deal.apply(deal.legal_actions()[0]), deal
+        (Play(1, '6O'), <Deal torofun-4p dealer=N trick 1, S to play>)
+        """
+        names = self.rules.seat_names
+        where = "over" if self.over else f"trick {len(self.tricks) + 1}, {names[self.turn]} to play"
+        return f"<Deal {self.rules.spec} dealer={names[self.dealer]} {where}>"
+
     @property
     def over(self) -> bool:
         """True once every card is played or a tute ended the deal."""

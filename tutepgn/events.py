@@ -12,8 +12,8 @@ only dispatch to it.
 >>> ctx = Context(seats=("N", "S"), trump=0)
 >>> [e.text(ctx) for e in (Play(0, 9), Cante(0, 0), Cante(1, 1), Tute(1, 12), Exchange(0, 4))]
 ['N 1O', 'N 40', 'S 20C', 'S tute 12', 'N x7O']
->>> parse_declaration(1, "tute R", ctx), parse_declaration(0, "40", ctx)
-(Tute(seat=1, rank=12), Cante(seat=0, suit=0))
+>>> parse_declaration(1, "tute R", ctx), parse_declaration(0, "40", ctx), Play(0, 9), Exchange(0, 4)
+(Tute(1, 12), Cante(0, 'O'), Play(0, '1O'), Exchange(0, '7O'))
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 
-from .cards import CARD_STYLES, STYLE_SUITS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
+from .cards import CARD_STYLES, CODES, STYLE_SUITS, SUIT_LETTERS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
 from .i18n import gettext as _
 from .rules import SEAT_NAMES
@@ -91,6 +91,11 @@ class _CardEvent:
     json_fields: ClassVar[JsonFields]
     json_nags: ClassVar[str]
 
+    def __repr__(self) -> str:
+        """The seat and the card's code, as :meth:`Deal.play <tutepgn.engine.Deal.play>` and
+        :meth:`~tutepgn.engine.Deal.exchange` take them: ``Play(0, '1O')``."""
+        return f"{type(self).__name__}({self.seat}, {CODES[self.card]!r})"
+
     def text(self, ctx: Context) -> str:
         """The seat, then the card (``N 1O``, ``S x7B``)."""
         return f"{ctx.seats[self.seat]} {self.mark}{CARD_STYLES[ctx.cards][self.card]}"
@@ -100,7 +105,7 @@ class _CardEvent:
         return {"type": self.kind, "seat": ctx.seats[self.seat], "card": CARD_STYLES[ctx.cards][self.card]}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Play(_CardEvent):
     """A card played to the current trick."""
 
@@ -140,6 +145,11 @@ class Cante:
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
 
+    def __repr__(self) -> str:
+        """The seat and the suit's letter, as :meth:`Deal.cante <tutepgn.engine.Deal.cante>` takes them:
+        ``Cante(1, 'E')``."""
+        return f"Cante({self.seat}, {SUIT_LETTERS[self.suit]!r})"
+
     def text(self, ctx: Context) -> str:
         """``N 40`` in trump, else ``E 20C``."""
         what = "40" if self.suit == ctx.trump else "20" + STYLE_SUITS.get(ctx.cards, STYLE_SUITS["es"])[self.suit]
@@ -175,6 +185,10 @@ class Tute:
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
 
+    def __repr__(self) -> str:
+        """The seat and the rank, as :meth:`Deal.tute <tutepgn.engine.Deal.tute>` takes them: ``Tute(1, 12)``."""
+        return f"Tute({self.seat}, {self.rank})"
+
     def text(self, ctx: Context) -> str:
         """``S tute 12``."""
         return f"{ctx.seats[self.seat]} tute {self.rank}"
@@ -189,7 +203,7 @@ class Tute:
         return cls(_json_seat(data, ctx, at), data["rank"])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Exchange(_CardEvent):
     """The 7 (or 2) of trump given for the turned card under the stock."""
 
