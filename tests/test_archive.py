@@ -314,6 +314,20 @@ def test_import_stores_every_distinct_record_once(data: Data, arc: Archive) -> N
     assert imports == [(total, len(facts), len(data.files))]
 
 
+def test_a_summary_and_its_row_are_one_mapping_both_ways(arc: Archive) -> None:
+    """Every deal's summary row becomes a :class:`DealSummary` and the same row again, through its JSON too (what
+    a :class:`~tutepgn.archive.remote.ServiceArchive` reads from the service), columns in their order."""
+    from tutepgn.archive.columns import SUMMARY_COLUMNS
+    from tutepgn.archive.search import DealSummary
+
+    rows = arc.search(SearchFilters(), limit=None)
+    assert len(rows) == arc.count() and all(list(row) == list(SUMMARY_COLUMNS) for row in rows)
+    for row in rows:
+        summary = DealSummary.from_row(row)
+        assert summary.to_row() == row
+        assert DealSummary.model_validate_json(summary.model_dump_json()).to_row() == row
+
+
 def test_export_tpgn_gives_back_the_records_byte_for_byte(data: Data, arc: Archive, tmp_path: Path) -> None:
     buf = io.StringIO()
     assert arc.export(None, "tpgn", buf) == len(data.facts)

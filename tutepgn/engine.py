@@ -29,10 +29,10 @@ import random
 from typing import TypeVar, Union, overload
 
 from .cards import (
-    BIT, CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
+    BIT, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
     Card, CardSet, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
-from .declarations import CABALLOS, CANTE_PAIRS, FOURS, DeclarationRules
+from .declarations import CANTE_PAIRS, FOURS, cante_refusal, close_window, exchange_refusal, tute_refusal
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Exchange, Play, Tute
@@ -48,13 +48,14 @@ CardLike = Union[Card, str]
 # The deal.
 
 
-class Deal(DeclarationRules):
+class Deal:
     """One deal, from the cards dealt to the score sheet.
 
     Build it with :meth:`from_hands`, :meth:`from_deck` or :meth:`shuffled`;
     then apply actions (:meth:`play`, :meth:`cante`, :meth:`tute`,
     :meth:`exchange`, or :meth:`apply` for any of them) until :attr:`over`,
-    and read :meth:`score`.
+    and read :meth:`score`.  The rules of declarations are functions of the
+    deal (:mod:`tutepgn.declarations`).
     """
 
     def __init__(self, rules: Ruleset, hands: list[Mask], stock: list[Card], turned: Card,
@@ -67,11 +68,10 @@ class Deal(DeclarationRules):
             raise ValueError(_("dealer must be a seat 0..{last}", last=n - 1))
         self._check_cards(hands, stock, turned, dealer)
         self.dealer = dealer
-        self._side, self._side_seats = rules.seating
+        self._side = rules.seating[0]
         self._n = n
         # Free play while stock_pos is below this (the stock's length, or 0 when duties always apply).
         self._free_while_below = len(stock) if rules.free_play_while_stock else 0
-        self._silence_costs = rules.cante_only_if_sung_at_first_win or rules.forfeit_unsung_cantes
         self.first_of_match = first_of_match
         self.hands: list[Mask] = list(hands)
         self.initial_hands: tuple[Mask, ...] = tuple(hands)
@@ -103,7 +103,6 @@ class Deal(DeclarationRules):
         self.log: list[Action] = []
         self.cantes: list[CanteScore] = []
         self.sung_suits: set[Suit] = set()
-        self._unsung = CABALLOS  # the caballo of each suit not yet sung
         self.barred_sides: set[int] = set()
         self.lost_cantes: set[tuple[int, Suit]] = set()
         self.last_draw: dict[int, Card] = {}
@@ -186,6 +185,20 @@ class Deal(DeclarationRules):
         return cls.from_deck(rules, deck, dealer, first_of_match=first_of_match)
 
     # -- Reading the state ---------------------------------------------------
+    def __repr__(self) -> str:
+        """Its rules, its dealer and where the play stands, as one line.
+
+        >>> from tutepgn.rules import preset
+        >>> deal = Deal.shuffled(preset("torofun-4p"), seed=7)
+        >>> deal
+        <Deal torofun-4p dealer=N trick 1, W to play>
+        >>> deal.apply(deal.legal_actions()[0]), deal
+        (Play(1, '6O'), <Deal torofun-4p dealer=N trick 1, S to play>)
+        """
+        names = self.rules.seat_names
+        where = "over" if self.over else f"trick {len(self.tricks) + 1}, {names[self.turn]} to play"
+        return f"<Deal {self.rules.spec} dealer={names[self.dealer]} {where}>"
+
     @property
     def over(self) -> bool:
         """True once every card is played or a tute ended the deal."""
@@ -299,7 +312,7 @@ class Deal(DeclarationRules):
                                  w != seat and self._side[w] == self._side[seat], self.rules)[0] >> c & 1:
                     self._check_play(seat, c)
         if not trick and self.window_side is not None:
-            self._close_window()  # silence is judged now, on the hands after any exchange
+            close_window(self)  # silence is judged now, on the hands after any exchange
         self.hands[seat] = hand ^ BIT[c]
         suit = CARD_SUIT[c]
         if trick:
@@ -368,7 +381,7 @@ class Deal(DeclarationRules):
         if self.stock_pos == len(stock):
             self.last_draw = drawn
 
-    # -- Declarations: the rules are in DeclarationRules (tutepgn.declarations) -----
+    # -- Declarations: the rules are in tutepgn.declarations -----------------------
     def verify_cante(self, seat: SeatLike, suit: Suit | str) -> None:
         """Raise :class:`IllegalDeclaration` naming the rule if ``seat`` may not sing ``suit`` now."""
         self.verify(self._cante(seat, suit))
@@ -422,11 +435,11 @@ class Deal(DeclarationRules):
         """The code of the first rule that forbids a declaration now, or None."""
         kind = type(action)
         if kind is Cante:
-            return self._cante_refusal(action.seat, action.suit)
+            return cante_refusal(self, action.seat, action.suit)
         if kind is Tute:
-            return self._tute_refusal(action.seat, action.rank)
+            return tute_refusal(self, action.seat, action.rank)
         if kind is Exchange:
-            return self._exchange_refusal(action.seat, action.card)
+            return exchange_refusal(self, action.seat, action.card)
         raise TypeError(f"not an action: {action!r}")
 
     def _refuse(self, code: str, action: Action) -> None:
@@ -499,7 +512,6 @@ class Deal(DeclarationRules):
             points = r.cuarenta_points if action.suit == self.trump else r.cante_points
             self.cantes.append(CanteScore(action.seat, self._side[action.seat], action.suit, points))
             self.sung_suits.add(action.suit)
-            self._unsung &= ~BIT[card(CABALLO, action.suit)]
             self.window_cantes += 1
             self.log.append(action)
         elif type(action) is Tute:
@@ -535,16 +547,16 @@ class Deal(DeclarationRules):
             for seat in range(r.players):
                 hand = self.hands[seat]
                 for rank, four in FOURS.items():
-                    if hand & four == four and self._tute_refusal(seat, rank) is None:
+                    if hand & four == four and tute_refusal(self, seat, rank) is None:
                         out.append(Tute(seat, rank))
                 if self.tricks:
                     for suit in SUITS:
-                        if hand & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and self._cante_refusal(seat, suit) is None:
+                        if hand & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and cante_refusal(self, seat, suit) is None:
                             out.append(Cante(seat, suit))
             if r.exchange_seven or r.exchange_two:
                 trump = self.trump
                 for c in (card(7, trump), card(2, trump)):
-                    if self._exchange_refusal(self.turn, c) is None:
+                    if exchange_refusal(self, self.turn, c) is None:
                         out.append(Exchange(self.turn, c))
         seat = self.turn
         out.extend(Play(seat, c) for c in cards_in(self._duty(seat)[0]))

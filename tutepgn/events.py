@@ -12,8 +12,8 @@ only dispatch to it.
 >>> ctx = Context(seats=("N", "S"), trump=0)
 >>> [e.text(ctx) for e in (Play(0, 9), Cante(0, 0), Cante(1, 1), Tute(1, 12), Exchange(0, 4))]
 ['N 1O', 'N 40', 'S 20C', 'S tute 12', 'N x7O']
->>> parse_declaration(1, "tute R", ctx), parse_declaration(0, "40", ctx)
-(Tute(seat=1, rank=12), Cante(seat=0, suit=0))
+>>> parse_declaration(1, "tute R", ctx), parse_declaration(0, "40", ctx), Play(0, 9), Exchange(0, 4)
+(Tute(1, 12), Cante(0, 'O'), Play(0, '1O'), Exchange(0, '7O'))
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 
-from pydantic import Field
-
-from .cards import CARD_STYLES, STYLE_SUITS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
+from .cards import CARD_STYLES, CODES, STYLE_SUITS, SUIT_LETTERS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
 from .i18n import gettext as _
 from .rules import SEAT_NAMES
@@ -73,8 +71,10 @@ def _json_card(data: dict[str, Any], ctx: Context, at: str) -> Card:
     return card
 
 
-JsonFields = tuple[tuple[str, Any, Any], ...]
-"""An event's own fields in its JSON model, after ``type``: (name, type, pydantic ``Field``)."""
+JsonFields = tuple[tuple[str, Any, dict[str, Any]], ...]
+"""An event's own fields in its JSON model, after ``type``: (name, type, the arguments of pydantic's ``Field``).
+Arguments, not a ``Field``: the engine loads this module and never needs pydantic (:mod:`.notation.jsonmodel`
+builds the models)."""
 SeatLetter = Literal["N", "W", "S", "E"]
 """A seat as JSON and the filters write it: its letter."""
 
@@ -91,6 +91,11 @@ class _CardEvent:
     json_fields: ClassVar[JsonFields]
     json_nags: ClassVar[str]
 
+    def __repr__(self) -> str:
+        """The seat and the card's code, as :meth:`Deal.play <tutepgn.engine.Deal.play>` and
+        :meth:`~tutepgn.engine.Deal.exchange` take them: ``Play(0, '1O')``."""
+        return f"{type(self).__name__}({self.seat}, {CODES[self.card]!r})"
+
     def text(self, ctx: Context) -> str:
         """The seat, then the card (``N 1O``, ``S x7B``)."""
         return f"{ctx.seats[self.seat]} {self.mark}{CARD_STYLES[ctx.cards][self.card]}"
@@ -100,7 +105,7 @@ class _CardEvent:
         return {"type": self.kind, "seat": ctx.seats[self.seat], "card": CARD_STYLES[ctx.cards][self.card]}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Play(_CardEvent):
     """A card played to the current trick."""
 
@@ -108,10 +113,10 @@ class Play(_CardEvent):
     mark: ClassVar[str] = ""
     json_doc: ClassVar[str] = "A card played to the current trick."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that played the card.")),
-        ("trick", int | None, Field(None, ge=1, description="Derived: the 1-based number of the trick. Ignored on "
-                                    "input.", json_schema_extra={"readOnly": True})),
-        ("card", str, Field(description="The card, in the record's card style (the `cards` field).")),
+        ("seat", SeatLetter, dict(description="The seat that played the card.")),
+        ("trick", int | None, dict(default=None, ge=1, description="Derived: the 1-based number of the trick. "
+                                   "Ignored on input.", json_schema_extra={"readOnly": True})),
+        ("card", str, dict(description="The card, in the record's card style (the `cards` field).")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers: ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6, $n n."
 
@@ -134,11 +139,16 @@ class Cante:
     kind: ClassVar[str] = "cante"
     json_doc: ClassVar[str] = "A cante (declared rey and caballo of one suit): 40 when the suit is trump, else 20."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that declared.")),
-        ("suit", str, Field(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
+        ("seat", SeatLetter, dict(description="The seat that declared.")),
+        ("suit", str, dict(description="The suit, as the card style writes it (es: O C E B; en: coins cups swords "
                                         "clubs ...).")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
+
+    def __repr__(self) -> str:
+        """The seat and the suit's letter, as :meth:`Deal.cante <tutepgn.engine.Deal.cante>` takes them:
+        ``Cante(1, 'E')``."""
+        return f"Cante({self.seat}, {SUIT_LETTERS[self.suit]!r})"
 
     def text(self, ctx: Context) -> str:
         """``N 40`` in trump, else ``E 20C``."""
@@ -170,10 +180,14 @@ class Tute:
     kind: ClassVar[str] = "tute"
     json_doc: ClassVar[str] = "A tute: all four reyes (12) or all four caballos (11) declared."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that declared.")),
-        ("rank", Literal[12, 11], Field(description="12: reyes; 11: caballos.")),
+        ("seat", SeatLetter, dict(description="The seat that declared.")),
+        ("rank", Literal[12, 11], dict(description="12: reyes; 11: caballos.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
+
+    def __repr__(self) -> str:
+        """The seat and the rank, as :meth:`Deal.tute <tutepgn.engine.Deal.tute>` takes them: ``Tute(1, 12)``."""
+        return f"Tute({self.seat}, {self.rank})"
 
     def text(self, ctx: Context) -> str:
         """``S tute 12``."""
@@ -189,7 +203,7 @@ class Tute:
         return cls(_json_seat(data, ctx, at), data["rank"])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Exchange(_CardEvent):
     """The 7 (or 2) of trump given for the turned card under the stock."""
 
@@ -197,8 +211,8 @@ class Exchange(_CardEvent):
     mark: ClassVar[str] = "x"
     json_doc: ClassVar[str] = "The 7 (or 2) of trump given for the turned card."
     json_fields: ClassVar[JsonFields] = (
-        ("seat", SeatLetter, Field(description="The seat that exchanged.")),
-        ("card", str, Field(description="The card given (the 7 or 2 of trump), in the record's card style.")),
+        ("seat", SeatLetter, dict(description="The seat that exchanged.")),
+        ("card", str, dict(description="The card given (the 7 or 2 of trump), in the record's card style.")),
     )
     json_nags: ClassVar[str] = "Annotations as numbers."
 

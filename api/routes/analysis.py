@@ -8,6 +8,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from tutepgn.analysis.model import AnalysisModel
 from tutepgn.archive import Archive
 from tutepgn.archive.analyses import analysis_row, quick
 from tutepgn.errors import Problem
@@ -18,7 +19,7 @@ from tutepgn.notation import iter_records
 from ..deps import Service
 from ..guards import Deadline
 from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job, Row
-from ..models import AnalysisJob, AnalysisModel
+from ..models import AnalysisJob
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 

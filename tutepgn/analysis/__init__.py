@@ -1,7 +1,7 @@
 """Analysis: the value of every play, double dummy (every hand visible) and by PIMC (the hands a seat could not see).
 
 * :mod:`.position`, :mod:`.alphabeta` and :mod:`.solve`: the solver (:class:`Position`, :class:`Solver`; the
-  search in C is ``tutepgn.solver.ccore``);
+  search in C is ``tutepgn.native.ccore``);
 * :mod:`.deal_analysis`: :func:`analyse`, a deal's plays valued, their costs and marks; :mod:`.version` its JSON
   form's version (read by the archive without loading the solver);
 * :mod:`.pimc`: worlds sampled from what a seat knew; :mod:`.annotate`: records analysed, annotated copies.

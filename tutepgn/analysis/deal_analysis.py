@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, card_code
 from ..engine import Deal
@@ -33,6 +33,9 @@ from ..score import decide
 from .pimc import PimcValue, pimc_values
 from .solve import Backend, CardValue, Position, Solver
 from .version import ANALYSIS_VERSION
+
+if TYPE_CHECKING:  # pydantic loads when a JSON form is asked for, not for the analysis itself
+    from .model import AnalysisModel, PimcValueModel, PlayAnalysisModel, ProjectionModel
 
 STOCK_HORIZON = 4
 """PIMC values plays made with at most this many cards in the stock (2 players): each card in the stock
@@ -74,6 +77,12 @@ class Projection:
     def result(self) -> tuple[int | None, bool]:
         """What a play can change: the winning side and whether it doubles."""
         return self.winner, self.doubled
+
+    def model(self) -> ProjectionModel:
+        """The projection in the analysis's JSON form."""
+        from .model import ProjectionModel
+
+        return ProjectionModel(totals=list(self.totals), winner=self.winner, tie=self.tie, doubled=self.doubled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +129,19 @@ class PlayAnalysis:
             return None
         return self.before.result != self.after.result
 
+    def model(self) -> PlayAnalysisModel:
+        """The valued play in the analysis's JSON form (cards as codes)."""
+        from .model import CardGroupValue, PlayAnalysisModel
+
+        return PlayAnalysisModel(
+            index=self.index, trick=self.trick, seat=self.seat, card=card_code(self.card), double_dummy=True,
+            value=self.value_before,
+            values=[CardGroupValue(cards=[card_code(c) for c in v.cards], value=v.value) for v in self.values],
+            best=[card_code(c) for c in self.best], cost=self.cost, projected=self.projected, mark=self.mark,
+            changed_result=self.changed_result, before=None if self.before is None else self.before.model(),
+            after=None if self.after is None else self.after.model(), pimc=_pimc_models(self.pimc),
+            pimc_cost=_rounded(self.pimc_cost))
+
 
 def pimc_cost(values: tuple[PimcValue, ...] | None, card: Card) -> float | None:
     """The best PIMC mean less ``card``'s (None without PIMC values)."""
@@ -145,6 +167,15 @@ class HiddenPlay:
     def pimc_cost(self) -> float | None:
         """The best mean less the played card's mean."""
         return pimc_cost(self.pimc, self.card)
+
+    def model(self) -> PlayAnalysisModel:
+        """The play in the analysis's JSON form: not valued double dummy (null values), PIMC's values if any."""
+        from .model import PlayAnalysisModel
+
+        return PlayAnalysisModel(
+            index=self.index, trick=self.trick, seat=self.seat, card=card_code(self.card), double_dummy=False,
+            value=None, values=None, best=None, cost=None, projected=None, mark=None, changed_result=None,
+            before=None, after=None, pimc=_pimc_models(self.pimc), pimc_cost=_rounded(self.pimc_cost))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,26 +231,27 @@ class DealAnalysis:
             raise ValueError("the identity is for two sides without cantes (points are then shared by the sides)")
         return all(self.par[s] - self.side_costs(s) + self.side_costs(1 - s) == self.actual[s] for s in (0, 1))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The analysis as JSON data, with the stable keys docs/analysis.md lists (cards as codes, seats as numbers).
+    def model(self) -> AnalysisModel:
+        """The analysis in its JSON form, the one every answer carries (the CLI, the archive, the service).
 
         ``plays`` lists every card of the deal in log order; a play the solver
         did not value (``double_dummy`` false) has null values.
         """
-        plays = [_play_dict(p) for p in self.plays] + [
-            {"index": h.index, "trick": h.trick, "seat": h.seat, "card": card_code(h.card), "double_dummy": False,
-             "value": None, "values": None, "best": None, "cost": None, "projected": None, "mark": None,
-             "changed_result": None, "before": None, "after": None, "pimc": _pimc_list(h.pimc),
-             "pimc_cost": None if h.pimc_cost is None else round(h.pimc_cost, 2)} for h in self.hidden]
-        plays.sort(key=lambda p: p["index"])
-        return {
-            "version": ANALYSIS_VERSION, "cantes": self.cantes, "complete": self.complete, "seats": list(self.seats),
-            "sides": list(self.sides), "par": list(self.par), "actual": list(self.actual),
-            "actual_minus_par": list(self.actual_minus_par), "seat_sides": list(self.seat_sides),
-            "costs": list(self.costs), "side_costs": [self.side_costs(k) for k in range(len(self.par))],
-            "trick_values": [list(v) for v in self.trick_values],
-            "turning_points": [p.index for p in self.turning_points], "plays": plays,
-        }
+        from .model import AnalysisModel
+
+        plays = sorted([p.model() for p in self.plays] + [h.model() for h in self.hidden], key=lambda p: p.index)
+        return AnalysisModel(
+            version=ANALYSIS_VERSION, cantes=self.cantes, complete=self.complete, seats=list(self.seats),
+            sides=list(self.sides), par=list(self.par), actual=list(self.actual),
+            actual_minus_par=list(self.actual_minus_par), seat_sides=list(self.seat_sides), costs=list(self.costs),
+            side_costs=[self.side_costs(k) for k in range(len(self.par))],
+            trick_values=[list(v) for v in self.trick_values],
+            turning_points=[p.index for p in self.turning_points], plays=plays)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON data: :meth:`model` dumped, with the stable keys docs/analysis.md lists (cards as
+        codes, seats as numbers)."""
+        return self.model().model_dump(mode="json")
 
 
 def analyse(deal: Deal, *, cantes: bool = False, backend: Backend | None = None, pimc: int = 0,
@@ -330,21 +362,13 @@ def _analyse_play(deal: Deal, index: int, play: Play, solvers: list[Solver], can
                         after=project(deal, side, played, position.bound(), cantes))
 
 
-def _projection_dict(p: Projection | None) -> dict[str, Any] | None:
-    return None if p is None else {"totals": list(p.totals), "winner": p.winner, "tie": p.tie, "doubled": p.doubled}
+def _rounded(cost: float | None) -> float | None:
+    """A PIMC cost as JSON writes it: to the hundredth."""
+    return None if cost is None else round(cost, 2)
 
 
-def _play_dict(p: PlayAnalysis) -> dict[str, Any]:
-    """One valued play as JSON data (see :meth:`DealAnalysis.to_dict`)."""
-    return {"index": p.index, "trick": p.trick, "seat": p.seat, "card": card_code(p.card), "double_dummy": True,
-            "value": p.value_before, "values": [{"cards": [card_code(c) for c in v.cards], "value": v.value}
-                                                for v in p.values],
-            "best": [card_code(c) for c in p.best], "cost": p.cost, "projected": p.projected, "mark": p.mark,
-            "changed_result": p.changed_result, "before": _projection_dict(p.before),
-            "after": _projection_dict(p.after),
-            "pimc": _pimc_list(p.pimc), "pimc_cost": None if p.pimc_cost is None else round(p.pimc_cost, 2)}
+def _pimc_models(values: tuple[PimcValue, ...] | None) -> list[PimcValueModel] | None:
+    from .model import PimcValueModel
 
-
-def _pimc_list(values: tuple[PimcValue, ...] | None) -> list[dict[str, Any]] | None:
-    return None if values is None else [{"card": card_code(v.card), "mean": round(v.mean, 2),
-                                         "stderr": round(v.stderr, 2)} for v in values]
+    return None if values is None else [PimcValueModel(card=card_code(v.card), mean=round(v.mean, 2),
+                                                       stderr=round(v.stderr, 2)) for v in values]

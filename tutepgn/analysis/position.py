@@ -27,11 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..cards import BIT, CARD_POINTS, CARD_SUIT, SUITS, Card, Mask
+from ..cards import BIT, CARD_POINTS, CARD_SUIT, CODES, SUIT_LETTERS, SUITS, Card, CardSet, Mask
 from ..declarations import CANTE_PAIRS, FOURS
 from ..duties import DUTY_OPTIONS, play_duty
 from ..i18n import gettext as _
 from ..native.layout import MAX_STOCK, STOCK_PER_WORD, STOCK_WORDS, duty_bits, duty_options
+from ..rules import SEAT_NAMES
 
 if TYPE_CHECKING:
     from ..engine import Deal
@@ -200,6 +201,22 @@ class Position:
     def for_side(self, side: int) -> Position:
         """The same position valued for another rules side."""
         return replace(self, side=side)
+
+    def __repr__(self) -> str:
+        """What the search plays from, in card codes (every field is :func:`dataclasses.fields`' business):
+
+        >>> from tutepgn.rules import preset
+        >>> from tutepgn.engine import Deal
+        >>> deal = Deal.from_hands(preset("playcard-2p"), ["1O 3O", "1C 3C"], turned="3O")
+        >>> Position.from_deal(deal)
+        <Position trump O, S to move, hands N 1O 3O / S 1C 3C, trick -, for side 1>
+        """
+        names = SEAT_NAMES[self.players]
+        hands = " / ".join(f"{names[s]} {' '.join(CardSet(h).codes()) or '-'}" for s, h in enumerate(self.hands))
+        trick = " ".join(CODES[c] for c in self.trick) or "-"
+        stock = f", stock {len(self.stock)}" if self.stock else ""
+        return (f"<Position trump {SUIT_LETTERS[self.trump]}, {names[self.turn]} to move, hands {hands}, "
+                f"trick {trick}{stock}, for side {self.side}>")
 
     @property
     def turn(self) -> int:

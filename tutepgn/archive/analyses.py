@@ -66,7 +66,8 @@ class AnalyseSummary:
 
 def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tuple[Any, ...]:
     """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed): the
-    events up to the first illegal one analysed, the analysis stored as :meth:`DealAnalysis.to_dict`."""
+    events up to the first illegal one analysed, the analysis stored as :meth:`DealAnalysis.to_dict` (the JSON of
+    :class:`~tutepgn.analysis.model.AnalysisModel`, the form the service answers with)."""
     from ..analysis.annotate import analyse_record  # here: searches and imports (which load this module) never load the solver
 
     key = (deal_id, rules or "", VERSION_KEY, cantes)

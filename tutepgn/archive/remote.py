@@ -27,8 +27,7 @@ from ..errors import ArchiveError, ArchiveHeldError
 from ..i18n import gettext as _
 from ..notation import batch_records, iter_raw_records
 from .columns import SUMMARY_COLUMNS
-from .names import SEAT_COLUMN
-from .search import SearchFilters
+from .search import DealSummary, SearchFilters
 from .store import Archive
 
 if TYPE_CHECKING:  # Arrow loads for an import, not for a read
@@ -117,7 +116,7 @@ class ServiceArchive:
         wanted = None if limit is None else offset + limit
         with self._request("deals.ndjson", filters, sort=sort, limit=wanted) as answer:
             lines = answer.read().decode("utf-8").splitlines()[offset:]
-        return [summary_row(json.loads(line)) for line in lines]
+        return [DealSummary.model_validate_json(line).to_row() for line in lines]
 
     def stats(self, filters: SearchFilters | None = None) -> dict[str, Any]:
         """Statistics over matching deals, as :meth:`Archive.stats` gives them."""
@@ -177,16 +176,6 @@ def filter_query(filters: SearchFilters | None) -> list[tuple[str, str]]:
         for item in value if isinstance(value, list) else [value]:
             query.append((name, ("true" if item else "false") if isinstance(item, bool) else str(item)))
     return query
-
-
-def summary_row(item: dict[str, Any]) -> dict[str, Any]:
-    """A deal summary of the service (:class:`~.search.DealSummary` as JSON) as the archive's summary row."""
-    row = {"id": item["id"], "date_text": item["date"], "event": item["event"], "site": item["site"],
-           "rules": item["rules"], **{column: item["seats"].get(letter) for letter, column in SEAT_COLUMN.items()},
-           "dealer": item["dealer"], "trump": item["trump"], "score": item["score"], "sides": item["sides"],
-           "result": item["result"], "valid": item["valid"], "match_id": item.get("match"),
-           "deal_no": item.get("deal_no")}
-    return {column: row[column] for column in SUMMARY_COLUMNS}
 
 
 def open_reader(path: str | os.PathLike[str]) -> Archive | ServiceArchive:

@@ -33,6 +33,7 @@ from ..errors import UnknownRuleset
 from ..events import SeatLetter
 from ..i18n import N_, gettext as _
 from ..rules import Ruleset
+from .columns import SUMMARY_COLUMNS
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
                     two_seats)
 
@@ -482,13 +483,27 @@ class DealSummary(BaseModel):
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DealSummary:
-        """From an archive row with the summary columns."""
-        seats = {letter: row.get(column) for letter, column in SEAT_COLUMN.items()
-                 if row.get(column) is not None}
-        return cls(id=row["id"], date=row.get("date_text"), event=row.get("event"), site=row.get("site"),
-                   rules=row.get("rules"), seats=seats, dealer=row.get("dealer"), trump=row.get("trump"),
-                   sides=row.get("sides") or [], score=row.get("score"), result=row.get("result"),
-                   valid=bool(row.get("valid")), match=row.get("match_id"), deal_no=row.get("deal_no"))
+        """From an archive row with the summary columns (:data:`SUMMARY_FIELDS`)."""
+        values: dict[str, Any] = {field: row.get(column) for field, column in SUMMARY_FIELDS}
+        values.update(seats={letter: row.get(column) for letter, column in SEAT_COLUMN.items()
+                             if row.get(column) is not None},
+                      sides=values["sides"] or [], valid=bool(values["valid"]))
+        return cls(**values)
+
+    def to_row(self) -> dict[str, object]:
+        """The archive's row of the summary columns, in their order: what :meth:`from_row` reads (a service's
+        summaries are rows again for :class:`~.remote.ServiceArchive`)."""
+        row: dict[str, object] = {column: getattr(self, field) for field, column in SUMMARY_FIELDS}
+        row.update((column, self.seats.get(letter)) for letter, column in SEAT_COLUMN.items())
+        return {column: row[column] for column in SUMMARY_COLUMNS}
+
+
+SUMMARY_FIELDS: tuple[tuple[str, str], ...] = (
+    ("id", "id"), ("date", "date_text"), ("event", "event"), ("site", "site"), ("rules", "rules"),
+    ("dealer", "dealer"), ("trump", "trump"), ("sides", "sides"), ("score", "score"), ("result", "result"),
+    ("valid", "valid"), ("match", "match_id"), ("deal_no", "deal_no"))
+"""Each field of :class:`DealSummary` and the summary column it is, but ``seats`` (a name per seat column,
+:data:`~.names.SEAT_COLUMN`): the one mapping between a summary and its row, both ways."""
 
 
 class DealPage(BaseModel):

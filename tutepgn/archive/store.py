@@ -136,6 +136,10 @@ class Archive:
         return Archive(self.path, read_only=self.read_only, memory_limit=self.memory_limit, secure=self.secure,
                        connection=self.con.cursor(), rows_by_id=self.rows_by_id, seat_names=self.seat_names)
 
+    def __repr__(self) -> str:
+        """How it was opened, as the call that opens it again: ``Archive('deals.duckdb', read_only=True)``."""
+        return f"Archive({str(self.path)!r}" + (", read_only=True)" if self.read_only else ")")
+
     def close(self) -> None:
         """Close the connection."""
         self.con.close()

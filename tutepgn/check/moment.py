@@ -108,6 +108,10 @@ class Moment:
 
     __str__ = text
 
+    def __repr__(self) -> str:
+        """The call that reads it back: ``Moment.parse('...')`` with its position string."""
+        return f"Moment.parse({self.text()!r})"
+
     @classmethod
     def parse(cls, text: str) -> Moment:
         """Read a position string; :class:`~tutepgn.errors.NotationError` (line 1, the column of the field)

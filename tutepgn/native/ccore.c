@@ -1,8 +1,8 @@
-/* The double-dummy search of tutepgn in C: the same algorithm as tutepgn/solver/search.py, line for line.
+/* The double-dummy search of tutepgn in C: the same algorithm as tutepgn/analysis/alphabeta.py, line for line.
  *
  * A Table object owns the transposition table (no global state: one per solver, so threads and worker
  * processes never share one).  Table.search(packed, alpha, beta, only) reads a position packed by
- * tutepgn.solver.position.Position.packed (layout: layout.h's P_*, generated from tutepgn/native/layout.py)
+ * tutepgn.analysis.position.Position.packed (layout: layout.h's P_*, generated from tutepgn/native/layout.py)
  * and returns the fail-soft value.  The game's masks, points and play duties are tute.h's, shared with creplay.c.
  */
 #define PY_SSIZE_T_CLEAN
@@ -124,7 +124,7 @@ static u64 legal_cards(const State *s, int seat) {
                      w >= 0 && w != seat && s->side_of[w] == s->side_of[seat], s->duties);
 }
 
-/* The cante policy (tutepgn.solver.position.declare): the 40 first, then the 20s in suit order. */
+/* The cante policy (tutepgn.analysis.position.declare): the 40 first, then the 20s in suit order. */
 static int declare(State *s, int side, int *count) {
     int points = 0;
     *count = 0;
@@ -492,7 +492,7 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     s.d.stock_pos = 0;
     s.d.led = s.d.high_led = s.d.high_trump = s.d.winning = -1;
     s.d.tlen = 0;
-    /* Replay the trick on the table (tutepgn.solver.position.trick_state). */
+    /* Replay the trick on the table (tutepgn.analysis.position.trick_state). */
     int trick_len = (int)v[P_TRICK_LEN];
     for (int i = 0; i < trick_len; i++) {
         int c = (int)v[P_TRICK0 + i], seat = (s.d.leader + i) % s.n, suit = c / 10;

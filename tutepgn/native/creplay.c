@@ -47,18 +47,18 @@ static u64 allowed(const Deal *d, int seat) {
                      w != seat && SIDE(d, w) == SIDE(d, seat), (int)d->o[O_DUTIES]);
 }
 
-/* DeclarationRules._window_refusal: after a trick won by the declarer's side, before the next lead. */
+/* declarations._window_refusal: after a trick won by the declarer's side, before the next lead. */
 static int window_refused(const Deal *d, int seat) {
     return OVER(d) || d->tlen || !d->ntricks || d->window_side != SIDE(d, seat);
 }
 
-/* DeclarationRules._draw_refusal: the 2-player rules that tie declarations to the draws. */
+/* declarations._draw_refusal: the 2-player rules that tie declarations to the draws. */
 static int draw_refused(const Deal *d, int seat, u64 cards) {
     if (d->o[O_DECLARE_ONLY_AFTER_DRAW] && !d->window_after_draw) return 1;
     return d->o[O_NO_DECLARE_WITH_LAST_DRAWN] && d->last_draw[seat] >= 0 && (cards >> d->last_draw[seat] & 1);
 }
 
-/* DeclarationRules._cante_refusal, as a yes or no. */
+/* declarations.cante_refusal, as a yes or no. */
 static int cante_refused(const Deal *d, int seat, int suit) {
     int side = SIDE(d, seat);
     return window_refused(d, seat) || (d->hands[seat] & REY_CABALLO(suit)) != REY_CABALLO(suit) || (d->sung >> suit & 1)
@@ -67,7 +67,7 @@ static int cante_refused(const Deal *d, int seat, int suit) {
         || (d->o[O_FORTY_FIRST] && suit != d->trump && !cante_refused(d, seat, d->trump));
 }
 
-/* DeclarationRules._tute_refusal, as a yes or no. */
+/* declarations.tute_refusal, as a yes or no. */
 static int tute_refused(const Deal *d, int seat, int rank) {
     if (rank != 11 && rank != 12) return 1;
     u64 four = FOUR(rank == 12 ? 7 : 6);
@@ -80,7 +80,7 @@ static int tute_refused(const Deal *d, int seat, int rank) {
     return !first_lead && draw_refused(d, seat, four);
 }
 
-/* DeclarationRules._exchange_refusal, as a yes or no. */
+/* declarations.exchange_refusal, as a yes or no. */
 static int exchange_refused(const Deal *d, int seat, int c) {
     int rank = RANK[c % 10];
     long ranks_for;
@@ -92,7 +92,7 @@ static int exchange_refused(const Deal *d, int seat, int c) {
         || !(ranks_for >> RANK[d->turned % 10] & 1);
 }
 
-/* DeclarationRules._close_window: at the next lead, what silence after a won trick costs. */
+/* declarations.close_window: at the next lead, what silence after a won trick costs. */
 static void close_window(Deal *d) {
     int side = d->window_side;
     if ((!d->o[O_CANTE_ONLY_IF_SUNG_AT_FIRST_WIN] && !d->o[O_FORFEIT_UNSUNG_CANTES]) || d->window_cantes) {

@@ -44,7 +44,7 @@ def _event_model(event: type[Action]) -> type[_Event]:
     """The JSON model of an event class: its ``type``, its own fields (``json_fields``), then where it stood
     and its notes.  Named ``PlayEvent``, ``CanteEvent``...: the schema's definitions."""
     fields: dict[str, Any] = {"type": (Literal[event.kind], ...)}  # type: ignore[valid-type]
-    fields.update((name, (kind, info)) for name, kind, info in event.json_fields)
+    fields.update((name, (kind, Field(**info))) for name, kind, info in event.json_fields)
     fields.update(
         line=(int | None, Field(None, ge=1, description=_POSITION)),
         column=(int | None, Field(None, ge=1, description=_POSITION)),

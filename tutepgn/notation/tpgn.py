@@ -15,7 +15,7 @@ The writer puts a blank line between two records.  As in endplay's parsers:
 
 >>> rec = read_record('[Rules "playcard-2p"]\\n1. N 1O 3O\\n*')
 >>> rec.entries[0][:3]
-(Play(seat=0, card=9), 2, 6)
+(Play(0, '1O'), 2, 6)
 >>> loads(dumps([rec, rec]))[1].events == rec.events
 True
 """
