@@ -44,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # threads finish each request sooner than many threads fighting for the GIL (docs/service.md).
         anyio.to_thread.current_default_thread_limiter().total_tokens = service.settings.concurrency
         yield
-        service.close()  # the analysis processes end with the service, and the archive is checkpointed
+        service.jobs.close()  # the analysis processes end with the app (tute serve then closes the archive)
 
     # /docs (Swagger UI) and /redoc with their scripts and styles served from the package fastapi-offline
     # ships them in (/static-offline-docs), never from a CDN: the docs work offline.

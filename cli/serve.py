@@ -74,7 +74,10 @@ def serve(
         raise fail(exc) from None
     # Beside the archive, while it runs: where the commands that find the archive locked ask instead.
     with terminated_after_cleanup(), announced(settings.db, service_url(host, port), read_only=settings.read_only):
-        uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))
+        try:
+            uvicorn.run(service, host=host, port=port, log_level="info", **uvicorn_options(settings))
+        finally:  # SIGTERM, SIGINT or an error: the archive checkpointed and closed before the file is released
+            service.state.service.close()
 
 
 def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[Path] | None) -> None:
@@ -105,8 +108,7 @@ class _Terminated(BaseException):
 def terminated_after_cleanup() -> Iterator[None]:
     """Let SIGTERM end the process only once the blocks inside have run their exits.
 
-    uvicorn catches SIGTERM, shuts the app down (its lifespan closes and
-    checkpoints the archive), then raises the signal again under the handler it
+    uvicorn catches SIGTERM, shuts the app down, then raises the signal again under the handler it
     found.  Under the default one the process would end on the spot, leaving
     ``<archive>.service.json`` (:func:`~tutepgn.archive.announced`) behind; here
     the signal unwinds the blocks inside as an exception, and is raised again
