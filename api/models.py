@@ -9,7 +9,8 @@ from tutepgn.archive import DealSummary
 from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
-from tutepgn.check.validate import ReportModel, Summary
+from tutepgn.check.report_model import ReportModel
+from tutepgn.check.validate import Summary
 
 
 class ValidationResponse(BaseModel):

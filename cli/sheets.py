@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tutepgn.i18n import N_, gettext as _
-from tutepgn.check.report import ReportModel, result_sentence
+from tutepgn.check.report import result_sentence
+from tutepgn.check.report_model import ReportModel
 
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
 SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}

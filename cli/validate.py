@@ -38,7 +38,8 @@ def validate(
     """
     from tutepgn.cli.scale import on_cluster
     from tutepgn.cli.sheets import findings_text, score_sheet  # the validator loads when the command runs
-    from tutepgn.check.validate import ReportModel, Summary, tally, validate_sources
+    from tutepgn.check.report_model import ReportModel
+    from tutepgn.check.validate import Summary, tally, validate_sources
 
     form = chosen(fmt, as_json, nl)
     ruleset = ruleset_of(rules) if rules else None

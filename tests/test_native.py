@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tutepgn.check import fastreplay
 from tutepgn.events import Cante, Exchange, Play, Tute
 from tutepgn.native import layout
@@ -75,13 +73,19 @@ def test_the_duty_bits_are_packed_by_one_function_and_read_back() -> None:
             assert {name: getattr(back, name) for name in DUTY_OPTIONS} == {n: getattr(rules, n) for n in DUTY_OPTIONS}
 
 
-def _after_reading_and_validating() -> set[str]:
-    """The modules a fresh interpreter holds after reading a record and validating it."""
+def _after_reading_and_validating(tamper: str = "") -> set[str]:
+    """The modules a fresh interpreter holds after reading a record and validating it.
+
+    ``tamper`` is code run on ``text`` before reading, to make the record invalid: then the report must have
+    findings, else it must be valid.
+    """
     script = ("import sys\n"
               "import tutepgn.notation as n\n"
               "from tutepgn.check.validate import validate\n"
-              f"record = n.read_record(open({str(ROOT / 'samples' / 'torofun-3p.tpgn')!r}).read())\n"
-              "assert validate(record).valid\n"
+              f"text = open({str(ROOT / 'samples' / 'torofun-3p.tpgn')!r}).read()\n"
+              f"{tamper}\n"
+              "report = validate(n.read_record(text))\n"
+              f"assert {'not report.valid and report.findings' if tamper else 'report.valid'}\n"
               "print(' '.join(sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
     return set(out.split())
@@ -93,7 +97,15 @@ def test_reading_and_validating_load_no_solver() -> None:
     assert not [m for m in modules if m.startswith("tutepgn.analysis")]
 
 
-@pytest.mark.xfail(strict=True, reason="pydantic is still imported at the top of tutepgn/events.py (the `model` "
-                                       "branch of issue 32 takes it off the engine's path) and of tutepgn/report.py")
+def _pydantic(modules: set[str]) -> list[str]:
+    return [m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")]
+
+
 def test_reading_and_validating_load_no_pydantic() -> None:
-    assert not [m for m in _after_reading_and_validating() if m.split(".")[0] in ("pydantic", "pydantic_core")]
+    """The report and its findings are plain data: pydantic loads only when a JSON form is asked for."""
+    assert not _pydantic(_after_reading_and_validating())
+    # An invalid record (a wrong Score, an illegal card, no Dealer tag): findings made, still no pydantic.
+    tamper = ("text = text.replace('[Score \"N:42', '[Score \"N:7').replace('1. N 4E 6E 12E', '1. N 4E 6E 12O')"
+              ".replace('[Dealer \"E\"]', '')")
+    modules = _after_reading_and_validating(tamper)
+    assert "tutepgn.check.report" in modules and not _pydantic(modules)

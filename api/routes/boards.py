@@ -10,7 +10,8 @@ from pydantic import BaseModel
 
 from tutepgn.check.boards import Board, boards
 from tutepgn.errors import Problem
-from tutepgn.check.validate import ReportModel, Summary
+from tutepgn.check.report_model import ReportModel
+from tutepgn.check.validate import Summary
 from tutepgn.i18n import gettext as _
 from tutepgn.i18n import ngettext
 from tutepgn.notation import iter_raw_records

@@ -11,7 +11,8 @@ from tutepgn.archive import STREAM_BATCH, SUMMARY_COLUMNS, Archive, DealPage, De
 from tutepgn.errors import Problem
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import Record, parse_or_placeholder, record_to_model
-from tutepgn.check.validate import ReportModel, validate
+from tutepgn.check.report_model import ReportModel
+from tutepgn.check.validate import validate
 
 from ..deps import Service, SortParam, filter_parameters
 from ..models import DealDetail

@@ -12,6 +12,7 @@ from tutepgn.errors import ConvertError, ErrorItem, NotationError, Problem
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_raw_records
 from tutepgn.check import validate as validation
+from tutepgn.check.report_model import ReportModel
 
 from ..deps import Service
 from ..language import number
@@ -50,7 +51,7 @@ def router(service: Service) -> APIRouter:
         reports, summary, errors = await service.off_loop(lambda deadline: validation.validate_text(text, deadline.check))
         if errors:
             raise unprocessable(errors)
-        return ValidationResponse(summary=summary, reports=[validation.ReportModel.model_validate(r) for r in reports])
+        return ValidationResponse(summary=summary, reports=[ReportModel.model_validate(r) for r in reports])
 
     @api.post("/convert", response_class=PlainTextResponse,
               summary="Convert posted records between tpgn, json and jsonl, and between card styles",

@@ -1,158 +1,70 @@
-"""What the validator concludes about a record: :class:`Report`, and its JSON form :class:`ReportModel`.
+"""What the validator concludes about a record: :class:`Report` and its :class:`Finding` s.
 
 A :class:`Report` holds what the replay found in the engine's own terms
 (seats and cards as ints, the :class:`~tutepgn.score.ScoreSheet`), for
 callers in this process (the archive's rows, tests).  :meth:`Report.model`
-gives the :class:`ReportModel`: seats as letters, cards as codes, every field
-typed.  It is the one JSON shape of a report: ``Report.to_dict()``, ``tute
-validate --json``, the API's answers and the text renderers of
-:mod:`tutepgn.cli.sheets` all read it; docs/schema/validate-report.schema.json
-describes it.
+gives its JSON form, the :class:`~tutepgn.check.report_model.ReportModel`:
+seats as letters, cards as codes, every field typed.  It is the one JSON shape
+of a report: ``Report.to_dict()``, ``tute validate --json``, the API's answers
+and the text renderers of :mod:`tutepgn.cli.sheets` all read it;
+docs/schema/validate-report.schema.json describes it.  The models live in
+:mod:`tutepgn.check.report_model`, loaded only when a JSON form is asked for, so
+that validating loads no pydantic.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING, Literal
 
 from ..cards import CODES, SUIT_LETTERS
-from ..errors import ErrorItem, NotationError
+from ..errors import NotationError
 from ..events import Exchange, Play
 from ..i18n import gettext as _
 from ..notation import UNFINISHED, Record
 from ..rules import SEAT_NAMES, Ruleset
 from ..score import ScoreSheet
 
+if TYPE_CHECKING:
+    from .report_model import ExchangeModel, ReportModel
+
 Severity = Literal["error", "warning", "info"]
 
 
-class Finding(BaseModel):
+@dataclass(frozen=True, slots=True, init=False)
+class Finding:
     """One thing the validator found: what, where, and the rule behind it.
 
     ``code`` is the engine's rule code for illegal events (``must_follow``,
     ``forty_first`` ...), or one of the validator's own codes for the record
     as a whole (``score_mismatch``, ``hand_size`` ...), listed in docs/validate.md.
+    A plain dataclass, so that validating loads no pydantic; its JSON model is
+    :class:`tutepgn.check.report_model.Finding`.
     """
 
     severity: Severity
     code: str
-    option: str | None = None
+    option: str | None
     message: str
-    line: int | None = None
-    column: int | None = None
-    trick: int | None = None
-    seat: str | None = None
-    event: str | None = None
+    line: int | None
+    column: int | None
+    trick: int | None
+    seat: str | None
+    event: str | None
 
-    def __init__(self, *what: str, **fields: object) -> None:
+    def __init__(self, severity: Severity, code: str, message: str, *, option: str | None = None,
+                 line: int | None = None, column: int | None = None, trick: int | None = None,
+                 seat: str | None = None, event: str | None = None) -> None:
         """``Finding(severity, code, message, line=..., ...)``, or every field by name (as JSON gives them)."""
-        super().__init__(**dict(zip(("severity", "code", "message"), what)), **fields)
+        for name, value in (("severity", severity), ("code", code), ("option", option), ("message", message),
+                            ("line", line), ("column", column), ("trick", trick), ("seat", seat), ("event", event)):
+            object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, object]:
-        """The finding as JSON data."""
-        return self.model_dump()
-
-
-class TrickModel(BaseModel):
-    """A finished trick: who led, the cards in play order, who won it, its card points."""
-    leader: str
-    cards: list[str]
-    winner: str
-    points: int
-
-
-class CanteModel(BaseModel):
-    """An accepted cante: the seat, its side (an index into the report's sides), the suit, its value."""
-    seat: str
-    side: int
-    suit: str
-    points: int
-
-
-class TuteModel(BaseModel):
-    """A tute: the seat that announced it, and the rank (12: reyes, 11: caballos)."""
-    seat: str
-    rank: int
-
-
-class SheetModel(BaseModel):
-    """The recomputed count (a :class:`~tutepgn.score.ScoreSheet` with seats as letters, cards as codes)."""
-
-    tricks: list[TrickModel]
-    card_points: list[int]
-    last_trick_side: int | None
-    last_trick_bonus: int
-    cantes: list[CanteModel]
-    totals: list[int]
-    winner: int | None = Field(description="Index of the winning side in the report's sides; None while unfinished.")
-    tie_break: bool
-    match_points: list[int]
-    doubled: bool
-    tute: TuteModel | None
-    wins_match: bool
-    complete: bool
-
-    @classmethod
-    def of(cls, sheet: ScoreSheet, names: tuple[str, ...]) -> SheetModel:
-        """The JSON form of an engine score sheet, seats named by ``names``."""
-        tute = sheet.tute
-        return cls(
-            tricks=[TrickModel(leader=names[t.leader], cards=[CODES[c] for c in t.cards], winner=names[t.winner],
-                               points=t.points) for t in sheet.tricks],
-            card_points=list(sheet.card_points), last_trick_side=sheet.last_trick_side,
-            last_trick_bonus=sheet.last_trick_bonus,
-            cantes=[CanteModel(seat=names[c.seat], side=c.side, suit=SUIT_LETTERS[c.suit], points=c.points)
-                    for c in sheet.cantes],
-            totals=list(sheet.totals), winner=sheet.winner, tie_break=sheet.tie_break,
-            match_points=list(sheet.match_points), doubled=sheet.doubled,
-            tute=None if tute is None else TuteModel(seat=names[tute.seat], rank=tute.rank),
-            wins_match=sheet.wins_match, complete=sheet.complete)
-
-
-class RefusedCanteModel(BaseModel):
-    """A cante the record declares and the rules refuse: it scores nothing; ``reason`` is the rule code."""
-    seat: str
-    suit: str
-    points: int
-    reason: str
-
-
-class ExchangeModel(BaseModel):
-    """An exchange in the record: who gave which card, after how many tricks."""
-    seat: str
-    card: str
-    after_trick: int
-
-
-class ReportModel(BaseModel):
-    """A validation report as JSON: what :meth:`Report.to_dict` gives and the API serves."""
-
-    source: str | None
-    record: int = Field(description="0-based index of the record in its source.")
-    line: int = Field(description="First line of the record in its source.")
-    rules: str | None
-    valid: bool
-    parse_errors: list[ErrorItem]
-    findings: list[Finding]
-    sides: list[str]
-    claimed_score: list[int] | None
-    computed_score: list[int] | None
-    score_ok: bool | None
-    claimed_result: str | None
-    computed_result: str | None
-    result_ok: bool | None
-    match_target: int | None
-    standing_after: list[int] | None
-    sheet: SheetModel | None = Field(description="The score sheet: tricks, card points, cantes, totals, winner.")
-    refused_cantes: list[RefusedCanteModel]
-    exchanges: list[ExchangeModel]
-    explanation: list[str]
-
-
-_REPORT_FIELDS = tuple(ReportModel.model_fields)
-"""The keys of a report as JSON, in order."""
+        """The finding as JSON data, keys in the order of its fields."""
+        return {"severity": self.severity, "code": self.code, "option": self.option, "message": self.message,
+                "line": self.line, "column": self.column, "trick": self.trick, "seat": self.seat,
+                "event": self.event}
 
 
 @dataclass(slots=True)
@@ -221,6 +133,7 @@ class Report:
 
     def model(self, sheet: bool = True) -> ReportModel:
         """The report as its JSON model (schema in docs/validate.md); ``sheet=False`` leaves the score sheet out."""
+        from .report_model import ReportModel
         return ReportModel.model_validate(self.to_dict(sheet))
 
     def to_dict(self, sheet: bool = True) -> dict[str, object]:
@@ -228,18 +141,21 @@ class Report:
 
         Built directly rather than through the model: a validation run calls
         this for every record, and the model would cost a fifth of the run.
+        It loads pydantic (:mod:`tutepgn.check.report_model`); validating does not.
         """
-        return dict(zip(_REPORT_FIELDS, self._values(sheet)))
+        from .report_model import REPORT_FIELDS
+        return dict(zip(REPORT_FIELDS, self._values(sheet)))
 
     def _values(self, sheet: bool) -> tuple[object, ...]:
         """The value of each field of :class:`ReportModel`, in its order, as JSON data."""
+        from .report_model import RefusedCanteModel, SheetModel
         r = self.rules
         names = r.seat_names if r else SEAT_NAMES[4]
         return (
             self.record.source, self.record.index, self.record.line,
             str(r) if r else self.record.tags.get("Rules"), self.valid,
             [e.item().model_dump() for e in self.record.errors],
-            [f.model_dump() for f in self.findings],
+            [f.to_dict() for f in self.findings],
             list(r.side_labels) if r else [],
             list(self.claimed_score) if self.claimed_score is not None else None,
             list(self.sheet.totals) if self.sheet else None,
@@ -254,6 +170,7 @@ class Report:
 
     def _exchanges(self, names: tuple[str, ...]) -> list[ExchangeModel]:
         """Each exchange in the record: who gave which card, after how many tricks."""
+        from .report_model import ExchangeModel
         n = len(names)
         out: list[ExchangeModel] = []
         plays = 0

@@ -26,12 +26,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ..cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
 from ..i18n import gettext as _, language, speaking
+from ..lazy import lazy_exports
 from ..notation import (
     UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
     result_text,
@@ -41,7 +43,13 @@ from ..score import ScoreSheet
 from ..workers import ordered_map
 from .reconstruct import reconstruct
 from .replay import event_cards, replay
-from .report import Finding, RefusedCante, Report, ReportModel, Summary
+from .report import Finding, RefusedCante, Report, Summary
+
+if TYPE_CHECKING:
+    from .report_model import ReportModel
+
+__getattr__, __dir__ = lazy_exports(__name__, {"tutepgn.check.report_model": ("ReportModel",)}, globals())
+""":class:`ReportModel` (the report's JSON form) is imported on first use: validating loads no pydantic."""
 
 __all__ = ["Finding", "RefusedCante", "Report", "ReportModel", "Summary", "explain_score",
            "validate", "validate_records", "validate_sources"]
@@ -60,9 +68,10 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
         header = record.header(ruleset, lenient=True)
     except NotationError as exc:
         # The reader already reported the Rules tag as a parse error: name it once, as a rules finding.
-        same = [f for f in report.findings if f.code == "syntax" and (f.message, f.line) == (exc.message, exc.line)]
+        same = [i for i, f in enumerate(report.findings)
+                if f.code == "syntax" and (f.message, f.line) == (exc.message, exc.line)]
         if same:
-            same[0].code = "rules"
+            report.findings[same[0]] = replace(report.findings[same[0]], code="rules")
         else:
             report.findings.append(_tag_finding(exc, "rules"))
         return report
