@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -167,14 +168,14 @@ def test_late_stock_plays_get_pimc_values_and_the_others_a_reason() -> None:
     assert {h.reason for h in analyse(deal, pimc=2, cantes=True).hidden} == {CANTES_WITH_STOCK}
 
 
-def test_one_model_is_the_json_form_and_the_service_serves_it() -> None:
+def test_one_model_is_the_json_form_and_the_service_serves_it(tmp_path: Path) -> None:
     """``DealAnalysis.model()`` is the library's :class:`AnalysisModel`, ``to_dict`` its dump, in its order; the
     service documents that same class (no copy of the shape in api/), and reading the shape loads no solver."""
     import subprocess
     import sys
 
     from tutepgn.analysis.model import AnalysisModel, PlayAnalysisModel
-    from tutepgn.api.app import create_app
+    from tutepgn.api.app import Settings, create_app
 
     deal = finished("torofun-2p", 2, seed=21)[0]
     analysis = analyse(deal, pimc=2, seed=1)
@@ -185,7 +186,7 @@ def test_one_model_is_the_json_form_and_the_service_serves_it() -> None:
     assert all(list(p) == list(PlayAnalysisModel.model_fields) for p in data["plays"])
     assert {p.double_dummy for p in model.plays} == {True, False}  # valued and hidden plays, one model
     assert AnalysisModel.model_validate_json(model.model_dump_json()) == model
-    schemas = create_app().openapi()["components"]["schemas"]
+    schemas = create_app(Settings(db=tmp_path / "a.duckdb")).openapi()["components"]["schemas"]  # not the default archive
     assert schemas["AnalysisModel"]["properties"] == AnalysisModel.model_json_schema(
         ref_template="#/components/schemas/{model}")["properties"]
     code = "import sys, tutepgn.analysis.model; print(sorted(m for m in sys.modules if m in ('tutepgn.analysis.position', 'tutepgn.analysis.alphabeta', 'tutepgn.analysis.solve')))"

@@ -48,8 +48,10 @@ def test_serves_the_archive_with_settings_from_the_environment(started: list[Any
     (service, kwargs), = started
     settings = service.state.settings
     assert (settings.db, settings.read_only, settings.concurrency, settings.max_page) == (archive_file, True, 3, 20)
-    assert kwargs["port"] == 8123 and service.state.archive.count() > 0
-    service.state.archive.close()
+    assert kwargs["port"] == 8123
+    assert service.state.service.closed  # once the server returns, the archive is checkpointed and closed
+    with Archive(archive_file, read_only=True) as archive:
+        assert archive.count() > 0
 
 
 def test_several_workers_open_the_archive_each(started: list[Any], archive_file: Path) -> None:
@@ -90,7 +92,8 @@ def test_load_imports_first(started: list[Any], tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert f"{db}: " in result.stderr
     (service, _), = started
-    assert service.state.archive.count() > 0
-    service.state.archive.close()
+    assert service.state.service.closed
+    with Archive(db, read_only=True) as archive:
+        assert archive.count() > 0
     missing = runner.invoke(app, ["serve", "--db", str(db), "--load", str(tmp_path / "none.tpgn")])
     assert missing.exit_code == 2 and "no such file" in missing.stderr

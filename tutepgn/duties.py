@@ -14,10 +14,6 @@ from .cards import ABOVE, SUIT_MASK, Mask, Suit
 from .i18n import N_
 from .rules import Ruleset
 
-DUTY_OPTIONS = ("must_follow", "must_beat", "beat_waived_when_trumped", "must_trump", "must_overtrump",
-                "must_undertrump", "partner_winning_exempts")
-"""The ruleset's play-duty options, in the order of their bits (the solver's ``Position.duties``, the C replay's)."""
-
 FREE = None
 """Duty name when any held card may be played."""
 
