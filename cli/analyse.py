@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import RenderableType
@@ -68,17 +68,17 @@ def _by_side(names: list[str], values: tuple[int, ...]) -> str:
 
 def analyse(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
-    record: Annotated[Optional[int], typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
+    record: Annotated[int | None, typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
     cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
     pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
-    stock_horizon: Annotated[Optional[int], typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
+    stock_horizon: Annotated[int | None, typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
     fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
     annotate: Annotated[bool, typer.Option("--annotate", help="Write an annotated copy of the records to -o.")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
     cluster: cluster_option(N_("Analyse")) = None,
 ) -> None:

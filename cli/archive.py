@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from collections.abc import Callable
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -34,10 +35,10 @@ if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not
 
 T = TypeVar("T")
 
-DatasetOption = Annotated[Optional[Path], typer.Option(
+DatasetOption = Annotated[Path | None, typer.Option(
     "--dataset", metavar="DEST", show_default=False,
     help="Read the Parquet dataset at DEST (tute import --to parquet) instead of the archive file.")]
-DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
+DbOption = Annotated[Path | None, typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
 """Forms of ``tute search`` that the archive writes itself, as ``tute export`` does."""
 
@@ -106,7 +107,7 @@ def import_(
                                             "whole batches only.")] = BATCH_SIZE,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
-    to: Annotated[Optional[tuple[str, str]], typer.Option(
+    to: Annotated[tuple[str, str] | None, typer.Option(
         "--to", metavar="parquet DEST", show_default=False,
         help="--to parquet DEST: write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: "
              "docs/scale.md.")] = None,
@@ -238,7 +239,7 @@ def show(
     data_out().write(shown if shown.endswith("\n") else shown + "\n")
 
 
-def _ask(db: Optional[Path], query: Callable[[Any], T], dataset: Optional[Path] = None) -> tuple[Any, T]:
+def _ask(db: Path | None, query: Callable[[Any], T], dataset: Path | None = None) -> tuple[Any, T]:
     """One question to the archive (the file, the service that holds it, or a dataset), closed after; errors as
     exit 2."""
     archive = reading(db, dataset)
@@ -256,7 +257,7 @@ def stats(
     db: DbOption = None,
     fmt: format_option("table", "json") = "table",
     as_json: JsonFlag = False,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Statistics: per player, per ruleset, per trump, points, las cuarenta, mano."""
@@ -332,9 +333,9 @@ def export(
     filters: SearchFilters,
     db: DbOption = None,
     fmt: format_option(*EXPORT_FORMATS, help="Form of the records") = "tpgn",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
     cards: Annotated[str, typer.Option(help="Card style for tpgn/json/jsonl: es, es-letters, it, fr (json also en, names).")] = "es",
-    limit: Annotated[Optional[int], typer.Option(help="At most this many deals.")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many deals.")] = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as a Parquet dataset (docs/scale.md)."""
@@ -361,7 +362,7 @@ def sql(
     db: DbOption = None,
     timeout: Annotated[float, typer.Option(help="Seconds before the query is stopped.")] = 10.0,
     max_rows: Annotated[int, typer.Option(help="At most this many rows.")] = 10_000,
-    memory: Annotated[Optional[int], typer.Option(
+    memory: Annotated[int | None, typer.Option(
         min=64 * 2**20, envvar=SQL_MEMORY_ENV, show_default=False,
         help=_("Bytes of memory the query may take [default: {memory}].", memory=format(SQL_MEMORY, ",")))] = None,
     fmt: format_option("table", "json", "nl", "csv") = "table",
@@ -413,7 +414,7 @@ def verify(
 
 def rebuild(
     db: DbOption = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
@@ -444,7 +445,7 @@ def analyse(
                                           "rules allow).")] = False,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
     as_json: JsonFlag = False,
-    dataset: Annotated[Optional[Path], typer.Option(
+    dataset: Annotated[Path | None, typer.Option(
         "--dataset", metavar="DEST", show_default=False,
         help="Analyse the deals of the Parquet dataset at DEST, the analyses stored in it.")] = None,
     cluster: cluster_option("Analyse") = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -20,7 +20,7 @@ from tutepgn.inputs import expand
 
 def validate(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.tpgn) or - for stdin.")],
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", help="Validate under this ruleset instead of each record's Rules tag.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Validate under this ruleset instead of each record's Rules tag.")] = None,
     fmt: format_option("text", "json", "nl", help="Output (json: one document, the summary and every report, schema in "
                                                   "docs/validate.md; nl: one report a line, then the summary)") = "text",
     as_json: JsonFlag = False,

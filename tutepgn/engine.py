@@ -26,7 +26,7 @@ its letter (``"N"``, ``"W"``, ``"S"``, ``"E"`` as the ruleset names them).
 from __future__ import annotations
 
 import random
-from typing import TypeVar, Union, overload
+from typing import TypeVar, overload
 
 from .cards import (
     BIT, CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
@@ -41,7 +41,7 @@ from .rules import OPTIONS, Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
 A = TypeVar("A", Play, Cante, Tute, Exchange)
-CardLike = Union[Card, str]
+CardLike = Card | str
 """A card as an int or as its code (``"1O"``)."""
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ only dispatch to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -208,9 +208,9 @@ class Exchange(_CardEvent):
         return cls(_json_seat(data, ctx, at), _json_card(data, ctx, at))
 
 
-Action = Union[Play, Cante, Tute, Exchange]
+Action = Play | Cante | Tute | Exchange
 """Any event of the play."""
-Declaration = Union[Cante, Tute, Exchange]
+Declaration = Cante | Tute | Exchange
 """An event written on a line of its own, between tricks."""
 
 EVENT_TYPES: dict[str, type[Play] | type[Cante] | type[Tute] | type[Exchange]] = {

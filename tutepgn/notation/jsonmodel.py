@@ -56,7 +56,7 @@ def _event_model(event: type[Action]) -> type[_Event]:
 
 EVENT_MODELS: dict[str, type[_Event]] = {kind: _event_model(event) for kind, event in EVENT_TYPES.items()}
 """The JSON model of each event class, by the class's ``kind`` (its JSON ``type``)."""
-EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # type: ignore[valid-type]
+EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007 (a union built at run time)
 """One event of the play, told apart by its ``type``."""
 
 DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")
