@@ -11,6 +11,8 @@ silence after a won trick costs.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import BIT, CABALLO, CARD_RANK, CARD_SUIT, REY, SUITS, Card, Mask, Suit, card, mask_of
 from .rules import Ruleset
 from .score import CanteScore, Trick
@@ -49,7 +51,10 @@ class DeclarationRules:
     _side_seats: tuple[tuple[int, ...], ...]
     _silence_costs: bool
     _unsung: Mask
-    over: bool  # a property of the deal
+
+    if TYPE_CHECKING:  # the deal's property, read-only
+        @property
+        def over(self) -> bool: ...
 
     def _close_window(self) -> None:
         """At the next lead, apply what silence after a won trick costs.
@@ -61,7 +66,7 @@ class DeclarationRules:
         of :data:`tutepgn.sources.DECISIONS` (docs/rules.md, section 6).
         """
         side = self.window_side
-        if not self._silence_costs or self.window_cantes:
+        if side is None or not self._silence_costs or self.window_cantes:
             self.window_side = None
             return
         r = self.rules

@@ -43,7 +43,7 @@ class Step(NamedTuple):
     it was applied (a legal event, or an illegal one forced as written; not a refused cante or tute, nor
     anything after the end of the deal)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     event: Action
     error: IllegalAction | None
     applied: bool

@@ -63,19 +63,18 @@ class Start:
 class Sighting(NamedTuple):
     """Where a card was seen with a seat: the event's index (-1: before the play), and in words."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     seat: int
     words: Later
 
 
 def event_cards(event: Action) -> Mask:
     """The cards an event shows: the card played, a cante's rey and caballo, a tute's four, the card exchanged."""
-    kind = type(event)
-    if kind is Play or kind is Exchange:
-        return BIT[event.card]  # type: ignore[union-attr]
-    if kind is Cante:
-        return CANTE_PAIRS[event.suit]  # type: ignore[union-attr]
-    return FOURS.get(event.rank, 0)  # type: ignore[union-attr]
+    if isinstance(event, (Play, Exchange)):
+        return BIT[event.card]
+    if isinstance(event, Cante):
+        return CANTE_PAIRS[event.suit]
+    return FOURS.get(event.rank, 0)
 
 
 def trick_numbers(events: Sequence[Action], players: int) -> list[int]:

@@ -23,7 +23,7 @@ from .search import PythonSearch
 try:
     from . import ccore
 except ImportError:  # built without a compiler: the pure-Python search answers alone
-    ccore = None  # type: ignore[assignment]
+    ccore = None  # type: ignore[assignment]  # C_AVAILABLE says so: the C backend is never chosen then
 
 Backend = Literal["c", "python"]
 C_AVAILABLE = ccore is not None
