@@ -58,7 +58,7 @@ def _read_tricks() -> Callable[..., tuple[int, int]] | None:
         from ..solver.ccore import read_tricks
     except ImportError:  # built without a compiler
         return None
-    return read_tricks  # type: ignore[no-any-return]
+    return read_tricks
 
 
 class _NotExport(Exception):

@@ -362,7 +362,7 @@ _TAG_SCAN = re.compile(rf'(?:\s|;[^\n]*+)*+\[\s*({TAG_NAME.pattern})\s*"({TAG_VA
 class Headers(NamedTuple):
     """A record's tags from a header-only scan, with where the record starts."""
     tags: dict[str, str]
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     line: int
     source: str | None
 
@@ -462,7 +462,7 @@ def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]
         C_SCAN = False
         return None
     C_SCAN = True
-    return scan_export  # type: ignore[no-any-return]
+    return scan_export
 
 
 _HEADERS = partial(tuple.__new__, Headers)
