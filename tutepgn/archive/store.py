@@ -20,9 +20,9 @@ import duckdb
 
 from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
-from ..notation import iter_raw_records
+from ..notation import Source, iter_raw_records
 from .analysis import AnalyseSummary, analyse_archive, stored
-from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
+from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
 from .export import chunks, export
 from .defaults import BATCH_SIZE
 from .held import connect
@@ -147,7 +147,7 @@ class Archive:
         self.close()
 
     # -- Import ----------------------------------------------------------------
-    def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
+    def import_sources(self, sources: Iterable[Source], *, jobs: int = 1, skip_invalid: bool = False,
                        batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
                        on_commit: Callable[[], None] | None = None) -> ImportSummary:
         """Parse, validate and insert every record of the sources; return what was done."""
@@ -274,7 +274,7 @@ class Archive:
         if batch is not None:
             ids = self.ids(filters, sort=sort, limit=limit, offset=offset)
             for start in range(0, len(ids), batch):
-                yield from self._streamed_rows(ids[start:start + batch].to_pylist(), columns)
+                yield from self._streamed_rows(int_list(ids[start:start + batch]), columns)
             return
         where, params = self.where(filters)
         sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
