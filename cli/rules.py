@@ -28,7 +28,7 @@ def ruleset(spec: str) -> rules_mod.Ruleset:
 
 def rules(
     name: Annotated[str | None, typer.Argument(help="A preset, optionally with overrides, e.g. 'playcard-2p match_target=5'.")] = None,
-    fmt: format_option("table", "json") = "table",
+    fmt: format_option("table", "json") = "table",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
 ) -> None:
     """List the presets, or print every option of one with its value and source, and the engine's decisions."""
