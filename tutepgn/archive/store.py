@@ -14,7 +14,7 @@ from contextlib import suppress
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import duckdb
 
@@ -51,6 +51,12 @@ def default_path() -> Path:
         return Path(os.environ[ENV_VAR])
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "tutepgn" / "archive.duckdb"
+
+
+class Counting(Protocol):
+    """What :meth:`Archive.emptied_by` asks of an archive, which a service's (:class:`ServiceArchive`) has too."""
+
+    def count(self, filters: SearchFilters | None = None) -> int: ...
 
 
 class Archive:
@@ -196,7 +202,7 @@ class Archive:
         where, params = self.where(filters)
         return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
 
-    def emptied_by(self, filters: SearchFilters) -> Emptied | None:
+    def emptied_by(self: Counting, filters: SearchFilters) -> Emptied | None:
         """Why ``filters`` find no deal: the first filter that matches no deal on its own, else the one that
         left none of the deals the filters before it matched; None when some deal matches, or none is stored."""
         total = self.count()
