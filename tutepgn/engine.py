@@ -435,7 +435,8 @@ class Deal(DeclarationRules):
         seat = action.seat
         c = action.card if type(action) is Exchange else None
         words = _(
-            REFUSALS[code], what=_("a cante") if isinstance(action, Cante) else _("a tute") if isinstance(action, Tute) else _("an exchange"),
+            REFUSALS[code],
+            what=_("a cante") if type(action) is Cante else _("a tute") if type(action) is Tute else _("an exchange"),
             name=names[seat],
             suit=SUIT_LETTERS[action.suit] if type(action) is Cante else "",
             trump=SUIT_LETTERS[self.trump], limit=r.cantes_per_trick,

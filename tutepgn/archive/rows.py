@@ -12,8 +12,8 @@ column).
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Any
 
