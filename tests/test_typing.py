@@ -58,3 +58,17 @@ def test_py_typed_ships() -> None:
     assert (ROOT / "tutepgn" / "py.typed").is_file()
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["tutepgn"]
+
+
+def test_typecheck_names_api_and_cli_as_installed() -> None:
+    """mypy sees ``api/`` and ``cli/`` under the names they are imported by (``tutepgn.api``, ``tutepgn.cli``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("typecheck", ROOT / "typecheck.py")
+    assert spec is not None and spec.loader is not None
+    typecheck = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(typecheck)
+    dirs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    assert typecheck.installed_name(ROOT / "api" / "routes" / "deals.py", dirs) == "tutepgn.api.routes.deals"
+    assert typecheck.installed_name(ROOT / "cli" / "__init__.py", dirs) == "tutepgn.cli"
+    assert typecheck.installed_name(ROOT / "tutepgn" / "notation" / "tpgn.py", dirs) == "tutepgn.notation.tpgn"
