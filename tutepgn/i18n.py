@@ -180,7 +180,7 @@ def _read_po(lang: str, sources: list[Path]) -> tuple[dict[str, str | tuple[str,
                     continue
                 if isinstance(message.id, tuple):
                     forms = tuple(message.string or ())
-                    if all(forms):
+                    if forms and all(forms):
                         entries[message.id[0]] = forms
                 elif isinstance(message.string, str) and message.string:
                     entries[str(message.id)] = message.string
