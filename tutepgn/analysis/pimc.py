@@ -39,8 +39,8 @@ from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Cante, Exchange, Play
 from ..i18n import gettext as _
-from .position import trick_state
-from .solve import Backend, Position, Solver
+from .position import Position, trick_state
+from .solve import Backend, Solver
 
 MAX_TRIES = 200
 """Dealings tried for one world before giving up: the constraints are rarely that tight."""

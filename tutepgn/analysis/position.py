@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, CODES, SUIT_LETTERS, SUITS, Card, CardSet, Mask
 from ..declarations import CANTE_PAIRS, FOURS
-from ..duties import DUTY_OPTIONS, play_duty
+from ..duties import play_duty
 from ..i18n import gettext as _
 from ..native.layout import MAX_STOCK, STOCK_PER_WORD, STOCK_WORDS, duty_bits, duty_options
 from ..rules import SEAT_NAMES

@@ -27,8 +27,7 @@ from typing import NamedTuple, cast
 
 from ..engine import Deal
 from ..events import Action, Cante, Exchange, Play, Tute
-from ..i18n import gettext as _
-from ..native import C_AVAILABLE, Backend, backend_from, ccore
+from ..native import C_AVAILABLE as C_AVAILABLE, Backend, backend_from, ccore  # C_AVAILABLE: read here by the tests
 from ..native.layout import REPLAY_OPTIONS, duty_bits
 from ..rules import Ruleset
 from ..score import CanteScore, ScoreSheet, Trick, tute_wins_match

@@ -458,7 +458,7 @@ def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]
         return None
     from ..native import ccore
     C_SCAN = ccore is not None
-    return None if ccore is None else ccore.scan_export  # type: ignore[no-any-return]
+    return None if ccore is None else ccore.scan_export
 
 
 _HEADERS = partial(tuple.__new__, Headers)
