@@ -28,8 +28,12 @@ $(STAMP): pyproject.toml setup.py $(NATIVE)
 run: $(RUN_STAMP)
 	$(BIN)/tute serve --load samples/ --port $(PORT)
 
-## test: install (with Debian's Chromium for the browser test), then run the whole test suite
+## test: install (with Debian's Chromium for the browser test), check the types (mypy: strict on tutepgn/, normal
+## on api/ and cli/, through typecheck.py, which names them tutepgn.api and tutepgn.cli) and the lint (ruff), then
+## run the whole test suite
 test: $(STAMP) chromium
+	$(BIN)/python typecheck.py
+	$(BIN)/ruff check
 	$(BIN)/python -m pytest
 
 ## test-slow: the long runs left out of `make test` (the hostile-input mutation test, 10,000 examples; 2,000

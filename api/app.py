@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.archive = service.archive
     app.state.settings = service.settings
-    app.add_middleware(problems.BodyLimit, limit=service.settings.max_body_bytes)  # type: ignore[arg-type]
+    app.add_middleware(problems.BodyLimit, limit=service.settings.max_body_bytes)
     if service.settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=service.settings.cors_origins,
                            allow_methods=["GET", "POST"], allow_headers=["X-API-Key", "Content-Type"])

@@ -238,6 +238,6 @@ class _CheckedStream(io.StringIO):
         self.deadline.check()
         return super().read(size)
 
-    def __next__(self) -> str:
+    def __next__(self) -> str:  # type: ignore[override]  # a text stream's lines are str (typeshed: bytes)
         self.deadline.check()
         return super().__next__()

@@ -9,6 +9,7 @@ for a page (:func:`wants_page`).
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -87,7 +88,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)  # also the router's own 404 and 405
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        errors = exc.detail if isinstance(exc.detail, list) else []
+        errors: list[Any] = exc.detail if isinstance(exc.detail, list) else []
         detail = exc.detail if isinstance(exc.detail, str) else _summary(errors)
         response = problem_answer(request, exc.status_code, detail, errors)
         response.headers.update(exc.headers or {})  # e.g. Allow, on a 405

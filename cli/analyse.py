@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import RenderableType
@@ -31,8 +31,8 @@ PIMC_COLUMN = N_("pimc cost")
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
     """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
-    pimc = any(p.pimc is not None for p in (*analysis.plays, *analysis.hidden))
-    rows = [(p.index, p.trick, seats[p.seat], card_code(p.card), p.value_before,
+    pimc = any(p.pimc is not None for p in analysis.plays) or any(h.pimc is not None for h in analysis.hidden)
+    rows: list[tuple[Any, ...]] = [(p.index, p.trick, seats[p.seat], card_code(p.card), p.value_before,
              " ".join(card_code(c) for c in p.best), p.cost,
              (p.mark or "") + (" " + _("result") if p.changed_result else ""),
              *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
@@ -68,19 +68,19 @@ def _by_side(names: list[str], values: tuple[int, ...]) -> str:
 
 def analyse(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
-    record: Annotated[Optional[int], typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
+    record: Annotated[int | None, typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
     cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
     pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
-    stock_horizon: Annotated[Optional[int], typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
-    fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "
+    stock_horizon: Annotated[int | None, typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
+    fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "  # type: ignore[valid-type]  # an option built at run time
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
     annotate: Annotated[bool, typer.Option("--annotate", help="Write an annotated copy of the records to -o.")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="With --annotate: the file to write.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
-    cluster: cluster_option(N_("Analyse")) = None,
+    cluster: cluster_option(N_("Analyse")) = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
     """Analyse played deals under double dummy: each card's value, the best cards, the cost and its mark
     (?! from 3 points, ? from 10, ?? from 20), par and what each side made.

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from collections.abc import Callable
 
 import typer
+from rich.console import RenderableType
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -31,13 +33,14 @@ from tutepgn.notation.inputs import expand
 
 if TYPE_CHECKING:  # DuckDB and Arrow load when a command opens the archive, not for ``tute --help``
     from tutepgn.archive import Archive, ImportSummary, ServiceArchive
+    from tutepgn.notation import Source
 
 T = TypeVar("T")
 
-DatasetOption = Annotated[Optional[Path], typer.Option(
+DatasetOption = Annotated[Path | None, typer.Option(
     "--dataset", metavar="DEST", show_default=False,
     help="Read the Parquet dataset at DEST (tute import --to parquet) instead of the archive file.")]
-DbOption = Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
+DbOption = Annotated[Path | None, typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file (default: see docs/archive.md).")]
 RECORD_FORMS = ("tpgn", "jsonl", "csv")
 """Forms of ``tute search`` that the archive writes itself, as ``tute export`` does."""
 
@@ -87,7 +90,7 @@ def say_summary(form: Format, path: Path | str, summary: Any, key: str = "db") -
         err.print(_("{path}: {summary}", path=path, summary=summary), soft_wrap=True, highlight=False)
 
 
-def import_or_fail(archive: Archive | ServiceArchive, sources: list[object], **options: Any) -> ImportSummary:
+def import_or_fail(archive: Archive | ServiceArchive, sources: Sequence[Source], **options: Any) -> ImportSummary:
     """Import into ``archive``, or exit 2 saying why not: unreadable input, a record the archive cannot
     store, an archive that cannot be written (a full disk: what was committed stays, and the problem says
     how many records that was)."""
@@ -104,13 +107,13 @@ def import_(
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Leave invalid records out instead of storing them flagged.")] = False,
     batch_size: Annotated[int, typer.Option(min=1, help="Records per transaction: an interrupted import keeps "
                                             "whole batches only.")] = BATCH_SIZE,
-    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
-    to: Annotated[Optional[tuple[str, str]], typer.Option(
+    to: Annotated[tuple[str, str] | None, typer.Option(
         "--to", metavar="parquet DEST", show_default=False,
         help="--to parquet DEST: write a Parquet dataset at DEST (a folder or a URL) instead of the archive file: "
              "docs/scale.md.")] = None,
-    cluster: cluster_option(N_("Import (with --to parquet)")) = None,
+    cluster: cluster_option(N_("Import (with --to parquet)")) = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
     """Parse, validate and store records; records already in the archive are not added again."""
     form = chosen(fmt, as_json)
@@ -161,7 +164,7 @@ def import_progress() -> Iterator[Callable[[int, int], None]]:
 def search(
     filters: SearchFilters,
     db: DbOption = None,
-    fmt: format_option("table", "json", "nl", "csv", "tpgn", "jsonl",
+    fmt: format_option("table", "json", "nl", "csv", "tpgn", "jsonl",  # type: ignore[valid-type]  # an option built at run time
                        help="Output (table, json, nl: the rows; csv: the export's columns; tpgn, jsonl: the "
                             "records)") = "table",
     as_json: JsonFlag = False,
@@ -217,7 +220,7 @@ def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
 def show(
     deal: Annotated[int, typer.Argument(help="The deal's id, as `tute search` lists it.")],
     db: DbOption = None,
-    fmt: format_option("tpgn", "json", help="The record (tpgn: as stored; json: the record as JSON, "
+    fmt: format_option("tpgn", "json", help="The record (tpgn: as stored; json: the record as JSON, "  # type: ignore[valid-type]  # an option built at run time
                                             "docs/json.md)") = "tpgn",
     as_json: JsonFlag = False,
     cards: Annotated[str, typer.Option(help="Card style: es, es-letters, it, fr (json also en, names).")] = "es",
@@ -238,7 +241,7 @@ def show(
     data_out().write(shown if shown.endswith("\n") else shown + "\n")
 
 
-def _ask(db: Optional[Path], query: Callable[[Any], T], dataset: Optional[Path] = None) -> tuple[Any, T]:
+def _ask(db: Path | None, query: Callable[[Any], T], dataset: Path | None = None) -> tuple[Any, T]:
     """One question to the archive (the file, the service that holds it, or a dataset), closed after; errors as
     exit 2."""
     archive = reading(db, dataset)
@@ -254,9 +257,9 @@ def _ask(db: Optional[Path], query: Callable[[Any], T], dataset: Optional[Path] 
 def stats(
     filters: SearchFilters,
     db: DbOption = None,
-    fmt: format_option("table", "json") = "table",
+    fmt: format_option("table", "json") = "table",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the points distribution to FILE.png or FILE.svg.")] = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Statistics: per player, per ruleset, per trump, points, las cuarenta, mano."""
@@ -302,10 +305,10 @@ def stat_cell(key: str, value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def _stats_text(result: dict) -> list[object]:
+def _stats_text(result: dict) -> list[RenderableType]:
     """The statistics for people: a line of totals, a table per grouping (50 rows at most), two sentences."""
     t = result["totals"]
-    shown: list[object] = [_(
+    shown: list[RenderableType] = [_(
         "{deals:,} deals, {finished:,} finished, {invalid:,} invalid; average winner total {avg_winner_points}; "
         "{tutes} tutes, {doubles} doubles, {tie_breaks} ties on the last trick", **t)]
     for title, key in STATS_TABLES:
@@ -331,10 +334,10 @@ def _stats_text(result: dict) -> list[object]:
 def export(
     filters: SearchFilters,
     db: DbOption = None,
-    fmt: format_option(*EXPORT_FORMATS, help="Form of the records") = "tpgn",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
+    fmt: format_option(*EXPORT_FORMATS, help="Form of the records") = "tpgn",  # type: ignore[valid-type]  # an option built at run time
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
     cards: Annotated[str, typer.Option(help="Card style for tpgn/json/jsonl: es, es-letters, it, fr (json also en, names).")] = "es",
-    limit: Annotated[Optional[int], typer.Option(help="At most this many deals.")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many deals.")] = None,
     dataset: DatasetOption = None,
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as a Parquet dataset (docs/scale.md)."""
@@ -361,10 +364,10 @@ def sql(
     db: DbOption = None,
     timeout: Annotated[float, typer.Option(help="Seconds before the query is stopped.")] = 10.0,
     max_rows: Annotated[int, typer.Option(help="At most this many rows.")] = 10_000,
-    memory: Annotated[Optional[int], typer.Option(
+    memory: Annotated[int | None, typer.Option(
         min=64 * 2**20, envvar=SQL_MEMORY_ENV, show_default=False,
         help=_("Bytes of memory the query may take [default: {memory}].", memory=format(SQL_MEMORY, ",")))] = None,
-    fmt: format_option("table", "json", "nl", "csv") = "table",
+    fmt: format_option("table", "json", "nl", "csv") = "table",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
     nl: NlFlag = False,
     dataset: DatasetOption = None,
@@ -390,7 +393,7 @@ def sql(
 
 def verify(
     db: DbOption = None,
-    fmt: format_option("text", "json", help="The findings (json: on stdout, {db, deals, problems})") = "text",
+    fmt: format_option("text", "json", help="The findings (json: on stdout, {db, deals, problems})") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
 ) -> None:
     """Check hashes, ids and counts; exit 1 if anything is wrong."""
@@ -413,9 +416,9 @@ def verify(
 
 def rebuild(
     db: DbOption = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the new file here; without it the archive is replaced (old file kept as .bak).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that parse and validate.")] = 2,
-    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
 ) -> None:
     """Build a fresh archive file from the stored records (re-parsed and re-validated)."""
@@ -442,12 +445,12 @@ def analyse(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that analyse.")] = 2,
     cantes: Annotated[bool, typer.Option("--cantes", help="Values count cantes (each side sings the most its "
                                           "rules allow).")] = False,
-    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",
+    fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
-    dataset: Annotated[Optional[Path], typer.Option(
+    dataset: Annotated[Path | None, typer.Option(
         "--dataset", metavar="DEST", show_default=False,
         help="Analyse the deals of the Parquet dataset at DEST, the analyses stored in it.")] = None,
-    cluster: cluster_option("Analyse") = None,
+    cluster: cluster_option("Analyse") = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
     """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
     form = chosen(fmt, as_json)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,12 +19,12 @@ from tutepgn.visible import visible
 def convert(
     source: Annotated[str, typer.Argument(metavar="IN", help="Input: a .tpgn, .json or .jsonl file, or - for stdin. "
                                                               "The form is told by the extension or the content.")],
-    to: Annotated[Optional[str], typer.Option("--to", "-t", help="Target form: tpgn, json (an array) or jsonl (one "
+    to: Annotated[str | None, typer.Option("--to", "-t", help="Target form: tpgn, json (an array) or jsonl (one "
                                                                   "record a line). Default: from the -o extension.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     cards: Annotated[str, typer.Option(help=_("Card style to write: {styles} (tpgn takes only {tokens}).",
                                               styles=", ".join(CARD_STYLES), tokens=", ".join(TOKEN_STYLES)))] = "es",
-    from_cards: Annotated[Optional[str], typer.Option("--from-cards", help=_(
+    from_cards: Annotated[str | None, typer.Option("--from-cards", help=_(
         "Card style of .tpgn input without a Cards tag: {styles}.", styles=", ".join(TOKEN_STYLES)))] = None,
 ) -> None:
     """Convert records between Tute PGN, JSON and JSON lines, in any card style.

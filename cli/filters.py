@@ -15,7 +15,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import ValidationError
@@ -59,7 +59,7 @@ def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:
         else [option_name(name)]
     option = typer.Option(*decls, help=_help(field), rich_help_panel="Filters")
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                             annotation=Annotated[Optional[kind], option])
+                             annotation=Annotated[kind | None, option])
 
 
 FILTER_PARAMETERS = [_parameter(name, field) for name, field in SearchFilters.model_fields.items()]

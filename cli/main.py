@@ -84,7 +84,11 @@ def plain_type(param: Any) -> None:
         param.display_type_rich = lambda ctx: label  # an argument's metavar would rename it too
 
 
-class SpokenFormatter(typer.Context.formatter_class):  # type: ignore[misc,name-defined]
+HelpFormatter: Any = typer.Context.formatter_class
+"""click's help formatter as typer ships it (a module typer keeps private: no name to import it by)."""
+
+
+class SpokenFormatter(HelpFormatter):
     """click's help formatter (as typer ships it), its own words (``Usage:``, the sections' titles) in the language spoken."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
@@ -122,7 +126,7 @@ class PlainTypes:
 
     params: list[Any]
     help: str | None
-    context_class = SpokenContext
+    context_class: type[Any] = SpokenContext
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]
@@ -264,18 +268,18 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
 
     def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
-        self.commands = Commands()  # type: ignore[assignment]
+        self.commands = Commands()
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         """The root's help lists each command by its docstring, without importing the commands' modules."""
         commands = self.commands
-        self.commands = {name: listed(name) for name in commands}  # type: ignore[assignment]
+        self.commands = {name: listed(name) for name in commands}
         try:
             super().format_help(ctx, formatter)
         finally:
             self.commands = commands
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         invocation.words = list(args)
         try:  # before any command is built or help written: the help, too, comes in the language asked for
             set_language(spoken(args))
@@ -300,7 +304,7 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
             group = command
         return names
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             try:
                 return super().invoke(ctx)

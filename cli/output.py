@@ -182,7 +182,6 @@ def _cells(row: Any, names: Sequence[str]) -> list[Any]:
 def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], **options: Any) -> Table:
     """A table of plain cells (never read as markup, control characters escaped: :func:`cell`), None shown empty."""
     from rich.table import Table
-    from rich.text import Text
 
     grid = Table(*(visible(str(name)) for name in columns), **options)
     for row in rows:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -43,18 +43,18 @@ def ask(prompt: str) -> str:
 
 
 def record(
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p match_target=5'.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The new .tpgn file (default: tute-DATE-TIME.tpgn here); never overwritten.")] = None,
-    resume: Annotated[Optional[Path], typer.Option(help="Go on with an unfinished recording (a deal or a match) from its file.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p match_target=5'.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The new .tpgn file (default: tute-DATE-TIME.tpgn here); never overwritten.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Go on with an unfinished recording (a deal or a match) from its file.")] = None,
     single: Annotated[bool, typer.Option("--single", help="Record one deal, not a match until its target.")] = False,
-    players: Annotated[Optional[str], typer.Option(help="The players' names in seat order (N W S E; N W E; N S), separated by commas; asked when not given.")] = None,
-    event: Annotated[Optional[str], typer.Option(help="The event (Event tag); asked when not given.")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Shuffle the deal from this seed (the hands are then known).")] = None,
-    deal: Annotated[Optional[str], typer.Option(help="The hands, when known, as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
-    stock: Annotated[Optional[str], typer.Option(help="With --deal, 2 players: the stock from top to bottom, the turned card last.")] = None,
-    turned: Annotated[Optional[str], typer.Option(help="The card turned to show trump (of the first deal); asked when not given.")] = None,
+    players: Annotated[str | None, typer.Option(help="The players' names in seat order (N W S E; N W E; N S), separated by commas; asked when not given.")] = None,
+    event: Annotated[str | None, typer.Option(help="The event (Event tag); asked when not given.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Shuffle the deal from this seed (the hands are then known).")] = None,
+    deal: Annotated[str | None, typer.Option(help="The hands, when known, as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
+    stock: Annotated[str | None, typer.Option(help="With --deal, 2 players: the stock from top to bottom, the turned card last.")] = None,
+    turned: Annotated[str | None, typer.Option(help="The card turned to show trump (of the first deal); asked when not given.")] = None,
     dealer: Annotated[str, typer.Option(help="The (first) dealer's seat letter.")] = "N",
-    tags: Annotated[Optional[list[str]], typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Site=Club; repeat for more.")] = None,
+    tags: Annotated[list[str] | None, typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Site=Club; repeat for more.")] = None,
 ) -> None:
     """Record a deal or a match at the table: type each card and declaration as it happens.
 

@@ -72,7 +72,7 @@ def replay(
     link: Annotated[bool, typer.Option("--link", help="Print the link that shows the deal on the service's "
                                                       "/view page, no archive needed.")] = False,
     base: Annotated[str, typer.Option("--base", help="The service's address, for --link.")] = "http://127.0.0.1:8000",
-    fmt: format_option("text", "json", help="Output (json: every frame as data, an array)") = "text",
+    fmt: format_option("text", "json", help="Output (json: every frame as data, an array)") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
 ) -> None:
     """Step through a deal: the hands, the trick on the table, points so far, cantes and exchanges.
@@ -107,6 +107,7 @@ def replay(
                     out.print("\n".join(texts), highlight=False, soft_wrap=True)
                     return
                 if start not in texts:
+                    assert start is not None  # positions is false here
                     Moment.parse(start)  # a string that does not read says why; one that does is not in the deal
                     raise ValueError(_("no frame of record {record} of {file} is in the position given", record=record, file=file))
                 index = texts.index(start)

@@ -3,7 +3,7 @@ and the decisions the engine makes for it where the source texts are silent."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -27,8 +27,8 @@ def ruleset(spec: str) -> rules_mod.Ruleset:
 
 
 def rules(
-    name: Annotated[Optional[str], typer.Argument(help="A preset, optionally with overrides, e.g. 'playcard-2p match_target=5'.")] = None,
-    fmt: format_option("table", "json") = "table",
+    name: Annotated[str | None, typer.Argument(help="A preset, optionally with overrides, e.g. 'playcard-2p match_target=5'.")] = None,
+    fmt: format_option("table", "json") = "table",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
 ) -> None:
     """List the presets, or print every option of one with its value and source, and the engine's decisions."""

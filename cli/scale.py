@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable
 
 import typer
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 def cluster_option(work: str) -> Any:
     """The ``--cluster ADDRESS`` option of a command that does ``work`` (a message, marked ``N_``) on a Dask
     cluster."""
-    return Annotated[Optional[str], typer.Option(
+    return Annotated[str | None, typer.Option(
         "--cluster", envvar="TUTEPGN_DASK_SCHEDULER", metavar="ADDRESS", show_default=False,
         help=_("{work} on the Dask cluster at ADDRESS (tcp://host:8786; local or local:N starts one here): "
                "docs/scale.md.", work=_(work)))]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -17,13 +17,13 @@ from tutepgn.i18n import gettext as _
 
 
 def serve(
-    db: Annotated[Optional[Path], typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file.")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     read_only: Annotated[bool, typer.Option("--read-only", help="Open the archive read-only: no imports.")] = False,
-    load: Annotated[Optional[list[Path]], typer.Option("--load", help="Import these files or directories first (idempotent).")] = None,
+    load: Annotated[list[Path] | None, typer.Option("--load", help="Import these files or directories first (idempotent).")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes; more than 1 needs --read-only (DuckDB allows one writer).")] = 1,
-    dataset: Annotated[Optional[Path], typer.Option(
+    dataset: Annotated[Path | None, typer.Option(
         "--dataset", metavar="DEST", show_default=False,
         help="Serve the Parquet dataset at DEST (tute import --to parquet), read-only, instead of the archive file.")] = None,
 ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,12 +19,12 @@ if TYPE_CHECKING:  # the bots and the writers load when the command runs, not fo
 def simulate(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'ludoteka-pairs match_target=6'.")] = "ludoteka-pairs",
     deals: Annotated[int, typer.Option(help="Number of independent deals.")] = 1,
-    matches: Annotated[Optional[int], typer.Option(help="Play this many complete matches instead of single deals.")] = None,
+    matches: Annotated[int | None, typer.Option(help="Play this many complete matches instead of single deals.")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
     bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may.")] = "greedy",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
-    fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",
+    fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
     """Play deals or matches with built-in bots and write their records in Tute PGN (or JSON)."""
     from tutepgn.notation import jsonform, tpgn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -20,8 +20,8 @@ from tutepgn.notation.inputs import expand
 
 def validate(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.tpgn) or - for stdin.")],
-    rules: Annotated[Optional[str], typer.Option("--rules", "-r", help="Validate under this ruleset instead of each record's Rules tag.")] = None,
-    fmt: format_option("text", "json", "nl", help="Output (json: one document, the summary and every report, schema in "
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Validate under this ruleset instead of each record's Rules tag.")] = None,
+    fmt: format_option("text", "json", "nl", help="Output (json: one document, the summary and every report, schema in "  # type: ignore[valid-type]  # an option built at run time
                                                   "docs/validate.md; nl: one report a line, then the summary)") = "text",
     as_json: JsonFlag = False,
     nl: NlFlag = False,
@@ -30,7 +30,7 @@ def validate(
     fix: Annotated[bool, typer.Option("--fix-results", help="Write corrected Score and Result tags to FILE.fixed.tpgn.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="With --fix-results: rewrite the file itself, keeping FILE.bak.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (use the machine's cores for big inputs).")] = 1,
-    cluster: cluster_option(N_("Validate")) = None,
+    cluster: cluster_option(N_("Validate")) = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
     """Replay every record under its rules; report each illegal play or declaration and each wrong count.
 

@@ -31,14 +31,14 @@ NOT_WORDS = re.compile(r"&#?\w+;|\btutepgn\b|\.tpgn\b|\bJSON\b|\bCSV\b|\bAPI\b|\
 """Text that needs no translation: entities, the product's and formats' names, the seats' letters."""
 
 
-def extracted() -> dict[str | tuple[str, str], list[str]]:
+def extracted() -> dict[str | tuple[str, ...], list[str]]:
     """Every message of the sources, with where it is (``file:line``)."""
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    found: dict[str | tuple[str, str], list[str]] = defaultdict(list)
+    found: dict[str | tuple[str, ...], list[str]] = defaultdict(list)
     for filename, line, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
         if message:
@@ -77,21 +77,21 @@ def catalogue_problems(lang: str = "es") -> list[str]:
     from babel.messages.pofile import read_po
 
     problems: list[str] = []
-    translated: dict[str, tuple[str, str | tuple[str, ...]]] = {}
+    translated: dict[str, tuple[str, object]] = {}  # message -> (the file, its translation)
     for path in sorted((LOCALE / lang).glob("*.po")):
         with path.open("rb") as po:
             for message in read_po(po, locale=lang):
                 if not message.id:
                     continue
-                key = message.id[0] if isinstance(message.id, tuple) else message.id
+                key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
                 if key in translated and translated[key][1] != message.string:
                     problems.append(f"{path.name} and {translated[key][0]} translate {key!r} differently")
                 translated[key] = (path.name, message.string)
                 if message.fuzzy or not all(message.string if isinstance(message.string, tuple) else
                                             [message.string]):
                     problems.append(f"{path.name}: {key!r} is not translated (empty or fuzzy)")
-                ids = message.id if isinstance(message.id, tuple) else (message.id,)
-                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+                strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
                 wanted = set().union(*(placeholders(i) for i in ids)) - {"n"}
                 for string in strings:
                     if string and placeholders(string) - {"n"} != wanted:
@@ -315,7 +315,7 @@ def main() -> int:
             continue
         for path in sorted((LOCALE / lang).glob("*.po")):
             with path.open("rb") as po:
-                known |= {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(po) if m.id}
+                known |= {m.id[0] if isinstance(m.id, (tuple, list)) else m.id for m in read_po(po) if m.id}
     for message, where in extracted().items():
         key = message[0] if isinstance(message, tuple) else message
         if key in known:

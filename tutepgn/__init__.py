@@ -8,7 +8,22 @@ The public API in one import:
 (8, 24)
 """
 
+from typing import TYPE_CHECKING
+
 from .lazy import lazy_exports
+
+if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and editors
+    from .cards import Card, CardSet, card_from_code, card_code
+    from .duties import play_duty
+    from .engine import Deal
+    from .errors import (ArchiveError, ArchiveHeldError, ArchiveWriteError, ClusterError, ConvertError, EntryError,
+        IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError, LimitError, LinkError, NotationError,
+        OutputError, SettingError, TuteError, UnknownRuleset, UnknownSeat)
+    from .errorshape import ErrorItem, Problem
+    from .events import Action, Cante, Exchange, Play, Tute
+    from .match import Match
+    from .rules import PRESETS, Ruleset, preset, ruleset
+    from .score import ScoreSheet, Trick
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     ".cards": ("Card", "CardSet", "card_from_code", "card_code"),

@@ -12,7 +12,7 @@ where strength 0 is the weakest card of a suit (the 2) and 9 the strongest
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TypeAlias
 
@@ -227,7 +227,7 @@ _EN_RANKS = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: 
              10: "jack", 11: "knight", 12: "king"}
 
 
-def _style_codes(rank_of: dict[int, object], suits: str) -> tuple[str, ...]:
+def _style_codes(rank_of: Mapping[int, object], suits: str) -> tuple[str, ...]:
     return tuple(f"{rank_of.get(CARD_RANK[c], CARD_RANK[c])}{suits[CARD_SUIT[c]]}" for c in ALL_CARDS)
 
 

@@ -26,7 +26,8 @@ its letter (``"N"``, ``"W"``, ``"S"``, ``"E"`` as the ruleset names them).
 from __future__ import annotations
 
 import random
-from typing import TypeVar, Union, overload
+from collections.abc import Sequence
+from typing import overload
 
 from .cards import (
     BIT, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
@@ -40,8 +41,7 @@ from .i18n import gettext as _
 from .rules import OPTIONS, Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
 
-A = TypeVar("A", Play, Cante, Tute, Exchange)
-CardLike = Union[Card, str]
+CardLike = Card | str
 """A card as an int or as its code (``"1O"``)."""
 
 # ---------------------------------------------------------------------------
@@ -133,7 +133,7 @@ class Deal:
     # -- Building ----------------------------------------------------------
     @classmethod
     def from_hands(cls, rules: Ruleset, hands: list[list[str]] | list[str], *, dealer: SeatLike = 0,
-                   stock: list[str] | str = (), turned: str | None = None,
+                   stock: Sequence[str] | str = (), turned: str | None = None,
                    first_of_match: bool = False) -> Deal:
         """Build a deal from card codes: one list (or space-separated string) per seat in turn order.
 
@@ -433,12 +433,11 @@ class Deal:
 
     def _refusal(self, action: Action) -> str | None:
         """The code of the first rule that forbids a declaration now, or None."""
-        kind = type(action)
-        if kind is Cante:
+        if type(action) is Cante:
             return cante_refusal(self, action.seat, action.suit)
-        if kind is Tute:
+        if type(action) is Tute:
             return tute_refusal(self, action.seat, action.rank)
-        if kind is Exchange:
+        if type(action) is Exchange:
             return exchange_refusal(self, action.seat, action.card)
         raise TypeError(f"not an action: {action!r}")
 
@@ -447,15 +446,15 @@ class Deal:
         r = self.rules
         names = r.seat_names
         seat = action.seat
-        kind = type(action)
-        c = action.card if kind is Exchange else None
+        c = action.card if type(action) is Exchange else None
         words = _(
-            REFUSALS[code], what=_("a cante") if kind is Cante else _("a tute") if kind is Tute else _("an exchange"),
+            REFUSALS[code],
+            what=_("a cante") if type(action) is Cante else _("a tute") if type(action) is Tute else _("an exchange"),
             name=names[seat],
-            suit=SUIT_LETTERS[action.suit] if kind is Cante else "",
+            suit=SUIT_LETTERS[action.suit] if type(action) is Cante else "",
             trump=SUIT_LETTERS[self.trump], limit=r.cantes_per_trick,
             winner=names[self.tricks[-1].winner] if self.tricks else "",
-            four="reyes" if kind is Tute and action.rank == REY else "caballos",
+            four="reyes" if type(action) is Tute and action.rank == REY else "caballos",
             card=CODES[c] if c is not None else "", turned=CODES[self.turned],
             last=CODES[self.last_draw[seat]] if seat in self.last_draw else "")
         option = code if code in OPTIONS else REFUSAL_OPTIONS.get(code)
@@ -499,7 +498,18 @@ class Deal:
         return False
 
     # -- Any action ----------------------------------------------------------
-    def apply(self, action: A) -> A:
+    @overload
+    def apply(self, action: Play) -> Play: ...
+    @overload
+    def apply(self, action: Cante) -> Cante: ...
+    @overload
+    def apply(self, action: Tute) -> Tute: ...
+    @overload
+    def apply(self, action: Exchange) -> Exchange: ...
+    @overload
+    def apply(self, action: Action) -> Action: ...
+
+    def apply(self, action: Action) -> Action:
         """Apply any action; raise :class:`IllegalAction` naming the rule if it is not allowed."""
         if type(action) is Play:
             self._apply_play(action)
@@ -517,7 +527,7 @@ class Deal:
         elif type(action) is Tute:
             self.tute_event = action
             self.log.append(action)
-        else:
+        elif type(action) is Exchange:  # nothing else gets here: _refusal raised on any other type
             self._swap(action)
         return action
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .errorshape import ErrorItem, Problem
+    from .errorshape import ErrorItem as ErrorItem, Problem as Problem  # re-exported: tutepgn.errors.Problem
 
 __getattr__, __dir__ = lazy_exports(__name__, {"tutepgn.errorshape": ("ErrorItem", "Problem")}, globals())
 """:class:`ErrorItem` and :class:`Problem` are imported on first use (:mod:`tutepgn.errorshape`)."""

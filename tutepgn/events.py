@@ -19,7 +19,7 @@ only dispatch to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import CARD_STYLES, CODES, STYLE_SUITS, SUIT_LETTERS, SUIT_TEXT, Card, Suit, card_reader, suit_reader
 from .errors import JsonRecordError, NotationError
@@ -222,9 +222,9 @@ class Exchange(_CardEvent):
         return cls(_json_seat(data, ctx, at), _json_card(data, ctx, at))
 
 
-Action = Union[Play, Cante, Tute, Exchange]
+Action = Play | Cante | Tute | Exchange
 """Any event of the play."""
-Declaration = Union[Cante, Tute, Exchange]
+Declaration = Cante | Tute | Exchange
 """An event written on a line of its own, between tricks."""
 
 EVENT_TYPES: dict[str, type[Play] | type[Cante] | type[Tute] | type[Exchange]] = {
@@ -263,13 +263,14 @@ def parse_declaration(seat: int, text: str, ctx: Context) -> Declaration:
             if named is None:
                 raise wrong(_("a cante of 20 names its suit"), expected=_("20 then one of {suits}", suits=suits))
             return Cante(seat, named)
-        if ctx.trump is None and named is None:
+        suit = ctx.trump if named is None else named
+        if suit is None:
             raise wrong(_("40 is the cante in trump, but the record has no Trump tag"),
                         expected=_("a Trump tag, or 40 with its suit ({suits})", suits=suits))
         if ctx.trump is not None and named is not None and named != ctx.trump:
             raise wrong(_("40 is the cante in trump ({trump}); {word} names another suit", trump=suits[ctx.trump],
                           word=word), expected=f"40 or 20{suits[named]}")
-        return Cante(seat, ctx.trump if named is None else named)
+        return Cante(seat, suit)
     if upper.startswith("TUTE"):
         rank = _TUTE_RANKS.get(upper[4:].strip())
         if rank is None:

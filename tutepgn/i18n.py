@@ -179,11 +179,11 @@ def _read_po(lang: str, sources: list[Path]) -> tuple[dict[str, str | tuple[str,
                 if not message.id or message.fuzzy:
                     continue
                 if isinstance(message.id, tuple):
-                    forms = tuple(message.string)
-                    if all(forms):
+                    forms = tuple(message.string or ())
+                    if forms and all(forms):
                         entries[message.id[0]] = forms
-                elif message.string:
-                    entries[message.id] = message.string
+                elif isinstance(message.string, str) and message.string:
+                    entries[str(message.id)] = message.string
     return entries, get_plural(lang).plural_expr
 
 

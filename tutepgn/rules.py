@@ -29,7 +29,7 @@ from .i18n import N_, gettext as _
 
 SEAT_NAMES: dict[int, tuple[str, ...]] = {2: ("N", "S"), 3: ("N", "W", "E"), 4: ("N", "W", "S", "E")}
 """Seat letters in turn order (counter-clockwise: each seat plays after the one on its left)."""
-SeatLike = typing.Union[int, str]
+SeatLike = int | str
 """A seat as its number in turn order or as its letter (``"N"``), as :meth:`Ruleset.seat` reads it."""
 
 

@@ -51,7 +51,7 @@ def job_model(job: Job) -> AnalysisJob:
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
     api = APIRouter(prefix="/api/v1", tags=["analysis"])
-    busy = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."},
+    busy: dict[int | str, dict[str, Any]] = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."},
             429: {"model": Problem, "description": "Without an API key: the analyses anonymous clients may have "
                                                    "under way at once (`TUTEPGN_ANON_ANALYSES`) are all taken; "
                                                    "try again after `Retry-After` seconds."}}

@@ -1,6 +1,6 @@
 """The rules presets, each option with the source sentence or decision behind its value."""
 
-from functools import lru_cache
+from functools import cache
 
 from fastapi import APIRouter, HTTPException, Response
 from pydantic import TypeAdapter
@@ -25,7 +25,7 @@ def ruleset_info(name: str) -> RulesetInfo:
 _PRESETS_JSON = TypeAdapter(list[RulesetInfo])
 
 
-@lru_cache(maxsize=None)
+@cache
 def presets_json(lang: str) -> bytes:
     """Every preset as the API describes it, as JSON in ``lang``: the presets never change while the service
     runs, so each language's answer is made once (building it, citations and all, takes milliseconds)."""

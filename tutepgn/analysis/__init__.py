@@ -20,7 +20,16 @@ True
 (True, False)
 """
 
+from typing import TYPE_CHECKING
+
 from ..lazy import lazy_exports
+
+if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and editors
+    from .deal_analysis import (CANTES_WITH_STOCK, MARKS, NOT_SEEN, STOCK_HORIZON, DealAnalysis, HiddenPlay,
+                                PlayAnalysis, Projection, analyse, mark)
+    from .position import Position
+    from .solve import C_AVAILABLE, Backend, CardValue, Solver, default_backend, value
+    from .version import ANALYSIS_VERSION
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     ".deal_analysis": ("CANTES_WITH_STOCK", "MARKS", "NOT_SEEN", "STOCK_HORIZON", "DealAnalysis", "HiddenPlay",

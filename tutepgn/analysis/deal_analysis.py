@@ -31,7 +31,8 @@ from ..engine import Deal
 from ..events import Play
 from ..score import decide
 from .pimc import PimcValue, pimc_values
-from .solve import Backend, CardValue, Position, Solver
+from .position import Position
+from .solve import Backend, CardValue, Solver
 from .version import ANALYSIS_VERSION
 
 if TYPE_CHECKING:  # pydantic loads when a JSON form is asked for, not for the analysis itself

@@ -39,8 +39,8 @@ from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Cante, Exchange, Play
 from ..i18n import gettext as _
-from .position import trick_state
-from .solve import Backend, Position, Solver
+from .position import Position, trick_state
+from .solve import Backend, Solver
 
 MAX_TRIES = 200
 """Dealings tried for one world before giving up: the constraints are rarely that tight."""
@@ -235,15 +235,15 @@ def starting_deal(deal: Deal, world: World) -> Deal | None:
             needed[seat][c] = min(trick, needed[seat].get(c, trick))
 
     for action in deal.log:
-        trick, kind = len(replayed.tricks), type(action)
-        if kind is Play:
+        trick = len(replayed.tricks)
+        if isinstance(action, Play):
             need(action.seat, action.card, trick)
             received[action.seat].discard(action.card)
-        elif kind is Cante:
+        elif isinstance(action, Cante):
             sung |= CANTE_PAIRS[action.suit]
             for c in cards_in(CANTE_PAIRS[action.suit]):
                 need(action.seat, c, trick)
-        elif kind is Exchange:
+        elif isinstance(action, Exchange):
             need(action.seat, action.card, trick)
             received[action.seat].discard(action.card)
             received[action.seat].add(replayed.turned)

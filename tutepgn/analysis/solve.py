@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..i18n import gettext as _
-from ..native import C_AVAILABLE, Backend, backend_from, ccore
+from ..native import C_AVAILABLE as C_AVAILABLE, Backend as Backend, backend_from, ccore  # both exported here too
 from ..native.layout import PACKED_FIELDS
 from .alphabeta import PythonSearch
 from .position import Position

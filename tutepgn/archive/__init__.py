@@ -8,7 +8,23 @@
   holds, read and written through that service.
 """
 
+from typing import TYPE_CHECKING
+
 from ..lazy import lazy_exports
+
+if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and editors
+    from .club import MatchView, PlayerView, match_of, matches, player
+    from .columns import CSV_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, TABLES, Column, deal_id
+    from .defaults import BATCH_SIZE, EXPORT_FORMATS, SQL_MEMORY, SQL_MEMORY_ENV
+    from .held import SERVICE_SUFFIX, announced, running_service, service_file, service_url
+    from .ingest import WORK_SIZE, ImportSummary
+    from .remote import KEY_ENV, ServiceArchive, open_reader, open_writer
+    from .rows import arrow_batch
+    from .names import SeatNames, name_words
+    from .search import SORTS, DealPage, DealSummary, Emptied, SearchFilters, decode_cursor, encode_cursor
+    from .sandbox import open_sql
+    from .sql import run_sql, run_with_timeout, sql_memory
+    from .store import ENV_VAR, STREAM_BATCH, Archive, checkpoint, default_path, fatal, rebuild_file
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     ".club": ("MatchView", "PlayerView", "match_of", "matches", "player"),

@@ -123,7 +123,8 @@ def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[s
         return None
     if row[1] is not None:
         raise ValueError(_("deal {deal} cannot be analysed: {reason}", deal=deal_id, reason=row[1]))
-    return json.loads(row[0])
+    analysis: dict[str, Any] = json.loads(row[0])
+    return analysis
 
 
 def store_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:

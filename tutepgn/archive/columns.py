@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..i18n import gettext as _
 from ..limits import INT32_MAX, MAX_DECLARATIONS, MAX_RULE_VALUE, MAX_TRICKS, YEAR_MAX
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+
+def int_list(column: pa.Array[Any] | pa.ChunkedArray[Any]) -> list[int]:
+    """A NOT NULL integer column (a deal's id, an import's run) as Python ints."""
+    return cast("list[int]", column.to_pylist())  # to Arrow's types any value may be null
 
 
 def deal_id(text: str) -> tuple[int, str]:
@@ -169,7 +174,8 @@ def arrow_type(sql: str) -> pa.DataType:
         return pa.map_(arrow_type(key), arrow_type(item))
     if sql == "TIMESTAMP":
         return pa.timestamp("us")
-    return getattr(pa, _ARROW_TYPES[sql])()
+    kind: pa.DataType = getattr(pa, _ARROW_TYPES[sql])()
+    return kind
 
 
 def check_columns(names: tuple[str, ...]) -> None:

@@ -50,7 +50,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from ..i18n import gettext as _
-from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, table_sql
+from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, int_list, table_sql
 from . import ingest
 from .ingest import ImportSummary, invalid_count, only, placed, valid_only
 from .rows import Raw, worker_batch
@@ -130,6 +130,7 @@ def partitions(table: str, rows: pa.Table) -> Iterator[tuple[str, pa.Table]]:
             column = rows.column(key)
             match = pc.is_null(column) if group[key] is None else pc.equal(column, group[key])
             mask = match if mask is None else pc.and_(mask, match)
+        assert mask is not None  # keys is not empty
         part = rows.filter(mask).drop_columns(list(keys))
         yield "".join(f"{k}={NULL_PART if group[k] is None else group[k]}/" for k in keys), part
 
@@ -159,7 +160,7 @@ def import_piece(dest: str, run: int, number: int, before: int, batch: list[Raw]
         tables = valid_only(tables)
     tables["deals"] = placed(tables["deals"], run, before)
     files = stage(dest, tables, run, number)
-    return Staged(number, len(batch), invalid, tables["deals"].column("id").to_pylist(), files)
+    return Staged(number, len(batch), invalid, int_list(tables["deals"].column("id")), files)
 
 
 class Dataset:
@@ -208,7 +209,7 @@ class Dataset:
 
     def ids(self) -> set[int]:
         """The ids of the deals committed."""
-        return set(self.read("deals", ["id"]).column("id").to_pylist())
+        return set(int_list(self.read("deals", ["id"]).column("id")))
 
     def next_run(self) -> int:
         """The number of the next import: past every run that committed anything, and every import an export
@@ -272,7 +273,8 @@ def merge_task(dest: str, item: tuple[int, list[str]]) -> tuple[int, str]:
     for path in group:
         with fs.open_input_file(path) as handle:
             parts.append(pq.read_table(handle))
-    rows = pa.concat_tables(parts).sort_by([("date", "ascending", "at_end"), ("id", "ascending", "at_end")])
+    order = [("date", "ascending", "at_end"), ("id", "ascending", "at_end")]  # (column, order, nulls) since pyarrow 17
+    rows = pa.concat_tables(parts).sort_by(order)  # type: ignore[arg-type]  # the stubs know (column, order) only
     staged = f"{root}/{STAGING}/{uuid.uuid4().hex}.parquet"
     fs.create_dir(f"{root}/{STAGING}")
     pq.write_table(rows, staged, filesystem=fs, row_group_size=ROW_GROUP)
@@ -339,7 +341,7 @@ class Importer:
         if self.progress:
             self.progress(self.summary.records, self.summary.added)
 
-    def _without(self, files: list[tuple[str, str]], new: pa.Array, number: int) -> list[tuple[str, str]]:
+    def _without(self, files: list[tuple[str, str]], new: pa.Array[Any], number: int) -> list[tuple[str, str]]:
         """The staged files again with the rows of the deals ``new`` only (written staged anew)."""
         fs = self.dataset.fs
         kept = []
@@ -480,7 +482,7 @@ def export_dataset(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]
                        added=len(chunk))
     if ids:
         dataset.compact(run)
-    held = set(dataset.read("imports", ["run"]).column("run").to_pylist())
+    held = set(int_list(dataset.read("imports", ["run"]).column("run")))
     imports = con.sql("SELECT * FROM imports WHERE NOT list_contains(?, run) ORDER BY run",
                       params=[sorted(held)]).to_arrow_table().cast(schema_of("imports"))
     dataset.commit(f"{run:06d}-imports", run, stage(dataset.dest, {"imports": imports}, run, 999_999))

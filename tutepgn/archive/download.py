@@ -81,7 +81,7 @@ def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[st
            cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
     """Write matching deals to a stream or path (parquet: to a directory); return how many."""
     if fmt == "parquet":
-        return export_parquet(archive, filters, None if hasattr(out, "write") else Path(out))  # type: ignore[arg-type]
+        return export_parquet(archive, filters, None if hasattr(out, "write") else Path(out))
     count = 0
 
     def counted(items: Iterable[Any]) -> Iterator[Any]:
@@ -93,9 +93,9 @@ def export(archive: Archive, filters: SearchFilters | None, fmt: str, out: IO[st
     pieces = _formatted(archive, filters, fmt, cards, sort, limit, counted)  # an unknown format fails here
     if hasattr(out, "write"):
         for piece in pieces:
-            out.write(piece)  # type: ignore[union-attr]
+            out.write(piece)
     else:
-        with open(out, "w", encoding="utf-8", newline="\n" if fmt != "csv" else "") as handle:  # type: ignore[arg-type]
+        with open(out, "w", encoding="utf-8", newline="\n" if fmt != "csv" else "") as handle:
             for piece in pieces:
                 handle.write(piece)
     return count

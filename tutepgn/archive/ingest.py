@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -220,7 +221,7 @@ def valid_only(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     return only(tables, tables["deals"].filter(tables["deals"].column("valid")).column("id"))
 
 
-def only(tables: dict[str, pa.Table], ids: pa.Array, *, keep: bool = True) -> dict[str, pa.Table]:
+def only(tables: dict[str, pa.Table], ids: pa.Array[Any] | pa.ChunkedArray[Any], *, keep: bool = True) -> dict[str, pa.Table]:
     """A piece's rows of the deals ``ids`` (``keep=False``: of every other deal); every table's first column is
     the deal's id."""
     return {name: t.filter(pc.is_in(t.column(0), value_set=ids) if keep

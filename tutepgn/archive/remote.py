@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArchiveError, ArchiveHeldError
 from ..i18n import gettext as _
-from ..notation import batch_records, iter_raw_records
+from ..notation import Source, batch_records, iter_raw_records
 from .columns import SUMMARY_COLUMNS
 from .search import DealSummary, SearchFilters
 from .store import Archive
@@ -75,7 +75,8 @@ class ServiceArchive:
         if key is not None:
             headers["X-API-Key"] = key
         try:
-            return DIRECT.open(urllib.request.Request(url, data=body, headers=headers), timeout=TIMEOUT)
+            answer: HTTPResponse = DIRECT.open(urllib.request.Request(url, data=body, headers=headers), timeout=TIMEOUT)
+            return answer
         except urllib.error.HTTPError as exc:
             if exc.code == 404:
                 raise LookupError(route) from None
@@ -139,14 +140,14 @@ class ServiceArchive:
                                      path=self.path, cap=cap))
             with ExitStack() as stack:  # streamed: a download of any size holds a piece at a time
                 target = out if hasattr(out, "write") else stack.enter_context(
-                    open(out, "w", encoding="utf-8", newline=""))  # type: ignore[arg-type]
+                    open(out, "w", encoding="utf-8", newline=""))
                 decoder = codecs.getincrementaldecoder("utf-8")()
                 while piece := answer.read(STREAM_PIECE):
-                    target.write(decoder.decode(piece))  # type: ignore[union-attr]
-                target.write(decoder.decode(b"", final=True))  # type: ignore[union-attr]
+                    target.write(decoder.decode(piece))
+                target.write(decoder.decode(b"", final=True))
         return min(total, limit) if limit is not None else total
 
-    def import_sources(self, sources: Iterable[object], *, key: str | None = None, skip_invalid: bool = False,
+    def import_sources(self, sources: Iterable[Source], *, key: str | None = None, skip_invalid: bool = False,
                        **_ignored: Any) -> ImportSummary:
         """Post the records of the sources to the service, :data:`IMPORT_PIECE` at a time, with the API key
         ``key`` (else $TUTEPGN_API_KEY); return what was done, summed."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -69,7 +70,7 @@ _DEAL_ROW = itemgetter(*DEAL_COLUMNS)
 """A deal's row as a tuple in the order of table deals, in one step."""
 
 
-def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) -> bool:
+def add_rows(report: Report, text: str, out: Rows) -> bool:
     """Append one deal's rows to every table's columns; False when its id is already in the batch."""
     record = report.record
     tags = record.tags
@@ -80,7 +81,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     sheet = report.sheet
     export = export_text(record, text) if not record.errors else text
     did, digest = deal_id(export)
-    seen = out["_seen"]
+    seen = out.seen
     if did in seen:
         return False
     seen[did] = True
@@ -96,8 +97,8 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
     date, year = read_date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
     # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
-    q = out["declarations"]
-    p = out["_plays"]
+    q = out.columns["declarations"]
+    p = out.plays
     refused = {(c.seat, c.suit) for c in report.refused_cantes}
     events = record.events
     play_events = [e for e in events if type(e) is Play]
@@ -127,7 +128,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         q["after_trick"].append(plays // n)
         q["seat"].append(names[seat])
         q["player"].append(player[seat])
-        if kind is Cante:
+        if isinstance(event, Cante):
             q["kind"].append("cante")
             q["suit"].append(SUIT_LETTERS[event.suit])
             q["rank"].append(None)
@@ -136,14 +137,14 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
                                rules.cuarenta_points if event.suit == trump else rules.cante_points)
             q["accepted"].append((seat, event.suit) not in refused)
         else:
-            q["kind"].append("tute" if kind is Tute else "exchange")
-            q["suit"].append(SUIT_LETTERS[CARD_SUIT[event.card]] if kind is Exchange else None)
-            q["rank"].append(event.rank if kind is Tute else None)
-            q["card"].append(CODES[event.card] if kind is Exchange else None)
+            q["kind"].append("tute" if isinstance(event, Tute) else "exchange")
+            q["suit"].append(SUIT_LETTERS[CARD_SUIT[event.card]] if isinstance(event, Exchange) else None)
+            q["rank"].append(event.rank if isinstance(event, Tute) else None)
+            q["card"].append(CODES[event.card] if isinstance(event, Exchange) else None)
             q["points"].append(None)
             q["accepted"].append(True)
     # -- starting hands
-    h = out["hands"]
+    h = out.columns["hands"]
     for seat, mask in enumerate(hands or ()):
         h["deal_id"].append(did)
         h["seat"].append(names[seat])
@@ -152,7 +153,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
         h["cards"].append([CODES[c] for c in display_cards(mask)])
         h["mask"].append(mask)
     # -- issues
-    i = out["issues"]
+    i = out.columns["issues"]
     for f in report.findings:
         for key, value in (("deal_id", did), ("severity", f.severity), ("code", f.code), ("option", f.option),
                            ("message", f.message), ("line", f.line), ("col", f.column), ("trick", f.trick),
@@ -209,7 +210,7 @@ def add_rows(report: Report, text: str, out: dict[str, dict[str, list[Any]]]) ->
             if mask & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
-    out["_deal_rows"].append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
+    out.deal_rows.append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
     return True
 
 
@@ -259,21 +260,33 @@ def arrow_batch(batch: list[Raw]) -> dict[str, pa.Table]:
     return {t: pa.concat_tables([chunk[t] for chunk in chunks]) if len(chunks) > 1 else chunks[0][t] for t in ARROW}
 
 
-def new_rows(seen: dict[int, bool]) -> dict[str, dict[Any, Any]]:
+@dataclass
+class Rows:
+    """The rows :func:`add_rows` builds for a chunk of a piece, until :func:`arrow_tables` makes them Arrow."""
+
+    columns: dict[str, dict[str, list[Any]]]
+    """Each table's columns (the deals' stay empty: :attr:`deal_rows` holds them)."""
+    seen: dict[int, bool]
+    """The piece's deal ids so far, shared by its chunks: a deal twice in a piece is stored once."""
+    deal_rows: list[tuple[Any, ...]]
+    """One tuple a deal, in the deals table's column order."""
+    plays: dict[str, list[Any]]
+    """The plays as flat lists, expanded into columns by :func:`plays_table`."""
+
+
+def new_rows(seen: dict[int, bool]) -> Rows:
     """Empty columns for :func:`add_rows`, sharing the piece's ``seen`` ids."""
-    out: dict[str, dict[Any, Any]] = {t: {f: [] for f in schema.names} for t, schema in ARROW.items()}
-    out["_seen"] = seen
-    out["_deal_rows"] = []
-    out["_plays"] = {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")}
-    return out
+    return Rows({t: {f: [] for f in schema.names} for t, schema in ARROW.items()}, seen, [],
+                {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")})
 
 
-def arrow_tables(out: dict[str, dict[Any, Any]], places: list[int]) -> dict[str, pa.Table]:
+def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
     """The Arrow tables of the rows :func:`add_rows` put in ``out``, the deals at ``places`` in their piece."""
-    rows = out.pop("_deal_rows")
-    deals = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out["deals"]  # one tuple a deal, turned into columns
+    rows = out.deal_rows
+    deals: dict[str, Any] = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out.columns["deals"]  # as columns
     deals["import_index"] = places
-    tables = {t: pa.Table.from_pydict(out[t], schema=schema) for t, schema in ARROW.items() if t not in ("plays", "deals")}
+    tables = {t: pa.Table.from_pydict(out.columns[t], schema=schema) for t, schema in ARROW.items()
+              if t not in ("plays", "deals")}
     tables["deals"] = pa.Table.from_pydict(deals, schema=ARROW["deals"])
-    tables["plays"] = plays_table(out["_plays"])
+    tables["plays"] = plays_table(out.plays)
     return tables

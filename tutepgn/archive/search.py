@@ -72,7 +72,8 @@ class SortKey:
             return f"id {later} ?", [last_id]
         nulls_beyond = self.nulls_last != before  # the deals without a value lie this way
         if value is None:
-            condition, params = f"({self.column} IS NULL AND id {later} ?)", [last_id]
+            condition = f"({self.column} IS NULL AND id {later} ?)"
+            params: list[object] = [last_id]
             return (condition if nulls_beyond else f"({condition} OR {self.column} IS NOT NULL)"), params
         op = ">" if self.desc == before else "<"
         condition = f"{self.column} {op} ?::{self.kind} OR ({self.column} = ?::{self.kind} AND id {later} ?)"

@@ -85,7 +85,8 @@ def run_sql(path: str | os.PathLike[str], query: str, *, timeout: float = 10.0, 
         for end in (requests, answers, child.stdin, child.stdout):
             end.close()
     if kind == "rows":
-        return payload
+        rows: tuple[list[str], list[tuple[Any, ...]], bool] = payload  # the child's (columns, rows, cut short)
+        return rows
     name, message = payload
     if name in ("OutOfMemoryException", "MemoryError"):
         raise LimitError(_("the query needs more than its memory limit of {memory:,} bytes: {reason}", memory=memory,

@@ -14,15 +14,15 @@ from contextlib import suppress
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import duckdb
 
 from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
-from ..notation import iter_raw_records
+from ..notation import Source, iter_raw_records
 from .analyses import AnalyseSummary, analyse_archive, stored
-from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns
+from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
 from .download import chunks, export
 from .defaults import BATCH_SIZE
 from .held import connect
@@ -51,6 +51,12 @@ def default_path() -> Path:
         return Path(os.environ[ENV_VAR])
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "tutepgn" / "archive.duckdb"
+
+
+class Counting(Protocol):
+    """What :meth:`Archive.emptied_by` asks of an archive, which a service's (:class:`ServiceArchive`) has too."""
+
+    def count(self, filters: SearchFilters | None = None) -> int: ...
 
 
 class Archive:
@@ -151,7 +157,7 @@ class Archive:
         self.close()
 
     # -- Import ----------------------------------------------------------------
-    def import_sources(self, sources: Iterable[object], *, jobs: int = 1, skip_invalid: bool = False,
+    def import_sources(self, sources: Iterable[Source], *, jobs: int = 1, skip_invalid: bool = False,
                        batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
                        on_commit: Callable[[], None] | None = None) -> ImportSummary:
         """Parse, validate and insert every record of the sources; return what was done."""
@@ -200,7 +206,7 @@ class Archive:
         where, params = self.where(filters)
         return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
 
-    def emptied_by(self, filters: SearchFilters) -> Emptied | None:
+    def emptied_by(self: Counting, filters: SearchFilters) -> Emptied | None:
         """Why ``filters`` find no deal: the first filter that matches no deal on its own, else the one that
         left none of the deals the filters before it matched; None when some deal matches, or none is stored."""
         total = self.count()
@@ -278,7 +284,7 @@ class Archive:
         if batch is not None:
             ids = self.ids(filters, sort=sort, limit=limit, offset=offset)
             for start in range(0, len(ids), batch):
-                yield from self._streamed_rows(ids[start:start + batch].to_pylist(), columns)
+                yield from self._streamed_rows(int_list(ids[start:start + batch]), columns)
             return
         where, params = self.where(filters)
         sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"

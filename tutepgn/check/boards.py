@@ -43,7 +43,7 @@ def finding_frame(finding: Finding, record: Record, steps: list[Frame]) -> int |
     if finding.trick is not None:
         closing = [f.index for f in steps if f.trick_no == finding.trick and f.winner]
         within = [f.index for f in steps if f.trick_no == finding.trick]
-        return (closing or within or [None])[0]
+        return next(iter(closing or within), None)
     return None
 
 

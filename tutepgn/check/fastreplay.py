@@ -23,12 +23,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ..engine import Deal
 from ..events import Action, Cante, Exchange, Play, Tute
-from ..i18n import gettext as _
-from ..native import C_AVAILABLE, Backend, backend_from, ccore
+from ..native import C_AVAILABLE as C_AVAILABLE, Backend, backend_from, ccore  # C_AVAILABLE: read here by the tests
 from ..native.layout import REPLAY_OPTIONS, duty_bits
 from ..rules import Ruleset
 from ..score import CanteScore, ScoreSheet, Trick, tute_wins_match
@@ -103,11 +102,11 @@ def check(deal: Deal, events: Sequence[Action], match_target: int | None = None)
     if codes is None:
         return None
     found = ccore.replay(options(rules, match_target), deal.hands, deal.stock, deal.turn, deal.trump, codes, Trick)
-    if found is None or type(found) is int:
+    if found is None or isinstance(found, int):
         return None if found is None else Verdict(found)
     over, left, tute, (tricks, card_points, last_side, bonus, cantes, totals, winner, tie_break, points,
                        doubled, wins_match, complete) = found
     sheet = ScoreSheet(rules.sides, tricks, card_points, last_side, bonus,
                        tuple([CanteScore(*c) for c in cantes]) if cantes else (), totals, winner, tie_break,
-                       points, doubled, events[tute] if tute >= 0 else None, wins_match, complete)
+                       points, doubled, cast(Tute, events[tute]) if tute >= 0 else None, wins_match, complete)
     return Verdict(None, sheet, over, left)

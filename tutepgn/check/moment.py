@@ -209,7 +209,8 @@ class _Reader:
                                      text=part))
             held.append(self.cards(3, m[1]))
             unknown.append(int(m[2] or 0))
-        leader, table = 0, ()
+        leader = 0
+        table: tuple[str, ...] = ()
         if trick != "-":
             letter, colon, cards = trick.partition(":")
             if not colon or not cards:

@@ -213,6 +213,7 @@ class _Scan:
                       else CARD_SUIT[self.turned])
         length = r.deck_size - n * size
         in_pack = pack(r.removed_ranks)
+        c: Card | None  # a card, then a place of the pile (None: not known)
         for c in cards_in(in_pack):
             self.loc[c] = UNSEEN
         self.needs = [[] for _ in range(n)]
@@ -253,8 +254,7 @@ class _Scan:
         """Read one event; the reason no order makes it possible, or None."""
         self.time_of.append(self.tricks)
         seat = event.seat
-        kind = type(event)
-        if kind is Play:
+        if isinstance(event, Play):
             if not self.tricks and not self.trick and self.rules.first_deal_leader_card and self.first_of_match:
                 reason = self._first_leader(seat)
                 if reason:
@@ -269,9 +269,9 @@ class _Scan:
             if len(self.trick) == self.rules.players:
                 self._finish_trick()
             return None
-        if kind is Cante:
+        if isinstance(event, Cante):
             return self._hold_all(CANTE_PAIRS[event.suit], seat, "show")
-        if kind is Tute:
+        if isinstance(event, Tute):
             return self._hold_all(FOURS.get(event.rank, 0), seat, "show")
         reason = self._hold(event.card, seat, "give")
         if reason is None and self.stock_pos < len(self.pile):
@@ -346,6 +346,7 @@ class _Scan:
 
     def _finish_trick(self) -> None:
         best = 0
+        c: Card | None  # a card of the trick, then a place of the pile (None: not known)
         for i in range(1, len(self.trick)):
             c, w = self.trick[i][1], self.trick[best][1]
             if CARD_SUIT[c] == CARD_SUIT[w] and c > w or CARD_SUIT[c] == self.trump != CARD_SUIT[w]:
@@ -486,18 +487,23 @@ def _refusals(scan: _Scan, found: tuple[tuple[Mask, ...], tuple[Card, ...]], eve
     return out
 
 
-def _shown(event: Action) -> Mask:
+def _shown(event: Cante | Tute) -> Mask:
     """The cards a cante or a tute shows."""
-    return CANTE_PAIRS[event.suit] if type(event) is Cante else FOURS.get(event.rank, 0)  # type: ignore[union-attr]
+    return CANTE_PAIRS[event.suit] if isinstance(event, Cante) else FOURS.get(event.rank, 0)
 
 
 def _lift(scan: _Scan, event: Action, rule: str, time: int) -> bool:
     """Add a constraint under which the event is no longer refused, if the matching still exists with it."""
+    assert isinstance(event, (Cante, Tute)), "the hidden-card rules refuse declarations only"
     seat = event.seat
     if rule == "no_declare_with_last_drawn":  # none of the cards shown came in the last draw
         return seat in scan.last_draw and _try(scan, seat, [(c, None, scan.last_draw_time - 1)
                                                             for c in cards_in(_shown(event)) if c in scan.needs[seat]])
-    suit = scan.trump if rule == "forty_first" else event.suit  # type: ignore[attr-defined]
+    if rule == "forty_first":
+        suit = scan.trump
+    else:
+        assert isinstance(event, Cante), "forfeit_unsung_cantes refuses a cante only"
+        suit = event.suit
     for c in (card(REY, suit), card(CABALLO, suit)):  # one of the pair came after that moment
         if c in scan.needs[seat] and _try(scan, seat, [(c, time + 1, None)]):
             return True
@@ -523,7 +529,7 @@ def _last_draw_open(scan: _Scan, event: Action, time: int) -> bool:
     drew a card of unknown origin last, and some order puts one of the event's cards there and some order none.
     Each is decided by the matching: a card forced into that slot, or every card kept out of it."""
     seat = event.seat
-    if (not scan.rules.no_declare_with_last_drawn or type(event) not in (Cante, Tute) or seat not in scan.last_draw
+    if (not scan.rules.no_declare_with_last_drawn or not isinstance(event, (Cante, Tute)) or seat not in scan.last_draw
             or scan.pile[scan.last_draw[seat]] is not None or time < scan.last_draw_time):
         return False
     last = scan.last_draw_time

@@ -44,7 +44,7 @@ class Step(NamedTuple):
     it was applied (a legal event, or an illegal one forced as written; not a refused cante or tute, nor
     anything after the end of the deal)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     event: Action
     error: IllegalAction | None
     applied: bool
@@ -82,12 +82,11 @@ def replay(deal: Deal, events: Iterable[Action], *, only_illegal: bool = False) 
 
 def event_cards(event: Action) -> Mask:
     """The cards an event shows: the card played, a cante's rey and caballo, a tute's four, the card exchanged."""
-    kind = type(event)
-    if kind is Play or kind is Exchange:
-        return BIT[event.card]  # type: ignore[union-attr]
-    if kind is Cante:
-        return CANTE_PAIRS[event.suit]  # type: ignore[union-attr]
-    return FOURS.get(event.rank, 0)  # type: ignore[union-attr]
+    if isinstance(event, (Play, Exchange)):
+        return BIT[event.card]
+    if isinstance(event, Cante):
+        return CANTE_PAIRS[event.suit]
+    return FOURS.get(event.rank, 0)
 
 
 @dataclass(frozen=True, slots=True)

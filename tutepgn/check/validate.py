@@ -23,20 +23,20 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..cards import CODES, SUIT_LETTERS, cards_in, mask_of, pack
+from ..cards import CODES, SUIT_LETTERS, Mask, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
 from ..i18n import gettext as _, language, speaking
 from ..lazy import lazy_exports
 from ..notation import (
-    UNFINISHED, Header, NotationError, Record, batch_records, format_side_values, iter_raw_records, parse_or_placeholder,
-    result_text,
+    UNFINISHED, Header, NotationError, Record, Source, batch_records, format_side_values, iter_raw_records,
+    parse_or_placeholder, result_text,
 )
 from ..rules import Ruleset
 from ..score import ScoreSheet
@@ -132,6 +132,7 @@ def _starting_deal(record: Record, header: Header, report: Report) -> Deal | Non
         if name in header.errors:
             add(_tag_finding(header.errors[name], "tag"))
             return None
+    hands: Sequence[Mask] | None
     rules, hands, turned = header.rules, header.hands, header.turned
     if header.dealer is None:
         add(Finding("error", "no_dealer", _("the record has no Dealer tag, so mano and the first lead are unknown"),
@@ -263,6 +264,7 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
     for index, event, error, applied in replay(deal, events, only_illegal=True):
+        assert error is not None  # only_illegal: every step is an illegal event
         line, column = record.position(index) or (None, None)
         text = _what(event, deal)
         if error.rule == "deal_over":
@@ -304,6 +306,7 @@ def _termination_line(record: Record) -> int | None:
 def _judge_score(record: Record, header: Header, verdict: Verdict, report: Report) -> None:
     """Compare the record's end with the deal's, the claimed Score and Result with the recomputed sheet; explain."""
     sheet, over, rules = verdict.sheet, verdict.over, header.rules
+    assert sheet is not None  # the deal was replayed to its end or to the record's: the sheet is counted
     if not over and record.termination != UNFINISHED:
         report.findings.append(Finding(
             "error", "incomplete", _("the record ends ({marker}) before the deal is over: {n} cards were never played",
@@ -501,7 +504,7 @@ def _validate_batch(batch: _Batch, spec: str | None, strict: bool, sheets: bool,
         return [report.to_dict(sheets) for report in validate_records(records, ruleset)]
 
 
-def validate_sources(sources: Iterable[object], ruleset: Ruleset | None = None, *, strict: bool = False,
+def validate_sources(sources: Iterable[Source], ruleset: Ruleset | None = None, *, strict: bool = False,
                      jobs: int = 1, sheets: bool = False, batch_size: int = 500,
                      mapper: Callable[..., Iterator[list[dict[str, object]]]] | None = None) -> Iterator[dict[str, object]]:
     """Validate every record of every source, in order, as report dicts; ``jobs`` > 1 uses processes, a

@@ -16,7 +16,21 @@
 ['', '1. N 1O 3O', 'N 40', '*']
 """
 
+from typing import TYPE_CHECKING
+
 from ..lazy import lazy_exports
+
+if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and editors
+    from ..errors import JsonRecordError, NotationError
+    from . import jsonform, tpgn
+    from .jsonform import from_json, record_to_model, to_json
+    from .jsonmodel import RecordModel, json_schema
+    from .record import NAG_GLYPHS, Entry, Note, Record
+    from .split import Headers, Source, batch_records, iter_raw_records, scan_headers, scan_tags, split_records
+    from .tags import (CARD_TAGS, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values,
+        read_date, read_number, result_text, rules_of)
+    from .tpgn import iter_records, parse_or_placeholder, parse_record, read_record
+    from .writer import annotation_text, canonical_tags, export_text, play_lines, write_record
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     "..errors": ("JsonRecordError", "NotationError"),

@@ -111,6 +111,7 @@ def _open(source: Source, fmt: Format | None) -> tuple[Source, Format]:
                     with path.open(encoding="utf-8-sig") as handle:
                         fmt = sniff(handle.read(_SNIFF))
             return path, fmt
+        assert isinstance(source, str)  # is_text: only a str holds the text itself
         return source, fmt or sniff(source[:_SNIFF])
     if fmt is None:
         head = source.read(_SNIFF)
@@ -159,7 +160,7 @@ class Conversion:
         if from_cards is not None and from_cards not in TOKEN_STYLES:
             raise ConvertError(_("a .tpgn record cannot be read in card style {style!r}; styles for .tpgn input are "
                                  "{styles}", style=from_cards, styles=", ".join(TOKEN_STYLES)))
-        self.to: Format = to  # type: ignore[assignment]
+        self.to: Format = to
         self.cards = cards
         self.source, self.input_format = _open(source, from_format)  # type: ignore[arg-type]
         self.from_cards = from_cards

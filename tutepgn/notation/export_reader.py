@@ -55,7 +55,7 @@ def _read_tricks() -> Callable[..., tuple[int, int]] | None:
     """``read_tricks`` of the extension, imported once, on first use (a record's import statement cost as much
     as reading two of its trick lines), or None when it is not built."""
     from ..native import ccore
-    return None if ccore is None else ccore.read_tricks  # type: ignore[no-any-return]
+    return None if ccore is None else ccore.read_tricks
 
 
 class _NotExport(Exception):

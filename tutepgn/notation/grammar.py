@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -53,21 +54,21 @@ class _Item:
     """A declaration's words after the seat, as :func:`~tutepgn.events.parse_declaration` reads them."""
 
 
-class _Builder(Transformer):  # type: ignore[type-arg]
+class _Builder(Transformer[Token, Any]):
     """One method per grammar rule, in grammar order; each returns plain data for :func:`read_grammar`."""
 
-    def start(self, children: list) -> object:
+    def start(self, children: list[Any]) -> object:
         return children[0]
 
-    def record(self, children: list) -> tuple:
+    def record(self, children: list[Any]) -> tuple[Any, ...]:
         *tags, play, termination = children
         return tags, play, termination
 
-    def tag(self, children: list) -> tuple[Token, str]:
+    def tag(self, children: list[Any]) -> tuple[Token, str]:
         name, value = children
         return name, unescape(value[1:-1])
 
-    def play(self, children: list) -> tuple[list[str], list]:
+    def play(self, children: list[Any]) -> tuple[list[str], list[Any]]:
         intro: list[str] = []
         items = []
         for child in children:
@@ -77,31 +78,31 @@ class _Builder(Transformer):  # type: ignore[type-arg]
                 items.append(child)
         return intro, items
 
-    def trick(self, children: list) -> tuple[str, Token, Token, list[_Item]]:
+    def trick(self, children: list[Any]) -> tuple[str, Token, Token, list[_Item]]:
         number, seat, *played = children
         return "trick", number, seat, played
 
-    def played(self, children: list) -> _Item:
+    def played(self, children: list[Any]) -> _Item:
         card, *notes = children
         return _Item("play", card, note=_note(notes))
 
-    def declaration(self, children: list) -> _Item:
+    def declaration(self, children: list[Any]) -> _Item:
         seat, (text, token), *notes = children
         return _Item("declaration", token, seat=seat, note=_note(notes), text=text)
 
-    def declared(self, children: list) -> tuple[str, Token]:
+    def declared(self, children: list[Any]) -> tuple[str, Token]:
         """The declaration's words, and its last token (where an error in it is placed)."""
         return " ".join(children), children[-1]
 
-    def annotation(self, children: list) -> tuple[str, int]:
+    def annotation(self, children: list[Any]) -> tuple[str, int]:
         text = str(children[0])
         return "nag", NAG_GLYPHS[text] if text[0] != "$" else int(text[1:])
 
-    def comment(self, children: list) -> tuple[str, str]:
+    def comment(self, children: list[Any]) -> tuple[str, str]:
         text = str(children[0])
         return "comment", unescape(text[1:-1]) if text[0] == "{" else text[1:].strip()
 
-    def termination(self, children: list) -> Token:
+    def termination(self, children: list[Token]) -> Token:
         return children[0]
 
 
@@ -132,7 +133,8 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
     errors = record.errors
 
     def fail(message: str, token: Token, expected: str = "") -> None:
-        error = NotationError(message, line=first_line + token.line - 1, column=token.column, text=str(token),
+        line, column = _where(token)
+        error = NotationError(message, line=first_line + line - 1, column=column, text=str(token),
                               expected=expected, source=source, index=index)
         if strict:
             raise error
@@ -155,6 +157,7 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
             if name in record.tags:
                 record.tags[name] = restyle(record.tags[name], style)
     rules = None
+    n: int
     try:
         rules = rules_of(record.tags.get("Rules", ""), record.tag_lines.get("Rules", first_line))
         n, names = rules.players, rules.seat_names
@@ -219,8 +222,14 @@ def read_grammar(text: str, first_line: int, source: str | None, index: int, sty
 
 
 def _add(record: Record, event: Action, item: _Item, first_line: int) -> None:
-    token = item.token if item.seat is None else item.seat
-    record.add(event, first_line + token.line - 1, token.column, item.note)
+    line, column = _where(item.token if item.seat is None else item.seat)
+    record.add(event, first_line + line - 1, column, item.note)
+
+
+def _where(token: Token) -> tuple[int, int]:
+    """A token's line and column: Lark sets both on every token it reads (its types allow None)."""
+    assert token.line is not None and token.column is not None
+    return token.line, token.column
 
 
 def syntax_errors(text: str, first_line: int = 1, source: str | None = None, index: int = 0,
@@ -294,7 +303,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, first_line: int, source: str 
             lines = text.rstrip("\n").split("\n")
             line, column = len(lines), len(lines[-1]) + 1
     elif isinstance(exc, UnexpectedCharacters):
-        found = text[exc.pos_in_stream:exc.pos_in_stream + 12].split("\n")[0]
+        at = exc.pos_in_stream or 0  # set on every UnexpectedCharacters (its types allow None)
+        found = text[at:at + 12].split("\n")[0]
         expected = sorted(exc.allowed or ())
         message = _("unexpected character")
     else:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 from pydantic import ValidationError
 
@@ -161,8 +161,16 @@ def record_to_model(record: Record, cards: str = "es") -> RecordModel:
         else:
             in_trick = 0  # the writer starts a new trick line after a declaration
         events.append(EVENT_MODELS[event.kind](**data))
-    return RecordModel(cards=cards, tags=tags_in_es(record.tags), intro=list(record.intro),  # type: ignore[arg-type]
+    return RecordModel(cards=cards, tags=tags_in_es(record.tags), intro=list(record.intro),
                        events=events, termination=record.termination)
+
+
+class _Where(TypedDict):
+    """Where a JSON record stands, for its errors."""
+
+    source: str | None
+    index: int
+    line: int
 
 
 def model_to_record(model: RecordModel, cards: str | None = None, *, source: str | None = None, index: int = 0,
@@ -173,7 +181,7 @@ def model_to_record(model: RecordModel, cards: str | None = None, *, source: str
     does not fit: a seat not at this table, a card or suit not in the style.
     """
     style = cards or model.cards
-    where = {"source": source, "index": index, "line": line}
+    where = _Where(source=source, index=index, line=line)
     if style not in CARD_STYLES:
         raise JsonRecordError(_("unknown card style {style!r}; styles are {styles}", style=style,
                                 styles=", ".join(CARD_STYLES)), path="cards", **where)
@@ -340,6 +348,13 @@ def iter_json(source: Source, *, strict: bool = False, cards: str | None = None)
 def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) -> Iterator[tuple[int, int, Any]]:
     """``(index, offset, value)`` of each element of the JSON array whose first element starts at ``pos``."""
     ws = re.compile(r"\s*")
+
+    def skip(at: int) -> int:
+        """Past the white space at ``at`` (``\\s*`` matches anywhere)."""
+        space = ws.match(text, at)
+        assert space is not None
+        return space.end()
+
     index = 0
     while True:
         try:
@@ -348,12 +363,12 @@ def _array_items(text: str, pos: int, decoder: json.JSONDecoder, syntax: Any) ->
             raise syntax(exc, pos) from None
         yield index, pos, data
         index += 1
-        pos = ws.match(text, end).end()
+        pos = skip(end)
         if text.startswith(",", pos):
-            pos = ws.match(text, pos + 1).end()
+            pos = skip(pos + 1)
             continue
         if text.startswith("]", pos):
-            rest = ws.match(text, pos + 1).end()
+            rest = skip(pos + 1)
             if rest != len(text):
                 raise syntax(None, rest, _("text after the JSON array"))
             return

@@ -12,7 +12,7 @@ needs no edit here.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, Union
 
 from pydantic import (
     BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, computed_field, create_model, model_validator,
@@ -38,12 +38,17 @@ _POSITION = "Where the event stood in the source .tpgn (1-based; the seat letter
 
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    if TYPE_CHECKING:  # the fields every event model has (added by _event_model, after the event's own)
+        line: int | None
+        column: int | None
+        nags: list[int]
+        comments: list[str]
 
 
 def _event_model(event: type[Action]) -> type[_Event]:
     """The JSON model of an event class: its ``type``, its own fields (``json_fields``), then where it stood
     and its notes.  Named ``PlayEvent``, ``CanteEvent``...: the schema's definitions."""
-    fields: dict[str, Any] = {"type": (Literal[event.kind], ...)}  # type: ignore[valid-type]
+    fields: dict[str, Any] = {"type": (Literal[event.kind], ...)}
     fields.update((name, (kind, Field(**info))) for name, kind, info in event.json_fields)
     fields.update(
         line=(int | None, Field(None, ge=1, description=_POSITION)),
@@ -56,7 +61,10 @@ def _event_model(event: type[Action]) -> type[_Event]:
 
 EVENT_MODELS: dict[str, type[_Event]] = {kind: _event_model(event) for kind, event in EVENT_TYPES.items()}
 """The JSON model of each event class, by the class's ``kind`` (its JSON ``type``)."""
-EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # the union is built at run time: to a type checker, an event model
+    EventModel: TypeAlias = _Event
+else:
+    EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # noqa: UP007 (a union built at run time)
 """One event of the play, told apart by its ``type``."""
 
 DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")

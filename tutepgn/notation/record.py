@@ -103,7 +103,7 @@ class Record:
         positions = self._positions_now()
         placed = len(positions) == len(self.events)
         notes = self._notes
-        return [Entry(event, *(positions[i] if placed else (None, None)), notes.get(i))
+        return [Entry._make((event, *(positions[i] if placed else (None, None)), notes.get(i)))
                 for i, event in enumerate(self.events)]
 
     def position(self, index: int) -> tuple[int, int] | None:

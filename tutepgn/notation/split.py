@@ -15,13 +15,13 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from functools import partial
 from itertools import accumulate, count, repeat
-from typing import IO, NamedTuple, Union
+from typing import IO, NamedTuple
 
 from ..errors import NotationError
 from ..limits import max_record_bytes
 from .tags import TAG_NAME, TAG_VALUE, unescape
 
-Source = Union[str, os.PathLike, IO[str]]
+Source = str | os.PathLike[str] | IO[str]
 """A path, the text itself, or a text stream."""
 
 
@@ -362,7 +362,7 @@ _TAG_SCAN = re.compile(rf'(?:\s|;[^\n]*+)*+\[\s*({TAG_NAME.pattern})\s*"({TAG_VA
 class Headers(NamedTuple):
     """A record's tags from a header-only scan, with where the record starts."""
     tags: dict[str, str]
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     line: int
     source: str | None
 
@@ -458,7 +458,7 @@ def c_scan() -> Callable[[str, int], tuple[list[dict[str, str]], list[int], int]
         return None
     from ..native import ccore
     C_SCAN = ccore is not None
-    return None if ccore is None else ccore.scan_export  # type: ignore[no-any-return]
+    return None if ccore is None else ccore.scan_export
 
 
 _HEADERS = partial(tuple.__new__, Headers)

@@ -410,6 +410,7 @@ def date_error(text: str) -> str | None:
 def read_date(text: str) -> tuple[dt.date | None, int | None]:
     """A Date tag (``2024.12.07``; ``??`` for an unknown part) as a date (None with unknown or impossible parts)
     and its year (None when unknown or out of range: :func:`date_error` says why)."""
+    year: int | None
     plain = _PLAIN_DATE.fullmatch(text)
     if plain is not None:  # the common form, in one step
         year = int(plain[1])
@@ -447,7 +448,7 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
     pieces = value.split(":")
     if (len(pieces) == len(names) + 1 and pieces[0] == names[0]  # the writer's form: seats in turn order
             and list(map(getitem, pieces[1:-1], _LAST_TWO)) == _SEAT_TAILS[names]):
-        words = list(map(str.split, map(getitem, pieces[1:-1], _BUT_LAST_TWO))) + [pieces[-1].split()]
+        words = list(map(str.split, map(getitem, pieces[1:-1], _BUT_LAST_TWO))) + [pieces[-1].split()]  # type: ignore[arg-type]  # getitem of a str and a slice is a str; mypy infers a Sequence
         try:
             hands = tuple(map(sum, map(map, repeat(bits.__getitem__), words)))
         except KeyError:
@@ -455,21 +456,21 @@ def _fast_hands(value: str, rules: Ruleset, style: str) -> tuple[Mask, ...] | No
         # No card repeats: each sum is the OR of its cards (a sum of n bits has n bits set only when they differ).
         if sum(map(int.bit_count, hands)) == sum(map(len, words)):
             return hands
-    hands: list[Mask | None] = [None] * len(names)
+    found: list[Mask | None] = [None] * len(names)
     seat = pieces[0].strip()
     try:
         for i, piece in enumerate(pieces[1:], 1):
-            words = piece.split()
-            following = words.pop() if i < len(pieces) - 1 and words else None
+            cards = piece.split()
+            following = cards.pop() if i < len(pieces) - 1 and cards else None
             index = names.index(seat)
-            if hands[index] is not None:
+            if found[index] is not None:
                 return None
-            mask = sum(map(bits.__getitem__, words))  # the OR of the cards when no card repeats (no carry)
-            hands[index] = mask if mask.bit_count() == len(words) else reduce(or_, map(bits.__getitem__, words), 0)
+            mask = sum(map(bits.__getitem__, cards))  # the OR of the cards when no card repeats (no carry)
+            found[index] = mask if mask.bit_count() == len(cards) else reduce(or_, map(bits.__getitem__, cards), 0)
             seat = following or ""
     except (KeyError, ValueError):
         return None
-    return None if any(h is None for h in hands) else tuple(hands)  # type: ignore[arg-type]
+    return tuple(h for h in found if h is not None) if all(h is not None for h in found) else None
 
 
 _LAST_TWO, _BUT_LAST_TWO = repeat(slice(-2, None)), repeat(slice(None, -2))

@@ -152,6 +152,7 @@ def read_lines(path: Path, check: LineCheck) -> JournalLines:
     most = max_record_bytes()
     lines: list[Any] = []
     ends: list[int] = []
+    fault: str | None
     with open(path, "rb") as handle:
         while True:
             raw = handle.readline(most + 1)

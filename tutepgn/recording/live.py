@@ -213,7 +213,7 @@ class Recording:
         events = [e.text(ctx) for e in deal.log]  # every event of every entry, a whole trick typed at once too
         tricks = [{"leader": names[t.leader], "cards": [CODES[c] for c in t.cards], "winner": names[t.winner],
                    "points": t.points} for t in deal.tricks]
-        plays = [{"seat": names[e.seat], "card": CODES[e.card], "text": text}  # type: ignore[union-attr]
+        plays = [{"seat": names[e.seat], "card": CODES[e.card], "text": text}
                  for e, text in zip(deal.log, events) if type(e) is Play]
         tags = self.recorder.record().tags
         if not frame.over:  # players at the table may follow too: no hand is shown before the deal ends

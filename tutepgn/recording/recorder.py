@@ -347,7 +347,7 @@ class Recorder:
         if deal.over:
             return _("the deal is over")
         if self.seen is not None:
-            played = mask_of(e.card for e in deal.log if type(e) is Play)  # type: ignore[union-attr]
+            played = mask_of(e.card for e in deal.log if type(e) is Play)
             seat = (_("the holder of {card}", card=r.first_deal_leader_card) if self.leader_unknown
                     else r.seat_names[deal.turn])
             text = _("{seat} plays next (hands unknown; not played yet: {cards})", seat=seat,

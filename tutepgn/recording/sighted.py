@@ -64,7 +64,7 @@ class Start:
 class Sighting(NamedTuple):
     """Where a card was seen with a seat: the event's index (-1: before the play), and in words."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index() on purpose: read by name, never called
     seat: int
     words: Later
 
