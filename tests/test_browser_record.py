@@ -24,18 +24,16 @@ tute); ``-m slow`` records every other finished sample deal too.
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from test_browser import CHROMIUM, CHROMIUM_ARGS, KEY, PHONE
 from test_record_table import determined_hands
 
+from threaded import serving
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.cards import CODES
@@ -65,17 +63,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("record") / "archive.duckdb"
     Archive(db).close()
     app = create_app(Settings(db=db, api_keys=frozenset({KEY})))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    app.state.archive.close()
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

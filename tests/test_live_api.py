@@ -4,8 +4,6 @@ journal (restored on a new app over the same folder), the import of the finished
 
 from __future__ import annotations
 
-import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
+from threaded import serving, states
 from tutepgn.recording import live
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
@@ -230,28 +228,8 @@ def test_an_entry_that_cannot_be_saved_is_not_recorded(client: TestClient, monke
 @pytest.fixture()
 def server(db: Path) -> Iterator[str]:
     app = make_app(db, max_event_streams=1, request_timeout=0.5)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    app.state.archive.close()
-
-
-def states(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """The ``state`` events of an event stream."""
-    event = ""
-    for line in lines:
-        if line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("data: ") and event == "state":
-            yield json.loads(line[6:])
+    with serving(app) as url:
+        yield url
 
 
 def test_the_event_stream_outlives_the_request_limit_and_holds_an_event_stream_slot(server: str) -> None:

@@ -7,17 +7,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
+from threaded import serving
 from tutepgn.recording import live
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
@@ -63,17 +61,8 @@ def enter(client: TestClient, rid: str, entry: str, key: str = KEY) -> Any:
 @pytest.fixture()
 def server(db: Path) -> Iterator[str]:
     app = app_over(db, max_event_streams=70)  # max_streams stays 64, the downloads' budget
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    app.state.archive.close()
+    with serving(app) as url:
+        yield url
 
 
 def test_70_anonymous_event_streams_leave_downloads_answering(server: str) -> None:

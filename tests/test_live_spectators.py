@@ -17,7 +17,6 @@ import html
 import json
 import random
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,8 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
+from threaded import serving, states
 from tutepgn.archive import Archive
 from tutepgn.cards import CODES, SUIT_LETTERS
 from tutepgn.engine import Deal
@@ -134,27 +133,8 @@ def server(tmp_path: Path) -> Iterator[str]:
     db = tmp_path / "archive.duckdb"
     Archive(db).close()
     app = create_app(Settings(db=db, api_keys=frozenset({KEY})))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    app.state.archive.close()
-
-
-def events(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """The data of each ``state`` event of a stream."""
-    event = ""
-    for line in lines:
-        if line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("data: ") and event == "state":
-            yield json.loads(line[6:])
+    with serving(app) as url:
+        yield url
 
 
 def embedded(page: str) -> dict[str, Any]:
@@ -174,7 +154,7 @@ def test_the_public_route_the_event_stream_and_the_pages_show_no_hidden_card(ser
         assert r.status_code == 201 and "declarations" in r.json()  # the scorer's answer
         rid = r.json()["id"]
         with http.stream("GET", f"/api/v1/recordings/{rid}/events") as stream:
-            followed = events(stream.iter_lines())
+            followed = states(stream.iter_lines())
             assert_no_hidden_card(next(followed), mirror.deal, "the first event")
             declared = 0
             while not mirror.over:
