@@ -21,6 +21,8 @@ CANTE_PAIRS: tuple[Mask, ...] = tuple(BIT[card(REY, s)] | BIT[card(CABALLO, s)] 
 """Per suit, the rey and caballo a cante needs, as a mask."""
 CABALLOS = mask_of(card(CABALLO, s) for s in SUITS)
 """The four caballos; a rey is always the card just above its caballo."""
+CABALLO_BITS = tuple(BIT[card(CABALLO, s)] for s in SUITS)
+"""Each suit's caballo as a mask, by suit: what a cante of that suit takes out of the caballos not yet sung."""
 FOURS = {rank: mask_of(card(rank, s) for s in SUITS) for rank in (REY, CABALLO)}
 """The four reyes and the four caballos a tute needs."""
 
@@ -36,14 +38,16 @@ def close_window(deal: Deal) -> None:
     """
     side = deal.window_side
     r = deal.rules
-    if side is None or deal.window_cantes or not (r.cante_only_if_sung_at_first_win or r.forfeit_unsung_cantes):
+    if side is None or deal.window_cantes or not r.silence_costs:
         deal.window_side = None
         return
     if r.cante_only_if_sung_at_first_win and deal.wins[side] == 1:
         deal.barred_sides.add(side)
     if r.forfeit_unsung_cantes:
         lost = []
-        unsung = CABALLOS & ~mask_of(card(CABALLO, s) for s in deal.sung_suits)
+        unsung = CABALLOS
+        for sung in deal.sung_suits:
+            unsung &= ~CABALLO_BITS[sung]
         for seat in r.seating[1][side]:
             hand = deal.hands[seat]
             held = hand & (hand >> 1) & unsung  # caballos whose rey is held too

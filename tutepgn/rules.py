@@ -174,6 +174,11 @@ class Ruleset:
         return seat % 2 if self.partnerships else seat
 
     @cached_property
+    def silence_costs(self) -> bool:
+        """Whether a side's silence after a won trick can cost it a cante; asked at every lead, so computed once."""
+        return self.cante_only_if_sung_at_first_win or self.forfeit_unsung_cantes
+
+    @cached_property
     def seating(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """Each seat's side, and each side's seats; the engine asks on every trick, so computed once."""
         side = tuple(self.side_of(s) for s in range(self.players))

@@ -15,6 +15,8 @@ that validating loads no pydantic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
 from ..cards import CODES, SUIT_LETTERS
@@ -29,6 +31,15 @@ if TYPE_CHECKING:
     from .report_model import ExchangeModel, ReportModel
 
 Severity = Literal["error", "warning", "info"]
+
+
+@cache
+def json_models() -> ModuleType:
+    """The report's pydantic models (:mod:`tutepgn.check.report_model`), imported when a JSON form is first asked
+    for, then at the cost of a call: a validation run asks for one per record, and an import statement in the
+    method cost a twentieth of the run."""
+    from . import report_model
+    return report_model
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -143,12 +154,11 @@ class Report:
         this for every record, and the model would cost a fifth of the run.
         It loads pydantic (:mod:`tutepgn.check.report_model`); validating does not.
         """
-        from .report_model import REPORT_FIELDS
-        return dict(zip(REPORT_FIELDS, self._values(sheet)))
+        return dict(zip(json_models().REPORT_FIELDS, self._values(sheet)))
 
     def _values(self, sheet: bool) -> tuple[object, ...]:
         """The value of each field of :class:`ReportModel`, in its order, as JSON data."""
-        from .report_model import RefusedCanteModel, SheetModel
+        models = json_models()
         r = self.rules
         names = r.seat_names if r else SEAT_NAMES[4]
         return (
@@ -161,8 +171,8 @@ class Report:
             list(self.sheet.totals) if self.sheet else None,
             self.score_ok, self.claimed_result, self.computed_result, self.result_ok, self.match_target,
             list(self.standing_after) if self.standing_after is not None else None,
-            SheetModel.of(self.sheet, names).model_dump() if self.sheet and sheet else None,
-            [RefusedCanteModel(seat=names[c.seat], suit=SUIT_LETTERS[c.suit], points=c.points,
+            models.SheetModel.of(self.sheet, names).model_dump() if self.sheet and sheet else None,
+            [models.RefusedCanteModel(seat=names[c.seat], suit=SUIT_LETTERS[c.suit], points=c.points,
                                reason=c.reason).model_dump() for c in self.refused_cantes],
             [x.model_dump() for x in self._exchanges(names)],
             self.explanation,
@@ -170,7 +180,7 @@ class Report:
 
     def _exchanges(self, names: tuple[str, ...]) -> list[ExchangeModel]:
         """Each exchange in the record: who gave which card, after how many tricks."""
-        from .report_model import ExchangeModel
+        model = json_models().ExchangeModel
         n = len(names)
         out: list[ExchangeModel] = []
         plays = 0
@@ -178,7 +188,7 @@ class Report:
             if type(event) is Play:
                 plays += 1
             elif type(event) is Exchange:
-                out.append(ExchangeModel(seat=names[event.seat], card=CODES[event.card], after_trick=plays // n))
+                out.append(model(seat=names[event.seat], card=CODES[event.card], after_trick=plays // n))
         return out
 
 
