@@ -281,4 +281,6 @@ def test_searches_stay_quick_while_anonymous_clients_poll_a_queued_analysis(serv
                 for sort in ("date", "-points", "id") * 4]
     for thread in threads:
         thread.join()
-    assert max(busy) < max(1.5, 10 * statistics.median(idle)), (busy, idle)  # 1.8-4.0 s before (3.0 s here)
+    # Before, each poll held a request thread for up to a second, so searches queued behind the pollers: 1.8-4.0 s
+    # (3.0 s here). The median, not the slowest, is asserted: one search slowed by the machine is not the fault.
+    assert statistics.median(busy) < max(0.5, 10 * statistics.median(idle)), (busy, idle)
