@@ -144,7 +144,9 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
         samples = [_searched(deal, world, cards, counted, solver or Solver(backend)) for world in sampled]
     values = tuple(PimcValue(c, *_weighted([s[c][0] for s in samples], weights),
                              sum(w * s[c][1] for w, s in zip(weights, samples))) for c in cards)
-    return PimcResult(values, method, exact, len(sampled), effective_size(weights), counted, inference and not exact)
+    weighted = inference and not exact
+    size = effective_size(weights) if weighted else float(len(sampled))
+    return PimcResult(values, method, exact, len(sampled), size, counted, weighted)
 
 
 def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
