@@ -26,30 +26,22 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, card_code
 from ..score import decide
 from .outcome import game_accuracy, mark_for_loss, move_accuracy
+from .pimc import SEARCH_HORIZON, Method, PimcValue
 from .solve import Backend, CardValue
-from .version import ANALYSIS_VERSION
+from .version import ANALYSIS_VERSION, DEFAULT_WORLDS
 
 if TYPE_CHECKING:  # pydantic loads when a JSON form is asked for, not for the analysis itself
     from ..engine import Deal
     from .model import AnalysisModel, PlayAnalysisModel, ProjectionModel
-    from .pimc import PimcValue
 
-DEFAULT_WORLDS = 20
-"""The worlds PIMC deals for each decision made with hidden cards, by default (``--pimc``): a mean to a few points
-(its standard error is in the analysis) in about a second per decision of a 4-player deal's first tricks."""
-STOCK_HORIZON = 4
-"""PIMC values 2-player plays made with at most this many cards in the stock: each card in the stock adds a
-draw to every world's search (docs/performance.md)."""
-
-Method = Literal["exact", "pimc", "rollout"]
-"""How a play was valued as its mover could know it: ``exact`` (every card knowable: the double-dummy values),
-``pimc`` (worlds solved double dummy), ``rollout`` (worlds played out, where a search is too long)."""
-
+STOCK_HORIZON = SEARCH_HORIZON
+"""2-player plays made with at most this many cards in the stock are valued by worlds searched (each card in the
+stock adds a draw to every world's search: docs/performance.md); earlier ones by worlds played out (rollouts)."""
 
 @dataclass(frozen=True, slots=True)
 class MatchContext:
@@ -177,7 +169,7 @@ class PlayAnalysis:
             projected=self.projected,
             pimc=None if self.pimc is None else [
                 PimcValueModel(card=card_code(v.card), mean=round(v.mean, 2), stderr=round(v.stderr, 2),
-                               win=_rounded(v.win, 4)) for v in self.pimc],
+                               win=round(v.win, 4)) for v in self.pimc],
             pimc_cost=_rounded(self.pimc_cost), luck=_rounded(self.luck), win_before=_rounded(self.win_before, 4),
             win_after=_rounded(self.win_after, 4), loss=_rounded(self.loss, 4), mark=self.mark,  # type: ignore[arg-type]
             accuracy=_rounded(self.accuracy, 1),

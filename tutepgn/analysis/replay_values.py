@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..cards import CARD_POINTS, cards_in
 from ..engine import Deal
 from ..events import Play, Tute
 from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchContext, Method, PlayAnalysis,
                             projection)
 from .line import best_line
 from .outcome import MatchModel, win_probability
-from .pimc import PimcValue, knowledge, pimc_values
+from .pimc import PimcValue, mover_knows_all, pimc_analysis, points_left
 from .position import Position
 from .solve import Backend, Solver
 
@@ -124,7 +123,7 @@ class Valuer:
         best = tuple(c for v in values if v.value == best_value for c in v.cards)
         so_far = w[side] - best_value
         left = points_left(deal)
-        exact = knowable(deal)
+        exact = mover_knows_all(deal)
         others = max((x for k, x in enumerate(w) if k != side), default=0)
         shared = self.rules.sides == 2 and not self.cantes  # the points one side loses the other gains
 
@@ -140,8 +139,7 @@ class Valuer:
                          for v in values for c in v.cards)
             pimc = tuple(sorted(pimc, key=lambda v: v.card))
         elif self.worlds:
-            method = "pimc"
-            pimc = self.pimc(deal, index, play)
+            method, pimc = self.pimc(deal, index)
         line = best_line(deal, play.seat, cantes=self.cantes, solver=self.line_solver)
         win_before, win_after = chances(pimc, play)
         return PlayAnalysis(index=index, trick=trick, seat=play.seat, card=play.card, exact=exact, method=method,
@@ -152,18 +150,20 @@ class Valuer:
                             before=projection(self.rules, w, self.cards_and_last(deal, w)))
 
     def stock_play(self, deal: Deal, index: int, trick: int, play: Play) -> PlayAnalysis:
-        """A card played while the stock had cards (2 players): no double dummy; PIMC within the horizon."""
-        if not self.worlds or deal.stock_left > self.stock_horizon:
+        """A card played while the stock had cards (2 players): no double dummy (nobody sees the stock's order);
+        valued over worlds that order the stock, searched within the stock horizon, played out beyond it."""
+        if not self.worlds:
             return PlayAnalysis(index, trick, play.seat, play.card)
-        values = self.pimc(deal, index, play)
+        method, values = self.pimc(deal, index)
         win_before, win_after = chances(values, play)
-        return PlayAnalysis(index, trick, play.seat, play.card, method="pimc", pimc=values, win_before=win_before,
+        return PlayAnalysis(index, trick, play.seat, play.card, method=method, pimc=values, win_before=win_before,
                             win_after=win_after)
 
-    def pimc(self, deal: Deal, index: int, play: Play) -> tuple[PimcValue, ...]:
+    def pimc(self, deal: Deal, index: int) -> tuple[Method, tuple[PimcValue, ...]]:
         """The mover's legal cards over the worlds it could not tell apart, seeded by the seed and the play."""
-        return tuple(pimc_values(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes,
-                                 solver=self.pimc_solver, inference=self.inference))
+        result = pimc_analysis(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes, solver=self.pimc_solver,
+                               inference=self.inference, stock_horizon=self.stock_horizon)
+        return result.method, result.values
 
     def cards_and_last(self, deal: Deal, w: tuple[int, ...]) -> tuple[int, ...]:
         """Projected totals less the cantes sung so far (the double's basis where it excludes cantes)."""
@@ -201,15 +201,3 @@ def chances(values: tuple[PimcValue, ...] | None, play: Play) -> tuple[float | N
     if play.card not in wins:
         return None, None
     return max(wins.values()), wins[play.card]
-
-
-def points_left(deal: Deal) -> int:
-    """The card points not yet won (the trick on the table included) and the last ten."""
-    live = sum(deal.hands) | sum(1 << c for c in deal.trick) | sum(1 << c for c in deal.stock[deal.stock_pos:])
-    return sum(CARD_POINTS[c] for c in cards_in(live)) + deal.rules.last_trick_bonus
-
-
-def knowable(deal: Deal) -> bool:
-    """Whether the mover can know every card: nothing unseen (2 players once the stock is empty), or a last trick
-    (one card a hand: nothing left to choose by what one knows)."""
-    return all(h.bit_count() <= 1 for h in deal.hands) or not knowledge(deal).unseen
