@@ -36,6 +36,8 @@ from .deal_analysis import DEFAULT_WORLDS, STOCK_HORIZON, DealAnalysis, MatchCon
 OUR_COMMENT = re.compile(r"^(\[%dd -?\d+\])?( ?\[%best [^\]]*\])?( ?\[%pimc [-\d.]+\])?( ?\[%win [\d.]+\])?$")
 """A comment :func:`annotate` writes (this version's and the first's, ``[%pimc]``): dropped when a record is
 annotated again, so annotating is idempotent."""
+MARK_NAGS = frozenset(NAG_GLYPHS[m] for m in ("?!", "?", "??"))
+"""The NAGs of the marks: beside a machine comment they are an earlier annotation's, replaced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +102,17 @@ def annotate(record: Record, analysis: DealAnalysis) -> Record:
     """A copy of ``record`` with each valued card's mark as a NAG and its ``[%dd]`` comment.
 
     The record's own notes are kept (its comments first); comments an earlier
-    annotation wrote are replaced, and a mark already there is not repeated.
+    annotation wrote are replaced, with the mark beside them (a mark the
+    record wrote alone is kept, and not repeated).
     """
     copy = Record(tags=dict(record.tags), intro=list(record.intro), termination=record.termination,
                   source=record.source, index=record.index, line=record.line)
     by_index = {p.index: p for p in analysis.plays}
     for index, event in enumerate(record.events):
         old = record.note(index)
-        nags = list(old.nags) if old else []
-        comments = [c for c in (old.comments if old else []) if not OUR_COMMENT.match(c.strip())]
+        ours = [c for c in (old.comments if old else []) if OUR_COMMENT.match(c.strip())]
+        nags = [n for n in (old.nags if old else []) if not (ours and n in MARK_NAGS)]  # an earlier annotation's mark
+        comments = [c for c in (old.comments if old else []) if c not in ours]
         play = by_index.get(index)
         if play is not None:
             words = []

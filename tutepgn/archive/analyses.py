@@ -59,7 +59,10 @@ class AnalysisKey:
 
 
 VERSION_KEY = AnalysisKey().version
-"""The default key's ``version`` (the library's defaults): what the archive's searches by analysis read."""
+"""The default key's ``version`` (the library's defaults)."""
+CURRENT_VERSIONS = f"{ANALYSIS_VERSION}:%"
+"""The ``version`` of every row of the current version, whatever its parameters (a LIKE pattern): what the
+archive's searches by analysis read."""
 BATCH_SIZE = 200
 """Deals per transaction while filling: an interrupted run keeps every committed batch."""
 WORK_SIZE = 2
