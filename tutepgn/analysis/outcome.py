@@ -31,11 +31,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..i18n import N_
+from ..cards import CARD_POINTS, cards_in
+from ..i18n import N_, gettext as _
 from ..rules import PRESETS, Ruleset
 from ..score import decide, tute_wins_match
+
+if TYPE_CHECKING:
+    from ..engine import Deal
 
 DATA_FILE = "outcome.json"
 """The fitted coefficients and the self-play outcome frequencies, package data beside this module."""
@@ -129,6 +133,15 @@ def logistic_for(rules: Ruleset) -> Logistic:
     return Logistic(fit["a"], fit["b"], fit["c"] if rules.sides > 2 else 0.0)
 
 
+def points_left(deal: Deal) -> int:
+    """The card points still to be won in ``deal`` (hands, the trick on the table, the stock) and the last ten
+    (0 once the deal is over): the ``points_left`` of :func:`win_probability`."""
+    if deal.over:
+        return 0
+    cards = [c for h in deal.hands for c in cards_in(h)] + deal.trick + deal.stock[deal.stock_pos:]
+    return sum(CARD_POINTS[c] for c in cards) + deal.rules.last_trick_bonus
+
+
 def win_probability(rules: Ruleset, margin: float, points_left: int) -> float:
     """The probability that a side wins the deal when its projected total (points so far plus its value from
     here) exceeds the best other side's by ``margin`` (negative: behind), with ``points_left`` card points (and
@@ -144,9 +157,9 @@ def fit_logistic(samples: Sequence[tuple[float, float, bool]], sides: int,
     samples give the same coefficients."""
     theta = [start.a, start.b, start.c]
     free = 3 if sides > 2 else 2
-    for _ in range(iterations):
+    for _step in range(iterations):
         grad = [0.0] * free
-        hess = [[0.0] * free for _ in range(free)]
+        hess = [[0.0] * free for _row in range(free)]
         for margin, left, won in samples:
             u = left / 100
             slope = math.exp(theta[0] + theta[1] * u)
@@ -242,7 +255,8 @@ class MatchModel:
 
     def _check(self, standing: Sequence[int], side: int) -> tuple[int, ...]:
         if len(standing) != self.sides or not 0 <= side < self.sides:
-            raise ValueError(f"a standing of {self.sides} sides and a side among them, not {standing}, {side}")
+            raise ValueError(_("a standing of {sides} sides and a side among them, not {standing} and {side}",
+                               sides=self.sides, standing=list(standing), side=side))
         return tuple(min(self.target, p) for p in standing)
 
     def win_match(self, standing: Sequence[int], side: int) -> float:
