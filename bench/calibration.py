@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -97,8 +99,25 @@ def _chunk(job: tuple[str, int, int, int, int]) -> tuple[list[Sample], dict[str,
     return samples, outcome_counts(deals)
 
 
+CACHE = Path(os.environ.get("TUTEPGN_CALIBRATION_CACHE", Path(tempfile.gettempdir()) / "tutepgn-calibration"))
+"""Where the solved samples are kept (by preset, seed, deals, first trick and bot): a refit or a new form of the
+curve reads them instead of solving again."""
+
+
 def collect(name: str, deals: int, seed: int, from_trick: int, jobs: int) -> tuple[list[Sample], dict[str, int]]:
-    """The samples and outcome counts of ``deals`` self-play deals of preset ``name`` (the same whatever ``jobs``)."""
+    """The samples and outcome counts of ``deals`` self-play deals of preset ``name`` (the same whatever ``jobs``),
+    from the cache when they were solved before."""
+    cached = CACHE / f"{name}-{seed}-{deals}-{from_trick}-{BOT}.json"
+    if cached.exists():
+        kept = json.loads(cached.read_text(encoding="utf-8"))
+        return [(m, left, w) for m, left, w in kept["samples"]], kept["counts"]
+    samples, counts = _collect(name, deals, seed, from_trick, jobs)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps({"samples": samples, "counts": counts}), encoding="utf-8")
+    return samples, counts
+
+
+def _collect(name: str, deals: int, seed: int, from_trick: int, jobs: int) -> tuple[list[Sample], dict[str, int]]:
     size = -(-deals // jobs)
     parts = [(name, seed, i, min(size, deals - i), from_trick) for i in range(0, deals, size)]
     if jobs == 1:
@@ -118,11 +137,10 @@ def fit(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str] = t
         started = time.perf_counter()
         samples, counts = collect(name, deals, FIT_SEED, from_trick, jobs)
         logistic = fit_logistic(samples, preset(name).sides)
-        data["win_probability"][name] = {"a": round(logistic.a, 6), "b": round(logistic.b, 6),
-                                         "c": round(logistic.c, 6), "deals": deals, "from_trick": from_trick,
-                                         "positions": len(samples)}
+        data["win_probability"][name] = {**{k: round(getattr(logistic, k), 6) for k in "abcde"}, "deals": deals,
+                                         "from_trick": from_trick, "positions": len(samples)}
         data["deal_outcomes"][name] = counts
-        print(f"{name}: {len(samples)} samples, a={logistic.a:.4f} b={logistic.b:.4f} c={logistic.c:.4f}, "
+        print(f"{name}: {len(samples)} samples, {logistic}, "
               f"{counts}, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return data
 
