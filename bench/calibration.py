@@ -130,8 +130,15 @@ def _collect(name: str, deals: int, seed: int, from_trick: int, jobs: int) -> tu
     return samples, counts
 
 
-def fit(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str] = tuple(PRESETS)) -> dict[str, Any]:
-    """The data file's content fitted on ``deals`` self-play deals per preset."""
+OUTCOME_DEALS = 2000
+"""Self-play deals per preset whose outcomes (plain, doubled, tute) the match model counts: no solving, so at
+least this many whatever ``--deals`` (the first of them are the fit's deals)."""
+
+
+def fit(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str] = tuple(PRESETS),
+        outcome_deals: int = OUTCOME_DEALS) -> dict[str, Any]:
+    """The data file's content fitted on ``deals`` self-play deals per preset, the outcomes counted over
+    ``max(deals, outcome_deals)``."""
     data: dict[str, Any] = {"version": 1, "bot": BOT, "seed": FIT_SEED, "win_probability": {}, "deal_outcomes": {}}
     for name in names:
         started = time.perf_counter()
@@ -139,7 +146,10 @@ def fit(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str] = t
         logistic = fit_logistic(samples, preset(name).sides)
         data["win_probability"][name] = {**{k: round(getattr(logistic, k), 6) for k in "abcde"}, "deals": deals,
                                          "from_trick": from_trick, "positions": len(samples)}
-        data["deal_outcomes"][name] = counts
+        if outcome_deals > deals:
+            counts = outcome_counts(list(simulate_deals(preset(name), outcome_deals, seed=FIT_SEED,
+                                                        bot=BOT)))  # type: ignore[arg-type]
+        data["deal_outcomes"][name] = {**counts, "deals": sum(counts.values())}
         print(f"{name}: {len(samples)} samples, {logistic}, "
               f"{counts}, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return data

@@ -124,11 +124,11 @@ def test_the_data_file_covers_every_preset() -> None:
 def test_the_self_play_fit_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     bench = _bench()
     bench.CACHE = tmp_path / "one"  # each fit solves its deals: nothing read from an earlier run
-    first = bench.fit(6, names=("playcard-2p",))
+    first = bench.fit(6, names=("playcard-2p",), outcome_deals=0)
     bench.CACHE = tmp_path / "two"
-    assert first == bench.fit(6, names=("playcard-2p",))
+    assert first == bench.fit(6, names=("playcard-2p",), outcome_deals=0)
     assert first["win_probability"]["playcard-2p"]["positions"] > 0
-    assert sum(first["deal_outcomes"]["playcard-2p"].values()) == 6
+    assert first["deal_outcomes"]["playcard-2p"]["deals"] == 6
 
 
 def test_the_reliability_table_bins_by_prediction() -> None:
@@ -178,6 +178,12 @@ def test_absorbing_standings_are_exact() -> None:
     assert m.win_match_with_deal((3, 1), 0, 0.0) == 1
     three = MatchModel(4, 3, ((1.0, 1),))
     assert sum(three.win_match((1, 2, 3), s) for s in range(3)) == pytest.approx(1)
+
+
+def test_a_long_match_is_valued_without_deep_recursion() -> None:
+    m = MatchModel(80, 2, ((0.7, 1), (0.3, 2)))
+    assert m.win_match((0, 0), 1) == pytest.approx(0.5)
+    assert 0.5 < m.win_match((10, 0), 0) < m.win_match((20, 0), 0) < 1
 
 
 def test_a_deal_that_scores_nothing_leaves_the_chain_as_it_was() -> None:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import CARD_POINTS, cards_in
 from ..i18n import N_, gettext as _
+from ..match import match_winner
 from ..rules import PRESETS, Ruleset
 from ..score import decide, tute_wins_match
 
@@ -258,32 +259,55 @@ class MatchModel:
                     (tute / total, None if tute_wins_match(rules, target) else rules.tute_match_points))
         return cls(target, rules.sides, tuple(o for o in outcomes if o[0] > 0))
 
-    def _values(self, standing: tuple[int, ...]) -> tuple[float, ...]:
-        """Each side's chance to win the match from ``standing`` before a deal (memoised)."""
-        done = _over(standing, self.target)
-        if done is not None:
-            return tuple(float(s == done) for s in range(self.sides))
-        known = self._memo.get(standing)
-        if known is not None:
-            return known
+    def _moving(self) -> list[tuple[float, int | None]]:
+        """The outcomes that change the standing, their probabilities renormalised (a deal that scores nothing
+        leaves the chain where it was: conditioning on the others is exact)."""
         moving = [(q, pts) for q, pts in self.outcomes if pts is None or pts > 0]
         mass = sum(q for q, _pts in moving)
-        values = [0.0] * self.sides
-        for winner in range(self.sides):
-            for q, pts in moving:
-                after = self._after(standing, winner, pts)
-                for s, v in enumerate(after):
-                    values[s] += v * q / mass / self.sides
-        result = tuple(values)
-        self._memo[standing] = result
-        return result
+        return [(q / mass, pts) for q, pts in moving]
 
-    def _after(self, standing: tuple[int, ...], winner: int, points: int | None) -> tuple[float, ...]:
-        """Each side's chance to win the match once ``winner`` has scored ``points`` (None: won the match)."""
-        if points is None:
-            return tuple(float(s == winner) for s in range(self.sides))
-        moved = tuple(min(self.target, p + points) if s == winner else p for s, p in enumerate(standing))
-        return self._values(moved)
+    def _next(self, standing: tuple[int, ...], winner: int, points: int) -> tuple[int, ...]:
+        return tuple(min(self.target, p + points) if s == winner else p for s, p in enumerate(standing))
+
+    def _known(self, standing: tuple[int, ...]) -> tuple[float, ...] | None:
+        """Each side's chance at a standing already valued or over (one-hot on the match's winner), else None."""
+        done = match_winner(standing, self.target)
+        if done is not None:
+            return tuple(float(s == done) for s in range(self.sides))
+        return self._memo.get(standing)
+
+    def _values(self, standing: tuple[int, ...]) -> tuple[float, ...]:
+        """Each side's chance to win the match from ``standing`` before a deal: the chain solved backwards from
+        the standings after it (an explicit stack, however long the match)."""
+        stack = [standing]
+        while stack:
+            top = stack[-1]
+            if self._known(top) is not None:
+                stack.pop()
+                continue
+            later = {self._next(top, w, pts) for w in range(self.sides) for _q, pts in self._moving() if pts}
+            missing = [n for n in later if self._known(n) is None]
+            if missing:
+                stack.extend(missing)
+                continue
+            self._memo[top] = self._deal(top, [1 / self.sides] * self.sides)
+            stack.pop()
+        known = self._known(standing)
+        assert known is not None
+        return known
+
+    def _deal(self, standing: tuple[int, ...], chances: Sequence[float]) -> tuple[float, ...]:
+        """Each side's chance to win the match when the next deal is won by each side with ``chances``, the
+        standings after it valued already."""
+        values = [0.0] * self.sides
+        for winner, chance in enumerate(chances):
+            for q, pts in self._moving():
+                after = (tuple(float(s == winner) for s in range(self.sides)) if pts is None
+                         else self._known(self._next(standing, winner, pts)))
+                assert after is not None
+                for s, v in enumerate(after):
+                    values[s] += chance * q * v
+        return tuple(values)
 
     def _check(self, standing: Sequence[int], side: int) -> tuple[int, ...]:
         if len(standing) != self.sides or not 0 <= side < self.sides:
@@ -300,21 +324,11 @@ class MatchModel:
         ``p_win_deal`` (the other sides share the rest evenly): the outcomes of a won or lost deal weighted by
         the self-play distribution, then the chain."""
         start = self._check(standing, side)
-        if _over(start, self.target) is not None:
+        if match_winner(start, self.target) is not None:
             return self._values(start)[side]
-        moving = [(q, pts) for q, pts in self.outcomes if pts is None or pts > 0]
-        mass = sum(q for q, _pts in moving)
-        chance = 0.0
-        for winner in range(self.sides):
-            weight = p_win_deal if winner == side else (1 - p_win_deal) / (self.sides - 1)
-            for q, pts in moving:
-                chance += weight * q / mass * self._after(start, winner, pts)[side]
-        return chance
-
-
-def _over(standing: tuple[int, ...], target: int) -> int | None:
-    """The side that has won the match at this standing (one side scores per deal: the first to the target)."""
-    return next((s for s, p in enumerate(standing) if p >= target), None)
+        self._values(start)  # every standing after this deal valued on the way
+        other = (1 - p_win_deal) / (self.sides - 1)
+        return self._deal(start, [p_win_deal if s == side else other for s in range(self.sides)])[side]
 
 
 # -- Marks and accuracy -----------------------------------------------------------------------------------------
