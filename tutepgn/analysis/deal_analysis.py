@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card, card_code
 from ..score import decide
 from .outcome import game_accuracy, mark_for_loss, move_accuracy
-from .pimc import SEARCH_HORIZON, Method, PimcValue
+from .pimc import SEARCH_HORIZON, Method as Method, PimcValue  # Method: how a play was valued, named here too
 from .solve import Backend, CardValue
-from .version import ANALYSIS_VERSION, DEFAULT_WORLDS
+from .version import ANALYSIS_VERSION, DEFAULT_WORLDS as DEFAULT_WORLDS  # the default, exported here too
 
 if TYPE_CHECKING:  # pydantic loads when a JSON form is asked for, not for the analysis itself
     from ..engine import Deal
@@ -171,7 +171,7 @@ class PlayAnalysis:
                 PimcValueModel(card=card_code(v.card), mean=round(v.mean, 2), stderr=round(v.stderr, 2),
                                win=round(v.win, 4)) for v in self.pimc],
             pimc_cost=_rounded(self.pimc_cost), luck=_rounded(self.luck), win_before=_rounded(self.win_before, 4),
-            win_after=_rounded(self.win_after, 4), loss=_rounded(self.loss, 4), mark=self.mark,  # type: ignore[arg-type]
+            win_after=_rounded(self.win_after, 4), loss=_rounded(self.loss, 4), mark=self.mark,
             accuracy=_rounded(self.accuracy, 1),
             best_line=None if self.best_line is None else list(self.best_line),
             before=None if self.before is None else self.before.model(),
