@@ -123,6 +123,7 @@ def test_four_players_par_costs_and_the_graph() -> None:
             assert plain.trick_values[0] == plain.par and plain.trick_values[-1] == plain.actual
             sung = analyse(deal, pimc=0)
             assert sung.identity_holds() and sung.totals == tuple(deal.score().totals)
+            assert all(p.cost is not None and p.cost >= 0 for p in sung.valued)  # the search sings at its best
             assert all(s >= p for s, p in zip(sung.par, plain.par))  # cantes only add to a side's value
 
 
