@@ -5,8 +5,9 @@ strongest bot the simulator has: :data:`BOT`, seed :data:`FIT_SEED`), and at eve
 solver, a cartas vistas with cantes counted, for each side's value from there.  A side's projected total is its
 points so far (cards, cantes sung) plus that value; its margin is its projected total less the best other side's.
 The logistic of :mod:`tutepgn.analysis.outcome` is fitted per preset to who actually won the deal (a tute
-included), and the coefficients, with the frequencies of plain, doubled and tute wins over the same deals (what
-:class:`~tutepgn.analysis.outcome.MatchModel` reads), are written to ``tutepgn/analysis/outcome.json``.
+included), and the coefficients, with the frequencies of plain, doubled and tute wins over at least
+:data:`OUTCOME_DEALS` deals of the same stream (what :class:`~tutepgn.analysis.outcome.MatchModel` reads), are
+written to ``tutepgn/analysis/outcome.json`` (with ``--preset``, that preset's entries only).
 
 Without ``--fit`` it evaluates the committed coefficients on ``--deals`` OTHER self-play deals per preset (seed
 :data:`EVAL_SEED`): the Brier score and a reliability table (ten bins of predicted probability: the mean
@@ -14,10 +15,13 @@ prediction, the observed frequency of a win, the count), printed as Markdown.
 
 The positions: every trick start (the leader to play, the cantes of the window already sung) of a 3- or
 4-player deal from ``--from-trick`` on, and of a 2-player deal once the stock is empty (the search sings no
-cante while the stock has cards).  Both the fit and the evaluation are reproducible: same seeds, same figures.
+cante while the stock has cards).  Both the fit and the evaluation are reproducible: same seeds, same figures
+(whatever ``--jobs``).  The solved samples are kept in :data:`CACHE`, so that a refit reads them.  The committed
+data and the table in docs/analysis.md came from:
 
-    python bench/calibration.py --fit [--deals 500] [--from-trick 1] [--jobs 2]
-    python bench/calibration.py [--deals 2000] [--from-trick 1] [--jobs 2]
+    python bench/calibration.py --fit --deals 2000 --preset playcard-2p --preset torofun-2p
+    python bench/calibration.py --fit --deals 300 --preset ludoteka-pairs --preset torofun-3p --preset torofun-4p
+    python bench/calibration.py --deals 2000 --from-trick 3
 """
 
 from __future__ import annotations
@@ -174,11 +178,14 @@ def brier(predicted: Sequence[float], won: Sequence[bool]) -> float:
 
 
 def evaluate(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str] = tuple(PRESETS)) -> str:
-    """The Markdown report of the committed coefficients on ``deals`` other self-play deals per preset."""
-    lines = [f"Evaluation: {deals} self-play deals per preset (bot `{BOT}`, seed {EVAL_SEED}), every side at every "
-             f"trick start from trick {from_trick} (2 players: once the stock is empty).", ""]
+    """The Markdown report of the committed coefficients on ``deals`` other self-play deals per preset: the
+    Brier scores, then one reliability table (per bin, each preset's mean prediction / observed frequency
+    (positions), then all presets together)."""
+    lines = [f"{deals} self-play deals per preset (bot `{BOT}`, seed {EVAL_SEED}), every side at every trick start "
+             f"from trick {from_trick} (2 players: once the stock is empty).", ""]
     every_p: list[float] = []
     every_w: list[bool] = []
+    columns: list[list[tuple[float, float, int]]] = []
     for name in names:
         started = time.perf_counter()
         samples, _counts = collect(name, deals, EVAL_SEED, from_trick, jobs)
@@ -187,20 +194,16 @@ def evaluate(deals: int, from_trick: int = 1, jobs: int = 1, names: Sequence[str
         won = [w for _m, _left, w in samples]
         every_p += predicted
         every_w += won
-        lines += [f"**{name}**: Brier {brier(predicted, won):.4f} over {len(samples)} positions "
-                  f"({time.perf_counter() - started:.0f} s)", ""]
-        lines += _table(reliability(predicted, won))
-    lines += [f"**all presets**: Brier {brier(every_p, every_w):.4f} over {len(every_p)} positions", ""]
-    lines += _table(reliability(every_p, every_w))
-    return "\n".join(lines)
-
-
-def _table(rows: list[tuple[float, float, int]]) -> list[str]:
-    out = ["| predicted | mean predicted | observed | positions |", "|---|---|---|---|"]
-    for b, (mean, seen, n) in enumerate(rows):
-        cells = (f"{mean:.3f}", f"{seen:.3f}") if n else ("-", "-")
-        out.append(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | {cells[0]} | {cells[1]} | {n} |")
-    return out + [""]
+        columns.append(reliability(predicted, won))
+        lines.append(f"* {name}: Brier **{brier(predicted, won):.4f}** over {len(samples)} positions")
+        print(f"{name}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    lines += [f"* all presets: Brier **{brier(every_p, every_w):.4f}** over {len(every_p)} positions", ""]
+    columns.append(reliability(every_p, every_w))
+    lines += ["| predicted | " + " | ".join((*names, "all")) + " |", "|---" * (len(names) + 2) + "|"]
+    for b in range(10):
+        cells = [f"{c[b][0]:.2f} / {c[b][1]:.2f} ({c[b][2]})" if c[b][2] else "-" for c in columns]
+        lines.append(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines + ["", "Each cell: mean predicted chance / observed frequency of a win (positions)."])
 
 
 def main(argv: list[str] | None = None) -> None:
