@@ -38,10 +38,14 @@ With ``inference=True`` each world is weighted by how likely the other seats'
 actions so far were in it under :func:`tutepgn.policy.probabilities`
 (:func:`tutepgn.analysis.worlds.log_likelihood`, normalised): means, standard
 errors and win probabilities are weighted, and :attr:`PimcResult.effective_worlds`
-(``1 / sum(w^2)``) says how many even worlds the weights are worth.  All the
-worlds sampled are kept and solved (none drawn in excess and thrown away): the
-weighted mean is then the self-normalised importance-sampling estimate under
-the model, and a low effective size is reported rather than hidden.
+(``1 / sum(w^2)``) says how many even worlds the weights are worth.  By default
+all the worlds sampled are kept and solved: the weighted mean is then the
+self-normalised importance-sampling estimate under the model, and a low
+effective size is reported rather than hidden.  With ``candidates`` above
+``worlds``, that many worlds are drawn and weighted and ``worlds`` of them kept
+by systematic resampling (:func:`~tutepgn.analysis.worlds.weighted_worlds`):
+the searches go to the likely worlds (:attr:`PimcResult.worlds` counts the
+distinct ones kept).
 
 Its limit is strategy fusion: in each world the search plays as if it knew
 that world, so a card that is right in every world separately (but needs a
@@ -125,7 +129,8 @@ def mover_knows_all(deal: Deal) -> bool:
 
 def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                   backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
-                  stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE) -> PimcResult:
+                  stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
+                  candidates: int = 0) -> PimcResult:
     """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module)."""
     exact = mover_knows_all(deal)
     if exact:
@@ -133,7 +138,8 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
         weights = [1.0]
         method: Method = "exact"
     else:
-        sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature)
+        sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
+                                           candidates=candidates)
         method = "rollout" if deal.stock_left > stock_horizon else "pimc"
     cards = sorted(deal.legal_plays())
     if method == "rollout":
@@ -151,10 +157,10 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
 
 def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                 backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
-                stock_horizon: int = SEARCH_HORIZON) -> list[PimcValue]:
+                stock_horizon: int = SEARCH_HORIZON, candidates: int = 0) -> list[PimcValue]:
     """Each legal card of the mover, its value over ``worlds`` worlds, in card order (:func:`pimc_analysis`)."""
     return list(pimc_analysis(deal, worlds, seed, cantes=cantes, backend=backend, solver=solver, inference=inference,
-                              stock_horizon=stock_horizon).values)
+                              stock_horizon=stock_horizon, candidates=candidates).values)
 
 
 def so_far(deal: Deal, cantes: bool) -> list[int]:
