@@ -17,8 +17,9 @@ has cards, the stock's order), by one of three methods, named in the result:
   side's points from here are counted (cards, the last ten, cantes when counted).
 
 Each value also carries ``win``: the mean over the worlds of the deal-win
-probability of the mover's side after the card, :func:`win_probability` of the
-projected margin.  For the search, the margin of card ``c`` in world ``w`` is
+probability of the mover's side after the card: the deal-win curve fitted by
+self-play, :func:`tutepgn.analysis.outcome.win_probability`, of the projected
+margin with the points left at the position (:func:`~tutepgn.analysis.outcome.points_left`).  For the search, the margin of card ``c`` in world ``w`` is
 ``(S + V_s(c, w)) - max over other sides o of (O_o + V_o(w) + V_s_best(w) - V_s(c, w))``:
 ``S`` and ``O_o`` the points so far, ``V_s`` the mover side's double-dummy
 values, ``V_o(w)`` side ``o``'s own double-dummy value of the position (one
@@ -66,11 +67,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..cards import BIT, CARD_POINTS, Card, cards_in
+from ..cards import Card
 from ..engine import Deal
 from ..events import Play
 from ..policy import TEMPERATURE, choose
-from ..rules import Ruleset
+from .outcome import points_left, win_probability
 from .position import Position
 from .solve import Backend, Solver
 from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood, replays, sample_worlds,
@@ -172,12 +173,6 @@ def so_far(deal: Deal, cantes: bool) -> list[int]:
     return points
 
 
-def points_left(deal: Deal) -> int:
-    """The card points not yet won (in hands, in the stock and on the table) and the last ten."""
-    live = sum(deal.hands) | sum(BIT[c] for c in deal.stock[deal.stock_pos:]) | sum(BIT[c] for c in deal.trick)
-    return sum(CARD_POINTS[c] for c in cards_in(live)) + deal.rules.last_trick_bonus
-
-
 def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
               solver: Solver) -> dict[Card, tuple[float, float]]:
     """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin."""
@@ -239,18 +234,8 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(spread * n / (n - 1))
 
 
-# --- PLACEHOLDER until branch `measure` is merged: tutepgn.analysis.outcome.win_probability replaces it. ---------
-def win_probability(rules: Ruleset, margin: float, points_left: int) -> float:
-    """A stand-in logistic: the deal-win probability of a side projected ``margin`` points ahead.
-
-    Its spread grows with the points still to win (a projection far from the
-    end is less sure).  Not calibrated; branch ``measure`` fits the real one.
-    """
-    scale = 2.0 + 0.08 * points_left
-    return 1 / (1 + math.exp(-margin / scale))
-# --- end of PLACEHOLDER -------------------------------------------------------------------------------------------
 
 
 __all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "WORLDS", "World", "knowledge",
-           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "points_left", "replays",
-           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "win_probability", "world_deal"]
+           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
+           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "world_deal"]
