@@ -64,7 +64,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from ..cards import Card
@@ -175,10 +175,16 @@ def so_far(deal: Deal, cantes: bool) -> list[int]:
 
 def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
               solver: Solver) -> dict[Card, tuple[float, float]]:
-    """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin."""
+    """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin.
+
+    The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
+    reads of the hands' history (the card each seat drew last, who holds a tute) is the world's, not the truth's.
+    """
     r = deal.rules
     me = r.side_of(deal.turn)
-    position = replace(Position.from_deal(deal, cantes=cantes), hands=world.hands, stock=world.stock)
+    there = world_deal(deal, world)
+    assert there is not None  # the world was sampled because it replays
+    position = Position.from_deal(there, cantes=cantes)
     values = {c: group.value for group in solver.values_of_legal_cards(position) for c in group.cards}
     best = max(values.values())
     before = so_far(deal, cantes)
@@ -191,8 +197,7 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
             other_value = left - best
         else:
             seat = next(s for s in range(r.players) if r.side_of(s) == side)
-            other = replace(Position.from_deal(deal, seat, cantes=cantes), hands=world.hands, stock=world.stock)
-            other_value = solver.value(other)
+            other_value = solver.value(Position.from_deal(there, seat, cantes=cantes))
         others.append(before[side] + other_value + best)
     return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
 
