@@ -39,14 +39,15 @@ With ``inference=True`` each world is weighted by how likely the other seats'
 actions so far were in it under :func:`tutepgn.policy.probabilities`
 (:func:`tutepgn.analysis.worlds.log_likelihood`, normalised): means, standard
 errors and win probabilities are weighted, and :attr:`PimcResult.effective_worlds`
-(``1 / sum(w^2)``) says how many even worlds the weights are worth.  By default
-all the worlds sampled are kept and solved: the weighted mean is then the
-self-normalised importance-sampling estimate under the model, and a low
-effective size is reported rather than hidden.  With ``candidates`` above
-``worlds``, that many worlds are drawn and weighted and ``worlds`` of them kept
-by systematic resampling (:func:`~tutepgn.analysis.worlds.weighted_worlds`):
-the searches go to the likely worlds (:attr:`PimcResult.worlds` counts the
-distinct ones kept).
+(``1 / sum(w^2)``) says how many even worlds the weights are worth.  More
+worlds are drawn than kept: ``candidates`` (by default
+:data:`~tutepgn.analysis.worlds.CANDIDATES` = 4 times ``worlds``) are drawn and
+weighted, and ``worlds`` draws kept among them by systematic resampling
+(:func:`~tutepgn.analysis.worlds.weighted_worlds`), so the searches go to the
+likely worlds (:attr:`PimcResult.worlds` counts the distinct ones kept, each
+weighted by its share of the draws).  With ``candidates=0`` every world drawn
+is kept and solved with its own weight: the plain self-normalised
+importance-sampling estimate, whose effective size falls to a few worlds.
 
 Its limit is strategy fusion: in each world the search plays as if it knew
 that world, so a card that is right in every world separately (but needs a
@@ -105,6 +106,7 @@ class PimcResult:
     exact: bool
     """Whether the mover could know every card (then ``method`` is ``"exact"`` and one world is the deal)."""
     worlds: int
+    """The distinct worlds valued (with inference, those kept by the resampling: at most the number asked)."""
     effective_worlds: float
     """``1 / sum(w^2)`` of the worlds' weights: ``worlds`` when they are even."""
     cantes: bool
@@ -131,7 +133,7 @@ def mover_knows_all(deal: Deal) -> bool:
 def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                   backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
                   stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
-                  candidates: int = 0) -> PimcResult:
+                  candidates: int | None = None) -> PimcResult:
     """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module)."""
     exact = mover_knows_all(deal)
     if exact:
@@ -158,7 +160,7 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
 
 def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                 backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
-                stock_horizon: int = SEARCH_HORIZON, candidates: int = 0) -> list[PimcValue]:
+                stock_horizon: int = SEARCH_HORIZON, candidates: int | None = None) -> list[PimcValue]:
     """Each legal card of the mover, its value over ``worlds`` worlds, in card order (:func:`pimc_analysis`)."""
     return list(pimc_analysis(deal, worlds, seed, cantes=cantes, backend=backend, solver=solver, inference=inference,
                               stock_horizon=stock_horizon, candidates=candidates).values)
