@@ -30,10 +30,9 @@ exact; with cantes (each side's value counts its own cantes) or three sides it
 is a fair estimate.  For rollouts the margin is that of the played-out totals
 (a tute in a rollout wins or loses the deal outright).
 
-Cantes: the search does not sing while the stock has cards (:mod:`.position`),
-so with ``cantes=True`` a stock world searched counts only the cantes already
-sung (:attr:`PimcResult.cantes` says False); rollouts and positions without a
-stock count them.
+Cantes (``cantes=True``): the search sings them as a decision of the side
+valued, while the stock lasts too (:mod:`.position`); a rollout sings them as
+the play model does (the 40 first).
 
 With ``inference=True`` each world is weighted by how likely the other seats'
 actions so far were in it under :func:`tutepgn.policy.probabilities`
@@ -110,7 +109,7 @@ class PimcResult:
     effective_worlds: float
     """``1 / sum(w^2)`` of the worlds' weights: ``worlds`` when they are even."""
     cantes: bool
-    """Whether the values count the cantes still to sing (False in a stock world searched)."""
+    """Whether the values count the cantes (sung so far and still to sing)."""
     inference: bool
 
 
@@ -147,15 +146,13 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     cards = sorted(deal.legal_plays())
     if method == "rollout":
         samples = [_rollout(deal, world, cards, cantes) for world in sampled]
-        counted = cantes
     else:
-        counted = cantes and not deal.stock_left
-        samples = [_searched(deal, world, cards, counted, solver or Solver(backend)) for world in sampled]
+        samples = [_searched(deal, world, cards, cantes, solver or Solver(backend)) for world in sampled]
     values = tuple(PimcValue(c, *_weighted([s[c][0] for s in samples], weights),
                              sum(w * s[c][1] for w, s in zip(weights, samples))) for c in cards)
     weighted = inference and not exact
     size = effective_size(weights) if weighted else float(len(sampled))
-    return PimcResult(values, method, exact, len(sampled), size, counted, weighted)
+    return PimcResult(values, method, exact, len(sampled), size, cantes, weighted)
 
 
 def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
