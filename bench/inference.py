@@ -12,6 +12,8 @@ temperature), and the table prints per preset and weighting:
   stock), smoothed by half a world so that a holder no world chose is not -inf;
   ``p(true)`` the mean of that probability itself; the true hands' log-likelihood
   is the sum of the first over a position's unseen cards;
+* a last row draws 80 worlds, weights them and keeps 20 by systematic resampling
+  (``candidates``, :func:`tutepgn.analysis.worlds.weighted_worlds`), the searches spent on the likely worlds;
 * ``best``: how often the card with the highest weighted mean double-dummy value
   over the worlds is a best card of the true world (double dummy), and ``loss``
   the true-world points that choice gives up on average.  The search values the
@@ -36,7 +38,7 @@ from dataclasses import replace
 from tutepgn import Deal, Play, preset
 from tutepgn.analysis.pimc import SEARCH_HORIZON, mover_knows_all
 from tutepgn.analysis.solve import Position, Solver
-from tutepgn.analysis.worlds import World, knowledge, log_likelihood, sample_worlds
+from tutepgn.analysis.worlds import World, knowledge, log_likelihood, sample_worlds, weighted_worlds
 from tutepgn.cards import cards_in
 from tutepgn.policy import TEMPERATURE
 from tutepgn.recording.simulate import simulate_deals
@@ -69,10 +71,9 @@ def holder_of(hands: tuple[int, ...], stock: tuple[int, ...], c: int) -> int:
     return next((s for s, h in enumerate(hands) if h >> c & 1), len(hands))
 
 
-def true_holder_logs(deal: Deal, worlds: list[World], weights: list[float]) -> list[tuple[float, float]]:
-    """Per unseen card, (log p, p) of its true holder under the weighted worlds (smoothed by half a world)."""
+def true_holder_logs(deal: Deal, worlds: list[World], weights: list[float], n: int) -> list[tuple[float, float]]:
+    """Per unseen card, (log p, p) of its true holder under the weighted worlds (smoothed by half of one of ``n``)."""
     info = knowledge(deal)
-    n = len(worlds)
     holders = sum(1 for k in info.counts if k) + bool(info.in_stock)
     truth = (tuple(deal.hands), tuple(deal.stock[deal.stock_pos:]))
     out = []
@@ -90,33 +91,42 @@ def chosen(values: list[dict[int, int]], weights: list[float]) -> int:
     return max(cards, key=lambda c: (sum(w * v[c] for w, v in zip(weights, values)), -c))
 
 
-def measure(name: str, deals: int, points: int, worlds: int, seed: int,
-            temperatures: list[float]) -> dict[str, dict[str, list[float]]]:
+def measure(name: str, deals: int, points: int, worlds: int, seed: int, temperatures: list[float],
+            candidates: int) -> dict[str, dict[str, list[float]]]:
     rng = random.Random(seed)
     solver = Solver()
     kinds = ["even", *(f"weighted T={t:g}" for t in temperatures)]
+    if candidates > worlds:
+        kinds.append(f"resampled T={TEMPERATURE:g}, {candidates} drawn")
     stats: dict[str, dict[str, list[float]]] = {k: {"log": [], "p": [], "best": [], "loss": [], "truth_log": []}
                                                for k in kinds}
     for i, full in enumerate(simulate_deals(preset(name), deals, seed=seed, bot="heuristic")):
         for deal in decision_points(full, points, rng):
-            sampled = sample_worlds(deal, worlds, seed=f"{seed}:{i}:{len(deal.log)}")
-            weightings = {"even": [1 / len(sampled)] * len(sampled)}
+            world_seed = f"{seed}:{i}:{len(deal.log)}"
+            sampled = sample_worlds(deal, worlds, seed=world_seed)
+            weightings = {"even": (sampled, [1 / len(sampled)] * len(sampled))}
             for t in temperatures:
                 logs = [log_likelihood(deal, w, temperature=t) for w in sampled]
                 raw = [math.exp(v - max(logs)) for v in logs]
-                weightings[f"weighted T={t:g}"] = [r / sum(raw) for r in raw]
+                weightings[f"weighted T={t:g}"] = (sampled, [r / sum(raw) for r in raw])
+            if candidates > worlds:
+                weightings[kinds[-1]] = weighted_worlds(deal, worlds, world_seed, inference=True, candidates=candidates)
             if searched := deal.stock_left <= SEARCH_HORIZON:
                 position = Position.from_deal(deal)
-                values = [{c: g.value for g in solver.values_of_legal_cards(
-                    replace(position, hands=w.hands, stock=w.stock)) for c in g.cards} for w in sampled]
+                solved: dict[World, dict[int, int]] = {}
+                for kept, _ in weightings.values():
+                    for w in kept:
+                        if w not in solved:
+                            solved[w] = {c: g.value for g in solver.values_of_legal_cards(
+                                replace(position, hands=w.hands, stock=w.stock)) for c in g.cards}
                 true = {c: g.value for g in solver.values_of_legal_cards(position) for c in g.cards}
-            for kind, weights in weightings.items():
-                holders = true_holder_logs(deal, sampled, weights)
+            for kind, (kept, weights) in weightings.items():
+                holders = true_holder_logs(deal, kept, weights, worlds)
                 stats[kind]["log"].extend(lp for lp, _ in holders)
                 stats[kind]["p"].extend(p for _, p in holders)
                 stats[kind]["truth_log"].append(sum(lp for lp, _ in holders))
                 if searched and len(set(true.values())) > 1:  # a choice that matters in the true world
-                    pick = chosen(values, weights)
+                    pick = chosen([solved[w] for w in kept], weights)
                     stats[kind]["best"].append(float(true[pick] == max(true.values())))
                     stats[kind]["loss"].append(float(max(true.values()) - true[pick]))
     return stats
@@ -133,6 +143,8 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--candidates", type=int, default=80,
+                        help="worlds drawn for the resampled row (0: no such row)")
     parser.add_argument("--temperatures", nargs="*", type=float, default=[TEMPERATURE, 2 * TEMPERATURE],
                         help="the play model's temperatures to weight by (the default, and twice it)")
     args = parser.parse_args()
@@ -141,7 +153,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.presets:
         start = time.process_time()
-        stats = measure(name, args.deals, args.points, args.worlds, args.seed, args.temperatures)
+        stats = measure(name, args.deals, args.points, args.worlds, args.seed, args.temperatures,
+                        args.candidates)
         spent = time.process_time() - start
         for kind, s in stats.items():
             print(f"| {name} | {args.deals} | {kind} | {len(s['truth_log'])} ({len(s['best'])}) | {mean(s['log']):.3f} "

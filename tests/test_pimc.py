@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tutepgn import Cante, Deal, Exchange, Play, preset
@@ -231,7 +233,7 @@ def test_every_play_while_the_stock_has_cards_gets_a_value(name: str) -> None:
         result = pimc_analysis(deal, 3, seed=2, cantes=True)
         assert [v.card for v in result.values] == sorted(deal.legal_plays())
         assert result.method == ("rollout" if deal.stock_left > SEARCH_HORIZON else "pimc")
-        assert result.cantes == (result.method == "rollout")  # the search sings no cante while the stock lasts
+        assert result.cantes
         assert all(0 <= v.win <= 1 and v.mean >= 0 for v in result.values)
         methods.add(result.method)
     assert methods == {"pimc", "rollout"}
@@ -264,3 +266,18 @@ def test_weights_are_normalised_and_favour_the_true_hands() -> None:
         above += truth >= others[len(others) // 2]
         total += 1
     assert above >= 6 and total == 8
+
+
+def test_resampled_worlds_keep_the_likely_candidates_reproducibly() -> None:
+    deal = midway("torofun-4p", 13, 18)
+    kept, weights = weighted_worlds(deal, 10, seed=3, inference=True, candidates=40)
+    assert (kept, weights) == weighted_worlds(deal, 10, seed=3, inference=True, candidates=40)
+    assert len(kept) == len(set(kept)) <= 10 and abs(sum(weights) - 1) < 1e-9
+    assert all(abs(w * 10 - round(w * 10)) < 1e-9 and w > 0 for w in weights)  # each a share of the 10 draws
+    pool = sample_worlds(deal, 40, seed=3)
+    assert set(kept) <= set(pool) and all(replays(deal, w) for w in kept)
+    likelihood = {w: math.exp(log_likelihood(deal, w)) for w in pool}
+    heavy = [w for w in pool if likelihood[w] >= sum(likelihood.values()) / 10]
+    assert heavy and all(w in kept for w in heavy)  # a candidate worth one draw of the 10 or more is always kept
+    result = pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)
+    assert result.worlds == len(kept) and result == pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)

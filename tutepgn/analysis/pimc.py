@@ -17,8 +17,9 @@ has cards, the stock's order), by one of three methods, named in the result:
   side's points from here are counted (cards, the last ten, cantes when counted).
 
 Each value also carries ``win``: the mean over the worlds of the deal-win
-probability of the mover's side after the card, :func:`win_probability` of the
-projected margin.  For the search, the margin of card ``c`` in world ``w`` is
+probability of the mover's side after the card: the deal-win curve fitted by
+self-play, :func:`tutepgn.analysis.outcome.win_probability`, of the projected
+margin with the points left at the position (:func:`~tutepgn.analysis.outcome.points_left`).  For the search, the margin of card ``c`` in world ``w`` is
 ``(S + V_s(c, w)) - max over other sides o of (O_o + V_o(w) + V_s_best(w) - V_s(c, w))``:
 ``S`` and ``O_o`` the points so far, ``V_s`` the mover side's double-dummy
 values, ``V_o(w)`` side ``o``'s own double-dummy value of the position (one
@@ -29,19 +30,23 @@ exact; with cantes (each side's value counts its own cantes) or three sides it
 is a fair estimate.  For rollouts the margin is that of the played-out totals
 (a tute in a rollout wins or loses the deal outright).
 
-Cantes: the search does not sing while the stock has cards (:mod:`.position`),
-so with ``cantes=True`` a stock world searched counts only the cantes already
-sung (:attr:`PimcResult.cantes` says False); rollouts and positions without a
-stock count them.
+Cantes (``cantes=True``): the search sings them as a decision of the side
+valued, while the stock lasts too (:mod:`.position`); a rollout sings them as
+the play model does (the 40 first).
 
 With ``inference=True`` each world is weighted by how likely the other seats'
 actions so far were in it under :func:`tutepgn.policy.probabilities`
 (:func:`tutepgn.analysis.worlds.log_likelihood`, normalised): means, standard
 errors and win probabilities are weighted, and :attr:`PimcResult.effective_worlds`
-(``1 / sum(w^2)``) says how many even worlds the weights are worth.  All the
-worlds sampled are kept and solved (none drawn in excess and thrown away): the
-weighted mean is then the self-normalised importance-sampling estimate under
-the model, and a low effective size is reported rather than hidden.
+(``1 / sum(w^2)``) says how many even worlds the weights are worth.  More
+worlds are drawn than kept: ``candidates`` (by default
+:data:`~tutepgn.analysis.worlds.CANDIDATES` = 4 times ``worlds``) are drawn and
+weighted, and ``worlds`` draws kept among them by systematic resampling
+(:func:`~tutepgn.analysis.worlds.weighted_worlds`), so the searches go to the
+likely worlds (:attr:`PimcResult.worlds` counts the distinct ones kept, each
+weighted by its share of the draws).  With ``candidates=0`` every world drawn
+is kept and solved with its own weight: the plain self-normalised
+importance-sampling estimate, whose effective size falls to a few worlds.
 
 Its limit is strategy fusion: in each world the search plays as if it knew
 that world, so a card that is right in every world separately (but needs a
@@ -59,14 +64,14 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
-from ..cards import BIT, CARD_POINTS, Card, cards_in
+from ..cards import Card
 from ..engine import Deal
 from ..events import Play
 from ..policy import TEMPERATURE, choose
-from ..rules import Ruleset
+from .outcome import points_left, win_probability
 from .position import Position
 from .solve import Backend, Solver
 from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood, replays, sample_worlds,
@@ -100,10 +105,11 @@ class PimcResult:
     exact: bool
     """Whether the mover could know every card (then ``method`` is ``"exact"`` and one world is the deal)."""
     worlds: int
+    """The distinct worlds valued (with inference, those kept by the resampling: at most the number asked)."""
     effective_worlds: float
     """``1 / sum(w^2)`` of the worlds' weights: ``worlds`` when they are even."""
     cantes: bool
-    """Whether the values count the cantes still to sing (False in a stock world searched)."""
+    """Whether the values count the cantes (sung so far and still to sing)."""
     inference: bool
 
 
@@ -125,7 +131,8 @@ def mover_knows_all(deal: Deal) -> bool:
 
 def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                   backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
-                  stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE) -> PimcResult:
+                  stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
+                  candidates: int | None = None) -> PimcResult:
     """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module)."""
     exact = mover_knows_all(deal)
     if exact:
@@ -133,28 +140,27 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
         weights = [1.0]
         method: Method = "exact"
     else:
-        sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature)
+        sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
+                                           candidates=candidates)
         method = "rollout" if deal.stock_left > stock_horizon else "pimc"
     cards = sorted(deal.legal_plays())
     if method == "rollout":
         samples = [_rollout(deal, world, cards, cantes) for world in sampled]
-        counted = cantes
     else:
-        counted = cantes and not deal.stock_left
-        samples = [_searched(deal, world, cards, counted, solver or Solver(backend)) for world in sampled]
+        samples = [_searched(deal, world, cards, cantes, solver or Solver(backend)) for world in sampled]
     values = tuple(PimcValue(c, *_weighted([s[c][0] for s in samples], weights),
                              sum(w * s[c][1] for w, s in zip(weights, samples))) for c in cards)
     weighted = inference and not exact
     size = effective_size(weights) if weighted else float(len(sampled))
-    return PimcResult(values, method, exact, len(sampled), size, counted, weighted)
+    return PimcResult(values, method, exact, len(sampled), size, cantes, weighted)
 
 
 def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                 backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
-                stock_horizon: int = SEARCH_HORIZON) -> list[PimcValue]:
+                stock_horizon: int = SEARCH_HORIZON, candidates: int | None = None) -> list[PimcValue]:
     """Each legal card of the mover, its value over ``worlds`` worlds, in card order (:func:`pimc_analysis`)."""
     return list(pimc_analysis(deal, worlds, seed, cantes=cantes, backend=backend, solver=solver, inference=inference,
-                              stock_horizon=stock_horizon).values)
+                              stock_horizon=stock_horizon, candidates=candidates).values)
 
 
 def so_far(deal: Deal, cantes: bool) -> list[int]:
@@ -166,18 +172,18 @@ def so_far(deal: Deal, cantes: bool) -> list[int]:
     return points
 
 
-def points_left(deal: Deal) -> int:
-    """The card points not yet won (in hands, in the stock and on the table) and the last ten."""
-    live = sum(deal.hands) | sum(BIT[c] for c in deal.stock[deal.stock_pos:]) | sum(BIT[c] for c in deal.trick)
-    return sum(CARD_POINTS[c] for c in cards_in(live)) + deal.rules.last_trick_bonus
-
-
 def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
               solver: Solver) -> dict[Card, tuple[float, float]]:
-    """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin."""
+    """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin.
+
+    The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
+    reads of the hands' history (the card each seat drew last, who holds a tute) is the world's, not the truth's.
+    """
     r = deal.rules
     me = r.side_of(deal.turn)
-    position = replace(Position.from_deal(deal, cantes=cantes), hands=world.hands, stock=world.stock)
+    there = world_deal(deal, world)
+    assert there is not None  # the world was sampled because it replays
+    position = Position.from_deal(there, cantes=cantes)
     values = {c: group.value for group in solver.values_of_legal_cards(position) for c in group.cards}
     best = max(values.values())
     before = so_far(deal, cantes)
@@ -190,8 +196,7 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
             other_value = left - best
         else:
             seat = next(s for s in range(r.players) if r.side_of(s) == side)
-            other = replace(Position.from_deal(deal, seat, cantes=cantes), hands=world.hands, stock=world.stock)
-            other_value = solver.value(other)
+            other_value = solver.value(Position.from_deal(there, seat, cantes=cantes))
         others.append(before[side] + other_value + best)
     return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
 
@@ -233,18 +238,8 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(spread * n / (n - 1))
 
 
-# --- PLACEHOLDER until branch `measure` is merged: tutepgn.analysis.outcome.win_probability replaces it. ---------
-def win_probability(rules: Ruleset, margin: float, points_left: int) -> float:
-    """A stand-in logistic: the deal-win probability of a side projected ``margin`` points ahead.
-
-    Its spread grows with the points still to win (a projection far from the
-    end is less sure).  Not calibrated; branch ``measure`` fits the real one.
-    """
-    scale = 2.0 + 0.08 * points_left
-    return 1 / (1 + math.exp(-margin / scale))
-# --- end of PLACEHOLDER -------------------------------------------------------------------------------------------
 
 
 __all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "WORLDS", "World", "knowledge",
-           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "points_left", "replays",
-           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "win_probability", "world_deal"]
+           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
+           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "world_deal"]
