@@ -17,9 +17,8 @@ from ..engine import Deal
 from ..events import Play, Tute
 from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchContext, Method, PlayAnalysis,
                             projection)
-from .line import best_line
-from .outcome import MatchModel, win_probability
-from .pimc import PimcValue, mover_knows_all, pimc_analysis, points_left
+from .outcome import MatchModel, points_left, win_probability
+from .pimc import PimcValue, mover_knows_all, pimc_analysis
 from .position import Position
 from .solve import Backend, Solver
 
@@ -40,7 +39,6 @@ class Valuer:
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
         self.pimc_solver = Solver(backend)
-        self.line_solver = Solver(backend)
 
     def run(self, match: MatchContext | None) -> DealAnalysis:
         """Replay the deal's log and value every card."""
@@ -140,13 +138,12 @@ class Valuer:
             pimc = tuple(sorted(pimc, key=lambda v: v.card))
         elif self.worlds:
             method, pimc = self.pimc(deal, index)
-        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.line_solver)
         win_before, win_after = chances(pimc, play)
         return PlayAnalysis(index=index, trick=trick, seat=play.seat, card=play.card, exact=exact, method=method,
                             win_before=win_before, win_after=win_after,
                             value_before=best_value, values=values, best=best,
                             cost=best_value - next(v.value for v in values if play.card in v.cards),
-                            projected=w[side], pimc=pimc, best_line=tuple(line.actions),
+                            projected=w[side], pimc=pimc,
                             before=projection(self.rules, w, self.cards_and_last(deal, w)))
 
     def stock_play(self, deal: Deal, index: int, trick: int, play: Play) -> PlayAnalysis:
