@@ -66,7 +66,7 @@ archive's searches by analysis read."""
 BATCH_SIZE = 200
 """Deals per transaction while filling: an interrupted run keeps every committed batch."""
 WORK_SIZE = 2
-"""Deals per piece of work sent to a worker process (a 4-player deal with PIMC's 20 worlds takes most of a
+"""Deals per piece of work sent to a worker process (a 4-player deal with PIMC's 20 worlds takes about half a
 minute of CPU, double dummy alone about a second)."""
 MARK_COLUMNS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
 """The column counting each mark."""

@@ -34,7 +34,7 @@ BATCH_SIZE = 2_000
 committed batch."""
 BATCH_SECONDS = 60.0
 """A batch is committed at the latest this long after the one before (a 4-player deal takes a second double
-dummy, most of a minute with PIMC)."""
+dummy, about half a minute with PIMC)."""
 
 
 def analyse_dataset(dest: str | os.PathLike[str], key: AnalysisKey = AnalysisKey(), *, jobs: int = 1,
