@@ -1,7 +1,7 @@
 """Analyses as background jobs: worked on in processes of their own, polled by their id.
 
 A deal's analysis takes from milliseconds (2 players, double dummy alone)
-to most of a minute of CPU (a whole 4-player deal with PIMC's 20 worlds, the
+to about half a minute of CPU (a whole 4-player deal with PIMC's 20 worlds, the
 library's default).  The solver holds the GIL, so it runs in
 worker processes (spawned, tied to the service's life: :func:`tutepgn.workers.lifeline`),
 never on the event loop nor on the threads that answer requests.  A route

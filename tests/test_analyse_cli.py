@@ -42,7 +42,7 @@ def test_annotated_record_validates_round_trips_and_keeps_comments() -> None:
 
 def test_the_analysed_samples_are_the_commands_output() -> None:
     """The 2-player sample is annotated again to its own bytes (default options); the 4-player one's comments
-    are its double-dummy values (its whole PIMC analysis takes most of a minute: docs/analysis.md)."""
+    are its double-dummy values (its whole PIMC analysis takes about half a minute: docs/analysis.md)."""
     two = ROOT / "samples" / "torofun-2p-analysed.tpgn"
     record = tpgn.loads(two.read_text(encoding="utf-8"))[0]
     assert tpgn.dumps([annotate(record, analyse_record(record))]) == two.read_text(encoding="utf-8")

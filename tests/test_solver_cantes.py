@@ -21,7 +21,9 @@ from collections.abc import Callable
 import pytest
 
 from tutepgn import PRESETS, Cante, Deal, Play, preset
+from tutepgn.analysis.line import best_line, copy_of, points
 from tutepgn.analysis.solve import C_AVAILABLE, Position, Solver
+from tutepgn.events import Context
 from tutepgn.cards import CABALLO, REY, card, cards_in, pack
 
 BACKENDS = ["python", "c"] if C_AVAILABLE else ["python"]
@@ -214,7 +216,8 @@ def test_the_positions_are_what_the_issue_asks() -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_values_with_cantes_agree_with_exhaustive_minimax(backend: str) -> None:
-    for name, deal in POSITIONS:
+    """Every position with the C core; every third with the pure-Python search (the same algorithm, slower)."""
+    for name, deal in POSITIONS if backend == "c" else POSITIONS[::3]:
         for side in sides(deal):
             reference = Exhaustive(side)
             expected = reference.gain(deal)
@@ -293,3 +296,51 @@ def test_forty_first_is_per_seat(backend: str) -> None:
         worth[a] = child.score().totals[side] - deal.score().totals[side] + Solver(backend).value(
             Position.from_deal(child, twenty.seat, cantes=True))
     assert value == worth[twenty] == 112 and worth[forty] == 98  # the 40 first, as the old policy sang, loses 14
+
+
+# -- The best line ------------------------------------------------------------------------------------------
+
+def line_positions(backend: str) -> list[tuple[str, Deal, bool]]:
+    """Deals played at random (plays and cantes) to a random moment: every preset, with a stock for 2 players
+    (for the pure-Python search, 5 tricks left at most: it takes seconds where the C core takes milliseconds)."""
+    out = []
+    for name, rules in PRESETS.items():
+        for i in range(4):
+            rng = random.Random(i)
+            deal = Deal.shuffled(rules, rng)
+            tricks = 5 if backend == "python" else rng.choice((9, 10) if rules.players == 2 else (4, 6))
+            held = tricks * rules.players - i % 2
+            while sum(map(int.bit_count, deal.hands)) + deal.stock_left > held:
+                actions = [a for a in deal.legal_actions() if type(a) in (Play, Cante)]
+                deal.apply(rng.choice(actions))
+            out.append((name, deal, i != 3))
+    return out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_best_line_replays_to_the_end_with_the_value_it_claims(backend: str) -> None:
+    positions = line_positions(backend)
+    assert any(d.trick for _, d, _ in positions)
+    assert backend == "python" or any(d.stock_left for _, d, _ in positions)
+    for name, deal, cantes in positions:
+        seat = deal.turn
+        side = deal.side_of(seat)
+        line = best_line(deal, cantes=cantes, solver=Solver(backend))
+        replay = copy_of(deal)
+        before = points(replay, side, cantes)
+        for action in line.actions:
+            replay.apply(action)  # raises if the line is not legal
+        assert replay.over and not replay.tute_event, name
+        assert points(replay, side, cantes) - before == line.value, (name, cantes)
+        assert line.value == Solver(backend).value(Position.from_deal(deal, seat, cantes=cantes))
+        assert cantes or not any(type(a) is Cante for a in line.actions)
+
+
+def test_the_best_line_sings_what_the_search_chose() -> None:
+    """The 77909 case: espadas first (the 20 of oros could wait), the line written in the notation."""
+    deal = case_77909()
+    line = best_line(deal, 0)
+    assert line.actions[0] == Cante(0, 2) and line.value == 44
+    texts = line.texts(Context.of(deal))
+    assert texts[0] == line.actions[0].text(Context.of(deal)) and len(texts) == len(line.actions)
+    assert best_line(case_77909(), 0, cantes=False).value == Solver().value(Position.from_deal(deal, 0))

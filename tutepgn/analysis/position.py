@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, CODES, SUIT_LETTERS, SUITS, Card, CardSet, Mask
-from ..declarations import CANTE_PAIRS, FOURS
+from ..declarations import FOURS
 from ..duties import play_duty
 from ..i18n import gettext as _
 from ..native.layout import MAX_STOCK, STOCK_PER_WORD, STOCK_WORDS, duty_bits, duty_options

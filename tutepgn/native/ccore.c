@@ -171,7 +171,7 @@ static int set_points(const State *s, int suits) {
 
 /* The declaration window of a side (its seats lead next), tutepgn.analysis.alphabeta.PythonSearch.window: the
  * fixed policy's cantes, or the side valued's when one set is legal (their points returned), or pending set. */
-static int window(State *s, int side, int drew, int remaining, int first_silent) {
+__attribute__((noinline)) static int window(State *s, int side, int drew, int remaining, int first_silent) {
     Dyn *d = &s->d;
     int suits = 0, forty, sets[16];
     if (remaining > 0 && !(d->barred >> side & 1) && !(s->only_after_draw && !drew))
@@ -388,7 +388,7 @@ static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[
 static int node(State *s, int alpha, int beta, int only);
 
 /* The node of a pending window of the side valued: each maximal legal set of cantes, maximising. */
-static int choose(State *s, int alpha, int beta, int only) {
+__attribute__((noinline)) static int choose(State *s, int alpha, int beta, int only) {
     Dyn *d = &s->d;
     int remaining = d->pending, forty, sets[16], best = -1, sung = d->sung;
     d->pending = 0;
