@@ -217,3 +217,17 @@ def test_one_model_is_the_json_form_and_the_service_serves_it(tmp_path: Path) ->
     code = "import sys, tutepgn.analysis.model; print(sorted(m for m in sys.modules if m in ('tutepgn.analysis.position', 'tutepgn.analysis.alphabeta', 'tutepgn.analysis.solve')))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "[]"
+
+
+def test_the_best_line_starts_with_a_best_card_and_plays_every_card_left() -> None:
+    """Each play's best line (the solver's, which replays legally: tests/test_solver*) in the notation: the mover
+    and one of its best cards first, then every card still to play once (and the cantes the search sings)."""
+    import re
+
+    card = re.compile(r"^[A-Z] (?:[1-7]|1[012])[OCEB]$")
+    deal = finished("torofun-4p", 1, seed=9)[0]
+    analysis = analyse(deal, pimc=0)
+    for played, p in enumerate(analysis.plays[:8]):
+        assert p.best_line is not None and p.best is not None
+        assert p.best_line[0] in {f"{analysis.seats[p.seat]} {card_code(c)}" for c in p.best}
+        assert sum(bool(card.match(a)) for a in p.best_line) == 40 - played

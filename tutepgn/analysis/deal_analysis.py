@@ -113,8 +113,8 @@ class PlayAnalysis:
     win_after: float | None = None
     """The same after the card played."""
     best_line: tuple[str, ...] | None = None
-    """The rest of the deal under best play after the best card, as actions in the notation (double dummy; None
-    until the solver's principal variation, ``analysis/line.py``, is wired in)."""
+    """The rest of the deal under best play, the best card first, as actions in the notation (double dummy:
+    :func:`tutepgn.analysis.line.best_line`)."""
 
     @property
     def double_dummy(self) -> bool:

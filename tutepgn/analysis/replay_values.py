@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Deal
-from ..events import Play, Tute
+from ..events import Context, Play, Tute
 from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchContext, Method, PlayAnalysis,
                             projection)
+from .line import best_line
 from .outcome import MatchModel, points_left, win_probability
 from .pimc import PimcValue, mover_knows_all, pimc_analysis
 from .position import Position
@@ -39,6 +40,9 @@ class Valuer:
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
         self.pimc_solver = Solver(backend)
+        self.line_solver = Solver(backend)
+        self.context = Context(self.rules.seat_names, deal.trump)
+        """How the best lines' actions are written: the seats' letters, the trump, cards as codes."""
 
     def run(self, match: MatchContext | None) -> DealAnalysis:
         """Replay the deal's log and value every card."""
@@ -139,11 +143,12 @@ class Valuer:
         elif self.worlds:
             method, pimc = self.pimc(deal, index)
         win_before, win_after = chances(pimc, play)
+        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.line_solver)
         return PlayAnalysis(index=index, trick=trick, seat=play.seat, card=play.card, exact=exact, method=method,
                             win_before=win_before, win_after=win_after,
                             value_before=best_value, values=values, best=best,
                             cost=best_value - next(v.value for v in values if play.card in v.cards),
-                            projected=w[side], pimc=pimc,
+                            projected=w[side], pimc=pimc, best_line=tuple(line.texts(self.context)),
                             before=projection(self.rules, w, self.cards_and_last(deal, w)))
 
     def stock_play(self, deal: Deal, index: int, trick: int, play: Play) -> PlayAnalysis:
