@@ -45,8 +45,9 @@
 
   function has(value) { return value !== undefined && value !== null; }
   function pct(p) { return Math.round(100 * p); }
-  function pp(loss) { return Math.round(1000 * loss) / 10; }   // a loss of 0..1 in percentage points, one decimal
-  function num(v) { return Math.round(10 * v) / 10; }
+  var DECIMAL = new Intl.NumberFormat(window.TUTE_LANG || "en", { maximumFractionDigits: 1 });
+  function num(v) { return DECIMAL.format(v); }          // 6.5 in English, 6,5 in Spanish
+  function pp(loss) { return num(100 * loss); }          // a loss of 0..1 in percentage points
 
   function load(url) {
     fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
@@ -163,12 +164,14 @@
   /* -- Words for one play ----------------------------------------------------------------------------------- */
   function markText(p) { return p.mark ? MARK_WORDS[p.mark] + " (" + p.mark + ")" : ""; }
 
-  function playSentence(p) {
+  /* The play in a sentence: its mark in words (left out when `bare`: the words are shown beside it), what it lost. */
+  function playSentence(p, bare) {
     var params = { trick: p.trick, seat: analysis.seats[p.seat], card: p.card, mark: markText(p) };
     if (has(p.loss)) {
       params.loss = pp(p.loss);
       params.before = pct(p.win_before);
       params.after = pct(p.win_after);
+      if (bare && p.mark) return t("Trick {trick}: {seat} {card}: {loss} points of the chance of winning the deal lost ({before}% → {after}%)", params);
       return p.mark ? t("Trick {trick}: {seat} {card}, {mark}: {loss} points of the chance of winning the deal lost ({before}% → {after}%)", params)
                     : t("Trick {trick}: {seat} {card}: chance of winning the deal {before}% → {after}%", params);
     }
@@ -202,12 +205,12 @@
     var p = byFrame[frame];
     if (!p || line) { panel.hidden = true; panel.textContent = ""; return; }
     var parts = ['<p class="verdict">' + (p.mark ? '<b class="mark-word mark-' + (p.mark === "??" ? "blunder" : p.mark === "?" ? "mistake" : "inaccuracy") +
-                 '">' + esc(MARK_WORDS[p.mark]) + " " + esc(p.mark) + "</b> " : "") + esc(playSentence(p)) +
+                 '">' + esc(MARK_WORDS[p.mark]) + " " + esc(p.mark) + "</b> " : "") + esc(playSentence(p, true)) +
                  (p.exact ? ' <span class="chip exact" title="' + esc(t("the player could know every card")) + '">' + esc(t("exact")) + "</span>" : "") + "</p>"];
     var split = [];
     if (has(p.pimc_cost)) split.push(t("what the player could know: {points} points lost", { points: num(p.pimc_cost) }));
     if (has(p.luck)) split.push(t("what luck hid: {points} points", { points: num(p.luck) }));
-    if (has(p.cost) && has(p.pimc_cost)) split.push(t("a cartas vistas: {points} points", { points: p.cost }));
+    if (has(p.cost) && has(p.pimc_cost)) split.push(t("a cartas vistas: {points} points", { points: num(p.cost) }));
     if (split.length) parts.push('<p class="split">' + esc(split.join(" · ")) + "</p>");
     var more = [];
     if (p.best && p.best.length) more.push(esc(t("best {cards}", { cards: p.best.join(" ") })));
@@ -289,7 +292,7 @@
                                      body: head() + "\n\n" + lines.join("\n") + "\n*\n" }).then(function (r) {
       return r.json().then(function (body) {
         var board = body.boards && body.boards[0];
-        if (!r.ok || !board || !board.frames.length) throw new Error((body && body.detail) || r.statusText);
+        if (!r.ok || !board || !board.frames.length) throw new Error((board && board.error) || (body && body.detail) || String(r.status));
         return board.frames;
       });
     });
@@ -305,7 +308,7 @@
   /* Post the record trick by trick (each new trick's leader is the last one's winner); the frames at the end. */
   function lineFrames(p) {
     var lines = movetext(p.index), acts = actions(p), known = frames[p.index], players = frames[0].seats.length;
-    var k = 0, trickNo = known.trick_no + (known.table.length === players || known.table.length === 0 ? 1 : 0);
+    var k = 0, trickNo = known.trick_no + 1;  // the number of the line's next new trick
     function step(state) {
       var pending = false;
       while (k < acts.length) {
@@ -348,7 +351,7 @@
   }
 
   function lineStep(frame) {
-    document.getElementById("line-text").textContent = t("The best line after {seat}'s {card}: step {step} of {steps} (← →)", {
+    document.getElementById("line-text").textContent = t("The best line instead of {seat}'s {card}: step {step} of {steps} (← →)", {
       seat: analysis.seats[line.play.seat], card: line.play.card, step: frame - line.from, steps: line.count });
   }
 
@@ -363,8 +366,8 @@
     plays.forEach(function (p) { byFrame[p.index + 1] = p; });
     var marks = { "??": 0, "?": 0, "?!": 0 };
     plays.forEach(function (p) { if (p.mark) marks[p.mark] += 1; });
-    say(t("Marks: {blunders} blunders (??), {mistakes} mistakes (?), {inaccuracies} inaccuracies (?!).", {
-      blunders: marks["??"], mistakes: marks["?"], inaccuracies: marks["?!"] }) + " " +
+    var counted = ["??", "?", "?!"].map(function (m) { return MARK_WORDS[m] + " (" + m + "): " + marks[m]; }).join(" · ");
+    say(t("Marks: {marks}.", { marks: counted }) + " " +
       (has(a.worlds) && a.worlds ? t("Each card is valued from what its player could know ({worlds} deals of the hidden cards, seed {seed}), and a cartas vistas beside it.", { worlds: a.worlds, seed: a.seed })
                                   : t("Each card is valued a cartas vistas (every hand visible).")));
     if (!series("win")) view = "points";
@@ -407,7 +410,7 @@
     var resized = null;
     window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(drawGraph, 150); });
     root.addEventListener("tute:frame", function (ev) {
-      if (line) { lineStep(ev.detail); return; }
+      if (line) { panel.hidden = true; lineStep(ev.detail); return; }
       current(ev.detail);
       judge(ev.detail);
     });
