@@ -256,3 +256,21 @@ def test_an_older_analysis_without_the_new_keys_still_draws(browser: Browser, si
     expect(page.locator("#analysis-summary")).to_be_hidden()
     assert errors == []
     page.context.close()
+
+
+def test_a_line_that_starts_after_the_best_card_is_put_after_it(browser: Browser, site: tuple[str, int],
+                                                                analysis: dict[str, Any]) -> None:
+    """The solver's line may hold the rest after the best card: the board plays the best card first all the same."""
+    play = next(p for p in analysis["plays"] if p["best_line"] and p["index"] > 20)
+    rest = {**analysis, "plays": [{**p, "best_line": p["best_line"][1:]} if p is play else p for p in analysis["plays"]]}
+    page, errors = _open(browser, site, rest, "en", DESKTOP, frame=play["index"] + 1)
+    page.get_by_role("button", name="See the best line").click()
+    expect(page.locator("#replay")).to_have_attribute("data-line", "on")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(f'#trick svg.card[data-card="{play["best_line"][0]}"]')).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator("#frame-index")).to_have_text(str(play["index"] + len(play["best_line"])))
+    expect(page.locator("#moves .move.illegal")).to_have_count(0)
+    expect(page.locator("#note .illegal")).to_have_count(0)
+    assert errors == []
+    page.context.close()

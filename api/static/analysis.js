@@ -18,6 +18,8 @@
  * events before the card and the line is posted to POST /api/v1/replay, which answers its frames; each trick of
  * the notation names its leader, which is the last trick's winner, so the record is posted once per new trick of
  * the line and the winner read from the answer's last frame (a line is at most ten tricks: at most eleven posts).
+ * A line is read as starting with a best card (the solver's line from the position before the card); if the replay
+ * finds it illegal so, as the rest after the first best card.
  * replay.js draws those frames on the same board ("tute:line") and "Back to the game" (or Esc) brings the deal
  * back at the frame shown before ("tute:leave").
  */
@@ -298,16 +300,17 @@
     });
   }
 
-  /* The line's actions with the best card first (the solver's line may start after it). */
-  function actions(p) {
-    var acts = p.best_line.slice();
-    if (p.best && p.best.length && p.best.indexOf(acts[0]) < 0) acts.unshift(p.best[0]);
-    return acts;
+  /* The ways to read the line's actions, the likelier first: it starts with a best card (the solver's line from
+   * the position before the card), or it is the rest after the first best card. */
+  function readings(p) {
+    var acts = p.best_line.slice(), after = p.best && p.best.length ? [p.best[0]].concat(acts) : null;
+    var first = p.best && p.best.indexOf(acts[0]) >= 0;
+    return (first ? [acts, after] : [after, acts]).filter(function (r) { return r; });
   }
 
   /* Post the record trick by trick (each new trick's leader is the last one's winner); the frames at the end. */
-  function lineFrames(p) {
-    var lines = movetext(p.index), acts = actions(p), known = frames[p.index], players = frames[0].seats.length;
+  function lineFrames(p, acts) {
+    var lines = movetext(p.index), known = frames[p.index], players = frames[0].seats.length;
     var k = 0, trickNo = known.trick_no + 1;  // the number of the line's next new trick
     function step(state) {
       var pending = false;
@@ -330,7 +333,11 @@
   function showLine(p) {
     var button = panel.querySelector("button.see-line");
     if (button) button.disabled = true;
-    lineFrames(p).then(function (got) {
+    var ways = readings(p);
+    function legal(got) { return got.slice(p.index + 1).every(function (f) { return !f.illegal; }); }
+    lineFrames(p, ways[0]).then(function (got) {  // a line the replay finds illegal is read the other way
+      return legal(got) || ways.length < 2 ? got : lineFrames(p, ways[1]).then(function (other) { return legal(other) ? other : got; });
+    }).then(function (got) {
       line = { play: p, from: p.index, count: got.length - 1 - p.index };
       lineBar.hidden = false;
       root.dispatchEvent(new CustomEvent("tute:line", { detail: { frames: got, from: p.index } }));
