@@ -272,5 +272,9 @@ def test_a_line_that_starts_after_the_best_card_is_put_after_it(browser: Browser
     expect(page.locator("#frame-index")).to_have_text(str(play["index"] + len(play["best_line"])))
     expect(page.locator("#moves .move.illegal")).to_have_count(0)
     expect(page.locator("#note .illegal")).to_have_count(0)
+    page.locator('#moves button[data-index="3"]').click()  # a card of the deal's move list: the deal again, there
+    expect(page.locator("#replay")).not_to_have_attribute("data-line", "on")
+    expect(page.locator("#frame-index")).to_have_text("3")
+    expect(page.locator("#line-bar")).to_be_hidden()
     assert errors == []
     page.context.close()

@@ -413,6 +413,9 @@
       if (b) showLine(analysis.plays.filter(function (p) { return p.index === parseInt(b.dataset.play, 10); })[0]);
     });
     document.getElementById("line-leave").addEventListener("click", leaveLine);
+    root.addEventListener("click", function (ev) {  // a card of the deal's move list: the deal again, at that card
+      if (line && ev.target.closest && ev.target.closest("#moves button[data-index]")) leaveLine();
+    }, true);
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && line) { ev.preventDefault(); leaveLine(); } });
     var resized = null;
     window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(drawGraph, 150); });
