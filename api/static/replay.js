@@ -50,11 +50,15 @@
   }
 
   /* A comment's embedded commands (PGN's [%cmd ...], as `tute analyse --annotate` writes them: [%dd 71]
-   * [%best 1O 12O] [%pimc 64.5]) in words; a command this page does not know is left out, never shown raw. */
+   * [%best 1O 12O] [%win 0.63], and [%pimc 64.5] of the first version) in words; a command this page does not know
+   * is left out, never shown raw. */
   function commandWords(name, value) {
     if (name === "dd") return t("with every hand visible (a cartas vistas): {points} points", { points: value });
     if (name === "best") return t("best: {cards}", { cards: value });
     if (name === "pimc") return t("from what the player could know: {points} points", { points: value });
+    if (name === "win" && /^[\d.]+$/.test(value)) {
+      return t("chance of winning the deal after it: {percent}%", { percent: Math.round(100 * parseFloat(value)) });
+    }
     return "";
   }
 
