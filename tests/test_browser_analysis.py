@@ -278,3 +278,39 @@ def test_a_line_that_starts_after_the_best_card_is_put_after_it(browser: Browser
     expect(page.locator("#line-bar")).to_be_hidden()
     assert errors == []
     page.context.close()
+
+
+def _with_seats(line: list[str], before: int) -> list[str]:
+    """The line's cards written with their seats ("W 6E"), as the engine's actions write themselves."""
+    from tutepgn.cards import card_code
+    from tutepgn.events import Context, Play
+    from tutepgn.notation import read_record
+
+    record = read_record(SAMPLE)
+    deal = record.header().deal()
+    for event in record.events[:before]:
+        deal.apply(event)
+    ctx, texts = Context.of(deal), []
+    for text in line:
+        act = next(a for a in deal.legal_actions()
+                   if (card_code(a.card) == text if isinstance(a, Play) else a.text(ctx).replace(" ", ":", 1) == text))
+        deal.apply(act)
+        texts.append(act.text(ctx))
+    return texts
+
+
+def test_a_line_whose_cards_name_their_seats(browser: Browser, site: tuple[str, int], analysis: dict[str, Any]) -> None:
+    """The line written as the engine's actions write themselves ("W 6E", "N 40") is put on the board as well."""
+    play = next(p for p in analysis["plays"] if p["best_line"] and p["index"] > 20)
+    seated = _with_seats(play["best_line"], play["index"])
+    assert seated[0].split(" ")[1] == play["best_line"][0]
+    changed = {**analysis, "plays": [{**p, "best_line": seated} if p is play else p for p in analysis["plays"]]}
+    page, errors = _open(browser, site, changed, "en", PHONE, frame=play["index"] + 1)
+    page.get_by_role("button", name="See the best line").click()
+    expect(page.locator("#replay")).to_have_attribute("data-line", "on")
+    page.locator("#last").tap()
+    expect(page.locator("#frame-index")).to_have_text(str(play["index"] + len(seated)))
+    expect(page.locator("#note .over")).to_be_visible()
+    expect(page.locator("#note .illegal")).to_have_count(0)
+    assert errors == []
+    page.context.close()

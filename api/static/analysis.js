@@ -13,8 +13,8 @@
  *   - the outcome beside par, each seat's accuracy, and the match's chances when the analysis has them.
  * A key the analysis lacks (an older version) leaves its part out.
  *
- * The best line (`best_line`: action texts, "12C" for a card, "N:40" or "N 40" for a declaration) is put on the
- * board by the service, not computed here: a record made of the deal's tags (Score and Result left out), its
+ * The best line (`best_line`: action texts, "12C" or "N 12C" for a card, "N:40" or "N 40" for a declaration) is put
+ * on the board by the service, not computed here: a record made of the deal's tags (Score and Result left out), its
  * events before the card and the line is posted to POST /api/v1/replay, which answers its frames; each trick of
  * the notation names its leader, which is the last trick's winner, so the record is posted once per new trick of
  * the line and the winner read from the answer's last frame (a line is at most ten tricks: at most eleven posts).
@@ -300,10 +300,17 @@
     });
   }
 
+  /* A line's action as the record writes it: a card alone ("N 12C", "N:12C" or "12C": "12C"; the trick says who
+   * plays it), a declaration with its seat ("N:40" or "N 40": "N 40"). */
+  function action(text) {
+    var card = /^(?:\S+[ :])?((?:1[0-2]|[1-7])[OCEB])$/.exec(text);
+    return card ? card[1] : text.replace(":", " ");
+  }
+
   /* The ways to read the line's actions, the likelier first: it starts with a best card (the solver's line from
    * the position before the card), or it is the rest after the first best card. */
   function readings(p) {
-    var acts = p.best_line.slice(), after = p.best && p.best.length ? [p.best[0]].concat(acts) : null;
+    var acts = p.best_line.map(action), after = p.best && p.best.length ? [p.best[0]].concat(acts) : null;
     var first = p.best && p.best.indexOf(acts[0]) >= 0;
     return (first ? [acts, after] : [after, acts]).filter(function (r) { return r; });
   }
@@ -316,7 +323,7 @@
       var pending = false;
       while (k < acts.length) {
         var act = acts[k];
-        if (!/^(1[0-2]|[1-7])[OCEB]$/.test(act)) { lines.push(act.replace(":", " ")); k++; pending = true; continue; }
+        if (!/^(1[0-2]|[1-7])[OCEB]$/.test(act)) { lines.push(act); k++; pending = true; continue; }
         var open = state.table.length > 0 && state.table.length < players;
         if (!open && pending) return replayed(lines).then(function (got) { return step(got[got.length - 1]); });
         if (open) lines[lines.length - 1] += " " + act;
