@@ -1,13 +1,15 @@
 """Analyses as background jobs: worked on in processes of their own, polled by their id.
 
-A deal's analysis takes from milliseconds (2 players, after the stock) to
-seconds (a whole 4-player deal).  The solver holds the GIL, so it runs in
+A deal's analysis takes from milliseconds (2 players, double dummy alone)
+to most of a minute of CPU (a whole 4-player deal with PIMC's 20 worlds, the
+library's default).  The solver holds the GIL, so it runs in
 worker processes (spawned, tied to the service's life: :func:`tutepgn.workers.lifeline`),
 never on the event loop nor on the threads that answer requests.  A route
 waits for a job up to :data:`QUICK_SECONDS` and answers with the analysis, or
 answers 202 with the job's URL.  Jobs are kept by id (at most :data:`KEPT`,
 the oldest finished ones dropped first), and a deal asked for again while its
-job is kept gets that job, not a second one.  Anonymous clients' jobs have a
+job is kept gets that job, not a second one (jobs are keyed by the deal and
+the analysis's parameters, :class:`~tutepgn.archive.analyses.AnalysisKey`).  Anonymous clients' jobs have a
 small budget of their own (``TUTEPGN_ANON_ANALYSES``): however many of them ask,
 they keep at most that many jobs waiting or under way, and key holders' jobs
 never wait behind more than that many of theirs.
@@ -27,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutepgn.archive.analyses import analysis_row
+from tutepgn.archive.analyses import AnalysisKey, analysis_row
 from tutepgn.workers import lifeline
 
 QUICK_SECONDS = 1.0
@@ -50,7 +52,8 @@ class Job:
     id: str
     deal: int | None
     """The archive's deal (None for a posted record)."""
-    cantes: bool
+    key: AnalysisKey
+    """The cantes flag and the analysis's parameters."""
     future: Future[Row] = field(repr=False)
     created: float = field(default_factory=time.time)
     anonymous: bool = False
@@ -99,7 +102,7 @@ class Jobs:
         """Called with the row of a stored deal's job that is done, on a pool thread (the service stores it)."""
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._by_key: dict[tuple[int, bool], str] = {}
+        self._by_key: dict[tuple[int, AnalysisKey], str] = {}
         self._lock = threading.RLock()
 
     def pool(self) -> ProcessPoolExecutor:
@@ -111,12 +114,12 @@ class Jobs:
                     initializer=analyst, initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
             return self._pool
 
-    def submit(self, deal: int | None, rules: str | None, text: str, cantes: bool, *,
+    def submit(self, deal: int | None, rules: str | None, text: str, analysis: AnalysisKey, *,
                anonymous: bool = False) -> Job | None:
         """A job analysing one record (a stored deal's job already kept is given back instead); None when
         :data:`MAX_RUNNING` jobs are waiting or under way, or, for an anonymous client, when
         :attr:`anonymous` of theirs are (:meth:`running` tells which)."""
-        key = (deal, cantes) if deal is not None else None
+        key = (deal, analysis) if deal is not None else None
         with self._lock:
             known = self._jobs.get(self._by_key.get(key, "")) if key else None
             if known is not None and known.status != "failed":
@@ -124,11 +127,11 @@ class Jobs:
             if self.busy() or anonymous and len(self.running(True)) >= self.anonymous:
                 return None
             try:
-                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, analysis)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
                 self.close()
-                future = self.pool().submit(analysis_row, deal or 0, rules, text, cantes)
-            job = Job(id=uuid.uuid4().hex, deal=deal, cantes=cantes, future=future, anonymous=anonymous)
+                future = self.pool().submit(analysis_row, deal or 0, rules, text, analysis)
+            job = Job(id=uuid.uuid4().hex, deal=deal, key=analysis, future=future, anonymous=anonymous)
             self._jobs[job.id] = job
             if key:
                 self._by_key[key] = job.id
@@ -147,8 +150,8 @@ class Jobs:
         """Drop the oldest finished jobs past :data:`KEPT` (running ones stay: their clients poll them)."""
         for job_id in [j for j, job in self._jobs.items() if job.future.done()][:max(0, len(self._jobs) - KEPT)]:
             job = self._jobs.pop(job_id)
-            if job.deal is not None and self._by_key.get((job.deal, job.cantes)) == job_id:
-                del self._by_key[(job.deal, job.cantes)]
+            if job.deal is not None and self._by_key.get((job.deal, job.key)) == job_id:
+                del self._by_key[(job.deal, job.key)]
 
     def busy(self) -> bool:
         """Whether :data:`MAX_RUNNING` jobs are waiting or under way: no job is taken, with a key or without."""

@@ -68,6 +68,9 @@ class AnalysisJob(BaseModel):
     status: Literal["running", "done", "failed"]
     deal: int | None = Field(description="The archive's deal analysed.")
     cantes: bool
+    worlds: int = Field(description="PIMC's worlds per decision (0: double dummy only).")
+    seed: int
+    inference: bool
     error: str | None = Field(description="Why the deal cannot be analysed (status failed).")
     analysis: AnalysisModel | None = Field(description="The analysis, once done.")
     links: dict[str, str]

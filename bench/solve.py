@@ -8,7 +8,8 @@ solver (an empty table) per solve, one core:
 * the 2-player endgame once the stock is empty (8 tricks, playcard-2p, the first 16 draws played at random);
 * a whole 3-player deal, each seat against the other two (torofun-3p): the time per seat;
 * the pure-Python search on the same 2-player endgames (8 tricks left);
-* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`) played by the greedy bots;
+* the analysis of a whole 4-player deal (every play, :func:`tutepgn.analysis.analyse`, double dummy alone:
+  ``pimc=0``) played by the greedy bots;
 * PIMC with 20 worlds (:func:`tutepgn.analysis.pimc.pimc_values`), a decision from trick 3 on: the same deals
   at the lead of trick 3, the second card of trick 5 and the third of trick 7;
 * PIMC with 20 worlds in the 2-player stock phase (playcard-2p played by the greedy bots): the lead with
@@ -21,7 +22,11 @@ Targets (issue 14): 4-player deal median <= 250 ms and p90 <= 800 ms; win test <
 2-player endgame <= 1 ms; 3-player deal <= 100 ms a seat; Python fallback <= 2 s at 8 tricks;
 analysed 4-player deal <= 1 s; PIMC with 20 worlds <= 0.3 s a decision (the stock phase: well under 1 s).
 
-    python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--json OUT]
+And the whole analysis as ``tute analyse`` makes it by default (:func:`pimc_analyses`): cantes counted and
+PIMC's 20 worlds for every decision made with hidden cards, of a 4-player (torofun-4p) and a 2-player
+(playcard-2p) deal played by the greedy bots, median and p90 CPU on one core (``--pimc-analysis-deals N``).
+
+    python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--pimc-analysis-deals 5] [--json OUT]
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import time
 from collections.abc import Callable
 
 from tutepgn import Deal, Play, preset
-from tutepgn.analysis.deal_analysis import analyse
+from tutepgn.analysis.deal_analysis import DEFAULT_WORLDS, analyse
 from tutepgn.analysis.pimc import pimc_values
 from tutepgn.recording.simulate import simulate_deals
 from tutepgn.analysis.solve import C_AVAILABLE, Position, Solver
@@ -99,6 +104,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20, help="deals per figure")
     parser.add_argument("--python-seeds", type=int, default=5, help="endgames for the pure-Python search")
     parser.add_argument("--analysis-deals", type=int, default=10, help="4-player deals analysed play by play")
+    parser.add_argument("--pimc-analysis-deals", type=int, default=5,
+                        help="deals per preset analysed whole with PIMC's 20 worlds (0: none)")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
     seeds = range(args.seeds)
@@ -120,7 +127,7 @@ def main() -> None:
         "two_player_endgame": timed([lambda p=p: Solver(backend).value(p) for p in two]),
         "three_player_deal_per_seat": timed([lambda p=p: Solver(backend).value(p) for p in three]),
         "python_endgame": timed([lambda p=p: Solver("python").value(p) for p in two[:args.python_seeds]]),
-        "analysis_four_player_deal": timed([lambda d=d: analyse(d, backend=backend) for d in played]),
+        "analysis_four_player_deal": timed([lambda d=d: analyse(d, backend=backend, pimc=0) for d in played]),
         "pimc_20_worlds_decision": timed([lambda d=d: pimc_values(d, PIMC_WORLDS, seed=1, backend=backend)
                                           for d in (before_play(p, i) for p in played for i in PIMC_PLAYS)]),
         "pimc_20_worlds_stock_decision": timed([lambda d=d: pimc_values(d, PIMC_WORLDS, seed=1, backend=backend)
@@ -154,9 +161,28 @@ def main() -> None:
     print(f"  nodes per 4-player deal, median {figures['four_player_deal_nodes_median']:,}")
     pimc = figures["pimc_decision_nodes"]
     print(f"  nodes per PIMC decision (20 worlds), median {pimc['median']:,}  p90 {pimc['p90']:,}  max {pimc['max']:,}")
+    if args.pimc_analysis_deals:
+        figures["pimc_analyses"] = pimc_analyses(args.pimc_analysis_deals, backend)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"solve": figures}, f, indent=2)
+
+
+# -- The whole analysis with PIMC (issue 33) ------------------------------------------------------------------------
+PIMC_ANALYSIS_PRESETS = ("torofun-4p", "playcard-2p")
+
+
+def pimc_analyses(deals: int, backend: str) -> dict[str, dict[str, float]]:
+    """The CPU time of ``analyse(deal)`` with the library's defaults (cantes, 20 worlds for every decision made with
+    hidden cards; 2 players: the stock plays too, searched or rolled out) per preset, printed and returned."""
+    figures = {}
+    print(f"whole analysis with PIMC ({DEFAULT_WORLDS} worlds, cantes), CPU time per deal, {deals} deals, 1 core")
+    for name in PIMC_ANALYSIS_PRESETS:
+        played = [d for d in simulate_deals(preset(name), 2 * deals, seed=2033) if d.tute_event is None][:deals]
+        figures[name] = f = timed([lambda d=d: analyse(d, backend=backend) for d in played])
+        print(f"  {name:<30} median {f['median_ms'] / 1000:>7.1f} s   p90 {f['p90_ms'] / 1000:>7.1f} s   "
+              f"max {f['max_ms'] / 1000:>7.1f} s")
+    return figures
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
-"""``tute analyse``: the double-dummy value of every card played, its cost and mark, par; an annotated copy."""
+"""``tute analyse``: every card played valued as its player could know it and double dummy, its cost, loss and mark,
+par; an annotated copy."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import RenderableType
@@ -24,42 +24,49 @@ if TYPE_CHECKING:  # the solver and the reader load when the command runs, not f
     from tutepgn.notation import Record
 
 
-COLUMNS = (N_("trick"), N_("seat"), N_("card"), N_("value"), N_("best"), N_("cost"), N_("mark"))
-"""The headers of a deal's table of valued plays (said in the language spoken when shown)."""
-PIMC_COLUMN = N_("pimc cost")
+COLUMNS = (N_("trick"), N_("seat"), N_("card"), N_("valued"), N_("value"), N_("best"), N_("cost"), N_("pimc cost"),
+           N_("win"), N_("loss"), N_("mark"))
+"""The headers of a deal's table of plays (said in the language spoken when shown)."""
+METHODS = {"exact": N_("exact"), "pimc": N_("pimc"), "rollout": N_("rollout")}
+"""How a play was valued as its mover could know it, in words."""
 
 
 def deal_table(analysis: DealAnalysis, seats: tuple[str, ...]) -> Iterable[RenderableType]:
-    """A deal's valued plays as a table (trick, seat, card, value, best, cost, mark), then par and actual."""
-    pimc = any(p.pimc is not None for p in analysis.plays) or any(h.pimc is not None for h in analysis.hidden)
-    rows: list[tuple[Any, ...]] = [(p.index, p.trick, seats[p.seat], card_code(p.card), p.value_before,
-             " ".join(card_code(c) for c in p.best), p.cost,
-             (p.mark or "") + (" " + _("result") if p.changed_result else ""),
-             *([f"{p.pimc_cost:.1f}"] if p.pimc_cost is not None else [])) for p in analysis.plays]
-    rows += [(h.index, h.trick, seats[h.seat], card_code(h.card), "", "", "", "", f"{h.pimc_cost:.1f}")
-             for h in analysis.hidden if h.pimc_cost is not None]  # valued by PIMC alone (the stock had cards)
-    rows = [row[1:] for row in sorted(rows, key=lambda row: row[0])]
-    yield table([_(c) for c in (*COLUMNS, *([PIMC_COLUMN] if pimc else []))], rows)
+    """A deal's plays as a table (trick, seat, card, how valued, the double-dummy value, best cards and cost, the
+    PIMC cost, the deal-win probability after the card, the loss in percentage points and the mark as a word),
+    then par, actual, the totals and the outcome."""
+    from tutepgn.analysis.outcome import MARK_NAMES
+
+    def number(x: float | None, pattern: str) -> str:
+        return "" if x is None else pattern.format(x)
+
+    rows = [(p.trick, seats[p.seat], card_code(p.card), _(METHODS[p.method]) if p.method else "",
+             "" if p.value_before is None else p.value_before,
+             " ".join(card_code(c) for c in p.best or ()), "" if p.cost is None else p.cost,
+             number(p.pimc_cost, "{:.1f}"), number(p.win_after, "{:.0%}"),
+             number(None if p.loss is None else 100 * p.loss, "{:.0f}"),
+             (_(MARK_NAMES[p.mark]) if p.mark else "") + (" " + _("result") if p.changed_result else ""))
+            for p in analysis.plays]
+    yield table([_(c) for c in COLUMNS], rows)
     sides = len(analysis.par)
     names = ["".join(s for seat, s in enumerate(seats) if analysis.seat_sides[seat] == k) for k in range(sides)]
-    yield Text(_("par {par}   actual {actual}   cost {costs}", par=_by_side(names, analysis.par),
-                 actual=_by_side(names, analysis.actual),
+    yield Text(_("par {par}   actual {actual}   given {given}   cost {costs}", par=_by_side(names, analysis.par),
+                 actual=_by_side(names, analysis.actual), given=_by_side(names, analysis.given),
                  costs=", ".join(f"{seats[s]} {c}" for s, c in enumerate(analysis.costs))))
-    if not analysis.complete:
-        yield Text(_("the deal was not played to its last trick (a tute, or the record stops): actual is what "
-                     "was made until then"), style="dim")
-    from tutepgn.analysis.deal_analysis import NOT_SEEN  # loaded already: the analysis is here
-
-    unvalued = Counter(h.reason for h in analysis.hidden if h.reason is not None)
-    for reason, count in unvalued.items():
-        if reason == NOT_SEEN:
-            yield Text(ngettext("{n} card played before the stock ran out is not valued (double dummy needs every "
-                                "card seen)", "{n} cards played before the stock ran out are not valued (double "
-                                "dummy needs every card seen)", count), style="dim")
-        else:
-            yield Text(ngettext("{n} card played before the stock ran out is not valued by PIMC: {reason}",
-                                "{n} cards played before the stock ran out are not valued by PIMC: {reason}", count,
-                                reason=reason), style="dim")
+    outcome = analysis.outcome
+    accuracy = ", ".join(f"{seats[s]} {a:.0f}%" for s in range(len(seats)) if (a := analysis.accuracy(s)) is not None)
+    yield Text(_("totals {totals}   winner {winner}   accuracy {accuracy}", totals=_by_side(names, analysis.totals),
+                 winner=names[outcome.winner] if outcome.winner is not None else "-", accuracy=accuracy or "-"))
+    if outcome.tute:
+        yield Text(_("a tute ended the deal: it is the deal's outcome"), style="dim")
+    elif not analysis.complete:
+        yield Text(_("the deal was not played to its last trick (the record stops): actual is what was made until "
+                     "then"), style="dim")
+    unvalued = sum(p.method is None and not p.double_dummy for p in analysis.plays)
+    if unvalued:
+        yield Text(ngettext("{n} card played before the stock ran out is not valued (PIMC is off: --pimc 0)",
+                            "{n} cards played before the stock ran out are not valued (PIMC is off: --pimc 0)",
+                            unvalued), style="dim")
 
 
 def _by_side(names: list[str], values: tuple[int, ...]) -> str:
@@ -69,10 +76,11 @@ def _by_side(names: list[str], values: tuple[int, ...]) -> str:
 def analyse(
     file: Annotated[Path, typer.Argument(help="A .tpgn file.")],
     record: Annotated[int | None, typer.Option("--record", "-n", min=1, help="Only this record of the file, counting from 1.")] = None,
-    cantes: Annotated[bool, typer.Option("--cantes", help="Count cantes in the values (each side sings the most its rules allow).")] = False,
-    pimc: Annotated[int, typer.Option("--pimc", min=0, help="Also value each play over N worlds the mover could not tell apart (PIMC).")] = 0,
+    cantes: Annotated[bool, typer.Option("--cantes/--no-cantes", help="Count cantes in the values, as the score sheet does (the default); --no-cantes: card points and the last ten alone.")] = True,
+    pimc: Annotated[int, typer.Option("--pimc", min=0, help="Value each decision made with hidden cards over N worlds the mover could not tell apart (PIMC); 0: double dummy only.")] = 20,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds: the same seed, the same values.")] = 0,
-    stock_horizon: Annotated[int | None, typer.Option("--stock-horizon", min=0, help="With --pimc, also value the plays made with at most N cards in the stock (2 players; each card more multiplies the time; default: tutepgn.analysis.STOCK_HORIZON).")] = None,
+    inference: Annotated[bool, typer.Option("--inference", help="Weight the worlds by the likelihood of the plays made (a play model: docs/analysis.md).")] = False,
+    stock_horizon: Annotated[int | None, typer.Option("--stock-horizon", min=0, help="2 players: plays made with at most N cards in the stock are valued by worlds searched, earlier ones by worlds played out (default: tutepgn.analysis.STOCK_HORIZON).")] = None,
     fmt: format_option("table", "json", "nl", help="Output (json: an array, one analysis a record, keys in "  # type: ignore[valid-type]  # an option built at run time
                                                   "docs/analysis.md; nl: one a line)") = "table",
     as_json: JsonFlag = False,
@@ -82,8 +90,9 @@ def analyse(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (records are analysed apart).")] = 1,
     cluster: cluster_option(N_("Analyse")) = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
-    """Analyse played deals under double dummy: each card's value, the best cards, the cost and its mark
-    (?! from 3 points, ? from 10, ?? from 20), par and what each side made.
+    """Analyse played deals: each card valued as its player could know it (PIMC) and double dummy, the cost, the
+    deal-win probability it lost and its mark (inaccuracy from 5 points of probability, mistake from 10, blunder
+    from 15), par, what each side made and gave, the result.
 
     Exit codes: 0 every record analysed, 1 some record could not be (illegal, no starting position),
     2 unreadable input, usage error, or an output that cannot be written.
@@ -110,7 +119,7 @@ def analyse(
         with progress, on_cluster(cluster, "tute-analyse") as mapper:
             task = progress.add_task("analyse", total=None)
             for done, (result, copy) in enumerate(analyse_records(file, number=record, cantes=cantes, pimc=pimc, seed=seed,
-                                                                             jobs=jobs, mapper=mapper,
+                                                                             inference=inference, jobs=jobs, mapper=mapper,
                                                                              **horizon), 1):
                 progress.update(task, completed=done)
                 failed += result.error is not None

@@ -443,8 +443,13 @@ def rebuild(
 def analyse(
     db: DbOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes that analyse.")] = 2,
-    cantes: Annotated[bool, typer.Option("--cantes", help="Values count cantes (each side sings the most its "
-                                          "rules allow).")] = False,
+    cantes: Annotated[bool, typer.Option("--cantes/--no-cantes", help="Values count cantes (the default: as the "
+                                          "score sheet does); --no-cantes: card points and the last ten.")] = True,
+    pimc: Annotated[int, typer.Option("--pimc", min=0, help="PIMC's worlds per decision made with hidden cards "
+                                      "(0: double dummy only).")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the PIMC worlds.")] = 0,
+    inference: Annotated[bool, typer.Option("--inference", help="Weight the worlds by the likelihood of the plays "
+                                            "made.")] = False,
     fmt: format_option("text", "json", help="The summary (text: on stderr; json: on stdout)") = "text",  # type: ignore[valid-type]  # an option built at run time
     as_json: JsonFlag = False,
     dataset: Annotated[Path | None, typer.Option(
@@ -452,8 +457,12 @@ def analyse(
         help="Analyse the deals of the Parquet dataset at DEST, the analyses stored in it.")] = None,
     cluster: cluster_option("Analyse") = None,  # type: ignore[valid-type]  # an option built at run time
 ) -> None:
-    """Analyse every deal not analysed yet (double dummy): resumable, an interrupted run keeps its batches."""
+    """Analyse every deal not analysed yet for these options (and this version of the analysis: rows of an older
+    one are analysed again): resumable, an interrupted run keeps its batches."""
+    from tutepgn.archive.analyses import AnalysisKey
+
     form = chosen(fmt, as_json)
+    key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
     progress = Progress(TextColumn(_("analysing")), BarColumn(),
                         TextColumn(_("{done}/{total} deals", done="{task.completed:,}", total="{task.total:,}")),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal, transient=True)
@@ -461,7 +470,7 @@ def analyse(
         from tutepgn.cli.scale import analyse_dataset
         with progress:
             task = progress.add_task("analyse", total=None)
-            summary = analyse_dataset(dataset, cluster, cantes=cantes, jobs=jobs,
+            summary = analyse_dataset(dataset, cluster, key, jobs=jobs,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
         return say_summary(form, dataset, summary, key="dataset")
     source = existing_archive(db)
@@ -473,7 +482,7 @@ def analyse(
     try:
         with progress, on_cluster(cluster, "tute-archive-analyse") as mapper:
             task = progress.add_task("analyse", total=None)
-            summary = archive.analyse(cantes=cantes, jobs=jobs, mapper=mapper,
+            summary = archive.analyse(key, jobs=jobs, mapper=mapper,
                                       progress=lambda done, total: progress.update(task, completed=done, total=total))
     except duckdb.Error as exc:
         raise fail(ArchiveError(_("the archive could not be written ({reason}): analyse again to finish",

@@ -18,7 +18,7 @@ from tutepgn.i18n import gettext as _
 if TYPE_CHECKING:
     from tutepgn.analysis.annotate import Mapper
     from tutepgn.archive import Archive, ImportSummary
-    from tutepgn.archive.analyses import AnalyseSummary
+    from tutepgn.archive.analyses import AnalyseSummary, AnalysisKey
 
 def cluster_option(work: str) -> Any:
     """The ``--cluster ADDRESS`` option of a command that does ``work`` (a message, marked ``N_``) on a Dask
@@ -60,7 +60,7 @@ def import_dataset(sources: list[Any], to: tuple[str, str] | None, cluster: str 
     return dest, summary
 
 
-def analyse_dataset(dest: Path, cluster: str | None, *, cantes: bool, jobs: int,
+def analyse_dataset(dest: Path, cluster: str | None, key: AnalysisKey, *, jobs: int,
                     progress: Callable[[int, int], None]) -> AnalyseSummary:
     """``tute archive analyse --dataset DEST [--cluster ADDRESS]``: the run's summary, or exit 2 saying why not."""
     from tutepgn.archive.cluster import address_of
@@ -68,7 +68,7 @@ def analyse_dataset(dest: Path, cluster: str | None, *, cantes: bool, jobs: int,
 
     try:
         with on_cluster(address_of(cluster), "tute-archive-analyse") as mapper:
-            return analyse(dest, cantes=cantes, jobs=jobs, mapper=mapper, progress=progress)
+            return analyse(dest, key, jobs=jobs, mapper=mapper, progress=progress)
     except (OSError, ValueError, ArchiveError) as exc:
         raise fail(exc) from None
 

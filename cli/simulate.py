@@ -21,7 +21,7 @@ def simulate(
     deals: Annotated[int, typer.Option(help="Number of independent deals.")] = 1,
     matches: Annotated[int | None, typer.Option(help="Play this many complete matches instead of single deals.")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
-    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may.")] = "greedy",
+    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may; heuristic: plays as a decent club player.")] = "greedy",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
     fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",  # type: ignore[valid-type]  # an option built at run time
@@ -33,9 +33,10 @@ def simulate(
     from tutepgn.check.validate import validate
 
     r = ruleset(rules)
-    if bot not in ("random", "greedy"):
-        raise fail(ValueError(_("unknown bot {bot}: random or greedy", bot=repr(bot))))
-    bot_name: BotName = "random" if bot == "random" else "greedy"
+    bots: dict[str, BotName] = {"random": "random", "greedy": "greedy", "heuristic": "heuristic"}
+    if bot not in bots:
+        raise fail(ValueError(_("unknown bot {bot}: random, greedy or heuristic", bot=repr(bot))))
+    bot_name = bots[bot]
     records = (match_records(r, matches, seed, bot_name) if matches is not None
                else deal_records(r, deals, seed, bot_name))
     if sheet:

@@ -17,16 +17,19 @@ from tutepgn.analysis.annotate import analyse_record
 from tutepgn.api import jobs
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
+from tutepgn.archive.analyses import AnalysisKey
 from tutepgn.errors import Problem
 from tutepgn.notation import parse_record
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 UNREADABLE = '[Event "broken"]\n[Rules "torofun-4p"]\n\n1. 1O 3O {\n'
+DD = {"pimc": 0}
+"""Double dummy alone (cantes counted, the default): the quick parameters most tests ask with."""
 
 
-def expected(text: str, cantes: bool = False) -> dict[str, Any]:
+def expected(text: str, cantes: bool = True, pimc: int = 0) -> dict[str, Any]:
     """The library's own analysis of a record, as the API must answer it."""
-    return analyse_record(parse_record(text), cantes=cantes, up_to_illegal=True).to_dict()
+    return analyse_record(parse_record(text), cantes=cantes, pimc=pimc, up_to_illegal=True).to_dict()
 
 
 @pytest.fixture(scope="module")
@@ -65,43 +68,56 @@ def test_a_quick_deal_is_answered_and_kept(app: Any) -> None:
     client = TestClient(app)
     two = deals(client)["playcard-2p"]
     assert client.get("/api/v1/deals", params={"analysed": True}).json()["items"] == []
-    r = client.get(f"/api/v1/deals/{two['id']}/analysis")
+    r = client.get(f"/api/v1/deals/{two['id']}/analysis", params=DD)
     assert r.status_code == 200 and r.json() == expected(two["text"])
     with Archive(app.state.settings.db, read_only=True, connection=app.state.archive.con.cursor()) as view:
-        assert view.analysis(two["id"]) == r.json()  # kept in the archive
+        assert view.analysis(two["id"], AnalysisKey(worlds=0)) == r.json()  # kept in the archive, by its key
+        assert view.analysis(two["id"]) is None  # the default key (20 worlds) is another row
     found = [d["id"] for d in client.get("/api/v1/deals", params={"analysed": True}).json()["items"]]
     assert found == [two["id"]]  # the search cache was cleared when it was stored
-    assert client.get(f"/api/v1/deals/{two['id']}/analysis").json() == r.json()
+    assert client.get(f"/api/v1/deals/{two['id']}/analysis", params=DD).json() == r.json()
+
+
+def test_the_defaults_are_the_librarys(app: Any) -> None:
+    """Without parameters: cantes counted and PIMC's 20 worlds, seed 0, as `tute analyse` (a job: seconds)."""
+    client = TestClient(app)
+    two = deals(client)["playcard-2p"]
+    r = client.get(f"/api/v1/deals/{two['id']}/analysis")
+    data = r.json() if r.status_code == 200 else poll(client, r.headers["location"])["analysis"]
+    assert data == analyse_record(parse_record(two["text"]), up_to_illegal=True).to_dict()
+    assert (data["cantes"], data["worlds"], data["seed"], data["inference"]) == (True, 20, 0, False)
 
 
 def test_a_slow_deal_is_a_job_with_a_status_url(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tutepgn.api.routes.analysis.QUICK_SECONDS", 0.0)
     client = TestClient(app)
     four = deals(client)["torofun-4p"]
-    r = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": True})
+    r = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": True, **DD})
     assert r.status_code == 202 and r.json()["status"] == "running" and r.json()["analysis"] is None
     assert r.headers["location"] == r.json()["links"]["self"] and r.json()["deal"] == four["id"]
-    again = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": True})
+    again = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": True, **DD})
     assert again.status_code == 200 or again.json()["id"] == r.json()["id"]  # the same job, not a second one
     job = poll(client, r.headers["location"])
     assert job["status"] == "done" and job["error"] is None and job["cantes"] is True, job["error"]
+    assert (job["worlds"], job["seed"], job["inference"]) == (0, 0, False)
     assert job["analysis"] == expected(four["text"], cantes=True)
-    stored = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": True})
+    stored = client.get(job["links"]["analysis"])
     assert stored.status_code == 200 and stored.json() == job["analysis"]
-    assert client.get(f"/api/v1/deals/{four['id']}/analysis").status_code == 202  # without cantes: another key
+    other = client.get(f"/api/v1/deals/{four['id']}/analysis", params={"cantes": False, **DD})
+    assert other.status_code == 202  # without cantes: another key
 
 
 def test_an_unreadable_deal_cannot_be_analysed(app: Any) -> None:
     client = TestClient(app)
     broken = next(d for d in client.get("/api/v1/deals", params={"valid": False}).json()["items"]
                   if d["event"] == "broken")
-    first = client.get(f"/api/v1/deals/{broken['id']}/analysis")
+    first = client.get(f"/api/v1/deals/{broken['id']}/analysis", params=DD)
     if first.status_code == 202:  # its players are unknown, so it is worked on as a job
         job = poll(client, first.headers["location"])
         assert job["status"] == "failed" and "unexpected token" in job["error"] and job["analysis"] is None
     else:
         assert first.status_code == 422
-    r = client.get(f"/api/v1/deals/{broken['id']}/analysis")  # its error was stored
+    r = client.get(f"/api/v1/deals/{broken['id']}/analysis", params=DD)  # its error was stored
     assert r.status_code == 422 and "cannot be analysed" in Problem.model_validate(r.json()).detail
     assert client.get("/api/v1/jobs/0123456789abcdef").status_code == 404
 
@@ -111,7 +127,7 @@ def test_a_read_only_service_answers_without_storing(db: Path) -> None:
     try:
         client = TestClient(app)
         two = deals(client)["playcard-2p"]
-        assert client.get(f"/api/v1/deals/{two['id']}/analysis").json() == expected(two["text"])
+        assert client.get(f"/api/v1/deals/{two['id']}/analysis", params=DD).json() == expected(two["text"])
         assert client.get("/api/v1/deals", params={"analysed": True}).json()["items"] == []
     finally:
         app.state.service.close()
@@ -120,9 +136,10 @@ def test_a_read_only_service_answers_without_storing(db: Path) -> None:
 def test_a_posted_record_is_analysed(app: Any) -> None:
     client = TestClient(app)
     text = (SAMPLES / "torofun-2p-exchange-7-and-2.tpgn").read_text(encoding="utf-8")
-    r = client.post("/api/v1/analyse", content=text)
+    r = client.post("/api/v1/analyse", content=text, params=DD)
     assert r.status_code == 200 and r.json() == expected(text) and r.json()["plays"]
-    assert client.post("/api/v1/analyse", content=text, params={"cantes": True}).json() == expected(text, True)
+    plain = client.post("/api/v1/analyse", content=text, params={"cantes": False, **DD})
+    assert plain.json() == expected(text, False)
     several = client.post("/api/v1/analyse", content=(SAMPLES / "tutes.tpgn").read_text(encoding="utf-8"))
     assert several.status_code == 422 and "not 3" in several.json()["detail"]
     located = client.post("/api/v1/analyse", content=UNREADABLE)

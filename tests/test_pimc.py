@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tutepgn import Cante, Deal, Exchange, Play, preset
 from tutepgn.cards import BIT, SUIT_MASK
 from tutepgn.declarations import CANTE_PAIRS
-from tutepgn.analysis.pimc import World, knowledge, pimc_values, replays, sample_worlds, starting_deal
+from tutepgn.analysis.pimc import (SEARCH_HORIZON, World, knowledge, mover_knows_all, pimc_analysis, pimc_values,
+                                   replays, sample_worlds, starting_deal)
+from tutepgn.analysis.worlds import log_likelihood, weighted_worlds
 from tutepgn.recording.simulate import simulate_deals
 from tutepgn.analysis.solve import Position, Solver
 
@@ -137,3 +141,143 @@ def test_pimc_values_stock_plays_reproducibly() -> None:
     assert values == pimc_values(deal, 6, seed=2)
     assert sorted(v.card for v in values) == sorted(deal.legal_plays()) == list(deal.legal_plays())
     assert all(0 <= v.mean <= Position.from_deal(deal).bound() for v in values)
+
+
+PRESETS = ["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
+
+
+def decision_points(name: str, deals: int, every: int, seed: int = 0) -> list[Deal]:
+    """Every ``every``-th play of ``deals`` simulated deals, as the deal stood before it."""
+    out: list[Deal] = []
+    for full in simulate_deals(preset(name), deals, seed=seed):
+        deal = full.restart()
+        count = 0
+        for action in full.log:
+            if type(action) is Play:
+                if count % every == seed % every:
+                    out.append(replay_to(deal))
+                count += 1
+            deal.apply(action)
+    return out
+
+
+def replay_to(deal: Deal) -> Deal:
+    copy = deal.restart()
+    for action in deal.log:
+        copy.apply(action)
+    return copy
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_no_world_contradicts_what_the_mover_saw(name: str) -> None:
+    """Checked from the log itself, not from :func:`knowledge`: the mover's hand, the cards played, the cantes
+    sung, the voids the duties showed, the turned card; and every action of the log replays in each world."""
+    rules = preset(name)
+    worlds_seen = 0
+    for deal in decision_points(name, 6, 3, seed=4):
+        me = deal.turn
+        played = sum(BIT[c] for t in deal.tricks for c in t.cards) | sum(BIT[c] for c in deal.trick)
+        voids: list[tuple[int, int]] = []  # (seat, suit) shown void once the stock was empty
+        replayed = deal.restart()
+        for action in deal.log:
+            if (type(action) is Play and replayed.trick and not replayed.stock_left and rules.must_follow
+                    and action.card // 10 != replayed.trick[0] // 10):
+                voids.append((action.seat, replayed.trick[0] // 10))
+            replayed.apply(action)
+        sung = [(c.seat, c.suit) for c in deal.cantes]
+        for world in sample_worlds(deal, 6, seed=9):
+            worlds_seen += 1
+            assert world.hands[me] == deal.hands[me]
+            held = sum(world.hands) | sum(BIT[c] for c in world.stock)
+            assert not held & played and held == sum(deal.hands) | sum(BIT[c] for c in deal.stock[deal.stock_pos:])
+            assert all(h.bit_count() == d.bit_count() for h, d in zip(world.hands, deal.hands))
+            for seat, suit in voids:
+                assert not world.hands[seat] & SUIT_MASK[suit]
+            for seat, suit in sung:  # a sung pair's cards not yet played stay with the singer
+                assert world.hands[seat] & CANTE_PAIRS[suit] == deal.hands[seat] & CANTE_PAIRS[suit]
+            if deal.stock_left:
+                assert world.stock[-1] == deal.turned and len(world.stock) == deal.stock_left
+            elif deal.hands[deal.dealer] >> deal.initial_turned & 1 and not any(
+                    type(a) is Exchange for a in deal.log):
+                assert world.hands[deal.dealer] >> deal.initial_turned & 1  # the turned card stays with the dealer
+            assert replays(deal, world)
+    assert worlds_seen > 100
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_exact_only_where_every_card_is_known(name: str) -> None:
+    exact = 0
+    for deal in decision_points(name, 4, 2, seed=5):
+        info = knowledge(deal)
+        if mover_knows_all(deal):
+            exact += 1
+            worlds = sample_worlds(deal, 4, seed=1)
+            truth = World(tuple(deal.hands), tuple(deal.stock[deal.stock_pos:]))
+            assert all(w == truth for w in worlds) or len(deal.legal_plays()) == 1  # known, or nothing to choose
+            result = pimc_analysis(deal, 4, seed=1)
+            assert result.exact and result.method == "exact" and result.worlds == 1
+            dd = {c: v.value for v in Solver().values_of_legal_cards(Position.from_deal(deal)) for c in v.cards}
+            assert {v.card: v.mean for v in result.values} == dd
+        else:
+            assert info.unseen and deal.hands[deal.turn].bit_count() > 1
+            assert not (deal.rules.players == 2 and not deal.stock_left)
+    assert exact
+
+
+@pytest.mark.parametrize("name", ["playcard-2p", "torofun-2p"])
+def test_every_play_while_the_stock_has_cards_gets_a_value(name: str) -> None:
+    methods = set()
+    for deal in decision_points(name, 2, 1, seed=6):
+        if not deal.stock_left:
+            continue
+        result = pimc_analysis(deal, 3, seed=2, cantes=True)
+        assert [v.card for v in result.values] == sorted(deal.legal_plays())
+        assert result.method == ("rollout" if deal.stock_left > SEARCH_HORIZON else "pimc")
+        assert result.cantes
+        assert all(0 <= v.win <= 1 and v.mean >= 0 for v in result.values)
+        methods.add(result.method)
+    assert methods == {"pimc", "rollout"}
+
+
+@pytest.mark.parametrize(("name", "plays"), [("torofun-4p", 17), ("torofun-3p", 14), ("playcard-2p", 6),
+                                             ("playcard-2p", 19)])
+def test_values_are_reproducible_from_the_seed_with_and_without_inference(name: str, plays: int) -> None:
+    deal = midway(name, 11, plays)
+    for inference in (False, True):
+        first = pimc_analysis(deal, 6, seed=4, inference=inference)
+        assert first == pimc_analysis(deal, 6, seed=4, inference=inference)
+        assert first.inference == inference and not first.exact
+        assert (first.effective_worlds == 6) != inference and 1 <= first.effective_worlds <= 6 + 1e-9
+    assert pimc_analysis(deal, 6, seed=4, inference=True).values != pimc_analysis(deal, 6, seed=4).values
+
+
+def test_weights_are_normalised_and_favour_the_true_hands() -> None:
+    """Under the model that played the deal (the heuristic bot), the true hands are on average more likely than
+    the sampled worlds: their log-likelihood is above the median of the worlds' at most decision points."""
+    above = total = 0
+    for i, full in enumerate(simulate_deals(preset("torofun-4p"), 8, seed=12, bot="heuristic")):
+        deal = full.restart()
+        for action in full.log[:24]:
+            deal.apply(action)
+        worlds, weights = weighted_worlds(deal, 12, seed=i, inference=True)
+        assert abs(sum(weights) - 1) < 1e-9 and all(w >= 0 for w in weights)
+        truth = log_likelihood(deal, World(tuple(deal.hands)))
+        others = sorted(log_likelihood(deal, w) for w in worlds)
+        above += truth >= others[len(others) // 2]
+        total += 1
+    assert above >= 6 and total == 8
+
+
+def test_resampled_worlds_keep_the_likely_candidates_reproducibly() -> None:
+    deal = midway("torofun-4p", 13, 18)
+    kept, weights = weighted_worlds(deal, 10, seed=3, inference=True, candidates=40)
+    assert (kept, weights) == weighted_worlds(deal, 10, seed=3, inference=True, candidates=40)
+    assert len(kept) == len(set(kept)) <= 10 and abs(sum(weights) - 1) < 1e-9
+    assert all(abs(w * 10 - round(w * 10)) < 1e-9 and w > 0 for w in weights)  # each a share of the 10 draws
+    pool = sample_worlds(deal, 40, seed=3)
+    assert set(kept) <= set(pool) and all(replays(deal, w) for w in kept)
+    likelihood = {w: math.exp(log_likelihood(deal, w)) for w in pool}
+    heavy = [w for w in pool if likelihood[w] >= sum(likelihood.values()) / 10]
+    assert heavy and all(w in kept for w in heavy)  # a candidate worth one draw of the 10 or more is always kept
+    result = pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)
+    assert result.worlds == len(kept) and result == pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)

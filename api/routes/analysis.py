@@ -1,5 +1,6 @@
-"""Double-dummy analyses: of a stored deal (kept in the archive, a background job when it takes long), of a
-posted record (within the request time limit), and the jobs' status."""
+"""Analyses: of a stored deal (kept in the archive by its parameters, a background job when it takes long), of a
+posted record (within the request time limit), and the jobs' status.  The parameters' defaults are the library's
+(:func:`tutepgn.analysis.analyse`): cantes counted, PIMC's 20 worlds, seed 0."""
 
 import asyncio
 from typing import Annotated, Any
@@ -9,8 +10,9 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from tutepgn.analysis.model import AnalysisModel
+from tutepgn.analysis.version import DEFAULT_WORLDS
 from tutepgn.archive import Archive
-from tutepgn.archive.analyses import analysis_row, quick
+from tutepgn.archive.analyses import AnalysisKey, analysis_row, quick
 from tutepgn.errors import Problem
 from tutepgn.i18n import ngettext
 from tutepgn.i18n import gettext as _
@@ -23,7 +25,12 @@ from ..models import AnalysisJob
 from ..problems import unprocessable
 from .records import TEXT_BODY, text_body
 
-CantesParam = Annotated[bool, Query(description="Values count cantes (each side sings the most its rules allow).")]
+CantesParam = Annotated[bool, Query(description="Values count cantes, as the score sheet does (false: card points "
+                                                "and the last ten).")]
+WorldsParam = Annotated[int, Query(ge=0, le=200, description="PIMC's worlds per decision made with hidden cards (0: "
+                                                           "double dummy only).")]
+SeedParam = Annotated[int, Query(ge=0, le=2**31 - 1, description="The seed of the PIMC worlds.")]
+InferenceParam = Annotated[bool, Query(description="Weight the worlds by the likelihood of the plays made.")]
 KeyParam = Annotated[str | None, Header(description="An API key: without one, an analysis takes a place of the "
                                                     "anonymous clients' few (`TUTEPGN_ANON_ANALYSES`).")]
 RETRY_SECONDS = 2
@@ -40,10 +47,13 @@ async def finished(job: Job, seconds: float) -> bool:
 def job_model(job: Job) -> AnalysisJob:
     """A job as the API shows it."""
     links = {"self": f"/api/v1/jobs/{job.id}"}
+    key = job.key
     if job.deal is not None:
-        links["analysis"] = f"/api/v1/deals/{job.deal}/analysis" + ("?cantes=true" if job.cantes else "")
+        links["analysis"] = (f"/api/v1/deals/{job.deal}/analysis?cantes={str(key.cantes).lower()}&pimc={key.worlds}"
+                             f"&seed={key.seed}&inference={str(key.inference).lower()}")
     analysis = job.analysis
-    return AnalysisJob(id=job.id, status=job.status, deal=job.deal, cantes=job.cantes, error=job.error,
+    return AnalysisJob(id=job.id, status=job.status, deal=job.deal, cantes=key.cantes, worlds=key.worlds,
+                       seed=key.seed, inference=key.inference, error=job.error,
                        analysis=None if analysis is None else AnalysisModel.model_validate_json(analysis),
                        links=links)
 
@@ -56,12 +66,12 @@ def router(service: Service) -> APIRouter:
                                                    "under way at once (`TUTEPGN_ANON_ANALYSES`) are all taken; "
                                                    "try again after `Retry-After` seconds."}}
 
-    async def submitted(deal: int | None, rules: str | None, text: str, cantes: bool, anonymous: bool) -> Job:
+    async def submitted(deal: int | None, rules: str | None, text: str, key: AnalysisKey, anonymous: bool) -> Job:
         """A job of the analysis processes.  An anonymous client waits on the event loop (no thread) up to
         :data:`QUICK_SECONDS` for a place of the anonymous budget, then gets 429; 503 while too many jobs wait."""
         loop = asyncio.get_running_loop()
         until = loop.time() + QUICK_SECONDS
-        while (job := service.jobs.submit(deal, rules, text, cantes, anonymous=anonymous)) is None:
+        while (job := service.jobs.submit(deal, rules, text, key, anonymous=anonymous)) is None:
             theirs = service.jobs.running(anonymous=True)
             if not anonymous or service.jobs.busy():
                 raise HTTPException(503, ngettext("{n} analysis is waiting or under way: try again shortly",
@@ -78,18 +88,20 @@ def router(service: Service) -> APIRouter:
         return job
 
     @api.get("/deals/{deal_id}/analysis", response_model=AnalysisModel,
-             summary="One deal analysed under double dummy (kept; long work answers 202 with a job)",
+             summary="One deal analysed (kept per parameters; long work answers 202 with a job)",
              responses={202: {"model": AnalysisJob, "description": "The analysis takes longer than a second: "
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    async def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = False,
+    async def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = True,
+                            pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False,
                             x_api_key: KeyParam = None) -> Response:
+        key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and
         # a job is waited for holding none, so pollers never keep searches waiting for a thread.
         def look() -> tuple[Any, dict[str, Any] | None]:
             try:
-                stored = service.timed(view, lambda: view.analysis(deal_id, cantes=cantes))
+                stored = service.timed(view, lambda: view.analysis(deal_id, key))
             except ValueError as exc:
                 raise HTTPException(422, str(exc)) from None
             if stored is not None:
@@ -101,9 +113,9 @@ def router(service: Service) -> APIRouter:
             return JSONResponse(stored)
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
-        if quick(row["players"]):  # milliseconds: on a request thread
+        if quick(row["players"], key):  # milliseconds: on a request thread
             def analyse() -> Row:
-                analysed = analysis_row(deal_id, row["rules"], row["text"], cantes)
+                analysed = analysis_row(deal_id, row["rules"], row["text"], key)
                 service.store_analysis(analysed)
                 return analysed
 
@@ -111,7 +123,7 @@ def router(service: Service) -> APIRouter:
             if analysed[-1] is not None:
                 raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=analysed[-1]))
             return Response(analysed[-2], media_type="application/json")
-        job = await submitted(deal_id, row["rules"], row["text"], cantes, not service.holds_key(x_api_key))
+        job = await submitted(deal_id, row["rules"], row["text"], key, not service.holds_key(x_api_key))
         if not await finished(job, QUICK_SECONDS):
             return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
                                 headers={"Location": f"/api/v1/jobs/{job.id}"})
@@ -128,11 +140,14 @@ def router(service: Service) -> APIRouter:
         return job_model(job)
 
     @api.post("/analyse", response_model=AnalysisModel, openapi_extra=TEXT_BODY,
-              summary="Analyse one posted record under double dummy (stores nothing; within the request time limit)",
+              summary="Analyse one posted record (stores nothing; within the request time limit)",
               responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."},
                          504: {"model": Problem, "description": "The analysis ran over the request time limit."},
                          **busy})
-    async def analyse_text(request: Request, cantes: CantesParam = False, x_api_key: KeyParam = None) -> Response:
+    async def analyse_text(request: Request, cantes: CantesParam = True, pimc: WorldsParam = DEFAULT_WORLDS,
+                           seed: SeedParam = 0, inference: InferenceParam = False,
+                           x_api_key: KeyParam = None) -> Response:
+        key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         until = asyncio.get_running_loop().time() + service.settings.request_timeout
         text = await text_body(request)
 
@@ -144,7 +159,7 @@ def router(service: Service) -> APIRouter:
                 raise unprocessable(records[0].errors)
 
         await service.off_loop(read)
-        job = await submitted(None, None, text, cantes, not service.holds_key(x_api_key))
+        job = await submitted(None, None, text, key, not service.holds_key(x_api_key))
         if not await finished(job, until - asyncio.get_running_loop().time()):
             job.future.cancel()  # if it has not started: nobody else waits for a posted record's job
             raise HTTPException(504, _("the request ran over {seconds} s and was stopped; nothing was stored",

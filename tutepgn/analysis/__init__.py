@@ -2,8 +2,8 @@
 
 * :mod:`.position`, :mod:`.alphabeta` and :mod:`.solve`: the solver (:class:`Position`, :class:`Solver`; the
   search in C is ``tutepgn.native.ccore``);
-* :mod:`.deal_analysis`: :func:`analyse`, a deal's plays valued, their costs and marks; :mod:`.version` its JSON
-  form's version (read by the archive without loading the solver);
+* :mod:`.deal_analysis`: :func:`analyse`, a deal's plays valued, their costs and marks (the replay:
+  :mod:`.replay_values`); :mod:`.version` its JSON form's version (read by the archive without loading the solver);
 * :mod:`.pimc`: worlds sampled from what a seat knew; :mod:`.annotate`: records analysed, annotated copies.
 
 >>> from tutepgn import Deal, preset
@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_exports
 
 if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and editors
-    from .deal_analysis import (CANTES_WITH_STOCK, MARKS, NOT_SEEN, STOCK_HORIZON, DealAnalysis, HiddenPlay,
-                                PlayAnalysis, Projection, analyse, mark)
+    from .deal_analysis import (DEFAULT_WORLDS, STOCK_HORIZON, DealAnalysis, MatchContext, PlayAnalysis, Projection,
+                                analyse)
     from .position import Position
     from .solve import C_AVAILABLE, Backend, CardValue, Solver, default_backend, value
     from .version import ANALYSIS_VERSION
 
 __getattr__, __dir__ = lazy_exports(__name__, {
-    ".deal_analysis": ("CANTES_WITH_STOCK", "MARKS", "NOT_SEEN", "STOCK_HORIZON", "DealAnalysis", "HiddenPlay",
-                       "PlayAnalysis", "Projection", "analyse", "mark"),
+    ".deal_analysis": ("DEFAULT_WORLDS", "STOCK_HORIZON", "DealAnalysis", "MatchContext", "PlayAnalysis",
+                       "Projection", "analyse"),
     ".position": ("Position",),
     ".solve": ("Backend", "C_AVAILABLE", "CardValue", "Solver", "default_backend", "value"),
     ".version": ("ANALYSIS_VERSION",),
@@ -41,7 +41,6 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 """Imported on first use (:mod:`tutepgn.lazy`): the archive reads :data:`ANALYSIS_VERSION` without loading the solver."""
 
 __all__ = [
-    "ANALYSIS_VERSION", "Backend", "CANTES_WITH_STOCK", "C_AVAILABLE", "CardValue", "DealAnalysis", "HiddenPlay", "MARKS",
-    "NOT_SEEN", "PlayAnalysis", "Position", "Projection", "STOCK_HORIZON", "Solver", "analyse", "default_backend", "mark",
-    "value",
+    "ANALYSIS_VERSION", "Backend", "C_AVAILABLE", "CardValue", "DEFAULT_WORLDS", "DealAnalysis", "MatchContext",
+    "PlayAnalysis", "Position", "Projection", "STOCK_HORIZON", "Solver", "analyse", "default_backend", "value",
 ]

@@ -28,6 +28,14 @@ its points and the others minimising them, fail-soft, with:
   as they are (no squeezing: the cards to be drawn are live) and the number of
   cards drawn; the table is only kept for positions with the same stock order.
 
+With cantes, after each trick but the last (and its draw) the winning side's
+declaration window is decided (:mod:`tutepgn.analysis.cantes`): the other
+sides sing by the fixed policy at once; the side valued too when one set of
+cantes is legal, else the next node (``pending``, before the table's key is
+made) tries each maximal legal set, maximising.  The key holds what was sung,
+the barred sides and the sides that won a trick, so what a later window allows
+is a function of it.
+
 The C core is the same algorithm line for line (its table is a fixed array of
 two-entry buckets where this one is a dict, so on big searches their node
 counts can differ); they are tested to agree.
@@ -39,7 +47,8 @@ from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SU
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty
 from ..native.layout import STOCK_PER_WORD, duty_options
-from .position import MERGE, SQUEEZE, ZEROS, declare, trick_state
+from .cantes import cante_sets, set_points, singable
+from .position import MERGE, SQUEEZE, ZEROS, trick_state
 
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
@@ -75,7 +84,9 @@ class PythonSearch:
         """The fail-soft value for the team in the window (alpha, beta); ``only`` restricts the first play."""
         (n, trump, h0, h1, h2, h3, leader, trick_len, t0, t1, t2, t3, team, duties, sides, sing, cante_points,
          cuarenta_points, limit, bonus, bar_silent, sung, barred, lost, won, b0, b1, b2, b3, stock_len, free,
-         *words) = packed
+         *words) = packed[:-7]
+        (forty_first, only_after_draw, block_last, window_open, window_cantes, window_after_draw,
+         window_first) = packed[-7:]
         self.stock = [words[i // STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63 for i in range(stock_len)]
         self.stock_after = [sum(BIT[c] for c in self.stock[i:]) for i in range(stock_len + 1)]
         self.stock_pos, self.free = 0, free
@@ -90,9 +101,59 @@ class PythonSearch:
         self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
         self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
         self.lost = [lost >> (4 * k) & 15 for k in range(4)]
-        self.blocked = (b0, b1, b2, b3)
+        self.blocked = b0 | b1 | b2 | b3  # a blocked card is in the hand of the seat that drew it
+        last_round = stock_len - ((stock_len - 1) % n + 1) if stock_len else 0
+        self.blocked_last = sum(BIT[c] for c in self.stock[last_round:]) if block_last else 0
+        self.forty_first, self.only_after_draw = forty_first, only_after_draw
+        self.team_side = self.side_of[(team & -team).bit_length() - 1]
         self.sung, self.barred, self.won = sung, barred, won
-        return self.node(alpha, beta, only)
+        self.pending = 0
+        if not (sing and window_open and trick_len == 0):
+            return self.node(alpha, beta, only)
+        gained = self.window(self.side_of[leader], window_after_draw, limit - window_cantes,
+                             window_first and not window_cantes)
+        return gained + self.node(alpha - gained, beta - gained, only)
+
+    def window(self, side: int, drew: int, remaining: int, first_silent: int) -> int:
+        """The declaration window of ``side`` (its seats lead next): the fixed policy's cantes, or the side
+        valued's when one set is legal (their points returned), or ``pending`` set for the next node to choose.
+        A first won trick closed in silence bars the side (``cante_only_if_sung_at_first_win``)."""
+        suits = 0
+        if remaining > 0 and not self.barred >> side & 1 and not (self.only_after_draw and not drew):
+            blocked = self.blocked | (self.blocked_last if self.stock_pos == len(self.stock) else 0)
+            suits = singable(self.hands, self.seats[side], blocked, self.trump, self.sung | self.lost[side])[0]
+        if not suits:
+            if self.bar_silent and first_silent:
+                self.barred |= 1 << side
+            return 0
+        ours = side == self.team_side
+        if suits.bit_count() > remaining:
+            if ours:
+                self.pending = remaining
+                return 0
+            suits = cante_sets(suits, 0, self.trump, remaining, False)[0]  # the policy: its first set is legal
+        self.sung |= suits
+        return set_points(suits, self.trump, self.cante_points, self.cuarenta_points) if ours else 0
+
+    def choose(self, alpha: int, beta: int, only: int) -> int:
+        """The node of a pending window of the side valued: each maximal legal set of cantes, maximising."""
+        remaining, self.pending = self.pending, 0
+        side = self.side_of[self.leader]
+        blocked = self.blocked | (self.blocked_last if self.stock_pos == len(self.stock) else 0)
+        suits, forty = singable(self.hands, self.seats[side], blocked, self.trump, self.sung | self.lost[side])
+        sung, best = self.sung, -1
+        for m in cante_sets(suits, forty, self.trump, remaining, bool(self.forty_first)):
+            self.sung = sung | m
+            points = set_points(m, self.trump, self.cante_points, self.cuarenta_points)
+            v = points + self.node(alpha - points, beta - points, only)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+            if alpha >= beta:
+                break
+        self.sung, self.pending = sung, remaining
+        return best
 
     def key(self) -> int:
         """The table key at a trick start: the squeezed hands, the leader and, with cantes, their state."""
@@ -216,9 +277,12 @@ class PythonSearch:
             least += quick
         else:
             most -= quick
-        if self.sing:
+        side = self.team_side
+        if (self.sing and not self.barred >> side & 1
+                and not (self.only_after_draw and self.stock_pos == len(self.stock))):
+            closed, reach = self.sung | self.lost[side], ours | stock
             for s in SUITS:
-                if not self.sung >> s & 1 and any(h & CANTE_PAIRS[s] == CANTE_PAIRS[s] for h in self.hands):
+                if not closed >> s & 1 and reach & CANTE_PAIRS[s] == CANTE_PAIRS[s]:
                     most += self.cuarenta_points if s == self.trump else self.cante_points
         return least, most
 
@@ -231,6 +295,8 @@ class PythonSearch:
         key = 0
         entry = None
         if start:
+            if self.pending:
+                return self.choose(alpha, beta, only)
             seat = self.leader
             if not hands[seat]:
                 return 0
@@ -273,12 +339,12 @@ class PythonSearch:
         draws = len(trick) == n - 1 and self.stock_pos < len(self.stock)
         for c in cards:
             saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-                     self.won, list(trick), self.stock_pos)
+                     self.won, list(trick), self.stock_pos, self.pending)
             held = hands[:] if draws else None
             gained = self.play(seat, c)
             v = gained + self.node(alpha - gained, beta - gained)
             (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-             self.won, self.trick, self.stock_pos) = saved
+             self.won, self.trick, self.stock_pos, self.pending) = saved
             trick = self.trick
             if held is None:
                 hands[seat] |= BIT[c]
@@ -391,22 +457,12 @@ class PythonSearch:
         points = 0
         for x in trick:
             points += CARD_POINTS[x]
-        more = bool(hands[w]) or self.stock_pos < len(self.stock)
+        drew = self.stock_pos < len(self.stock)
+        more = bool(hands[w]) or drew
         if not more:
             points += self.bonus
         gained = points if self.team >> w & 1 else 0
         side = self.side_of[w]
-        if self.sing and more:
-            sung_now = 0
-            if not self.barred >> side & 1:
-                cantes, self.sung, sung_now = declare(hands, self.seats[side], self.blocked, self.trump, self.sung,
-                                                      self.lost[side], self.limit, self.cante_points,
-                                                      self.cuarenta_points)
-                if self.team >> w & 1:
-                    gained += cantes
-            if self.bar_silent and not sung_now and not self.won >> side & 1:
-                self.barred |= 1 << side
-        self.won |= 1 << side
         for i in range(self.n):  # the draw: the winner first, while the stock lasts (Deal._draw)
             if self.stock_pos >= len(self.stock):
                 break
@@ -415,5 +471,8 @@ class PythonSearch:
         self.trick = []
         self.leader = w
         self.led = self.high_led = self.high_trump = self.winning = -1
+        if self.sing and more:  # the window opens after the draw, on the hands it filled (Deal._finish_trick)
+            gained += self.window(side, drew, self.limit, not self.won >> side & 1)
+        self.won |= 1 << side
         return gained
 

@@ -1,17 +1,52 @@
 """Perfect-information Monte Carlo (PIMC): a play valued as its mover could know it.
 
-Double dummy values a card as if every hand were seen.  A player sees only
-their own hand, the cards played, the turned card, the cantes sung and what
-the others' plays showed (a seat that did not follow, trump or beat when the
-duties made it must holds no such card).  :func:`sample_worlds` deals the
-unseen cards to the other seats in ways that agree with all of it, and
-:func:`pimc_values` averages each legal card's double-dummy value over those
-worlds, with its standard error.  Seeded: the same seed gives the same worlds.
+Double dummy values a card as if every hand were seen.  :func:`pimc_analysis`
+values each legal card of the mover over worlds the mover could not tell apart
+(:mod:`tutepgn.analysis.worlds`: the hands and, with 2 players while the stock
+has cards, the stock's order), by one of three methods, named in the result:
 
-With 2 players while the stock has cards, a world also puts the unseen cards
-of the stock in an order (the turned card stays at its bottom), and is checked
-by replaying the whole log from a starting deal that leads to it: the hands
-dealt and the order of the whole stock, the mover's own draws as they were.
+* ``"exact"``: the mover could know every card (:func:`mover_knows_all`): one
+  world, the deal itself, and its double-dummy values.
+* ``"pimc"``: the mean of each card's double-dummy value over the worlds; with
+  2 players while the stock holds at most ``stock_horizon`` cards, the search
+  draws the stock in each world's order.
+* ``"rollout"``: with more cards in the stock, the search is too slow; in each
+  world each card is played and the rest of the deal is played out by the
+  play model :func:`tutepgn.policy.choose` (deterministic, so every card meets
+  the same world and the same replies: common random numbers), and the mover's
+  side's points from here are counted (cards, the last ten, cantes when counted).
+
+Each value also carries ``win``: the mean over the worlds of the deal-win
+probability of the mover's side after the card: the deal-win curve fitted by
+self-play, :func:`tutepgn.analysis.outcome.win_probability`, of the projected
+margin with the points left at the position (:func:`~tutepgn.analysis.outcome.points_left`).  For the search, the margin of card ``c`` in world ``w`` is
+``(S + V_s(c, w)) - max over other sides o of (O_o + V_o(w) + V_s_best(w) - V_s(c, w))``:
+``S`` and ``O_o`` the points so far, ``V_s`` the mover side's double-dummy
+values, ``V_o(w)`` side ``o``'s own double-dummy value of the position (one
+search per other side and world), and the points the card gives away
+(``V_s_best - V_s(c)``) counted to the other side.  With two sides and no
+cantes the points are shared, ``V_o = rest - V_s_best``, and the margin is
+exact; with cantes (each side's value counts its own cantes) or three sides it
+is a fair estimate.  For rollouts the margin is that of the played-out totals
+(a tute in a rollout wins or loses the deal outright).
+
+Cantes (``cantes=True``): the search sings them as a decision of the side
+valued, while the stock lasts too (:mod:`.position`); a rollout sings them as
+the play model does (the 40 first).
+
+With ``inference=True`` each world is weighted by how likely the other seats'
+actions so far were in it under :func:`tutepgn.policy.probabilities`
+(:func:`tutepgn.analysis.worlds.log_likelihood`, normalised): means, standard
+errors and win probabilities are weighted, and :attr:`PimcResult.effective_worlds`
+(``1 / sum(w^2)``) says how many even worlds the weights are worth.  More
+worlds are drawn than kept: ``candidates`` (by default
+:data:`~tutepgn.analysis.worlds.CANDIDATES` = 4 times ``worlds``) are drawn and
+weighted, and ``worlds`` draws kept among them by systematic resampling
+(:func:`~tutepgn.analysis.worlds.weighted_worlds`), so the searches go to the
+likely worlds (:attr:`PimcResult.worlds` counts the distinct ones kept, each
+weighted by its share of the draws).  With ``candidates=0`` every world drawn
+is kept and solved with its own weight: the plain self-normalised
+importance-sampling estimate, whose effective size falls to a few worlds.
 
 Its limit is strategy fusion: in each world the search plays as if it knew
 that world, so a card that is right in every world separately (but needs a
@@ -29,276 +64,182 @@ True
 from __future__ import annotations
 
 import math
-import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Literal
 
-from ..cards import BIT, Card, Mask, cards_in
-from ..declarations import CANTE_PAIRS
-from ..duties import play_duty
+from ..cards import Card
 from ..engine import Deal
-from ..errors import IllegalAction
-from ..events import Cante, Exchange, Play
-from ..i18n import gettext as _
-from .position import Position, trick_state
+from ..events import Play
+from ..policy import TEMPERATURE, choose
+from .outcome import points_left, win_probability
+from .position import Position
 from .solve import Backend, Solver
+from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood, replays, sample_worlds,
+                     starting_deal, weighted_worlds, world_deal)
 
-MAX_TRIES = 200
-"""Dealings tried for one world before giving up: the constraints are rarely that tight."""
+WORLDS = 20
+"""The worlds sampled by default."""
+SEARCH_HORIZON = 4
+"""With at most this many cards in the stock a world is searched; with more, played out (``"rollout"``)."""
+
+Method = Literal["exact", "pimc", "rollout"]
 
 
 @dataclass(frozen=True, slots=True)
 class PimcValue:
-    """A legal card's value for the mover's side, averaged over the sampled worlds."""
+    """A legal card's value for the mover's side (points from here), averaged over the worlds."""
     card: Card
     mean: float
     stderr: float
     """The standard error of the mean (0 with one world, or when every world agrees)."""
+    win: float
+    """The mean over the worlds of the mover's side's probability of winning the deal after this card."""
 
 
 @dataclass(frozen=True, slots=True)
-class Knowledge:
-    """What a seat knew of the others' hands before its play: the unseen cards and where each may be."""
-    seat: int
-    known: tuple[Mask, ...]
-    """Per seat, the cards of its hand the mover knows are there (all of the mover's own)."""
-    unseen: Mask
-    """The cards whose place the mover does not know."""
-    excluded: tuple[Mask, ...]
-    """Per seat, the unseen cards its plays showed it does not hold."""
-    counts: tuple[int, ...]
-    """Per seat, how many unseen cards it holds."""
-    in_stock: int = 0
-    """How many unseen cards the stock holds (all but the turned card at its bottom, which is seen)."""
-    bottom: Card | None = None
-    """The turned card at the bottom of the stock, while it has cards."""
+class PimcResult:
+    """Each legal card's value and how it was found."""
+    values: tuple[PimcValue, ...]
+    """In card order."""
+    method: Method
+    exact: bool
+    """Whether the mover could know every card (then ``method`` is ``"exact"`` and one world is the deal)."""
+    worlds: int
+    """The distinct worlds valued (with inference, those kept by the resampling: at most the number asked)."""
+    effective_worlds: float
+    """``1 / sum(w^2)`` of the worlds' weights: ``worlds`` when they are even."""
+    cantes: bool
+    """Whether the values count the cantes (sung so far and still to sing)."""
+    inference: bool
 
 
-@dataclass(frozen=True, slots=True)
-class World:
-    """One way the cards the mover did not see may lie: the hands now and the stock's order (the next drawn first)."""
-    hands: tuple[Mask, ...]
-    stock: tuple[Card, ...] = ()
+def mover_knows_all(deal: Deal) -> bool:
+    """Whether the seat to move could know where every card lies (or has nothing left to choose).
+
+    True in a 2-player deal once the stock is empty, at the last trick (one
+    card left: the play is forced, so nothing hidden can change it), and
+    whenever :func:`~tutepgn.analysis.worlds.knowledge` leaves no unseen card.
+    """
+    if deal.over:
+        return False
+    if deal.rules.players == 2 and not deal.stock_left:
+        return True
+    if not deal.stock_left and deal.hands[deal.turn].bit_count() == 1:
+        return True
+    return not knowledge(deal).unseen
 
 
-def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
-    """What ``seat`` (default: the seat to move) knows of the hands in ``deal`` now, read from the deal's log.
+def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
+                  backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
+                  stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
+                  candidates: int | None = None) -> PimcResult:
+    """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module)."""
+    exact = mover_knows_all(deal)
+    if exact:
+        sampled = [World(tuple(deal.hands), tuple(deal.stock[deal.stock_pos:]))]
+        weights = [1.0]
+        method: Method = "exact"
+    else:
+        sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
+                                           candidates=candidates)
+        method = "rollout" if deal.stock_left > stock_horizon else "pimc"
+    cards = sorted(deal.legal_plays())
+    if method == "rollout":
+        samples = [_rollout(deal, world, cards, cantes) for world in sampled]
+    else:
+        samples = [_searched(deal, world, cards, cantes, solver or Solver(backend)) for world in sampled]
+    values = tuple(PimcValue(c, *_weighted([s[c][0] for s in samples], weights),
+                             sum(w * s[c][1] for w, s in zip(weights, samples))) for c in cards)
+    weighted = inference and not exact
+    size = effective_size(weights) if weighted else float(len(sampled))
+    return PimcResult(values, method, exact, len(sampled), size, cantes, weighted)
 
-    Replays the log from the start: a card a seat played when the duties
-    bound it, with the stock empty, excludes every card that would have
-    obliged another play (:func:`tutepgn.duties.play_duty` asked with the card
-    and each candidate; while the stock has cards a seat may draw what it
-    lacked, and the replay of each world checks those plays); a cante shows
-    its rey and caballo; the turned card is seen: in the dealer's hand, under
-    the stock, or in the hand of whoever took it by an exchange.
+
+def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
+                backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
+                stock_horizon: int = SEARCH_HORIZON, candidates: int | None = None) -> list[PimcValue]:
+    """Each legal card of the mover, its value over ``worlds`` worlds, in card order (:func:`pimc_analysis`)."""
+    return list(pimc_analysis(deal, worlds, seed, cantes=cantes, backend=backend, solver=solver, inference=inference,
+                              stock_horizon=stock_horizon, candidates=candidates).values)
+
+
+def so_far(deal: Deal, cantes: bool) -> list[int]:
+    """Each side's points won so far in a deal not over: card points of the finished tricks and, counted, cantes."""
+    points = list(deal.won_points)
+    if cantes:
+        for c in deal.cantes:
+            points[c.side] += c.points
+    return points
+
+
+def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
+              solver: Solver) -> dict[Card, tuple[float, float]]:
+    """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin.
+
+    The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
+    reads of the hands' history (the card each seat drew last, who holds a tute) is the world's, not the truth's.
     """
     r = deal.rules
-    n = r.players
-    me = deal.turn if seat is None else r.seat(seat)
-    known = [0] * n
-    known[me] = deal.hands[me]
-    excluded = [0] * n
-    replayed = deal.restart()
-    if not replayed.stock and replayed.hands[replayed.dealer] >> replayed.turned & 1:
-        known[replayed.dealer] |= BIT[replayed.turned]
-    for action in deal.log:
-        if type(action) is Cante:
-            known[action.seat] |= CANTE_PAIRS[action.suit]
-        elif type(action) is Exchange:
-            known[action.seat] |= BIT[replayed.turned]
-        elif type(action) is Play and action.seat != me and not replayed.stock_left:
-            excluded[action.seat] |= _shown_absent(replayed, action)
-        replayed.apply(action)
-    live = 0
-    for s in range(n):
-        known[s] &= deal.hands[s]
-        live |= deal.hands[s]
-    bottom = deal.stock[-1] if deal.stock_left else None
-    in_stock = max(deal.stock_left - 1, 0)
-    for c in deal.stock[deal.stock_pos:-1]:
-        live |= BIT[c]
-    unseen = live & ~sum(known)
-    holders = [s for s in range(n) if deal.hands[s].bit_count() > known[s].bit_count()] + [n] * bool(in_stock)
-    if len(holders) == 1 and holders[0] < n:  # one seat holds every unseen card (2 players, the stock empty)
-        known[holders[0]] |= unseen
-        unseen = 0
-    return Knowledge(me, tuple(known), unseen, tuple(e & unseen for e in excluded),
-                     tuple(deal.hands[s].bit_count() - known[s].bit_count() for s in range(n)), in_stock, bottom)
-
-
-def _shown_absent(deal: Deal, play: Play) -> Mask:
-    """The cards whose holding would have made ``play`` illegal where it was made."""
-    led, high_led, high_trump, winning = trick_state(deal.trick, deal.leader, deal.trump, deal.rules.players)
-    partner = winning >= 0 and winning != play.seat and deal.rules.side_of(winning) == deal.rules.side_of(play.seat)
-    absent = 0
-    for x in range(40):
-        if x != play.card and not play_duty(BIT[play.card] | BIT[x], led, high_led, high_trump, deal.trump,
-                                            partner, deal.rules)[0] >> play.card & 1:
-            absent |= BIT[x]
-    return absent
-
-
-def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None) -> list[World]:
-    """``count`` worlds (the hands now, and the stock's order while it has cards) that agree with what ``seat``
-    (default: the mover) knows.
-
-    Each is checked by replaying the whole log from the world's starting deal
-    under the engine's rules: every play and declaration of the others is legal in it.
-    """
-    info = knowledge(deal, seat)
-    rng = random.Random(seed)
-    worlds: list[World] = []
-    for _world in range(count):
-        for _try in range(MAX_TRIES):
-            world = _deal_unseen(info, rng)
-            if world is not None and replays(deal, world):
-                worlds.append(world)
-                break
-        else:
-            raise ValueError(_("no world found in {tries} tries that agrees with what the mover knew", tries=MAX_TRIES))
-    return worlds
-
-
-def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
-    """One random dealing of the unseen cards (the most constrained first), or None at a dead end.
-
-    The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.
-    """
-    room = [*info.counts, info.in_stock]
-    hands = [*info.known, 0]
-    excluded = (*info.excluded, 0)
-    holders = range(len(room))
-    cards = cards_in(info.unseen)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in holders if room[s] and not excluded[s] >> c & 1))
-    for c in cards:
-        seats = [s for s in holders if room[s] > 0 and not excluded[s] >> c & 1]
-        if not seats:
-            return None
-        s = rng.choices(seats, weights=[room[s] for s in seats])[0]
-        hands[s] |= BIT[c]
-        room[s] -= 1
-    stock = cards_in(hands.pop())
-    rng.shuffle(stock)
-    return World(tuple(hands), () if info.bottom is None else (*stock, info.bottom))
-
-
-def replays(deal: Deal, world: World) -> bool:
-    """Whether the deal's log is legal from a starting deal that leads to ``world`` now.
-
-    The deal's own world replays by construction (its log was applied to it).
-    Without a stock (3 and 4 players) the starting hands are the hands now and
-    the cards each seat played.  With a stock, :func:`starting_deal` places
-    each seat's cards in its hand dealt or in one of its draws.
-    """
-    if world.hands == tuple(deal.hands) and world.stock == tuple(deal.stock[deal.stock_pos:]):
-        return True
-    if deal.initial_stock:
-        start = starting_deal(deal, world)
-        if start is None:
-            return False
-    else:
-        played = [0] * deal.rules.players
-        for action in deal.log:
-            if type(action) is Play:
-                played[action.seat] |= BIT[action.card]
-        start = Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned, deal.dealer,
-                     first_of_match=deal.first_of_match)
-    try:
-        for action in deal.log:
-            start.apply(action)
-    except (IllegalAction, ValueError):
-        return False
-    return tuple(start.hands) == world.hands and tuple(start.stock[start.stock_pos:]) == world.stock
-
-
-def starting_deal(deal: Deal, world: World) -> Deal | None:
-    """A starting deal (hands dealt, the whole stock's order) whose log leads to ``world``, or None if none is found.
-
-    A seat whose hand in the world is its hand in the deal keeps its own
-    history (the mover's: the draws it saw).  Each other seat's cards (held
-    now, played, sung, given in an exchange) go to its dealt hand or to one
-    of its draws that came before the card was needed, the latest first and
-    the cards of its cantes before the others (a pair held at an earlier won
-    trick and not sung then is lost under some rules); the last card of the
-    stock, seen by all, stays where it was drawn.  The caller replays the log
-    from it under the engine.
-    """
-    n = deal.rules.players
-    replayed = deal.restart()
-    needed: list[dict[Card, int]] = [{} for _ in range(n)]  # per seat, card -> the trick it was needed by
-    received: list[set[Card]] = [set() for _ in range(n)]  # cards taken by an exchange: not dealt nor drawn
-    draws: list[tuple[int, Card, int]] = []  # (seat, card drawn in the deal, the trick from which it is held)
-    sung: Mask = 0
-
-    def need(seat: int, c: Card, trick: int) -> None:
-        if c not in received[seat]:
-            needed[seat][c] = min(trick, needed[seat].get(c, trick))
-
-    for action in deal.log:
-        trick = len(replayed.tricks)
-        if isinstance(action, Play):
-            need(action.seat, action.card, trick)
-            received[action.seat].discard(action.card)
-        elif isinstance(action, Cante):
-            sung |= CANTE_PAIRS[action.suit]
-            for c in cards_in(CANTE_PAIRS[action.suit]):
-                need(action.seat, c, trick)
-        elif isinstance(action, Exchange):
-            need(action.seat, action.card, trick)
-            received[action.seat].discard(action.card)
-            received[action.seat].add(replayed.turned)
-        position = replayed.stock_pos
-        replayed.apply(action)
-        for i in range(position, replayed.stock_pos):
-            draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
-    bottom = len(deal.stock) - 1
-    drawn = [c for _, c, _ in draws]
-    hands = list(deal.initial_hands)
-    for seat in range(n):
-        if world.hands[seat] == deal.hands[seat]:
+    me = r.side_of(deal.turn)
+    there = world_deal(deal, world)
+    assert there is not None  # the world was sampled because it replays
+    position = Position.from_deal(there, cantes=cantes)
+    values = {c: group.value for group in solver.values_of_legal_cards(position) for c in group.cards}
+    best = max(values.values())
+    before = so_far(deal, cantes)
+    left = points_left(deal)
+    others: list[float] = []
+    for side in range(r.sides):
+        if side == me:
             continue
-        for c in cards_in(world.hands[seat]):
-            need(seat, c, len(deal.tricks))
-        slots = [(0, -1)] * deal.initial_hands[seat].bit_count() + [
-            (held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat and i != bottom]
-        if bottom < len(draws) and draws[bottom][0] == seat:
-            needed[seat].pop(draws[bottom][1], None)  # the turned card's draw is seen by all
-        if len(slots) != len(needed[seat]):
-            return None
-        hands[seat] = 0
-        for c, by in sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, item[0])):
-            fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
-            if not fits:
-                return None
-            _, i = slots.pop(max(fits, key=lambda k: slots[k][0]))
-            if i < 0:
-                hands[seat] |= BIT[c]
-            else:
-                drawn[i] = c
-    stock = [*drawn, *world.stock]
-    stock[-1] = deal.initial_turned
-    try:
-        return Deal(deal.rules, hands, stock, deal.initial_turned, deal.dealer, first_of_match=deal.first_of_match)
-    except ValueError:
-        return None
+        if r.sides == 2 and not cantes:
+            other_value = left - best
+        else:
+            seat = next(s for s in range(r.players) if r.side_of(s) == side)
+            other_value = solver.value(Position.from_deal(there, seat, cantes=cantes))
+        others.append(before[side] + other_value + best)
+    return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
 
 
-def pimc_values(deal: Deal, worlds: int, seed: int | str = 0, *, cantes: bool = False,
-                backend: Backend | None = None, solver: Solver | None = None) -> list[PimcValue]:
-    """Each legal card of the mover, its mean double-dummy value over ``worlds`` sampled worlds, in card order."""
-    position = Position.from_deal(deal, cantes=cantes)
-    solver = solver or Solver(backend)
-    samples: dict[Card, list[int]] = {c: [] for c in cards_in(position.legal())}
-    for world in sample_worlds(deal, worlds, seed):
-        for group in solver.values_of_legal_cards(replace(position, hands=world.hands, stock=world.stock)):
-            for c in group.cards:
-                samples[c].append(group.value)
-    return [PimcValue(c, *_mean_and_error(v)) for c, v in samples.items()]
+def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool) -> dict[Card, tuple[float, float]]:
+    """Each card played in ``world`` and the deal played out by the play model: the points made, the win chance."""
+    r = deal.rules
+    me = r.side_of(deal.turn)
+    before = so_far(deal, cantes)[me]
+    left = points_left(deal)
+    out: dict[Card, tuple[float, float]] = {}
+    for c in cards:
+        played = world_deal(deal, world)
+        assert played is not None  # the world was sampled because it replays
+        played.apply(Play(played.turn, c))
+        while not played.over:
+            played.apply(choose(played))
+        sheet = played.score()
+        totals = [p + (sheet.last_trick_bonus if side == sheet.last_trick_side else 0)
+                  for side, p in enumerate(sheet.card_points)]
+        if cantes:
+            totals = list(sheet.totals)
+        if sheet.tute is not None:
+            win = 1.0 if r.side_of(sheet.tute.seat) == me else 0.0
+        else:
+            margin = totals[me] - max(t for side, t in enumerate(totals) if side != me)
+            win = win_probability(r, margin, left)
+        out[c] = (float(totals[me] - before), win)
+    return out
 
 
-def _mean_and_error(values: list[int]) -> tuple[float, float]:
-    mean = sum(values) / len(values)
-    if len(values) < 2:
+def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
+    """The weighted mean and its standard error (with even weights, the usual ``s / sqrt(n)``)."""
+    mean = sum(w * v for w, v in zip(weights, values))
+    n = len(values)
+    if n < 2:
         return mean, 0.0
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, math.sqrt(variance / len(values))
+    spread = sum(w * w * (v - mean) ** 2 for w, v in zip(weights, values))
+    return mean, math.sqrt(spread * n / (n - 1))
+
+
+
+
+__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "WORLDS", "World", "knowledge",
+           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
+           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "world_deal"]

@@ -7,19 +7,24 @@ sung, which sides are barred from singing and which cantes are lost.  Both
 searches (the C core and the Python fallback) read it as one flat tuple of
 ints, :meth:`Position.packed`, so they cannot disagree on what the position is.
 
-The cante policy, shared by both searches and written once here for Python
-(:func:`declare`): after each won trick but the last, the winning side sings
-the most its rules allow, the 40 first, then the 20s in suit order, up to
-``cantes_per_trick``; singing never costs the singer, so "the most" is the
-double-dummy choice.  A tute ends the deal and is not scored by the search:
-:attr:`Position.tute_seats` flags the seats that hold one.
+The cantes, when counted (``cantes=True``), are a decision of the search
+(:mod:`tutepgn.analysis.cantes`): after each trick won by the side valued but
+the last, it tries every maximal legal set of cantes the engine allows there
+(a superset never costs the singer); the other sides sing by a fixed policy,
+the 40 first, then the 20s in suit order, since their cantes cannot change the
+side valued's points.  A declaration window open at the position (a trick just
+won, before the next lead) is decided the same way by the search itself.  A
+tute ends the deal and is not scored by the search: :attr:`Position.tute_seats`
+flags the seats that hold one.
 
 With cards in the stock (2 players), the search draws after each trick as the
 engine does (the winner first, then the others), and any card may be played
-while the stock has cards when the ruleset's ``free_play_while_stock`` says so.
-It neither exchanges the trump 7 nor sings while the stock lasts: a stock
-position is searched without cantes (:meth:`Position.from_deal` refuses
-``cantes=True`` then), and its values assume no further exchange.
+while the stock has cards when the ruleset's ``free_play_while_stock`` says so;
+the cantes come after the draw, on the hands it filled, as the engine opens its
+window (``declare_only_after_draw``: only after a trick followed by a draw;
+``no_declare_with_last_drawn``: never with a card of the draw that emptied the
+stock).  It never exchanges the trump 7 (or 2) for the turned card: the values
+of a stock position assume no further exchange.
 """
 
 from __future__ import annotations
@@ -76,9 +81,9 @@ class Position:
     """A position for the solver: the state of play and the options that the search reads.
 
     Build it with :meth:`from_deal`.  ``side`` is the rules side the values
-    are counted for (the side to move unless given); ``window_points`` are the
-    cantes that the side of the open declaration window sings before the next
-    lead (already applied to the cante state), counted into the values.
+    are counted for (the side to move unless given).  ``window_open`` says that
+    the declaration window of the side to lead is open (its trick just won,
+    ``window_cantes`` cantes sung in it so far): the search decides it first.
     """
 
     players: int
@@ -91,7 +96,6 @@ class Position:
     duties: int
     last_trick_bonus: int
     cantes: bool
-    sing_in_search: bool
     cante_points: int
     cuarenta_points: int
     cantes_per_trick: int
@@ -101,12 +105,25 @@ class Position:
     lost: tuple[int, ...]
     won_before: int
     blocked: tuple[Mask, ...]
-    window_points: tuple[int, ...]
     tute_seats: tuple[int, ...]
     stock: tuple[Card, ...] = ()
     """The cards left in the stock, the next drawn first (the turned card last); empty once it is drawn."""
     free_play: bool = False
     """Whether any card may be played while the stock has cards (the ruleset's ``free_play_while_stock``)."""
+    forty_first: bool = True
+    """No 20 from a seat that could sing the 40 (the ruleset's ``forty_first``)."""
+    only_after_draw: bool = False
+    """Cantes only after a trick followed by a draw (``declare_only_after_draw``)."""
+    block_last_drawn: bool = False
+    """No cante with a card of the draw that empties the stock (``no_declare_with_last_drawn``)."""
+    window_open: bool = False
+    """The side to lead has just won a trick and may still declare (with ``cantes``)."""
+    window_cantes: int = 0
+    """Cantes already sung in the open window."""
+    window_after_draw: bool = False
+    """The open window's trick was followed by a draw."""
+    window_first_win: bool = False
+    """The open window's trick is its side's first won trick."""
 
     @classmethod
     def from_deal(cls, deal: Deal, seat: int | None = None, *, cantes: bool = False) -> Position:
@@ -114,15 +131,12 @@ class Position:
 
         Any moment, mid-trick included.  While the stock has cards the
         position holds its order as the deal has it (players do not see it:
-        :mod:`tutepgn.analysis.pimc` solves such positions in sampled worlds).  Raise
-        ValueError when the deal is over, or with ``cantes`` while the stock
-        has cards (the search does not sing before the stock is empty).
+        :mod:`tutepgn.analysis.pimc` solves such positions in sampled worlds).
+        Raise ValueError when the deal is over.
         """
         r = deal.rules
         if deal.over:
             raise ValueError(_("the deal is over: there is nothing left to solve"))
-        if deal.stock_left and cantes:
-            raise ValueError(_("the stock still has {n} cards: cantes are searched once it is empty", n=deal.stock_left))
         if deal.stock_left > MAX_STOCK:
             raise ValueError(_("the stock still has {n} cards: the search draws at most {most}", n=deal.stock_left,
                                most=MAX_STOCK))
@@ -135,38 +149,21 @@ class Position:
                         for s in range(n))
         hands = tuple(deal.hands)
         tute_seats = tuple(s for s in range(n) if any(hands[s] & four == four for four in FOURS.values()))
-        position = cls(
+        window = cantes and not trick and deal.window_side is not None
+        return cls(
             players=n, trump=deal.trump, hands=hands, leader=leader, trick=trick, side_of=side_of,
             side=side_of[deal.turn if seat is None else r.seat(seat)],
             duties=duty_bits(r), last_trick_bonus=r.last_trick_bonus, cantes=cantes,
-            sing_in_search=cantes and not r.declare_only_after_draw,
             cante_points=r.cante_points, cuarenta_points=r.cuarenta_points, cantes_per_trick=r.cantes_per_trick,
             bar_silent_first_win=r.cante_only_if_sung_at_first_win,
             sung=sum(1 << s for s in deal.sung_suits), barred=sum(1 << k for k in deal.barred_sides), lost=lost,
             won_before=sum(1 << k for k in range(r.sides) if deal.wins[k]), blocked=blocked,
-            window_points=(0,) * r.sides, tute_seats=tute_seats, stock=tuple(deal.stock[deal.stock_pos:]),
-            free_play=r.free_play_while_stock)
-        if cantes and not trick and deal.window_side is not None:
-            position = position.close_window(deal.window_side, deal.window_cantes, deal.window_after_draw,
-                                             r.declare_only_after_draw, deal.wins[deal.window_side] == 1)
-        return position
-
-    def close_window(self, side: int, sung_already: int, after_draw: bool, only_after_draw: bool,
-                     first_win: bool) -> Position:
-        """The open declaration window of ``side`` played out by the cante policy, its cantes kept apart."""
-        points = 0
-        sung, barred = self.sung, self.barred
-        if not (only_after_draw and not after_draw) and not barred >> side & 1:
-            seats = tuple(s for s in range(self.players) if self.side_of[s] == side)
-            points, sung, count = declare(self.hands, seats, self.blocked, self.trump, sung, self.lost[side],
-                                          self.cantes_per_trick - sung_already, self.cante_points,
-                                          self.cuarenta_points)
-            sung_already += count
-        if self.bar_silent_first_win and first_win and not sung_already:
-            barred |= 1 << side
-        window = list(self.window_points)
-        window[side] += points
-        return replace(self, sung=sung, barred=barred, window_points=tuple(window))
+            tute_seats=tute_seats, stock=tuple(deal.stock[deal.stock_pos:]),
+            free_play=r.free_play_while_stock, forty_first=r.forty_first,
+            only_after_draw=r.declare_only_after_draw, block_last_drawn=r.no_declare_with_last_drawn,
+            window_open=window, window_cantes=deal.window_cantes if window else 0,
+            window_after_draw=window and deal.window_after_draw,
+            window_first_win=window and deal.window_side is not None and deal.wins[deal.window_side] == 1)
 
     def legal(self) -> Mask:
         """The cards the player to move may play, by the engine's duties (:func:`~tutepgn.duties.play_duty`)."""
@@ -246,7 +243,7 @@ class Position:
         """An upper bound of the search's value: every card point not yet won, the last ten, every cante unsung."""
         live = self.live()
         total = sum(CARD_POINTS[c] for c in range(40) if live >> c & 1) + self.last_trick_bonus
-        if self.sing_in_search:
+        if self.cantes:
             total += sum(self.cuarenta_points if s == self.trump else self.cante_points
                          for s in SUITS if not self.sung >> s & 1)
         return total
@@ -263,34 +260,11 @@ class Position:
         for i, c in enumerate(self.stock):
             stock[i // STOCK_PER_WORD] |= c << (6 * (i % STOCK_PER_WORD))
         return (self.players, self.trump, *hands, self.leader, len(self.trick), *trick, self.team, self.duties,
-                sides, int(self.sing_in_search), self.cante_points, self.cuarenta_points, self.cantes_per_trick,
+                sides, int(self.cantes), self.cante_points, self.cuarenta_points, self.cantes_per_trick,
                 self.last_trick_bonus, int(self.bar_silent_first_win), self.sung, self.barred, lost,
-                self.won_before, *blocked, len(self.stock), int(self.free_play), *stock)
-
-
-def declare(hands: tuple[Mask, ...] | list[Mask], seats: tuple[int, ...], blocked: tuple[Mask, ...], trump: int,
-            sung: int, lost: int, limit: int, cante_points: int, cuarenta_points: int) -> tuple[int, int, int]:
-    """The cante policy for a side (its ``seats``) after a won trick: ``(points, sung suits, cantes sung)``.
-
-    The 40 first, then the 20s in suit order, at most ``limit``; a suit is
-    sung when a seat of the side holds rey and caballo, neither of them
-    blocked (the card drawn last, when the rules say so), the suit neither
-    sung nor ``lost`` (bits by suit).  The caller checks that the side is not barred.
-    """
-    points = count = 0
-    for s in (trump, *(x for x in SUITS if x != trump)):
-        if count >= limit:
-            break
-        if sung >> s & 1 or lost >> s & 1:
-            continue
-        pair = CANTE_PAIRS[s]
-        for seat in seats:
-            if hands[seat] & pair == pair and not blocked[seat] & pair:
-                sung |= 1 << s
-                points += cuarenta_points if s == trump else cante_points
-                count += 1
-                break
-    return points, sung, count
+                self.won_before, *blocked, len(self.stock), int(self.free_play), *stock, int(self.forty_first),
+                int(self.only_after_draw), int(self.block_last_drawn), int(self.window_open), self.window_cantes,
+                int(self.window_after_draw), int(self.window_first_win))
 
 
 def trick_state(trick: tuple[Card, ...] | list[Card], leader: int, trump: int, players: int) -> tuple[int, int, int, int]:

@@ -21,7 +21,8 @@ from .alphabeta import PythonSearch
 from .position import Position
 
 PLAYED_FIELDS = frozenset({"hand0", "hand1", "hand2", "hand3", "leader", "trick_len", "trick0", "trick1", "trick2",
-                           "trick3", "sung", "barred", "won_before"})
+                           "trick3", "sung", "barred", "won_before", "window_open", "window_cantes",
+                           "window_after_draw", "window_first_win"})
 """The fields of :meth:`Position.packed` that change as a deal is played."""
 STATIC_FIELDS = tuple(i for i, name in enumerate(PACKED_FIELDS) if name not in PLAYED_FIELDS)
 """Indices of :meth:`Position.packed` fixed for a whole deal's analysis: the table is kept while they stay
@@ -98,7 +99,7 @@ class Solver:
 
     def value(self, position: Position) -> int:
         """The points the side valued makes from now under best play by all: cards, last ten (and cantes)."""
-        return position.window_points[position.side] + self._exact(position)
+        return self._exact(position)
 
     def values_of_legal_cards(self, position: Position) -> list[CardValue]:
         """Each group of equivalent legal cards and its exact value, in card order.
@@ -107,7 +108,6 @@ class Solver:
         below otherwise), and a card is most often worth it exactly: one search proves that, and the
         bisection of the others starts on the right side of it.
         """
-        base = position.window_points[position.side]
         best = self._exact(position)
         ours = position.side_of[position.turn] == position.side
         values = []
@@ -119,15 +119,14 @@ class Solver:
             else:
                 v = self.search(position, best, best + 1, c)
                 exact = best if v <= best else self._exact(position, c, v, None)
-            values.append(CardValue(group, base + exact))
+            values.append(CardValue(group, exact))
         return values
 
     def reaches(self, position: Position, threshold: int) -> bool:
         """True if the side valued makes at least ``threshold`` points from now (one null-window search)."""
-        needed = threshold - position.window_points[position.side]
-        if needed <= 0:
+        if threshold <= 0:
             return True
-        return self.search(position, needed - 1, needed) >= needed
+        return self.search(position, threshold - 1, threshold) >= threshold
 
 
 def value(position: Position, backend: Backend | None = None) -> int:

@@ -1,8 +1,11 @@
-"""Double-dummy analyses stored in the archive: one row per deal and key, filled in worker processes.
+"""Analyses stored in the archive: one row per deal and key, filled in worker processes.
 
 A deal's analysis (:func:`tutepgn.analysis.analyse`) is stored in table
-``analyses``, keyed by the deal, its ruleset, :data:`VERSION_KEY` and the
-cantes flag, with what searches filter on (par, actual less par, each seat's
+``analyses``, keyed by the deal, its ruleset, the version and parameters
+(:class:`AnalysisKey`: column ``version`` holds the JSON form's version, PIMC's
+worlds and seed and the inference flag, e.g. ``2:pimc20:seed0``, so a row of
+another version or other parameters is never read as this one) and the cantes
+flag, with what searches filter on (par, actual less par, each seat's
 summed cost, the count of each mark) and every play as JSON.  Filling is
 resumable: a deal with a row for the key is skipped, and each batch is one
 transaction.  A record that cannot be analysed (unreadable, no starting
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ..analysis.version import ANALYSIS_VERSION
+from ..analysis.version import ANALYSIS_VERSION, DEFAULT_WORLDS
 from ..errors import NotationError, TuteError
 from ..i18n import gettext as _, speaking
 from ..notation import parse_or_placeholder
@@ -31,14 +34,40 @@ from .columns import ANALYSIS_COLUMNS
 if TYPE_CHECKING:
     from ..analysis.annotate import Mapper
 
-VERSION_KEY = str(ANALYSIS_VERSION)
-"""The stored rows' ``version``: :data:`tutepgn.analysis.version.ANALYSIS_VERSION` (raised when the solver or the
-analysis changes a value or a key), and stored rows are then analysed again (rows of an old version, such as
-the first ``dd-1``, stay until deleted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisKey:
+    """What a stored analysis was made with, besides the deal: the cantes flag and the analysis's parameters."""
+    cantes: bool = True
+    worlds: int = DEFAULT_WORLDS
+    """PIMC's worlds per decision (0: double dummy only)."""
+    seed: int = 0
+    inference: bool = False
+
+    @property
+    def version(self) -> str:
+        """The rows' ``version``: :data:`~tutepgn.analysis.version.ANALYSIS_VERSION` (raised when the solver or
+        the analysis changes a value or a key), PIMC's worlds and seed, and ``inference`` when the worlds were
+        weighted.  Rows of an old version (``1``, ``dd-1``) are never read as this one; they stay until deleted."""
+        pimc = f":pimc{self.worlds}:seed{self.seed}" + (":inference" if self.inference else "") if self.worlds else ":dd"
+        return f"{ANALYSIS_VERSION}{pimc}"
+
+    def options(self) -> dict[str, Any]:
+        """The key as :func:`tutepgn.analysis.annotate.analyse_record`'s options."""
+        return {"cantes": self.cantes, "pimc": self.worlds, "seed": self.seed, "inference": self.inference}
+
+
+VERSION_KEY = AnalysisKey().version
+"""The default key's ``version`` (the library's defaults)."""
+CURRENT_VERSIONS = f"{ANALYSIS_VERSION}:%"
+"""The ``version`` of every row of the current version, whatever its parameters (a LIKE pattern): what the
+archive's searches by analysis read."""
 BATCH_SIZE = 200
 """Deals per transaction while filling: an interrupted run keeps every committed batch."""
-WORK_SIZE = 10
-"""Deals per piece of work sent to a worker process (a 4-player deal takes about a second)."""
+WORK_SIZE = 2
+"""Deals per piece of work sent to a worker process (a 4-player deal with PIMC's 20 worlds takes most of a
+minute of CPU, double dummy alone about a second)."""
 MARK_COLUMNS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
 """The column counting each mark."""
 
@@ -64,37 +93,38 @@ class AnalyseSummary:
                 "seconds": round(self.seconds, 3)}
 
 
-def analysis_row(deal_id: int, rules: str | None, text: str, cantes: bool) -> tuple[Any, ...]:
+def analysis_row(deal_id: int, rules: str | None, text: str, key: AnalysisKey) -> tuple[Any, ...]:
     """The row of table ``analyses`` for one stored deal (with ``error`` when it cannot be analysed): the
     events up to the first illegal one analysed, the analysis stored as :meth:`DealAnalysis.to_dict` (the JSON of
     :class:`~tutepgn.analysis.model.AnalysisModel`, the form the service answers with)."""
     from ..analysis.annotate import analyse_record  # here: searches and imports (which load this module) never load the solver
 
-    key = (deal_id, rules or "", VERSION_KEY, cantes)
+    row_key = (deal_id, rules or "", key.version, key.cantes)
     try:
-        analysis = analyse_record(parse_or_placeholder(text), cantes=cantes, up_to_illegal=True)
+        analysis = analyse_record(parse_or_placeholder(text), up_to_illegal=True, **key.options())
     except (TuteError, NotationError, ValueError) as exc:
-        return (*key, None, None, None, None, None, None, None, None, None, None, None, None,
+        return (*row_key, None, None, None, None, None, None, None, None, None, None, None, None,
                 str(exc) or type(exc).__name__)
     costs = dict(zip(analysis.seats, analysis.costs))
-    return (*key, len(analysis.plays), list(analysis.par), list(analysis.actual), list(analysis.actual_minus_par),
+    return (*row_key, len(analysis.valued), list(analysis.par), list(analysis.actual), list(analysis.actual_minus_par),
             *(costs.get(seat) for seat in "NWSE"), *(sum(p.mark == m for p in analysis.plays) for m in MARK_COLUMNS),
             json.dumps(analysis.to_dict(), separators=(",", ":")), None)
 
 
-def quick(players: int | None) -> bool:
-    """Whether a deal's analysis takes well under a second: 2 players (8 tricks after the stock, about a
-    millisecond each with the C core; the pure Python search takes about a second)."""
+def quick(players: int | None, key: AnalysisKey) -> bool:
+    """Whether a deal's analysis takes well under a second: 2 players double dummy alone (8 tricks after the
+    stock, about a millisecond each with the C core; the pure Python search takes about a second).  PIMC's worlds
+    take seconds even then: a job's work."""
     from ..analysis.solve import C_AVAILABLE  # here, as above
 
-    return players == 2 and C_AVAILABLE
+    return players == 2 and C_AVAILABLE and not key.worlds
 
 
-def analysis_rows(piece: list[tuple[int, str | None, str]], cantes: bool) -> list[tuple[Any, ...]]:
+def analysis_rows(piece: list[tuple[int, str | None, str]], key: AnalysisKey) -> list[tuple[Any, ...]]:
     """The rows of a piece of deals (id, rules, text): the work of one worker process.  Their errors are stored in
     English whatever the analyst speaks, as the import's findings are (docs/i18n.md)."""
     with speaking("en"):
-        return [analysis_row(deal_id, rules, text, cantes) for deal_id, rules, text in piece]
+        return [analysis_row(deal_id, rules, text, key) for deal_id, rules, text in piece]
 
 
 PENDING = ("NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND a.rules = coalesce(d.rules, '') "
@@ -102,23 +132,23 @@ PENDING = ("NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND a.ru
 """The condition on ``deals d`` of a deal with no stored analysis for the key (parameters: :func:`pending_key`)."""
 
 
-def pending_key(cantes: bool) -> list[Any]:
+def pending_key(key: AnalysisKey) -> list[Any]:
     """The parameters of :data:`PENDING`."""
-    return [VERSION_KEY, cantes]
+    return [key.version, key.cantes]
 
 
-def pending_ids(con: duckdb.DuckDBPyConnection, cantes: bool) -> list[int]:
+def pending_ids(con: duckdb.DuckDBPyConnection, key: AnalysisKey) -> list[int]:
     """The deals with no stored analysis for the key, in id order."""
     return [row[0] for row in con.execute(f"SELECT id FROM deals d WHERE {PENDING} ORDER BY id",
-                                          pending_key(cantes)).fetchall()]
+                                          pending_key(key)).fetchall()]
 
 
-def stored(con: duckdb.DuckDBPyConnection, deal_id: int, cantes: bool) -> dict[str, Any] | None:
+def stored(con: duckdb.DuckDBPyConnection, deal_id: int, key: AnalysisKey) -> dict[str, Any] | None:
     """A deal's stored analysis for the key as JSON data, None when there is none; ValueError with the
     stored error when the deal could not be analysed."""
     row = con.execute("SELECT a.analysis, a.error FROM analyses a JOIN deals d ON d.id = a.deal_id "
                       "AND a.rules = coalesce(d.rules, '') WHERE a.deal_id = ? AND a.version = ? AND a.cantes = ?",
-                      [deal_id, VERSION_KEY, cantes]).fetchone()
+                      [deal_id, key.version, key.cantes]).fetchone()
     if row is None:
         return None
     if row[1] is not None:
@@ -133,7 +163,7 @@ def store_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> N
         con.executemany(f"INSERT OR IGNORE INTO analyses VALUES ({', '.join('?' * len(ANALYSIS_COLUMNS))})", rows)
 
 
-def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, jobs: int = 1,
+def analyse_archive(con: duckdb.DuckDBPyConnection, key: AnalysisKey = AnalysisKey(), *, jobs: int = 1,
                     batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
                     mapper: Mapper | None = None) -> AnalyseSummary:
     """Analyse every deal of the archive open on ``con`` that has no row for the key yet.
@@ -145,7 +175,7 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
     total)`` after each piece.
     """
     start = time.perf_counter()
-    ids = pending_ids(con, cantes)
+    ids = pending_ids(con, key)
     total = int(con.execute("SELECT count(*) FROM deals").fetchone()[0])  # type: ignore[index]
     summary = AnalyseSummary(skipped=total - len(ids))
 
@@ -158,7 +188,7 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, *, cantes: bool = False, job
 
     pending = 0
     try:
-        for rows in analysed_pieces(partial(analysis_rows, cantes=cantes), pieces(), jobs, mapper):
+        for rows in analysed_pieces(partial(analysis_rows, key=key), pieces(), jobs, mapper):
             if not pending:
                 con.execute("BEGIN TRANSACTION")
             store_rows(con, rows)

@@ -1,8 +1,8 @@
 """Double-dummy analyses of a dataset's deals (``tute archive analyse --dataset DEST [--cluster ADDRESS]``).
 
 The rows are an archive file's (:func:`.analysis.analysis_row`: table ``analyses``,
-keyed by the deal's id, its ruleset, :data:`.analysis.VERSION_KEY` and the cantes
-flag), so the dataset's searches filter on them as the file's do (blunders,
+keyed by the deal's id, its ruleset, the version and parameters
+(:class:`.analyses.AnalysisKey`) and the cantes flag), so the dataset's searches filter on them as the file's do (blunders,
 mistakes, a seat's summed cost, actual less par).  Pieces of deals are analysed in
 worker processes or as tasks of a Dask cluster; this process writes their rows,
 every :data:`BATCH_SIZE` deals, as a file ``analyses/part-RUN-NUMBER.parquet``
@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from .analyses import PENDING, WORK_SIZE, AnalyseSummary, analysed_pieces, analysis_rows, pending_key
+from .analyses import (PENDING, WORK_SIZE, AnalyseSummary, AnalysisKey, analysed_pieces, analysis_rows,
+                       pending_key)
 from .columns import ANALYSIS_COLUMNS
 from .dataset import STAGING, Dataset, connect_dataset, schema_of, stage
 
@@ -32,10 +33,12 @@ BATCH_SIZE = 2_000
 """Deals per committed file (fewer when :data:`BATCH_SECONDS` pass first): an interrupted run keeps every
 committed batch."""
 BATCH_SECONDS = 60.0
-"""A batch is committed at the latest this long after the one before (4-player deals take about a second)."""
+"""A batch is committed at the latest this long after the one before (a 4-player deal takes a second double
+dummy, most of a minute with PIMC)."""
 
 
-def analyse_dataset(dest: str | os.PathLike[str], *, cantes: bool = False, jobs: int = 1, mapper: Mapper | None = None,
+def analyse_dataset(dest: str | os.PathLike[str], key: AnalysisKey = AnalysisKey(), *, jobs: int = 1,
+                    mapper: Mapper | None = None,
                     batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None) -> AnalyseSummary:
     """Analyse every deal of the dataset at ``dest`` that has no row for the key yet; store the rows in the
     dataset.  ``mapper`` maps in order elsewhere (a cluster: :func:`.cluster.ordered`), else ``jobs`` worker
@@ -44,10 +47,10 @@ def analyse_dataset(dest: str | os.PathLike[str], *, cantes: bool = False, jobs:
     dataset = Dataset(dest)
     dataset.clean()  # one writer at a time, as for an import
     con = connect_dataset(dest)
-    key = pending_key(cantes)
-    total, pending = con.execute(f"SELECT count(*), count(*) FILTER ({PENDING}) FROM deals d", key).fetchone()  # type: ignore[misc]
+    params = pending_key(key)
+    total, pending = con.execute(f"SELECT count(*), count(*) FILTER ({PENDING}) FROM deals d", params).fetchone()  # type: ignore[misc]
     summary = AnalyseSummary(skipped=total - pending)
-    reader = con.execute(f"SELECT id, rules, text FROM deals d WHERE {PENDING}", key)
+    reader = con.execute(f"SELECT id, rules, text FROM deals d WHERE {PENDING}", params)
 
     def pieces() -> Iterator[list[tuple[int, str | None, str]]]:
         while piece := reader.fetchmany(WORK_SIZE):
@@ -56,7 +59,7 @@ def analyse_dataset(dest: str | os.PathLike[str], *, cantes: bool = False, jobs:
     run = dataset.next_run()
     batch: list[tuple[Any, ...]] = []
     committed = time.monotonic()
-    for number, rows in enumerate(analysed_pieces(partial(analysis_rows, cantes=cantes), pieces(), jobs, mapper)):
+    for number, rows in enumerate(analysed_pieces(partial(analysis_rows, key=key), pieces(), jobs, mapper)):
         batch.extend(rows)
         summary.analysed += len(rows)
         summary.failed += sum(row[-1] is not None for row in rows)

@@ -395,7 +395,7 @@ class SearchFilters(BaseModel):
 
 
     def _analysis_sql(self, add: Callable[..., None]) -> None:
-        """The analysis filters: one stored analysis of the current version must match them all."""
+        """The analysis filters: one stored analysis of the current version (any parameters) must match them all."""
         found: list[str] = []
         values: list[object] = []
         if self.analysis_cantes is not None:
@@ -415,10 +415,10 @@ class SearchFilters(BaseModel):
             found.append("list_min(par_diff) <= ?")
             values.append(self.par_diff_max)
         if found or self.analysed is not None:
-            from .analyses import VERSION_KEY  # here, so that the filters alone load no DuckDB
+            from .analyses import CURRENT_VERSIONS  # here, so that the filters alone load no DuckDB
             exists = ("EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = deals.id AND a.rules = coalesce(deals.rules,"
-                      " '') AND a.version = ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
-            add(exists if self.analysed is not False else "NOT " + exists, VERSION_KEY, *values)
+                      " '') AND a.version LIKE ? AND a.error IS NULL" + "".join(f" AND {f}" for f in found) + ")")
+            add(exists if self.analysed is not False else "NOT " + exists, CURRENT_VERSIONS, *values)
 
 
 def _valid(values: dict[str, Any]) -> SearchFilters | None:

@@ -21,7 +21,7 @@ import duckdb
 from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
 from ..notation import Source, iter_raw_records
-from .analyses import AnalyseSummary, analyse_archive, stored
+from .analyses import AnalyseSummary, AnalysisKey, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
 from .download import chunks, export
 from .defaults import BATCH_SIZE
@@ -184,16 +184,16 @@ class Archive:
             raise
 
     # -- Analysis -------------------------------------------------------------------
-    def analyse(self, *, cantes: bool = False, jobs: int = 1, batch_size: int | None = None,
+    def analyse(self, key: AnalysisKey = AnalysisKey(), *, jobs: int = 1, batch_size: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mapper: Mapper | None = None) -> AnalyseSummary:
-        """Analyse every deal not analysed yet for this key (resumable): see :func:`.analysis.analyse_archive`."""
+        """Analyse every deal not analysed yet for this key (resumable): see :func:`.analyses.analyse_archive`."""
         options = {} if batch_size is None else {"batch_size": batch_size}
-        return analyse_archive(self.con, cantes=cantes, jobs=jobs, progress=progress, mapper=mapper, **options)
+        return analyse_archive(self.con, key, jobs=jobs, progress=progress, mapper=mapper, **options)
 
-    def analysis(self, deal: int, *, cantes: bool = False) -> dict[str, Any] | None:
-        """One deal's stored analysis as JSON data, or None when it has not been analysed (ValueError when it
-        could not be)."""
-        return stored(self.con, deal, cantes)
+    def analysis(self, deal: int, key: AnalysisKey = AnalysisKey()) -> dict[str, Any] | None:
+        """One deal's stored analysis for the key as JSON data, or None when it has not been analysed with it
+        (ValueError when it could not be)."""
+        return stored(self.con, deal, key)
 
     # -- Reading ------------------------------------------------------------------
     def where(self, filters: SearchFilters | None) -> tuple[str, list[object]]:

@@ -47,12 +47,13 @@ typedef struct { /* what a play changes: saved and restored around each move */
     int led, high_led, high_trump, winning;
     int sung, barred, won;
     int stock_pos; /* cards drawn from the stock so far */
+    int pending;   /* cantes the side to lead may still choose in its open window, 0: none to choose */
 } Dyn;
 
 typedef struct {
     int n, trump, team, duties, side_of[4], sing, cante_points, cuarenta_points, limit, bonus, bar_silent;
-    int lost[4];
-    u64 blocked[4];
+    int lost[4], forty_first, only_after_draw, team_side;
+    u64 blocked, blocked_last; /* cards no cante may use: given, and of the draw that empties the stock */
     int stock_len, free_play;
     Dyn d;
     Table *t;
@@ -124,25 +125,69 @@ static u64 legal_cards(const State *s, int seat) {
                      w >= 0 && w != seat && s->side_of[w] == s->side_of[seat], s->duties);
 }
 
-/* The cante policy (tutepgn.analysis.position.declare): the 40 first, then the 20s in suit order. */
-static int declare(State *s, int side, int *count) {
-    int points = 0;
-    *count = 0;
-    for (int i = 0; i < 4; i++) {
-        int suit = i == 0 ? s->trump : (i - 1 < s->trump ? i - 1 : i);
-        if (*count >= s->limit) break;
-        if ((s->d.sung >> suit & 1) || (s->lost[side] >> suit & 1)) continue;
+/* The suits a side may sing now (tutepgn.analysis.cantes.singable), and in *forty, when the 40 is among them,
+ * every singable suit of the seat that holds it. */
+static int singable(const State *s, int side, int *forty) {
+    const Dyn *d = &s->d;
+    u64 blocked = s->blocked | (d->stock_pos == s->stock_len ? s->blocked_last : 0);
+    int closed = d->sung | s->lost[side], suits = 0;
+    *forty = 0;
+    for (int suit = 0; suit < 4; suit++) {
         u64 pair = REY_CABALLO(suit);
-        for (int seat = 0; seat < s->n; seat++) {
-            if (s->side_of[seat] == side && (s->d.hands[seat] & pair) == pair && !(s->blocked[seat] & pair)) {
-                s->d.sung |= 1 << suit;
-                points += suit == s->trump ? s->cuarenta_points : s->cante_points;
-                (*count)++;
-                break;
-            }
-        }
+        if ((closed >> suit & 1) || (blocked & pair)) continue;
+        for (int seat = 0; seat < s->n; seat++)
+            if (s->side_of[seat] == side && (d->hands[seat] & pair) == pair) { suits |= 1 << suit; break; }
     }
+    if (suits >> s->trump & 1) {
+        u64 pair = REY_CABALLO(s->trump);
+        int holder = 0;
+        while (s->side_of[holder] != side || (d->hands[holder] & pair) != pair) holder++;
+        for (int suit = 0; suit < 4; suit++)
+            if ((suits >> suit & 1) && (d->hands[holder] & REY_CABALLO(suit)) == REY_CABALLO(suit)) *forty |= 1 << suit;
+    }
+    return suits;
+}
+
+/* The maximal legal sets of cantes (tutepgn.analysis.cantes.cante_sets): min(limit, singable) suits each, those
+ * with the 40 first, then by increasing mask; under forty_first a set without the 40 holds no suit of its holder. */
+static int cante_sets(int suits, int forty, int trump, int limit, int forty_first, int sets[16]) {
+    int k = __builtin_popcount((unsigned)suits), count = 0;
+    if (limit < k) k = limit;
+    for (int pass = 0; pass < 2; pass++)
+        for (int m = 1; m < 16; m++) {
+            if (__builtin_popcount((unsigned)m) != k || (m & ~suits) || (m >> trump & 1) != !pass) continue;
+            if (pass && forty_first && (m & forty)) continue;
+            sets[count++] = m;
+        }
+    return count;
+}
+
+static int set_points(const State *s, int suits) {
+    int points = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (suits >> suit & 1) points += suit == s->trump ? s->cuarenta_points : s->cante_points;
     return points;
+}
+
+/* The declaration window of a side (its seats lead next), tutepgn.analysis.alphabeta.PythonSearch.window: the
+ * fixed policy's cantes, or the side valued's when one set is legal (their points returned), or pending set. */
+static int window(State *s, int side, int drew, int remaining, int first_silent) {
+    Dyn *d = &s->d;
+    int suits = 0, forty, sets[16];
+    if (remaining > 0 && !(d->barred >> side & 1) && !(s->only_after_draw && !drew))
+        suits = singable(s, side, &forty);
+    if (!suits) {
+        if (s->bar_silent && first_silent) d->barred |= 1 << side;
+        return 0;
+    }
+    int ours = side == s->team_side;
+    if (__builtin_popcount((unsigned)suits) > remaining) {
+        if (ours) { d->pending = remaining; return 0; }
+        cante_sets(suits, 0, s->trump, remaining, 0, sets); /* the policy: its first set is legal */
+        suits = sets[0];
+    }
+    d->sung |= suits;
+    return ours ? set_points(s, suits) : 0;
 }
 
 static int play(State *s, int seat, int c) {
@@ -162,25 +207,18 @@ static int play(State *s, int seat, int c) {
     if (d->tlen < s->n) return 0;
     int w = d->winning, points = 0;
     for (int i = 0; i < s->n; i++) points += POINTS(d->trick[i]);
-    int more = d->hands[w] != 0 || d->stock_pos < s->stock_len;
+    int drew = d->stock_pos < s->stock_len, more = d->hands[w] != 0 || drew;
     if (!more) points += s->bonus;
-    int ours = s->team >> w & 1;
-    int gained = ours ? points : 0;
+    int gained = s->team >> w & 1 ? points : 0;
     int side = s->side_of[w];
-    if (s->sing && more) {
-        int sung_now = 0;
-        if (!(d->barred >> side & 1)) {
-            int cantes = declare(s, side, &sung_now);
-            if (ours) gained += cantes;
-        }
-        if (s->bar_silent && !sung_now && !(d->won >> side & 1)) d->barred |= 1 << side;
-    }
-    d->won |= 1 << side;
     for (int i = 0; i < s->n && d->stock_pos < s->stock_len; i++) /* the draw, the winner first (Deal._draw) */
         d->hands[(w + i) % s->n] |= 1ULL << s->stock[d->stock_pos++];
     d->tlen = 0;
     d->leader = w;
     d->led = d->high_led = d->high_trump = d->winning = -1;
+    if (s->sing && more) /* the window opens after the draw, on the hands it filled (Deal._finish_trick) */
+        gained += window(s, side, drew, s->limit, !(d->won >> side & 1));
+    d->won |= 1 << side;
     return gained;
 }
 
@@ -279,16 +317,14 @@ static void bounds(const State *s, int only, int *least, int *most) {
     *most = s->bonus + card_points(ours | theirs | stock) - card_points(sure_theirs);
     if (s->team >> s->d.leader & 1) *least += quick;
     else *most -= quick;
-    if (s->sing)
-        for (int suit = 0; suit < 4; suit++) {
-            if (s->d.sung >> suit & 1) continue;
-            u64 pair = REY_CABALLO(suit);
-            for (int i = 0; i < s->n; i++)
-                if ((s->d.hands[i] & pair) == pair) {
-                    *most += suit == s->trump ? s->cuarenta_points : s->cante_points;
-                    break;
-                }
-        }
+    int side = s->team_side;
+    if (s->sing && !(s->d.barred >> side & 1) && !(s->only_after_draw && s->d.stock_pos == s->stock_len)) {
+        int closed = s->d.sung | s->lost[side];
+        u64 reach = ours | stock;
+        for (int suit = 0; suit < 4; suit++)
+            if (!(closed >> suit & 1) && (reach & REY_CABALLO(suit)) == REY_CABALLO(suit))
+                *most += suit == s->trump ? s->cuarenta_points : s->cante_points;
+    }
 }
 
 /* True if an opponent of the mover still to play in this trick could beat card c (duties aside). */
@@ -349,6 +385,27 @@ static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[
     return count;
 }
 
+static int node(State *s, int alpha, int beta, int only);
+
+/* The node of a pending window of the side valued: each maximal legal set of cantes, maximising. */
+static int choose(State *s, int alpha, int beta, int only) {
+    Dyn *d = &s->d;
+    int remaining = d->pending, forty, sets[16], best = -1, sung = d->sung;
+    d->pending = 0;
+    int suits = singable(s, s->side_of[d->leader], &forty);
+    int count = cante_sets(suits, forty, s->trump, remaining, s->forty_first, sets);
+    for (int i = 0; i < count; i++) {
+        d->sung = sung | sets[i];
+        int points = set_points(s, sets[i]);
+        int v = points + node(s, alpha - points, beta - points, only);
+        if (v > best) { best = v; if (v > alpha) alpha = v; }
+        if (alpha >= beta) break;
+    }
+    d->sung = sung;
+    d->pending = remaining;
+    return best;
+}
+
 static int node(State *s, int alpha, int beta, int only) {
     Table *t = s->t;
     Dyn *d = &s->d;
@@ -358,6 +415,7 @@ static int node(State *s, int alpha, int beta, int only) {
     u64 k[3];
     int low = 0, high = UNKNOWN_HIGH; /* the entry's bounds as probed: a deeper node may overwrite the slot */
     if (start) {
+        if (d->pending) return choose(s, alpha, beta, only);
         seat = d->leader;
         if (!d->hands[seat]) return 0;
         int last = last_trick(s);
@@ -476,7 +534,10 @@ static PyObject *Table_search(Table *self, PyObject *args) {
     s.d.sung = (int)v[P_SUNG]; s.d.barred = (int)v[P_BARRED];
     for (int i = 0; i < 4; i++) s.lost[i] = (int)(v[P_LOST] >> (4 * i) & 15);
     s.d.won = (int)v[P_WON_BEFORE];
-    for (int i = 0; i < 4; i++) s.blocked[i] = (u64)v[P_BLOCKED0 + i];
+    for (int i = 0; i < 4; i++) s.blocked |= (u64)v[P_BLOCKED0 + i]; /* a blocked card is in its drawer's hand */
+    s.forty_first = (int)v[P_FORTY_FIRST];
+    s.only_after_draw = (int)v[P_ONLY_AFTER_DRAW];
+    s.team_side = s.side_of[s.team ? __builtin_ctz((unsigned)s.team) : 0];
     s.stock_len = (int)v[P_STOCK_LEN];
     s.free_play = (int)v[P_FREE_PLAY];
     if (s.stock_len < 0 || s.stock_len > MAX_STOCK) {
@@ -487,6 +548,8 @@ static PyObject *Table_search(Table *self, PyObject *args) {
         s.stock[i] = (int)(v[P_STOCK0 + i / STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63);
         if (s.stock[i] >= 40) { PyErr_SetString(PyExc_ValueError, "bad card in the stock"); return NULL; }
     }
+    if (v[P_BLOCK_LAST_DRAWN] && s.stock_len)
+        for (int i = s.stock_len - ((s.stock_len - 1) % s.n + 1); i < s.stock_len; i++) s.blocked_last |= 1ULL << s.stock[i];
     s.stock_after[s.stock_len] = 0;
     for (int i = s.stock_len - 1; i >= 0; i--) s.stock_after[i] = s.stock_after[i + 1] | 1ULL << s.stock[i];
     s.d.stock_pos = 0;
@@ -508,7 +571,11 @@ static PyObject *Table_search(Table *self, PyObject *args) {
         }
         s.d.trick[s.d.tlen++] = c;
     }
-    return PyLong_FromLong(node(&s, alpha, beta, only));
+    if (!(s.sing && v[P_WINDOW_OPEN] && trick_len == 0)) return PyLong_FromLong(node(&s, alpha, beta, only));
+    int cantes = (int)v[P_WINDOW_CANTES];
+    int gained = window(&s, s.side_of[s.d.leader], (int)v[P_WINDOW_AFTER_DRAW], s.limit - cantes,
+                        v[P_WINDOW_FIRST_WIN] && !cantes);
+    return PyLong_FromLong(gained + node(&s, alpha - gained, beta - gained, only));
 }
 
 static PyObject *Table_clear(Table *self, PyObject *Py_UNUSED(ignored)) {

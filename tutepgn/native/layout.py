@@ -33,7 +33,8 @@ PACKED_FIELDS = ("players", "trump", "hand0", "hand1", "hand2", "hand3", "leader
                  "trick2", "trick3", "team", "duties", "sides", "sing", "cante_points", "cuarenta_points",
                  "cantes_per_trick", "last_trick_bonus", "bar_silent_first_win", "sung", "barred", "lost",
                  "won_before", "blocked0", "blocked1", "blocked2", "blocked3", "stock_len", "free_play",
-                 *(f"stock{i}" for i in range(STOCK_WORDS)))
+                 *(f"stock{i}" for i in range(STOCK_WORDS)), "forty_first", "only_after_draw", "block_last_drawn",
+                 "window_open", "window_cantes", "window_after_draw", "window_first_win")
 """The layout of a packed solver position (``Position.packed``), which both searches read."""
 
 REPLAY_OPTIONS = ("players", "sides", "side0", "side1", "side2", "side3", "free_play_while_stock", "duties",

@@ -18,11 +18,12 @@ from typing import Literal
 from ..engine import Deal
 from ..events import Action, Cante, Exchange, Play, Tute
 from ..match import Match
+from ..policy import choose
 from ..notation import SEAT_TAGS, Record
 from ..rules import Ruleset
 
 Bot = Callable[[Deal, random.Random], Action]
-BotName = Literal["random", "greedy"]
+BotName = Literal["random", "greedy", "heuristic"]
 
 
 def random_bot(deal: Deal, rng: random.Random) -> Action:
@@ -46,7 +47,12 @@ def greedy_bot(deal: Deal, rng: random.Random) -> Action:
     return rng.choice(actions)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+def heuristic_bot(deal: Deal, rng: random.Random) -> Action:
+    """A decent club player: :func:`tutepgn.policy.choose` (deterministic; ``rng`` is not used)."""
+    return choose(deal)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "heuristic": heuristic_bot}
 
 
 def play_out(deal: Deal, bot: Bot, rng: random.Random) -> Deal:

@@ -1,0 +1,353 @@
+"""The worlds a seat cannot tell apart: what it knew, worlds dealt to agree with it, and how likely each is.
+
+A player sees only their own hand, the cards played, the turned card, the
+cantes sung and what the others' plays showed (a seat that did not follow,
+trump or beat when the duties made it must holds no such card).
+:func:`knowledge` reads that from a deal's log; :func:`sample_worlds` deals the
+unseen cards to the other seats (and, with 2 players while the stock has
+cards, puts the stock in an order) in ways that agree with all of it, each
+checked by replaying the whole log from a starting deal that leads to it
+(:func:`starting_deal`, :func:`world_deal`).  Seeded: the same seed gives the
+same worlds.
+
+:func:`log_likelihood` is how likely the others' actions so far were in a
+world under the play model of :mod:`tutepgn.policy`; :func:`weighted_worlds`
+turns it into normalised weights (the ``--inference`` of the analysis).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from ..cards import BIT, Card, Mask, cards_in
+from ..declarations import CANTE_PAIRS
+from ..duties import play_duty
+from ..engine import Deal
+from ..errors import IllegalAction
+from ..events import Cante, Exchange, Play
+from ..i18n import gettext as _
+from ..policy import TEMPERATURE, probabilities
+from .position import trick_state
+
+CANDIDATES = 4
+"""With inference, the worlds drawn and weighted for each one kept (``bench/inference.py``: 80 drawn for 20
+kept find the true holders and the true best card more often than 20 weighted, and are less overconfident)."""
+MAX_TRIES = 200
+"""Dealings tried for one world before giving up: the constraints are rarely that tight."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a seat knew of the others' hands before its play: the unseen cards and where each may be."""
+    seat: int
+    known: tuple[Mask, ...]
+    """Per seat, the cards of its hand the mover knows are there (all of the mover's own)."""
+    unseen: Mask
+    """The cards whose place the mover does not know."""
+    excluded: tuple[Mask, ...]
+    """Per seat, the unseen cards its plays showed it does not hold."""
+    counts: tuple[int, ...]
+    """Per seat, how many unseen cards it holds."""
+    in_stock: int = 0
+    """How many unseen cards the stock holds (all but the turned card at its bottom, which is seen)."""
+    bottom: Card | None = None
+    """The turned card at the bottom of the stock, while it has cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One way the cards the mover did not see may lie: the hands now and the stock's order (the next drawn first)."""
+    hands: tuple[Mask, ...]
+    stock: tuple[Card, ...] = ()
+
+
+def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
+    """What ``seat`` (default: the seat to move) knows of the hands in ``deal`` now, read from the deal's log.
+
+    Replays the log from the start: a card a seat played when the duties
+    bound it, with the stock empty, excludes every card that would have
+    obliged another play (:func:`tutepgn.duties.play_duty` asked with the card
+    and each candidate; while the stock has cards a seat may draw what it
+    lacked, and the replay of each world checks those plays); a cante shows
+    its rey and caballo; the turned card is seen: in the dealer's hand, under
+    the stock, or in the hand of whoever took it by an exchange.
+    """
+    r = deal.rules
+    n = r.players
+    me = deal.turn if seat is None else r.seat(seat)
+    known = [0] * n
+    known[me] = deal.hands[me]
+    excluded = [0] * n
+    replayed = deal.restart()
+    if not replayed.stock and replayed.hands[replayed.dealer] >> replayed.turned & 1:
+        known[replayed.dealer] |= BIT[replayed.turned]
+    for action in deal.log:
+        if type(action) is Cante:
+            known[action.seat] |= CANTE_PAIRS[action.suit]
+        elif type(action) is Exchange:
+            known[action.seat] |= BIT[replayed.turned]
+        elif type(action) is Play and action.seat != me and not replayed.stock_left:
+            excluded[action.seat] |= _shown_absent(replayed, action)
+        replayed.apply(action)
+    live = 0
+    for s in range(n):
+        known[s] &= deal.hands[s]
+        live |= deal.hands[s]
+    bottom = deal.stock[-1] if deal.stock_left else None
+    in_stock = max(deal.stock_left - 1, 0)
+    for c in deal.stock[deal.stock_pos:-1]:
+        live |= BIT[c]
+    unseen = live & ~sum(known)
+    holders = [s for s in range(n) if deal.hands[s].bit_count() > known[s].bit_count()] + [n] * bool(in_stock)
+    if len(holders) == 1 and holders[0] < n:  # one seat holds every unseen card (2 players, the stock empty)
+        known[holders[0]] |= unseen
+        unseen = 0
+    return Knowledge(me, tuple(known), unseen, tuple(e & unseen for e in excluded),
+                     tuple(deal.hands[s].bit_count() - known[s].bit_count() for s in range(n)), in_stock, bottom)
+
+
+def _shown_absent(deal: Deal, play: Play) -> Mask:
+    """The cards whose holding would have made ``play`` illegal where it was made."""
+    led, high_led, high_trump, winning = trick_state(deal.trick, deal.leader, deal.trump, deal.rules.players)
+    partner = winning >= 0 and winning != play.seat and deal.rules.side_of(winning) == deal.rules.side_of(play.seat)
+    absent = 0
+    for x in range(40):
+        if x != play.card and not play_duty(BIT[play.card] | BIT[x], led, high_led, high_trump, deal.trump,
+                                            partner, deal.rules)[0] >> play.card & 1:
+            absent |= BIT[x]
+    return absent
+
+
+def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None) -> list[World]:
+    """``count`` worlds (the hands now, and the stock's order while it has cards) that agree with what ``seat``
+    (default: the mover) knows.
+
+    Each is checked by replaying the whole log from the world's starting deal
+    under the engine's rules: every play and declaration of the others is legal in it.
+    """
+    info = knowledge(deal, seat)
+    rng = random.Random(seed)
+    worlds: list[World] = []
+    for _world in range(count):
+        for _try in range(MAX_TRIES):
+            world = _deal_unseen(info, rng)
+            if world is not None and replays(deal, world):
+                worlds.append(world)
+                break
+        else:
+            raise ValueError(_("no world found in {tries} tries that agrees with what the mover knew", tries=MAX_TRIES))
+    return worlds
+
+
+def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
+    """One random dealing of the unseen cards (the most constrained first), or None at a dead end.
+
+    The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.
+    """
+    room = [*info.counts, info.in_stock]
+    hands = [*info.known, 0]
+    excluded = (*info.excluded, 0)
+    holders = range(len(room))
+    cards = cards_in(info.unseen)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(1 for s in holders if room[s] and not excluded[s] >> c & 1))
+    for c in cards:
+        seats = [s for s in holders if room[s] > 0 and not excluded[s] >> c & 1]
+        if not seats:
+            return None
+        s = rng.choices(seats, weights=[room[s] for s in seats])[0]
+        hands[s] |= BIT[c]
+        room[s] -= 1
+    stock = cards_in(hands.pop())
+    rng.shuffle(stock)
+    return World(tuple(hands), () if info.bottom is None else (*stock, info.bottom))
+
+
+def replays(deal: Deal, world: World) -> bool:
+    """Whether the deal's log is legal from a starting deal that leads to ``world`` now."""
+    return world_deal(deal, world) is not None
+
+
+def world_deal(deal: Deal, world: World) -> Deal | None:
+    """``deal`` as it would stand in ``world``: a starting deal that leads to it with the log replayed, or None.
+
+    The deal's own world replays by construction (its log was applied to it).
+    Without a stock (3 and 4 players) the starting hands are the hands now and
+    the cards each seat played.  With a stock, :func:`starting_deal` places
+    each seat's cards in its hand dealt or in one of its draws.  None when
+    some action of the log is illegal from there, or it leads elsewhere.
+    """
+    start = _start(deal, world)
+    if start is None:
+        return None
+    try:
+        for action in deal.log:
+            start.apply(action)
+    except (IllegalAction, ValueError):
+        return None
+    if tuple(start.hands) != world.hands or tuple(start.stock[start.stock_pos:]) != world.stock:
+        return None
+    return start
+
+
+def _start(deal: Deal, world: World) -> Deal | None:
+    """The starting deal of ``world`` (the deal's own start for the deal's own world)."""
+    if world.hands == tuple(deal.hands) and world.stock == tuple(deal.stock[deal.stock_pos:]):
+        return deal.restart()
+    if deal.initial_stock:
+        return starting_deal(deal, world)
+    played = [0] * deal.rules.players
+    for action in deal.log:
+        if type(action) is Play:
+            played[action.seat] |= BIT[action.card]
+    try:
+        return Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned, deal.dealer,
+                    first_of_match=deal.first_of_match)
+    except ValueError:
+        return None
+
+
+def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperature: float = TEMPERATURE) -> float:
+    """The log of how likely the other seats' actions so far were in ``world``, under :func:`tutepgn.policy.probabilities`.
+
+    The log is replayed from the world's starting deal; at each action taken
+    by a seat other than ``seat`` (default: the seat to move) the model's
+    probability of that action among all legal ones (declarations included)
+    is multiplied in.  ``seat``'s own actions are left out: the model reads
+    only the actor's hand and what is public, so they are equally likely in
+    every world.  -inf when the world does not replay.
+    """
+    me = deal.turn if seat is None else seat
+    start = _start(deal, world)
+    if start is None:
+        return -math.inf
+    total = 0.0
+    try:
+        for action in deal.log:
+            if action.seat != me:
+                total += math.log(probabilities(start, temperature)[action])
+            start.apply(action)
+    except (IllegalAction, ValueError, KeyError):
+        return -math.inf
+    return total
+
+
+def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: bool = False,
+                    seat: int | None = None, temperature: float = TEMPERATURE,
+                    candidates: int | None = None) -> tuple[list[World], list[float]]:
+    """Sampled worlds and their normalised weights: ``count`` even ones, or with ``inference`` weighted by
+    :func:`log_likelihood`.
+
+    The weights are those of self-normalised importance sampling: the worlds
+    are drawn (nearly) uniformly among those that agree with what ``seat``
+    knew, and each is weighted by how likely the others' actions were in it.
+    With ``inference``, ``candidates`` worlds (default :data:`CANDIDATES`
+    times ``count``; 0 or ``count``: no more than ``count``) are drawn and weighted, and ``count`` of them are kept by systematic
+    resampling (seeded): a world is kept as many times as its weight is worth,
+    and each distinct world kept is returned once with its share of the
+    ``count`` draws as its weight.  The solver then spends its ``count``
+    searches (or fewer) on the likely worlds, at the price of the candidates'
+    likelihoods, which cost far less than a search.
+    """
+    drawn = count if not inference else CANDIDATES * count if candidates is None else max(count, candidates)
+    worlds = sample_worlds(deal, drawn, seed, seat)
+    if not inference:
+        return worlds, [1 / len(worlds)] * len(worlds)
+    logs = [log_likelihood(deal, w, seat, temperature) for w in worlds]
+    top = max(logs)
+    raw = [math.exp(v - top) for v in logs]
+    total = sum(raw)
+    weights = [r / total for r in raw]
+    if drawn == count:
+        return worlds, weights
+    kept = [0] * drawn
+    step = 1 / count
+    at = random.Random(f"{seed}:resample").random() * step
+    cumulative = 0.0
+    for i, w in enumerate(weights):
+        cumulative += w
+        while at < cumulative and sum(kept) < count:
+            kept[i] += 1
+            at += step
+    kept[max(range(drawn), key=weights.__getitem__)] += count - sum(kept)  # rounding at the very end
+    chosen = [i for i in range(drawn) if kept[i]]
+    return [worlds[i] for i in chosen], [kept[i] / count for i in chosen]
+
+
+def effective_size(weights: list[float]) -> float:
+    """The effective sample size of normalised weights, ``1 / sum(w^2)``: how many even worlds they are worth."""
+    return 1 / sum(w * w for w in weights)
+
+
+def starting_deal(deal: Deal, world: World) -> Deal | None:
+    """A starting deal (hands dealt, the whole stock's order) whose log leads to ``world``, or None if none is found.
+
+    A seat whose hand in the world is its hand in the deal keeps its own
+    history (the mover's: the draws it saw).  Each other seat's cards (held
+    now, played, sung, given in an exchange) go to its dealt hand or to one
+    of its draws that came before the card was needed, the latest first and
+    the cards of its cantes before the others (a pair held at an earlier won
+    trick and not sung then is lost under some rules); the last card of the
+    stock, seen by all, stays where it was drawn.  The caller replays the log
+    from it under the engine.
+    """
+    n = deal.rules.players
+    replayed = deal.restart()
+    needed: list[dict[Card, int]] = [{} for _ in range(n)]  # per seat, card -> the trick it was needed by
+    received: list[set[Card]] = [set() for _ in range(n)]  # cards taken by an exchange: not dealt nor drawn
+    draws: list[tuple[int, Card, int]] = []  # (seat, card drawn in the deal, the trick from which it is held)
+    sung: Mask = 0
+
+    def need(seat: int, c: Card, trick: int) -> None:
+        if c not in received[seat]:
+            needed[seat][c] = min(trick, needed[seat].get(c, trick))
+
+    for action in deal.log:
+        trick = len(replayed.tricks)
+        if isinstance(action, Play):
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+        elif isinstance(action, Cante):
+            sung |= CANTE_PAIRS[action.suit]
+            for c in cards_in(CANTE_PAIRS[action.suit]):
+                need(action.seat, c, trick)
+        elif isinstance(action, Exchange):
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+            received[action.seat].add(replayed.turned)
+        position = replayed.stock_pos
+        replayed.apply(action)
+        for i in range(position, replayed.stock_pos):
+            draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
+    bottom = len(deal.stock) - 1
+    drawn = [c for _, c, _ in draws]
+    hands = list(deal.initial_hands)
+    for seat in range(n):
+        if world.hands[seat] == deal.hands[seat]:
+            continue
+        for c in cards_in(world.hands[seat]):
+            need(seat, c, len(deal.tricks))
+        slots = [(0, -1)] * deal.initial_hands[seat].bit_count() + [
+            (held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat and i != bottom]
+        if bottom < len(draws) and draws[bottom][0] == seat:
+            needed[seat].pop(draws[bottom][1], None)  # the turned card's draw is seen by all
+        if len(slots) != len(needed[seat]):
+            return None
+        hands[seat] = 0
+        for c, by in sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, item[0])):
+            fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
+            if not fits:
+                return None
+            _, i = slots.pop(max(fits, key=lambda k: slots[k][0]))
+            if i < 0:
+                hands[seat] |= BIT[c]
+            else:
+                drawn[i] = c
+    stock = [*drawn, *world.stock]
+    stock[-1] = deal.initial_turned
+    try:
+        return Deal(deal.rules, hands, stock, deal.initial_turned, deal.dealer, first_of_match=deal.first_of_match)
+    except ValueError:
+        return None
