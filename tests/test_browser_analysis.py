@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
+from tutepgn.analysis.model import AnalysisModel
+from tutepgn.analysis.version import ANALYSIS_VERSION
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 
@@ -71,7 +73,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def analysis() -> dict[str, Any]:
-    return dict(json.loads(FIXTURE.read_text(encoding="utf-8")))
+    """The fixture, checked against the analysis's own JSON model: the page is tested on the keys it will get."""
+    fixture = dict(json.loads(FIXTURE.read_text(encoding="utf-8")))
+    assert AnalysisModel.model_validate(fixture).model_dump(mode="json").keys() == fixture.keys()
+    assert fixture["version"] == ANALYSIS_VERSION
+    return fixture
 
 
 def _open(browser: Browser, site: tuple[str, int], analysis: dict[str, Any], lang: str,
@@ -314,3 +320,50 @@ def test_a_line_whose_cards_name_their_seats(browser: Browser, site: tuple[str, 
     expect(page.locator("#note .illegal")).to_have_count(0)
     assert errors == []
     page.context.close()
+
+
+REAL = ROOT / "samples" / "playcard-exchange-and-late-cante.tpgn"
+
+
+def test_the_real_analysis_of_a_two_player_deal(browser: Browser, tmp_path: Path) -> None:
+    """No fixture: the service analyses a 2-player deal (a cante sung late, an exchange); each play the analysis
+    valued is in the graph, its mark in words, and a real best line replays legally to the deal's end."""
+    import httpx
+
+    db = tmp_path / "archive.duckdb"
+    archive = Archive(db)
+    archive.import_sources([REAL])
+    archive.close()
+    with serving(create_app(Settings(db=db))) as url:
+        deal = httpx.get(url + "/api/v1/deals", timeout=30).json()["items"][0]["id"]
+        page = browser.new_context(**PHONE).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{url}/deals/{deal}?lang=es")
+        expect(page.locator("#replay")).to_have_attribute("data-analysis", "ready", timeout=120_000)
+        found = httpx.get(f"{url}/api/v1/deals/{deal}/analysis", timeout=120).json()
+        analysis = found.get("analysis", found)
+        AnalysisModel.model_validate(analysis)
+        valued = [p for p in analysis["plays"] if p["win_before"] is not None]
+        expect(page.locator("#eval-graph circle[data-frame]")).to_have_count(len(valued))
+        expect(page.locator("#eval-graph svg polyline")).to_have_count(len(analysis["sides"]))
+        for p in valued:
+            if p["mark"]:
+                expect(page.locator(f'#moves button[data-index="{p["index"] + 1}"] .dd')).to_contain_text(
+                    {"?!": "imprecisión", "?": "error", "??": "error grave"}[p["mark"]])
+        play = next((p for p in valued if p["best_line"]), valued[-1])
+        page.locator(f'#moves button[data-index="{play["index"] + 1}"]').click()
+        expect(page.locator("#play-analysis")).to_contain_text(play["card"])
+        if not play["best_line"]:  # an analysis without best lines offers none
+            expect(page.get_by_role("button", name="Ver la mejor línea")).to_have_count(0)
+        else:
+            page.get_by_role("button", name="Ver la mejor línea").click()
+            expect(page.locator("#replay")).to_have_attribute("data-line", "on")
+            page.keyboard.press("End")
+            expect(page.locator("#note .over")).to_be_visible()
+            expect(page.locator("#note .illegal")).to_have_count(0)
+            page.keyboard.press("Escape")
+        expect(page.locator("#frame-index")).to_have_text(str(play["index"] + 1))
+        assert "[%" not in page.locator("body").inner_text()
+        assert errors == []
+        page.context.close()
