@@ -10,6 +10,7 @@ share one Jinja environment (:data:`PAGES`) with ``_``/``ngettext`` and the lang
 from __future__ import annotations
 
 import json
+import re
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode
@@ -45,8 +46,24 @@ def number(n: int) -> str:
     return format_decimal(n, locale=i18n.language())
 
 
+COMMAND = re.compile(r"\s*\[%[^\]]*\]")
+COMMENT = re.compile(r" ?\{[^}]*\}")
+
+
+def without_commands(text: str) -> str:
+    """A record's text as the deal page shows it: the commands embedded in its comments for programs (PGN's
+    ``[%dd 71]``, ``tute analyse --annotate``'s) left out, and a comment that held nothing else with them; the
+    page says the analysis in words, and the downloaded record keeps them."""
+    def plain(comment: re.Match[str]) -> str:
+        kept = COMMAND.sub("", comment.group(0))
+        return "" if kept.strip(" {}") == "" else kept
+
+    return COMMENT.sub(plain, text)
+
+
 PAGES.env.globals.update(_=i18n.gettext, ngettext=i18n.ngettext, language=i18n.language, languages=i18n.LANGUAGES,
                          in_language=in_language, number=number)
+PAGES.env.filters["without_commands"] = without_commands
 
 
 def requested(scope: Scope) -> tuple[str, str | None]:

@@ -13,7 +13,9 @@
  *   string (tutepgn.check.moment) when known.  The script draws the first #replay of the page when it loads;
  *   TuteReplay.mount(element) draws another root (a page that builds its board later calls it).
  *   Events on the root: "tute:frame" (detail: the frame shown, sent), "tute:show" (detail: a frame to show,
- *   received).
+ *   received), "tute:line" (detail: {frames, from}: another line of play drawn on the same board, from frame
+ *   `from`, until "tute:leave" brings the deal back at the frame shown before; analysis.js's best line).
+ *   While a line is shown the root has data-line="on": the move list, the score sheet and the URL stay the deal's.
  *
  * The URL says what is shown and follows the navigation: ?frame=20 (or #t5: the first card of trick 5;
  * #frame-20 as older links wrote it) and ?seat=S (only S's hand face up, like a kibitzer).
@@ -47,9 +49,31 @@
     return '<span class="annotation"' + (word ? ' title="' + esc(word) + '"' : "") + ">" + esc(f.annotation) + "</span>";
   }
 
-  /* The record's comments on the frame's event (on the first frame: its comments on the deal). */
+  /* A comment's embedded commands (PGN's [%cmd ...], as `tute analyse --annotate` writes them: [%dd 71]
+   * [%best 1O 12O] [%win 0.63], and [%pimc 64.5] of the first version) in words; a command this page does not know
+   * is left out, never shown raw. */
+  function commandWords(name, value) {
+    if (name === "dd") return t("with every hand visible (a cartas vistas): {points} points", { points: value });
+    if (name === "best") return t("best: {cards}", { cards: value });
+    if (name === "pimc") return t("from what the player could know: {points} points", { points: value });
+    if (name === "win" && /^[\d.]+$/.test(value)) {
+      return t("chance of winning the deal after it: {percent}%", { percent: Math.round(100 * parseFloat(value)) });
+    }
+    return "";
+  }
+
+  /* The record's comments on the frame's event (on the first frame: its comments on the deal), commands in words. */
   function commentsHTML(f) {
-    return f.comments.map(function (c) { return '<q class="comment">' + esc(c) + "</q>"; }).join(" ");
+    return f.comments.map(function (c) {
+      var words = [];
+      var text = c.replace(/\[%(\w+)\s*([^\]]*)\]/g, function (whole, name, value) {
+        var said = commandWords(name, value.trim());
+        if (said) words.push(said);
+        return "";
+      }).replace(/\s+/g, " ").trim();
+      if (text) words.unshift(text);
+      return words.length ? '<q class="comment">' + notation(words.join(" · ")) + "</q>" : "";
+    }).join(" ");
   }
 
   /* The frame a URL asks for: ?frame=N, #t5 (trick 5's first card), #frame-N; else the first. */
@@ -75,6 +99,8 @@
     if (!frames.length) return null;
     var last = frames.length - 1;
     var cur = -1;
+    var lo = 0;        // the first frame one may step back to (a line shown: the frame it starts from)
+    var kept = null;   // while a line is shown: the deal's frames and the frame shown before it
     var viewer = "";   // the seat whose view is shown ("": every hand face up)
     var timer = null;
     var $ = function (sel) { return root.querySelector(sel); };
@@ -151,7 +177,7 @@
     function setText(sel, text) { var el = $(sel); if (el) el.textContent = text; }
 
     function show(i) {
-      i = Math.max(0, Math.min(last, i));
+      i = Math.max(lo, Math.min(last, i));
       if (i === cur) return;
       cur = i;
       draw();
@@ -160,6 +186,7 @@
     function draw() {
       var i = cur, f = frames[i];
       setText("#frame-index", String(i));
+      setText("#frame-count", String(last));
       root.dataset.frame = String(i);
       root.dataset.viewer = viewer;
 
@@ -208,13 +235,13 @@
       setText("#trick-no", String(f.trick_no));
 
       // The running score: points so far; at the last frame, the score sheet's totals.
-      var values = (i === last && sheetTotals) ? sheetTotals : (f.over && f.totals) ? f.totals : f.points;
+      var values = (i === last && sheetTotals && !kept) ? sheetTotals : (f.over && f.totals) ? f.totals : f.points;
       f.sides.forEach(function (side, k) {
         var el = root.querySelector('#score [data-side="' + side + '"]');
         if (el) el.textContent = String(values[k]);
       });
       var score = $("#score");
-      if (score) score.classList.toggle("final", i === last && (f.over || !!sheetTotals));
+      if (score) score.classList.toggle("final", i === last && (f.over || (!!sheetTotals && !kept)));
 
       // What happened, and the declarations so far.
       var note = $("#note");
@@ -245,28 +272,28 @@
 
       // The move list and the buttons.
       items.forEach(function (b) {
-        var here = parseInt(b.dataset.index, 10) === i;
+        var here = !kept && parseInt(b.dataset.index, 10) === i;
         b.classList.toggle("current", here);
         if (here) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
       });
-      var active = items[i];
+      var active = kept ? null : items[i];
       if (active && moves) {
         var li = active.parentNode, top = li.offsetTop - moves.offsetTop;
         if (top < moves.scrollTop || top + li.offsetHeight > moves.scrollTop + moves.clientHeight) {
           moves.scrollTop = Math.max(0, top - moves.clientHeight / 2);
         }
       }
-      ["#first", "#prev"].forEach(function (s) { var b = $(s); if (b) b.disabled = i === 0; });
+      ["#first", "#prev"].forEach(function (s) { var b = $(s); if (b) b.disabled = i === lo; });
       ["#next", "#last"].forEach(function (s) { var b = $(s); if (b) b.disabled = i === last; });
       var sheet = $("#final-sheet");
-      if (sheet) sheet.hidden = i !== last;
+      if (sheet) sheet.hidden = i !== last || !!kept;
       followURL();
       root.dispatchEvent(new CustomEvent("tute:frame", { detail: i }));  // analysis.js follows the frame
     }
 
     /* The URL follows: ?frame=N&seat=S beside the page's own parameters (a shared deal's d=). */
     function followURL() {
-      if (!history.replaceState || root !== document.getElementById("replay")) return;
+      if (!history.replaceState || root !== document.getElementById("replay") || kept) return;
       var params = new URLSearchParams(location.search);
       params.set("frame", String(cur));
       if (viewer) params.set("seat", viewer); else params.delete("seat");
@@ -312,12 +339,12 @@
     if (seatChoice) seatChoice.addEventListener("change", function () { view(seatChoice.value); });
 
     /* -- Controls ------------------------------------------------------------------- */
-    on("#first", "click", function () { stop(); show(0); });
+    on("#first", "click", function () { stop(); show(lo); });
     on("#prev", "click", function () { stop(); show(cur - 1); });
     on("#next", "click", function () { stop(); show(cur + 1); });
     on("#last", "click", function () { stop(); show(last); });
     document.addEventListener("keydown", function (ev) {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented) return;
       var target = ev.target;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       if (ev.key === " " && !(target && /^(BUTTON|A)$/.test(target.tagName))) {
@@ -325,13 +352,36 @@
         if (timer === null) start(); else stop();
         return;
       }
-      var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: last }[ev.key];
+      var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: lo, End: last }[ev.key];
       if (to === undefined) return;
       ev.preventDefault();
       stop();
       show(to);
     });
     root.addEventListener("tute:show", function (ev) { stop(); show(ev.detail); });  // analysis.js's graph asks
+
+    /* -- Another line on the same board (analysis.js's best line), then back to the deal ---------------- */
+    function redraw(i) { cur = -1; show(i); }
+    root.addEventListener("tute:line", function (ev) {
+      stop();
+      if (!kept) kept = { frames: frames, last: last, cur: cur };
+      frames = ev.detail.frames;
+      last = frames.length - 1;
+      lo = Math.max(0, Math.min(last, ev.detail.from));
+      root.dataset.line = "on";
+      redraw(lo);
+    });
+    root.addEventListener("tute:leave", function () {
+      if (!kept) return;
+      stop();
+      frames = kept.frames;
+      last = kept.last;
+      lo = 0;
+      var back = kept.cur;
+      kept = null;
+      delete root.dataset.line;
+      redraw(back);
+    });
 
     view(new URLSearchParams(location.search).get("seat") || "");
     show(frameFromURL(frames));
