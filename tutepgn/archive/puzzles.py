@@ -294,7 +294,7 @@ def explain(card: str, correct: bool, answer: Answer, lost: float | None) -> str
     """The verdict in a sentence: why the chosen card is right or what it gives away, and what the card played
     cost."""
     best = " ".join(answer.best)
-    where = _("over the hands you could not see") if answer.by == "pimc" else _("a cartas vistas")
+    where = _("over the deals you could not tell apart") if answer.by == "pimc" else _("with every hand visible")
     played = _("In the deal, {played} lost {amount}.", played=answer.played, amount=amount(answer.measure, answer.loss))
     if correct:
         return _("Right: {card} is among the best cards ({best}), valued {where}.", card=card, best=best,
