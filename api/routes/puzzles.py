@@ -5,7 +5,7 @@ The list never carries the answer (the card played, the best cards, the best lin
 learn it only by posting a card.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
@@ -40,7 +40,7 @@ def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
     api = APIRouter(prefix="/api/v1", tags=["puzzles"])
     pages = APIRouter(include_in_schema=False)
-    missing = {404: {"model": Problem, "description": "No such player, or none of their deals is analysed "
+    missing: dict[int | str, dict[str, Any]] = {404: {"model": Problem, "description": "No such player, or none of their deals is analysed "
                                                       "(`tute archive analyse`)."}}
 
     def listed(view: Archive, name: str, limit: int) -> list[Puzzle]:

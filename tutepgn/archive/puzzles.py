@@ -212,7 +212,8 @@ def _puzzle(stored: _Stored, play: dict[str, Any], text: str, name: str) -> Puzz
     deal = position(text, index)
     seat = int(play["seat"])
     moment = Moment.of(deal, seat=seat)
-    frame = frame_data(moment.frame())
+    shown = moment.frame()
+    frame = frame_data(shown)
     frame["position"] = moment.text()
     measure, loss = measured(play) or ("cost", 0.0)
     best, by = best_cards(play, measure)
@@ -220,7 +221,7 @@ def _puzzle(stored: _Stored, play: dict[str, Any], text: str, name: str) -> Puzz
     puzzle = Puzzle(id=f"{stored.deal_id}-{index}", deal_id=stored.deal_id, index=index, trick=int(play["trick"]),
                     seat=letter, player=name, players=stored.players, rules=deal.rules.spec, position=moment.text(),
                     frame=frame, hand=list(moment.hands[seat]), legal=deal.legal_plays().codes(),
-                    table=[(str(s), str(c)) for s, c in frame["table"]], trump=moment.trump,
+                    table=[(s, c) for s, c in shown.table], trump=moment.trump,
                     measure=measure, loss=round(loss, 4))
     puzzle._answer = Answer(played=play["card"], best=best, by=by, best_line=play.get("best_line"), measure=measure,
                             loss=round(loss, 4))
