@@ -28,6 +28,7 @@ from ..check.replay import frame_data
 from ..errors import NotAnalysed, UnknownPlayer, UnknownPuzzle
 from ..i18n import gettext as _
 from ..notation import parse_record
+from ..analysis.version import ANALYSIS_VERSION
 from .analyses import VERSION_KEY
 from .names import SEAT_COLUMN, somewhere
 
@@ -48,6 +49,11 @@ MAX_DEALS = 1000
 """The player's newest analysed deals read for puzzles (each stored analysis is read whole)."""
 TIE = 1e-9
 """Values closer than this are equal (PIMC means are floats)."""
+THIS_VERSION = "split_part(a.version, ':', 1) = ?"
+"""SQL: a stored row of this version of the analysis, whatever its parameters (PIMC's worlds and seed, inference;
+:class:`~tutepgn.archive.analyses.AnalysisKey`)."""
+PREFERRED = "a.version = ? DESC, a.cantes DESC, a.version"
+"""SQL: of a deal's rows, the one made with the library's defaults first, then one counting cantes."""
 
 
 class Answer(BaseModel):
@@ -156,8 +162,9 @@ def card_loss(play: dict[str, Any], measure: Measure, by: str, card: str) -> flo
 
 
 def _seat_analyses(archive: Archive, name: str) -> list[_Stored]:
-    """The player's newest analysed deals (at most :data:`MAX_DEALS`), one stored analysis each (counting
-    cantes when both are stored); :class:`UnknownPlayer` or :class:`NotAnalysed` when there are none."""
+    """The player's newest analysed deals (at most :data:`MAX_DEALS`), one stored analysis each (of this version:
+    the library's default parameters first, else one counting cantes); :class:`UnknownPlayer` or
+    :class:`NotAnalysed` when there are none."""
     where, params = somewhere([name])
     con = archive.con
     if con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0] == 0:  # type: ignore[index]
@@ -165,8 +172,9 @@ def _seat_analyses(archive: Archive, name: str) -> list[_Stored]:
     columns = ", ".join(f"d.{c}" for c in SEAT_COLUMN.values())
     cursor = con.execute(
         f"SELECT a.deal_id, {columns}, a.analysis FROM analyses a JOIN deals d ON d.id = a.deal_id "
-        f"AND a.rules = coalesce(d.rules, '') WHERE a.version = ? AND a.error IS NULL AND {where} "
-        "ORDER BY d.date DESC NULLS LAST, a.deal_id, a.cantes DESC LIMIT ?", [VERSION_KEY, *params, 2 * MAX_DEALS])
+        f"AND a.rules = coalesce(d.rules, '') WHERE {THIS_VERSION} AND a.error IS NULL AND {where} "
+        f"ORDER BY d.date DESC NULLS LAST, a.deal_id, {PREFERRED} LIMIT ?",
+        [str(ANALYSIS_VERSION), *params, VERSION_KEY, 4 * MAX_DEALS])
     found: dict[int, _Stored] = {}
     for deal_id, *names, text in cursor.fetchall():
         if deal_id in found or len(found) >= MAX_DEALS:
@@ -252,8 +260,8 @@ def _found(archive: Archive, puzzle_id: str) -> tuple[Puzzle, dict[str, Any]]:
     columns = ", ".join(f"d.{c}" for c in SEAT_COLUMN.values())
     row = None if deal_id >= 2**63 else archive.con.execute(
         f"SELECT {columns}, a.analysis, d.text FROM analyses a JOIN deals d ON d.id = a.deal_id "
-        "AND a.rules = coalesce(d.rules, '') WHERE a.deal_id = ? AND a.version = ? AND a.error IS NULL "
-        "ORDER BY a.cantes DESC LIMIT 1", [deal_id, VERSION_KEY]).fetchone()
+        f"AND a.rules = coalesce(d.rules, '') WHERE a.deal_id = ? AND {THIS_VERSION} AND a.error IS NULL "
+        f"ORDER BY {PREFERRED} LIMIT 1", [deal_id, str(ANALYSIS_VERSION), VERSION_KEY]).fetchone()
     if row is not None:
         *names, analysis_text, text = row
         analysis = json.loads(analysis_text)
