@@ -169,9 +169,10 @@ def test_version_2_keys_are_read_first_and_pimc_chooses_the_best() -> None:
     assert best_cards(V2_PLAY, "loss") == (["4C"], "pimc")  # by deal-win probability, not by double dummy's 3O
     assert best_cards(V2_PLAY, "pimc_cost") == (["4C"], "pimc")
     assert best_cards({**V2_PLAY, "exact": True}, "loss") == (["3O"], "double_dummy")
-    assert card_loss(V2_PLAY, "loss", "pimc", "1O") == pytest.approx(0.2)
-    assert card_loss(V2_PLAY, "cost", "double_dummy", "4C") == 10
-    assert card_loss(V2_PLAY, "loss", "double_dummy", "4C") is None  # points say no probability
+    assert card_loss(V2_PLAY, "loss", "1O") == pytest.approx(0.2)
+    assert card_loss(V2_PLAY, "pimc_cost", "1O") == pytest.approx(2.5)
+    assert card_loss(V2_PLAY, "cost", "4C") == 10
+    assert card_loss({**V2_PLAY, "pimc": None}, "loss", "4C") is None  # points say no probability
 
 
 def test_a_stored_version_2_analysis_ranks_by_loss_and_gives_its_best_line(db: Path, tmp_path: Path) -> None:

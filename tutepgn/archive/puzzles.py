@@ -145,20 +145,20 @@ def best_cards(play: dict[str, Any], measure: Measure) -> tuple[list[str], Liter
     return list(play.get("best") or []), "double_dummy"
 
 
-def card_loss(play: dict[str, Any], measure: Measure, by: str, card: str) -> float | None:
-    """What ``card`` loses against the best card, in the measure's units, from the stored values; None when
-    they do not value it."""
-    if by == "pimc":
+def card_loss(play: dict[str, Any], measure: Measure, card: str) -> float | None:
+    """What ``card`` loses against the best legal card, in the measure's units, from the stored values: PIMC's
+    deal-win probabilities (``loss``), PIMC's mean points (``pimc_cost``), double dummy's points (``cost``); None
+    when they do not value it."""
+    if measure == "cost":
+        groups = play.get("values") or []
+        values = {c: g.get("value") for g in groups for c in g["cards"]}
+    else:
         key = "win" if measure == "loss" else "mean"
         values = {v["card"]: v.get(key) for v in play.get("pimc") or []}
-        if values.get(card) is None:
-            return None
-        return max(0.0, max(float(v) for v in values.values() if v is not None) - float(values[card]))
-    groups = play.get("values") or []
-    value = next((g["value"] for g in groups if card in g["cards"]), None)
-    if value is None or measure == "loss":  # double-dummy points do not say a probability
+    known = [float(v) for v in values.values() if v is not None]
+    if values.get(card) is None:
         return None
-    return float(max(g["value"] for g in groups) - value)
+    return max(0.0, max(known) - float(values[card]))
 
 
 def _seat_analyses(archive: Archive, name: str) -> list[_Stored]:
@@ -285,7 +285,7 @@ def check_answer(archive: Archive, puzzle_id: str, card: str) -> Verdict:
     position(play["text"], found.index).verify_play(card_from_code(code))  # the engine says why a card is not legal
     answer = found.answer
     correct = code in answer.best
-    lost = card_loss(play, answer.measure, answer.by, code)
+    lost = card_loss(play, answer.measure, code)
     return Verdict(puzzle=found.id, card=code, correct=correct, best=answer.best, by=answer.by, played=answer.played,
                    best_line=answer.best_line, measure=answer.measure, loss=answer.loss,
                    card_loss=None if lost is None else round(lost, 4),
