@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from ..analysis.version import ANALYSIS_VERSION
 from ..cards import card_from_code
 from ..check.moment import Moment
 from ..check.replay import frame_data
 from ..errors import NotAnalysed, UnknownPlayer, UnknownPuzzle
 from ..i18n import gettext as _
 from ..notation import parse_record
-from ..analysis.version import ANALYSIS_VERSION
 from .analyses import VERSION_KEY
 from .names import SEAT_COLUMN, somewhere
 
