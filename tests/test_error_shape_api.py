@@ -101,6 +101,13 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                  ("POST", "/api/v1/replay", {"content": TOO_LARGE}, 413)],
     ("GET", "/matches/{match_id}"): [("GET", "/matches/no-such-match", {}, 404)],
     ("GET", "/players/{name}"): [("GET", "/players/nobody", {}, 404)],
+    ("GET", "/players/{name}/puzzles"): [("GET", "/players/nobody/puzzles", {}, 404)],
+    ("GET", "/api/v1/players/{name}/puzzles"): [("GET", "/api/v1/players/nobody/puzzles", {}, 404),
+                                                ("GET", "/api/v1/players/nobody/puzzles", {"params": {"limit": 0}},
+                                                 422)],
+    ("POST", "/api/v1/puzzles/{puzzle_id}/answer"): [("POST", "/api/v1/puzzles/1-1/answer", {"json": {"card": "1O"}},
+                                                      404),
+                                                     ("POST", "/api/v1/puzzles/1-1/answer", {"json": {}}, 422)],
     ("GET", "/stats"): [("POST", "/stats", {}, 405)],
     ("GET", "/rules"): [("POST", "/rules", {}, 405)],
     ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
@@ -133,7 +140,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 41 and routes == set(CASES)
+    assert len(routes) == 44 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

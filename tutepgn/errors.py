@@ -175,3 +175,16 @@ class LinkError(TuteError, ValueError):
 class ClusterError(TuteError):
     """A Dask cluster that cannot be used: Dask not installed (with how to install it), no scheduler at the
     address given."""
+
+
+class UnknownPlayer(TuteError, LookupError):
+    """A player no archived deal names (names are matched exactly, as the records give them)."""
+
+
+class UnknownPuzzle(TuteError, LookupError):
+    """A puzzle id that no stored analysis makes a puzzle: not ``deal-index``, or no such mistake stored."""
+
+
+class NotAnalysed(ArchiveError):
+    """Deals with no stored analysis of this version, where one is needed (puzzles): ``tute archive analyse``
+    stores them."""
