@@ -100,7 +100,7 @@ def show_verdict(verdict: Verdict) -> None:
     out.print(_("The best card: {best} · you played: {played}", best=" ".join(verdict.best), played=verdict.played))
     out.print(verdict.explanation)
     if verdict.best_line:
-        out.print(_("The best line: {line}", line=" ".join(verdict.best_line)))
+        out.print(_("The best line: {line}", line=", ".join(verdict.best_line)))  # steps "W 6E", mover first
     else:
         out.print(Text(_("The analysis stored for this deal has no best line: `tute archive analyse` stores it."),
                        style="dim"))

@@ -42,9 +42,10 @@ ANSWER_KEYS = ("best", "played", "best_line", "answer", "by")
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample imported and analysed by the commands a club runs."""
+    """The sample imported and analysed by the commands a club runs (2 PIMC worlds a decision: quick, and every
+play still gets its deal-win loss)."""
     path = tmp_path_factory.mktemp("puzzles") / "archive.duckdb"
-    for args in (["import", str(SAMPLE)], ["archive", "analyse", "--jobs", "1"]):
+    for args in (["import", str(SAMPLE)], ["archive", "analyse", "--jobs", "1", "--pimc", "2"]):
         done = subprocess.run([*TUTE, *args, "--db", str(path)], capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
     return path
@@ -57,7 +58,8 @@ def archive(db: Path) -> Iterator[Archive]:
 
 
 def stored_mistakes(archive: Archive, name: str) -> list[tuple[float, int, int, dict[str, Any], str]]:
-    """The oracle: every play of ``name`` whose stored cost reaches the threshold, read straight from the tables
+    """The oracle: every play of ``name`` whose stored ``loss`` (deal-win probability lost, as the mover could
+    know it: every play of a version 2 analysis has one) reaches the threshold, read straight from the tables
     (loss, deal, index, the play, the record's text), the costliest first."""
     found = []
     rows = archive.con.execute("SELECT a.deal_id, a.analysis, d.text, d.north, d.west, d.south, d.east FROM analyses a "
@@ -66,9 +68,18 @@ def stored_mistakes(archive: Archive, name: str) -> list[tuple[float, int, int, 
         analysis = json.loads(text)
         held = {seat for seat, n in zip("NWSE", names) if n == name}
         for play in analysis["plays"]:
-            if analysis["seats"][play["seat"]] in held and (play["cost"] or 0) >= THRESHOLDS["cost"]:
-                found.append((play["cost"], deal_id, play["index"], play, record))
+            if analysis["seats"][play["seat"]] in held and (play["loss"] or 0) >= THRESHOLDS["loss"]:
+                found.append((play["loss"], deal_id, play["index"], play, record))
     return sorted(found, key=lambda f: (-f[0], f[1], f[2]))
+
+
+def knowable_best(play: dict[str, Any]) -> tuple[list[str], str, dict[str, float]]:
+    """The oracle of the answer: the cards of the highest deal-win probability PIMC stored (what the mover could
+    know), double dummy's ``best`` only when the position was exact or has no PIMC values; with each card's win."""
+    if play["pimc"] and not play["exact"]:
+        wins = {v["card"]: v["win"] for v in play["pimc"]}
+        return [c for c, w in wins.items() if w >= max(wins.values()) - 1e-9], "pimc", wins
+    return play["best"], "double_dummy", {}
 
 
 def test_puzzles_are_the_players_own_costliest_plays_in_order(db: Path, archive: Archive) -> None:
@@ -77,7 +88,7 @@ def test_puzzles_are_the_players_own_costliest_plays_in_order(db: Path, archive:
     listed = puzzles(archive, PLAYER, limit=10)
     assert [p.id for p in listed] == [f"{deal}-{index}" for _cost, deal, index, _play, _text in expected[:10]]
     assert [p.loss for p in listed] == sorted((p.loss for p in listed), reverse=True)
-    assert all(p.measure == "cost" and p.player == PLAYER and p.players[p.seat] == PLAYER for p in listed)
+    assert all(p.measure == "loss" and p.player == PLAYER and p.players[p.seat] == PLAYER for p in listed)
     everything = puzzles(archive, PLAYER, limit=1000)
     assert len(everything) == len(expected)  # none left out, none another player's
     other = puzzles(archive, "Carmen", limit=1000)
@@ -101,10 +112,16 @@ def test_a_puzzle_shows_the_position_the_player_saw_and_keeps_the_answer_apart(d
         assert all(not h and u for s, (h, u) in enumerate(zip(moment.hands, moment.unknown)) if s != seat)
         assert found.frame["position"] == found.position and found.frame["to_move"] == found.seat
         assert [list(t) for t in found.table] == [list(t) for t in found.frame["table"]]
-        assert found.answer.best == play["best"] and found.answer.by == "double_dummy"
-        assert found.answer.played not in found.answer.best and found.loss == play["cost"]
+        best, by, _wins = knowable_best(play)
+        assert (found.answer.best, found.answer.by) == (best, by) and found.measure == "loss"
+        assert found.answer.played not in found.answer.best and found.loss == round(play["loss"], 4)
+        assert found.answer.best_line == play["best_line"]  # as stored: null before the monte is empty
         shown = found.model_dump(mode="json")
         assert not set(shown) & set(ANSWER_KEYS) and "answer" not in found.model_json_schema()["properties"]
+    lines = {p.id: p.answer.best_line for p in puzzles(archive, PLAYER, limit=1000)}
+    assert lines == {id_: play["best_line"] for id_, (play, _text) in expected.items()}
+    stored = [line for line in lines.values() if line]
+    assert stored and all(re.fullmatch(r"[NS] \S+", step) for line in stored for step in line)  # "N 6E", as stored
 
 
 def test_ids_are_stable_and_name_the_same_puzzle(archive: Archive) -> None:
@@ -119,12 +136,13 @@ def test_ids_are_stable_and_name_the_same_puzzle(archive: Archive) -> None:
 def test_check_answer_judges_every_legal_card(db: Path, archive: Archive) -> None:
     found = puzzles(archive, PLAYER, limit=1)[0]
     play = next(p for _c, _d, _i, p, _t in stored_mistakes(archive, PLAYER) if _d == found.deal_id and _i == found.index)
-    values = {card: group["value"] for group in play["values"] for card in group["cards"]}
+    best, by, wins = knowable_best(play)
+    assert by == "pimc" and len(best) < len(found.legal)  # judged as the player could know it, not a cartas vistas
     for card in found.legal:
         verdict = check_answer(archive, found.id, card)
-        assert verdict.correct == (card in play["best"]) and verdict.best == play["best"]
-        assert verdict.played == found.answer.played and verdict.loss == play["cost"]
-        assert verdict.card_loss == play["value"] - values[card]
+        assert verdict.correct == (card in best) and verdict.best == best and verdict.by == "pimc"
+        assert verdict.played == found.answer.played and verdict.loss == round(play["loss"], 4)
+        assert verdict.card_loss == pytest.approx(max(wins.values()) - wins[card], abs=1e-4)
         assert (card in verdict.explanation) and (found.answer.played in verdict.explanation)
     assert not check_answer(archive, found.id, found.answer.played).correct
     assert check_answer(archive, found.id, found.answer.best[0].lower()).correct  # 12c reads as 12C
@@ -139,7 +157,9 @@ def test_check_answer_refuses_what_is_not_a_legal_card_or_a_puzzle(archive: Arch
     assert refused.value.rule == "not_held"
     with pytest.raises(ValueError, match="not a card code"):
         check_answer(archive, found.id, "13O")
-    for wrong in ("nonsense", "12-", f"{found.deal_id}-0", "1-1", f"{2**64}-3"):
+    text = archive.con.execute("SELECT analysis FROM analyses WHERE deal_id = ?", [found.deal_id]).fetchone()[0]  # type: ignore[index]
+    slight = next(p["index"] for p in json.loads(text)["plays"] if (p["loss"] or 0) < THRESHOLDS["loss"])
+    for wrong in ("nonsense", "12-", f"{found.deal_id}-{slight}", f"{found.deal_id}-999", "1-1", f"{2**64}-3"):
         with pytest.raises(UnknownPuzzle):
             puzzle(archive, wrong)
 
@@ -179,20 +199,24 @@ def test_a_stored_version_2_analysis_ranks_by_loss_and_gives_its_best_line(db: P
     copy = tmp_path / "v2.duckdb"
     copy.write_bytes(db.read_bytes())
     with Archive(copy) as archive:
-        target = puzzles(archive, PLAYER, limit=30)[-1]  # the least costly: loss must lift it to the top
+        listed = puzzles(archive, PLAYER, limit=1000)
+        top, target = listed[0], listed[-1]  # the least costly: a greater loss must lift it to the top
+        assert target.loss < top.loss
         deal_id, text = archive.con.execute("SELECT deal_id, analysis FROM analyses WHERE deal_id = ?",
                                             [target.deal_id]).fetchone()  # type: ignore[misc]
         analysis = json.loads(text)
         play = next(p for p in analysis["plays"] if p["index"] == target.index)
         better = [c for c in target.legal if c != play["card"]][0]
-        play.update(loss=0.3, exact=False, best_line=[better, "1O"], pimc=[
+        other = next(s for s in analysis["seats"] if s != target.seat)
+        line = [f"{target.seat} {better}", f"{other} 1O", f"{target.seat} 20C"]  # as version 2 writes it
+        play.update(loss=top.loss + 0.01, exact=False, best_line=line, pimc=[
             {"card": c, "mean": 10.0, "stderr": 0.5, "win": 0.9 if c == better else 0.6} for c in target.legal])
         archive.con.execute("UPDATE analyses SET analysis = ? WHERE deal_id = ?", [json.dumps(analysis), deal_id])
         first = puzzles(archive, PLAYER, limit=3)[0]
-        assert (first.id, first.measure, first.loss) == (target.id, "loss", 0.3)
+        assert (first.id, first.measure, first.loss) == (target.id, "loss", round(top.loss + 0.01, 4))
         verdict = check_answer(archive, first.id, better)
         assert verdict.correct and verdict.best == [better] and verdict.by == "pimc"
-        assert verdict.best_line == [better, "1O"] and verdict.card_loss == 0
+        assert verdict.best_line == line and verdict.card_loss == 0
         assert check_answer(archive, first.id, play["card"]).card_loss == pytest.approx(0.3)
 
 
@@ -227,7 +251,7 @@ def test_an_answer_is_judged_over_http(client: TestClient, archive: Archive) -> 
     found = puzzles(archive, PLAYER, limit=1)[0]
     right = client.post(f"/api/v1/puzzles/{found.id}/answer", json={"card": found.answer.best[0]}).json()
     assert right["correct"] and right["best"] == found.answer.best and right["played"] == found.answer.played
-    assert "best_line" in right and right["measure"] == "cost"
+    assert right["best_line"] == found.answer.best_line and right["measure"] == "loss" and right["by"] == "pimc"
     wrong = client.post(f"/api/v1/puzzles/{found.id}/answer", json={"card": found.answer.played})
     assert wrong.status_code == 200 and not wrong.json()["correct"]
     spanish = client.post(f"/api/v1/puzzles/{found.id}/answer", params={"lang": "es"},
@@ -271,7 +295,7 @@ def test_the_routes_are_documented_and_the_player_page_links_the_puzzles(client:
     assert "best" not in json.dumps(listed["responses"]["200"])  # the list's schema has no answer
     assert "/api/v1/puzzles/{puzzle_id}/answer" in paths
     page = client.get(f"/players/{PLAYER}").text
-    assert f'href="/players/In%C3%A9s/puzzles"' in page
+    assert 'href="/players/In%C3%A9s/puzzles"' in page
 
 
 # -- The terminal ----------------------------------------------------------------------------------------------

@@ -93,7 +93,12 @@
     if (v.best_line && v.best_line.length) {
       lineButton.hidden = false;
       line.innerHTML = v.best_line.map(function (step) {
-        return "<li>" + (isCard(step) ? cardsHTML([step]) : "<b>" + esc(step) + "</b>") + "</li>";
+        /* A step as version 2 writes it, mover first: "W 6E" (a card), "W 20C" (a cante). */
+        var parts = /^(\S+) (.+)$/.exec(step);
+        var what = parts ? parts[2] : step;
+        var seat = parts ? '<span class="line-seat">' + esc(parts[1]) + "</span> " : "";
+        return "<li>" + seat + "<b>" + esc(what) + "</b>" +
+               (isCard(what) ? ' <span class="mini-card" title="' + esc(what) + '">' + cardSVG(what) + "</span>" : "") + "</li>";
       }).join("");
     } else {
       noLine.hidden = false;
