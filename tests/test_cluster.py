@@ -54,7 +54,7 @@ def rows(dest: Path, table: str) -> list[tuple]:
 @pytest.fixture(scope="module")
 def on_one_machine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = tmp_path_factory.mktemp("one") / "d"
-    assert import_dataset(dest, iter_raw_records(SOURCES), NAMES, jobs=1).added == 295
+    assert import_dataset(dest, iter_raw_records(SOURCES), NAMES, jobs=1).added == 296
     return dest
 
 
@@ -64,13 +64,13 @@ def test_the_cluster_import_has_the_rows_of_a_single_machine_import(
     address = client.scheduler.address
     result = runner.invoke(app, ["import", str(SAMPLES), "--to", "parquet", str(dest), "--cluster", address, "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["added"] == 295
+    assert json.loads(result.stdout)["added"] == 296
     for table in ROW_TABLES:
         assert rows(dest, table) == rows(on_one_machine, table), table
     again = runner.invoke(app, ["import", str(SAMPLES), "--to", "parquet", str(dest), "--json"],
                           env={"TUTEPGN_DASK_SCHEDULER": address})
     assert again.exit_code == 0 and json.loads(again.stdout)["added"] == 0
-    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
 
 
 def test_the_small_deal_files_are_merged_by_the_clusters_tasks(
@@ -81,7 +81,7 @@ def test_the_small_deal_files_are_merged_by_the_clusters_tasks(
 
     dest = tmp_path / "d"
     with distributed.get_task_stream(client) as stream:
-        assert import_cluster(client, str(dest), iter_raw_records(SOURCES), NAMES).added == 295
+        assert import_cluster(client, str(dest), iter_raw_records(SOURCES), NAMES).added == 296
     merges = [t for t in stream.data if t["key"].startswith("tute-merge-")]
     assert len(merges) == sum(1 for m in Dataset(dest).manifests() if m.get("replaces")) > 3
     folders = {p.parent for p in (dest / "deals").rglob("*.parquet")}
@@ -106,7 +106,7 @@ def test_a_worker_killed_mid_import_leaves_no_duplicate_and_no_missing_deal(
             killed.append(victim)
 
     summary = import_cluster(client, str(tmp_path / "d"), iter_raw_records(SOURCES), NAMES, progress=kill_one)
-    assert killed and summary.added == 295
+    assert killed and summary.added == 296
     for table in ROW_TABLES:
         assert rows(tmp_path / "d", table) == rows(expected, table), table
     assert killed[0] not in client.run(os.getpid).values()  # the worker did die (its nanny starts another)
@@ -151,17 +151,17 @@ def test_an_interrupted_cluster_import_run_again_leaves_no_duplicate_and_no_miss
     importing.send_signal(signal.SIGKILL)  # the client dies between two commits
     importing.wait()
     committed = connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone()
-    assert committed[0] == committed[1] and 0 < committed[0] < 295
+    assert committed[0] == committed[1] and 0 < committed[0] < 296
     from tutepgn.archive.cluster import import_cluster
 
     summary = import_cluster(client, str(dest), iter_raw_records(SOURCES), NAMES)
-    assert summary.added == 295 - committed[0]
+    assert summary.added == 296 - committed[0]
     con = connect_dataset(dest)
-    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
     expected = tmp_path / "one"
     import_dataset(expected, iter_raw_records(SOURCES), NAMES, jobs=1)
     assert sorted(con.execute("SELECT id FROM deals").fetchall()) == sorted(rows(expected, "deals")[i][:1]
-                                                                          for i in range(295))
+                                                                          for i in range(296))
     for table in ("plays", "declarations", "hands", "issues"):
         mine = con.execute(f"SELECT * EXCLUDE (deal_id), deal_id FROM {table} ORDER BY ALL").fetchall()
         assert len(mine) == len(rows(expected, table)), table

@@ -86,6 +86,7 @@ CASES: dict[str, list[tuple[list[str], bool]] | str] = {
     "validate": [(["{bad}"], False), (["{bad}", "--explain"], False)],
     "convert": [(["{bad}", "--to", "jsonl"], True)],
     "replay": [(["{bad}", "--all"], True), (["{bad}", "--json"], True)],
+    "puzzles": [([NAME, "--db", "{db}"], True), ([NAME, "--db", "{db}", "--format", "json"], True)],
     "record": "interactive: test_record_shows_a_typed_osc_escaped, test_record_refuses_a_60_mb_line_quickly",
     "analyse": [(["{bad}"], False)],
     "import": [([f"{{folder}}/{NAME}.tpgn", "--db", "{db}"], True)],
