@@ -200,7 +200,7 @@ def test_without_dask_cluster_says_how_to_install_it(tmp_path: Path) -> None:
 
 
 def analysed(args: list[str]) -> list[dict]:
-    result = runner.invoke(app, ["analyse", *args, "--json"])
+    result = runner.invoke(app, ["analyse", *args, "--json", "--pimc", "2"])  # 2 PIMC worlds: quick, still PIMC
     assert result.exit_code in (0, 1), result.output
     return json.loads(result.stdout)
 
@@ -244,9 +244,9 @@ def test_analyses_on_the_cluster_are_stored_in_the_dataset_as_in_the_file(
     db, on_cluster_db, dest = tmp_path / "a.duckdb", tmp_path / "c.duckdb", tmp_path / "d"
     for target in (["--db", str(db)], ["--db", str(on_cluster_db)], ["--to", "parquet", str(dest)]):
         assert runner.invoke(app, ["import", *map(str, QUICK), *target, "--jobs", "1"]).exit_code == 0
-    assert runner.invoke(app, ["archive", "analyse", "--db", str(db), "--jobs", "1"]).exit_code == 0
-    on_file = runner.invoke(app, ["archive", "analyse", "--db", str(on_cluster_db), "--cluster", address, "--json"])
-    result = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--cluster", address, "--json"])
+    assert runner.invoke(app, ["archive", "analyse", "--db", str(db), "--jobs", "1", "--pimc", "2"]).exit_code == 0
+    on_file = runner.invoke(app, ["archive", "analyse", "--db", str(on_cluster_db), "--cluster", address, "--json", "--pimc", "2"])
+    result = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--cluster", address, "--json", "--pimc", "2"])
     assert on_file.exit_code == 0 and result.exit_code == 0, result.output
     import duckdb
 
@@ -264,5 +264,5 @@ def test_analyses_on_the_cluster_are_stored_in_the_dataset_as_in_the_file(
         assert over_dataset.exit_code == 0 and over_dataset.stdout == over_file.stdout, filters
     assert any(len(json.loads(runner.invoke(app, ["search", *f, "--dataset", str(dest), "--json"]).stdout)) not in (0, deals)
                for f in SEARCHES)  # the filters do pick some of the deals
-    again = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--json"])
+    again = runner.invoke(app, ["archive", "analyse", "--dataset", str(dest), "--json", "--pimc", "2"])
     assert (json.loads(again.stdout)["analysed"], json.loads(again.stdout)["skipped"]) == (0, deals)
