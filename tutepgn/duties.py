@@ -10,7 +10,7 @@ code its sentence, and :data:`RULE_CODES` lists every code an
 
 from __future__ import annotations
 
-from .cards import ABOVE, SUIT_MASK, Mask, Suit
+from .cards import ABOVE, CARD_SUIT, SUIT_MASK, Card, Mask, Suit
 from .i18n import N_
 from .rules import Ruleset
 
@@ -98,3 +98,23 @@ REFUSAL_OPTIONS = {"exchange_card": "exchange_seven", "exchange_turned_rank": "e
 
 RULE_CODES = frozenset(REFUSALS) | frozenset(DUTY_WORDS) | {"not_your_turn", "not_held"}
 """Every rule code an illegal play or declaration is reported under."""
+
+
+def trick_state(trick: tuple[Card, ...] | list[Card], leader: int, trump: int, players: int) -> tuple[int, int, int, int]:
+    """``(led suit, highest card of it, highest trump, winning seat)`` of a trick, -1 for none, as the engine keeps them."""
+    led = high_led = high_trump = winning = -1
+    for i, c in enumerate(trick):
+        seat = (leader + i) % players
+        suit = CARD_SUIT[c]
+        if i == 0:
+            led, high_led, winning = suit, c, seat
+            if suit == trump:
+                high_trump = c
+        elif suit == trump:
+            if c > high_trump:
+                high_trump, winning = c, seat
+        elif suit == led and c > high_led:
+            high_led = c
+            if high_trump < 0:
+                winning = seat
+    return led, high_led, high_trump, winning

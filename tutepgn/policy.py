@@ -46,6 +46,7 @@ import math
 
 from .cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, Card, Mask
 from .declarations import CANTE_PAIRS
+from .duties import trick_state
 from .engine import Deal
 from .events import Action, Cante, Exchange, Play, Tute
 
@@ -132,7 +133,7 @@ class _View:
         self.trick = deal.trick
         self.to_come = r.players - 1 - len(deal.trick)
         self.on_table = sum(CARD_POINTS[c] for c in deal.trick)
-        self.led, self.high_led, self.high_trump, self.winning = _trick_state(deal, self.trump)
+        self.led, self.high_led, self.high_trump, self.winning = trick_state(deal.trick, deal.leader, self.trump, deal.rules.players)
         side = r.side_of(seat)
         self.partner_winning = self.winning >= 0 and r.side_of(self.winning) == side
         self.partner_to_come = any(r.side_of((seat + k) % r.players) == side for k in range(1, self.to_come + 1))
@@ -182,26 +183,6 @@ class _View:
         top = self.high_trump if self.high_trump >= 0 else self.high_led
         return not self.to_come or self.threats(top, self.led) == 0
 
-
-def _trick_state(deal: Deal, trump: int) -> tuple[int, int, int, int]:
-    """``(led suit, highest card of it, highest trump, winning seat)`` of the trick on the table, -1 for none."""
-    led = high_led = high_trump = winning = -1
-    n = deal.rules.players
-    for i, c in enumerate(deal.trick):
-        seat = (deal.leader + i) % n
-        suit = CARD_SUIT[c]
-        if i == 0:
-            led, high_led, winning = suit, c, seat
-            if suit == trump:
-                high_trump = c
-        elif suit == trump:
-            if c > high_trump:
-                high_trump, winning = c, seat
-        elif suit == led and c > high_led:
-            high_led = c
-            if high_trump < 0:
-                winning = seat
-    return led, high_led, high_trump, winning
 
 
 __all__ = ["TEMPERATURE", "choose", "probabilities", "scores"]

@@ -45,10 +45,10 @@ from __future__ import annotations
 
 from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask, cards_in
 from ..declarations import CANTE_PAIRS
-from ..duties import play_duty
+from ..duties import play_duty, trick_state
 from ..native.layout import STOCK_PER_WORD, duty_options
 from .cantes import cante_sets, set_points, singable
-from .position import MERGE, SQUEEZE, ZEROS, trick_state
+from .position import MERGE, SQUEEZE, ZEROS
 
 POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
 """Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import BIT, CARD_POINTS, CARD_SUIT, CODES, SUIT_LETTERS, SUITS, Card, CardSet, Mask
 from ..declarations import FOURS
-from ..duties import play_duty
+from ..duties import play_duty, trick_state
 from ..i18n import gettext as _
 from ..native.layout import MAX_STOCK, STOCK_PER_WORD, STOCK_WORDS, duty_bits, duty_options
 from ..rules import SEAT_NAMES
@@ -267,24 +267,6 @@ class Position:
                 int(self.window_after_draw), int(self.window_first_win))
 
 
-def trick_state(trick: tuple[Card, ...] | list[Card], leader: int, trump: int, players: int) -> tuple[int, int, int, int]:
-    """``(led suit, highest card of it, highest trump, winning seat)`` of a trick, -1 for none, as the engine keeps them."""
-    led = high_led = high_trump = winning = -1
-    for i, c in enumerate(trick):
-        seat = (leader + i) % players
-        suit = CARD_SUIT[c]
-        if i == 0:
-            led, high_led, winning = suit, c, seat
-            if suit == trump:
-                high_trump = c
-        elif suit == trump:
-            if c > high_trump:
-                high_trump, winning = c, seat
-        elif suit == led and c > high_led:
-            high_led = c
-            if high_trump < 0:
-                winning = seat
-    return led, high_led, high_trump, winning
 
 
 def beats(c: Card, led: int, high_led: int, high_trump: int, trump: int) -> bool:

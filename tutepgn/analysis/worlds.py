@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 from ..cards import BIT, Card, Mask, cards_in
 from ..declarations import CANTE_PAIRS
-from ..duties import play_duty
+from ..duties import play_duty, trick_state
 from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Cante, Exchange, Play
 from ..i18n import gettext as _
 from ..policy import TEMPERATURE, probabilities
-from .position import trick_state
+
 
 CANDIDATES = 4
 """With inference, the worlds drawn and weighted for each one kept (``bench/inference.py``: 80 drawn for 20
