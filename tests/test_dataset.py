@@ -49,7 +49,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = tmp_path_factory.mktemp("dataset") / "deals"
     result = runner.invoke(app, ["import", str(SAMPLES), "--to", "parquet", str(dest), "--jobs", "2", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["added"] == 295
+    assert json.loads(result.stdout)["added"] == 296
     return dest
 
 
@@ -75,11 +75,11 @@ def test_a_second_import_adds_nothing(tmp_path: Path) -> None:
     first = import_dataset(dest, iter_raw_records(sources), [str(s) for s in sources])
     files = {p.relative_to(dest) for p in dest.rglob("*.parquet")}
     again = import_dataset(dest, iter_raw_records(sources), [str(s) for s in sources])
-    assert (first.added, again.records, again.added) == (295, 295, 0)
+    assert (first.added, again.records, again.added) == (296, 296, 0)
     assert {p.relative_to(dest) for p in dest.rglob("*.parquet")} == files | {Path("imports/part-000002-999999.parquet")}
     con = connect_dataset(dest)
-    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
-    assert con.execute("SELECT run, records, added FROM imports ORDER BY run").fetchall() == [(1, 295, 295), (2, 295, 0)]
+    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
+    assert con.execute("SELECT run, records, added FROM imports ORDER BY run").fetchall() == [(1, 296, 296), (2, 296, 0)]
 
 
 def test_duplicates_across_pieces_are_stored_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,9 +89,9 @@ def test_duplicates_across_pieces_are_stored_once(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(module, "piece_size", lambda: 16)
     sources = expand([str(SAMPLES)]) * 2
     summary = import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
-    assert (summary.records, summary.added) == (590, 295)
+    assert (summary.records, summary.added) == (592, 296)
     con = connect_dataset(tmp_path / "d")
-    assert con.execute("SELECT count(*), count(DISTINCT id), max(import_index) FROM deals").fetchone() == (295, 295, 294)
+    assert con.execute("SELECT count(*), count(DISTINCT id), max(import_index) FROM deals").fetchone() == (296, 296, 295)
     assert con.execute("SELECT count(*) FROM (SELECT DISTINCT * FROM plays)").fetchone() == \
         con.execute("SELECT count(*) FROM plays").fetchone()
 
@@ -163,11 +163,11 @@ def test_a_merge_killed_before_or_after_its_commit_loses_and_doubles_no_deal(
 
     killed_import(dest, sources, dying, monkeypatch)
     assert sum(len(names) for names in deal_files(dest).values()) > len(deal_files(dest))  # small files left
-    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
     again = import_dataset(dest, iter_raw_records(sources), [], jobs=1)
     assert again.added == 0
     assert all(len(names) == 1 for names in deal_files(dest).values())
-    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert connect_dataset(dest).execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
 
 
 def test_an_interrupted_import_leaves_no_half_file_read_and_a_rerun_no_duplicate(
@@ -198,9 +198,9 @@ def test_an_interrupted_import_leaves_no_half_file_read_and_a_rerun_no_duplicate
     assert connect_dataset(dest).execute("SELECT count(*) FROM deals").fetchone() == (committed,)
     assert len(list(dest.rglob("part-000001-000002.parquet"))) > 0  # the orphans are there, unread
     summary = import_dataset(dest, iter_raw_records(sources), [], jobs=1)
-    assert summary.added == 295 - committed and not list(dest.rglob("part-000001-000002.parquet"))
+    assert summary.added == 296 - committed and not list(dest.rglob("part-000001-000002.parquet"))
     con = connect_dataset(dest)
-    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (295, 295)
+    assert con.execute("SELECT count(*), count(DISTINCT id) FROM deals").fetchone() == (296, 296)
     with Archive(tmp_path / "a.duckdb") as archive:
         archive.import_sources(sources)
         assert sorted(archive.con.execute("SELECT id FROM deals").fetchall()) == \
@@ -237,7 +237,7 @@ def test_no_dataset_is_exit_2(tmp_path: Path) -> None:
 def test_export_of_an_archive_is_a_dataset_with_every_table(archive_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "exported"
     result = runner.invoke(app, ["export", "--db", str(archive_file), "--format", "parquet", "-o", str(out)])
-    assert result.exit_code == 0 and "exported 295 deals" in result.stderr
+    assert result.exit_code == 0 and "exported 296 deals" in result.stderr
     with Archive(archive_file, read_only=True) as archive, dataset_archive(out) as exported:
         same_rows(archive.con, exported.con)
         assert rows(exported.con, "imports") == rows(archive.con, "imports")
@@ -249,7 +249,7 @@ def test_export_of_an_archive_is_a_dataset_with_every_table(archive_file: Path, 
 
 def test_the_dataset_answers_read_only_and_reaches_no_other_file(dataset: Path, tmp_path: Path) -> None:
     con = connect_dataset(dataset, secure=True)
-    assert con.execute("SELECT count(*) FROM deals").fetchone() == (295,)
+    assert con.execute("SELECT count(*) FROM deals").fetchone() == (296,)
     with pytest.raises(duckdb.Error):
         con.execute("SELECT * FROM read_csv('/etc/passwd')")
     with pytest.raises(duckdb.Error):

@@ -68,7 +68,7 @@ def test_analyse_table_in_spanish() -> None:
     assert run.returncode == 0, run.stderr
     assert {"baza", "puesto", "carta", "valor", "mejores", "coste", "signo"} <= header_words(run.stdout)
     assert not {"trick", "seat", "card", "value", "best", "cost", "mark"} & header_words(run.stdout)
-    assert "registro 1" in run.stdout and "   real " in run.stdout and "actual" not in run.stdout
+    assert "registro 1" in run.stdout and "   hecho " in run.stdout and "actual" not in run.stdout
 
 
 def test_record_prompts_and_stop_in_spanish(tmp_path: Path) -> None:

@@ -31,8 +31,6 @@ ERROR_CLASSES = frozenset(node.name for node in ast.parse((ROOT / "tutepgn" / "e
 LIBRARY = sorted(str(p.relative_to(ROOT)) for folder in ("tutepgn", "api") for p in (ROOT / folder).rglob("*.py"))
 """Every module of the library and of the service: findings, refusals, located errors, sheets, frames, settings."""
 NOT_FOR_PEOPLE = {
-    ("tutepgn/analysis/deal_analysis.py", "ValueError(): 'the identity is for two sides without cantes"):
-        "a caller's mistake: identity_holds is asked only of a two-sided deal without cantes (tests, bench)",
     ("tutepgn/analysis/solve.py", "ValueError(): f'card {only} is not a legal play in this position'"):
         "a caller's mistake: the analysis forces only legal cards, and the message names the card's number",
 }
