@@ -168,8 +168,12 @@ class Jobs:
             return self._jobs.get(job_id)
 
     def close(self) -> None:
-        """Stop the worker processes (jobs under way are dropped)."""
+        """Stop the worker processes, jobs under way with them: a pool's shutdown alone cancels the waiting jobs
+        but lets a running analysis (up to minutes of CPU) finish for no one."""
         with self._lock:
             if self._pool is not None:
+                workers = list((getattr(self._pool, "_processes", None) or {}).values())  # terminate_workers() from 3.14
                 self._pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers:
+                    process.terminate()
                 self._pool = None

@@ -190,3 +190,14 @@ def test_analysis_processes_defer_to_the_requests_for_the_cpu() -> None:
         assert pool.submit(os.nice, 0).result(timeout=60) >= os.nice(0) + jobs.NICENESS
     finally:
         pool.shutdown()
+
+
+def test_closing_the_jobs_stops_an_analysis_under_way() -> None:
+    """The service's end ends its analyses: a job under way does not go on using a core for no one."""
+    work = jobs.Jobs(1)
+    pool = work.pool()
+    pool.submit(time.sleep, 600)
+    worker = next(iter(pool._processes.values()))  # type: ignore[attr-defined]
+    work.close()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and worker.exitcode is not None
