@@ -1,8 +1,11 @@
 """What every test starts from: the library speaking English (the messages tests read are the source ones),
 whatever the machine's locale; a test of Spanish asks for it (``tutepgn.i18n.speaking``, ``--lang es``).
-And the fixture that runs a test with the validator's replay fast path and without it."""
+And the fixture that runs a test with the validator's replay fast path and without it, and the one that ends, with
+each test file, the processes it left running."""
 
+import multiprocessing
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,3 +24,12 @@ def replay_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("TUTEPGN_REPLAY", backend)
     monkeypatch.setattr(fastreplay, "BACKEND", backend)
     return backend
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_process_outlives_its_file() -> Iterator[None]:
+    """Processes a test file started and left running (an analysis job no test waited for, in a service whose
+    fixture closed only the archive) end with the file: they do not take the cores from the files after it."""
+    yield
+    for child in multiprocessing.active_children():
+        child.terminate()
