@@ -10,6 +10,7 @@ share one: deals under one id are told apart by their rules and their players.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -75,14 +76,29 @@ def match_of(archive: Archive, deal_id: int) -> MatchView | None:
     return next((m for m in told if m.around(deal_id)[1] is not None), None)
 
 
+MATCH_COLUMNS = (*SUMMARY_COLUMNS, "match_target", "match_score", "match_points", "complete", "tute", "winner")
+"""The columns a match is told from."""
+MATCH_ORDER = "rules, north, west, south, east, deal_no NULLS LAST, import_run, import_index"
+"""A match's deals in order, after the columns that tell two matches under one id apart."""
+one_match = itemgetter("match_id", "rules", "north", "west", "south", "east")
+"""The same id, another match: other players (or another ruleset)."""
+
+
+def every_match(archive: Archive) -> Iterator[MatchView]:
+    """Every match of the archive (the deals with a Match tag), by id: what the ratings read."""
+    cursor = archive.con.execute(
+        f"SELECT {', '.join(MATCH_COLUMNS)} FROM deals WHERE match_id IS NOT NULL ORDER BY match_id, {MATCH_ORDER}")
+    rows = (dict(zip(MATCH_COLUMNS, r)) for r in cursor.fetchall())
+    for key, group in groupby(rows, key=one_match):
+        yield _told(key[0], list(group))
+
+
 def _matches(archive: Archive, match_sql: str, value: object) -> list[MatchView]:
     """The matches whose id is ``match_sql`` (SQL of one parameter, ``value``)."""
-    columns = (*SUMMARY_COLUMNS, "match_target", "match_score", "match_points", "complete", "tute", "winner")
     cursor = archive.con.execute(
-        f"SELECT {', '.join(columns)} FROM deals WHERE match_id = {match_sql} ORDER BY rules, north, west, south, "
-        "east, deal_no NULLS LAST, import_run, import_index LIMIT ?", [value, MAX_MATCH_DEALS])
-    rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
-    one_match = itemgetter("rules", "north", "west", "south", "east")  # the same id, another match: other players
+        f"SELECT {', '.join(MATCH_COLUMNS)} FROM deals WHERE match_id = {match_sql} ORDER BY {MATCH_ORDER} LIMIT ?",
+        [value, MAX_MATCH_DEALS])
+    rows = [dict(zip(MATCH_COLUMNS, r)) for r in cursor.fetchall()]
     return [_told(rows[0]["match_id"], list(group)) for _, group in groupby(rows, key=one_match)]
 
 
