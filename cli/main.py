@@ -33,7 +33,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate", "rules": "rules:rules", "validate": "validate:validate",
     "convert": "convert:convert", "replay": "replay:replay", "record": "record:record", "analyse": "analyse:analyse",
     "import": "archive:import_", "search": "archive:search", "show": "archive:show", "stats": "archive:stats",
-    "export": "archive:export", "sql": "archive:sql", "puzzles": "puzzles:puzzles", "archive": "", "serve": "serve:serve",
+    "export": "archive:export", "sql": "archive:sql", "puzzles": "puzzles:puzzles",
+    "ratings": "ratings:ratings", "archive": "", "serve": "serve:serve",
 }
 """Every command, in the order ``tute --help`` lists them: its module in ``cli/`` and function ("" for the
 ``archive`` group, :data:`ARCHIVE_COMMANDS`)."""

@@ -50,6 +50,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "export": (["--db", "{missing}", "--format", "json"], 2),
     "sql": (["SELEC 1", "--db", "{db}", "--json"], 2),
     "puzzles": (["Nobody", "--archive", "{db}", "--json"], 2),  # no such player
+    "ratings": (["--db", "{missing}", "--json"], 2),
     "serve": (["--json"], 2),  # a server: a usage error
     "archive verify": (["--db", "{missing}", "--json"], 2),
     "archive rebuild": (["--db", "{missing}", "--json"], 2),
