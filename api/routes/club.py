@@ -10,11 +10,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import Archive, MatchView, PlayerView, SearchFilters, matches, player
+from tutepgn.archive.ratings import player_rating
 from tutepgn.rules import PRESETS, option_rows, preset
 from tutepgn.sources import decisions_for
 
 from ..deps import Service, search_filters
 from ..language import PAGES
+from .ratings import history_chart
 
 SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
 """The suits' names, as the pages write a suit letter (the same in Spanish and English)."""
@@ -65,8 +67,10 @@ def router(service: Service) -> APIRouter:
 
     @pages.get("/players/{name}", response_class=HTMLResponse)
     def player_page(request: Request, name: str, view: Reader) -> HTMLResponse:
-        return PAGES.TemplateResponse(request, "player.html", {"player": found_player(service, view, name),
-                                                               "suits": SUITS})
+        found = found_player(service, view, name)
+        rating = service.timed(view, lambda: player_rating(view, name))
+        return PAGES.TemplateResponse(request, "player.html", {"player": found, "suits": SUITS, "rating": rating,
+                                                               "chart": history_chart(rating)})
 
     @pages.get("/stats", response_class=HTMLResponse)
     def stats_page(request: Request, view: Reader) -> HTMLResponse:

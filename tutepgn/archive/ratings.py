@@ -55,11 +55,21 @@ class RatingRow(BaseModel):
     team_sigma: float | None = None
 
 
+class RatingPoint(BaseModel):
+    """A player's rating just after one of their matches."""
+
+    date: str | None = Field(description="The match's date (ISO), None when unknown.")
+    match: str
+    mu: float
+    sigma: float
+    rating: float
+
+
 class RatingHistory(BaseModel):
     """A player's rating and its history, point by point (one after each of their matches)."""
 
     player: RatingRow
-    history: list[dict[str, object]] = Field(description="date, match, mu, sigma, rating after each match.")
+    history: list[RatingPoint]
 
 
 def outcome_of(match: MatchView) -> Outcome | None:
@@ -193,6 +203,6 @@ def player_rating(archive: Archive, name: str) -> RatingHistory | None:
     row = next((r for r in ranking(ratings) if r.name == name), None)
     if row is None:
         return None
-    history = [{"date": p.date, "match": p.match, "mu": p.mu, "sigma": p.sigma, "rating": p.ordinal}
+    history = [RatingPoint(date=p.date, match=p.match, mu=p.mu, sigma=p.sigma, rating=p.ordinal)
                for p in ratings.history.get(name, [])]
     return RatingHistory(player=row, history=history)
