@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 CSV_COLUMNS = ("rank", "name", "rating", "sigma", "mu", "matches", "wins")
 """The columns of ``--format csv`` (pairs add their rating as a team: ``team_rating``, ``team_sigma``)."""
-HEADERS = (N_("#"), N_("player"), N_("rating"), N_("matches"), N_("won"))
+HEADERS = ("#", N_("player"), N_("rating"), N_("matches"), N_("matches won"))
 
 
 def shown(value: float) -> str:
@@ -34,7 +34,8 @@ def ranking_table(rows: list[RatingRow], pairs: bool) -> list[RenderableType]:
         return [_("No finished match with every player named: nothing to rate yet.")]
     grid = Table(title=_("Pairs' ratings") if pairs else _("Players' ratings"), title_justify="left")
     for at, header in enumerate(HEADERS):
-        grid.add_column(_("pair") if pairs and at == 1 else _(header), justify="left" if at == 1 else "right")
+        title = _("pair") if pairs and at == 1 else _(header) if at else header
+        grid.add_column(title, justify="left" if at == 1 else "right")
     if pairs:
         grid.add_column(_("as a team"), justify="right")
     for row in rows:

@@ -8,6 +8,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -191,7 +192,8 @@ def test_the_ranking_page_in_spanish_and_english(client: TestClient) -> None:
     top = client.get("/api/v1/ratings").json()[0]
     page = client.get("/ratings", headers=PAGE, params={"lang": "es"})
     assert page.status_code == 200 and 'id="ranking"' in page.text
-    assert "Clasificación" in page.text and f'href="/players/{top["name"]}"' in page.text
+    assert "Clasificación" in page.text and "encuentros ganados" in page.text
+    assert f'href="/players/{quote(top["name"])}"' in page.text
     assert f'{top["rating"]:.1f}' in page.text and "viewport" in page.text
     client.cookies.clear()
     english = client.get("/ratings?pairs=true", headers=PAGE).text
