@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tutepgn.cli.archive import DbOption, open_archive
+from tutepgn.cli.archive import DbOption
 from tutepgn.cli.output import Format, JsonFlag, cell, chosen, emit, fail, format_option
+from tutepgn.errors import ArchiveError
 from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from tutepgn.archive.ratings import RatingRow
+    from tutepgn.archive.ratings import RatingRow as Row
 
 CSV_COLUMNS = ("rank", "name", "rating", "sigma", "mu", "matches", "wins")
 """The columns of ``--format csv`` (pairs add their rating as a team: ``team_rating``, ``team_sigma``)."""
@@ -26,7 +27,7 @@ def shown(value: float) -> str:
     return f"{value:.1f}"
 
 
-def ranking_table(rows: list[RatingRow], pairs: bool) -> list[RenderableType]:
+def ranking_table(rows: list[Row], pairs: bool) -> list[RenderableType]:
     """The ranking for people: rank, name, the rating with its uncertainty, matches and wins."""
     from rich.table import Table
 
@@ -58,15 +59,23 @@ def ratings(
     """Ratings of players and pairs over every finished match (OpenSkill), with their uncertainty."""
     import duckdb
 
-    from tutepgn.archive import default_path
-    from tutepgn.archive.ratings import current, ranking
+    from tutepgn.archive import Archive, default_path, open_writer
+    from tutepgn.archive.ratings import RatingRow, current, ranking
 
     form = chosen(fmt, as_json)
     path = db or default_path()
-    archive = open_archive(path, read_only=not path.exists())  # a missing file is refused, not created
+    if not path.exists():
+        raise fail(FileNotFoundError(_("no archive at {path}", path=path)))
     try:
-        rows = ranking(current(archive, save=True), pairs)
-    except duckdb.Error as exc:
+        archive = open_writer(path)  # while a service holds the file, it answers
+    except (duckdb.Error, ArchiveError) as exc:
+        raise fail(exc) from None
+    try:
+        if isinstance(archive, Archive):
+            rows = ranking(current(archive, save=True), pairs)
+        else:
+            rows = [RatingRow.model_validate(row) for row in archive.ratings(pairs)]
+    except (duckdb.Error, ArchiveError) as exc:
         raise fail(exc) from None
     finally:
         archive.close()

@@ -10,6 +10,7 @@ to and the file is writable).  A service only reads: a stale table is recomputed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -116,7 +117,7 @@ def _stored(archive: Archive) -> bool:
                                     "AND schema_name = 'main'").fetchone()[0])  # type: ignore[index]
 
 
-def columns(rows: list[tuple[object, ...]], names: list[str]) -> pa.Table:
+def columns(rows: Sequence[tuple[object, ...]], names: list[str]) -> pa.Table:
     """Rows as an Arrow table of these columns (what DuckDB inserts at once)."""
     import pyarrow as pa
 
@@ -128,11 +129,11 @@ def store(archive: Archive, ratings: Ratings, mark: str) -> None:
     """Replace the stored ratings by ``ratings`` (reckoned for fingerprint ``mark``), in one transaction."""
     con = archive.con
     con.execute(SCHEMA)
-    players = [("player", p.name, [p.name], p.mu, p.sigma, p.matches, p.wins, None, None, mark)
-               for p in ratings.players]
-    pairs = [("pair", p.name, list(p.players), p.mu, p.sigma, p.matches, p.wins, p.team_mu, p.team_sigma, mark)
+    rows: list[tuple[object, ...]] = [("player", p.name, [p.name], p.mu, p.sigma, p.matches, p.wins, None, None, mark)
+                                      for p in ratings.players]
+    rows += [("pair", p.name, list(p.players), p.mu, p.sigma, p.matches, p.wins, p.team_mu, p.team_sigma, mark)
              for p in ratings.pairs]
-    table = columns(players + pairs, ["kind", "name", "players", "mu", "sigma", "matches", "wins", "team_mu",
+    table = columns(rows, ["kind", "name", "players", "mu", "sigma", "matches", "wins", "team_mu",
                                       "team_sigma", "fingerprint"])
     points = [(name, seq, point.date, point.match, point.first_deal, point.mu, point.sigma)
               for name, history in ratings.history.items() for seq, point in enumerate(history, 1)]

@@ -125,6 +125,12 @@ class ServiceArchive:
             result: dict[str, Any] = json.loads(answer.read())
             return result
 
+    def ratings(self, pairs: bool = False) -> list[dict[str, Any]]:
+        """The ranking by rating, as :func:`.ratings.ranking` gives it (the service reckons it; it stores nothing)."""
+        with self._request("ratings", pairs=str(pairs).lower()) as answer:
+            result: list[dict[str, Any]] = json.loads(answer.read())
+            return result
+
     def export(self, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,
                cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
         """Write matching deals as tpgn (Spanish cards: as stored) or csv, as :meth:`Archive.export` does; other

@@ -141,31 +141,32 @@ def rate(outcomes: Iterable[Outcome]) -> Ratings:
     pairs: dict[tuple[str, ...], PlackettLuceRating] = {}
     played: dict[str | tuple[str, ...], list[int]] = {}  # matches, wins per player or pair
     history: dict[str, list[Point]] = {}
-    rated = 0
-    for outcome in order(outcomes):
+    ordered = order(outcomes)
+    for outcome in ordered:
         places = list(map(float, outcome.places))
         teams = [[people.setdefault(name, model.rating()) for name in side] for side in outcome.sides]
         for side, team in zip(outcome.sides, model.rate(teams, ranks=places)):
             for name, new in zip(side, team):
                 people[name] = new
-                history.setdefault(name, []).append(Point(outcome.date, outcome.match, outcome.first_deal, new.mu,
-                                                              new.sigma))
+                history.setdefault(name, []).append(
+                    Point(outcome.date, outcome.match, outcome.first_deal, new.mu, new.sigma))
         by_pairs = all(len(side) == 2 for side in outcome.sides)
         if by_pairs:
             keys = [tuple(sorted(side)) for side in outcome.sides]
             new_pairs = model.rate([[pairs.setdefault(k, model.rating())] for k in keys], ranks=places)
             pairs.update((k, team[0]) for k, team in zip(keys, new_pairs))
         for side, place in zip(outcome.sides, outcome.places):
-            for unit in [*side, tuple(sorted(side))] if by_pairs else side:
+            units: list[str | tuple[str, ...]] = [*side, tuple(sorted(side))] if by_pairs else list(side)
+            for unit in units:
                 count = played.setdefault(unit, [0, 0])
                 count[0] += 1
                 count[1] += place == 0
-        rated += 1
-    players = [PlayerRating(name, r.mu, r.sigma, *played[name]) for name, r in people.items()]
+    players = [PlayerRating(name, r.mu, r.sigma, played[name][0], played[name][1]) for name, r in people.items()]
     players.sort(key=lambda p: (-p.ordinal, p.name))
     pair_rows = []
     for (one, two), r in pairs.items():
         team_mu, team_sigma = team_strength([(people[n].mu, people[n].sigma) for n in (one, two)])
-        pair_rows.append(PairRating((one, two), r.mu, r.sigma, *played[(one, two)], team_mu, team_sigma))
+        matches, wins = played[(one, two)]
+        pair_rows.append(PairRating((one, two), r.mu, r.sigma, matches, wins, team_mu, team_sigma))
     pair_rows.sort(key=lambda p: (-p.ordinal, p.players))
-    return Ratings(players, pair_rows, history, rated)
+    return Ratings(players, pair_rows, history, len(ordered))
