@@ -42,6 +42,10 @@ class Outcome:
     sides: tuple[tuple[str, ...], ...]
     places: tuple[int, ...]
 
+    def names(self) -> list[str]:
+        """Every player of the match, side by side."""
+        return [name for side in self.sides for name in side]
+
     def key(self) -> tuple[str, str, int]:
         """Where the match falls in the order the ratings are reckoned in."""
         return (self.date or "", self.match, self.first_deal)
@@ -144,7 +148,10 @@ def rate(outcomes: Iterable[Outcome]) -> Ratings:
     ordered = order(outcomes)
     for outcome in ordered:
         places = list(map(float, outcome.places))
-        teams = [[people.setdefault(name, model.rating()) for name in side] for side in outcome.sides]
+        for name in outcome.names():
+            if name not in people:
+                people[name] = model.rating()
+        teams = [[people[name] for name in side] for side in outcome.sides]
         for side, team in zip(outcome.sides, model.rate(teams, ranks=places)):
             for name, new in zip(side, team):
                 people[name] = new
@@ -153,7 +160,10 @@ def rate(outcomes: Iterable[Outcome]) -> Ratings:
         by_pairs = all(len(side) == 2 for side in outcome.sides)
         if by_pairs:
             keys = [tuple(sorted(side)) for side in outcome.sides]
-            new_pairs = model.rate([[pairs.setdefault(k, model.rating())] for k in keys], ranks=places)
+            for key in keys:
+                if key not in pairs:
+                    pairs[key] = model.rating()
+            new_pairs = model.rate([[pairs[k]] for k in keys], ranks=places)
             pairs.update((k, team[0]) for k, team in zip(keys, new_pairs))
         for side, place in zip(outcome.sides, outcome.places):
             units: list[str | tuple[str, ...]] = [*side, tuple(sorted(side))] if by_pairs else list(side)
