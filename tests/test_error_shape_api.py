@@ -110,6 +110,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                                      ("POST", "/api/v1/puzzles/1-1/answer", {"json": {}}, 422)],
     ("GET", "/api/v1/ratings"): [("GET", "/api/v1/ratings", {"params": {"pairs": "maybe"}}, 422)],
     ("GET", "/ratings"): [("GET", "/ratings", {"params": {"pairs": "maybe"}}, 422)],
+    ("GET", "/api/v1/players/{name}/rating"): [("GET", "/api/v1/players/nobody/rating", {}, 404)],
     ("GET", "/stats"): [("POST", "/stats", {}, 405)],
     ("GET", "/rules"): [("POST", "/rules", {}, 405)],
     ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
@@ -142,7 +143,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 46 and routes == set(CASES)
+    assert len(routes) == 47 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

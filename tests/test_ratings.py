@@ -206,5 +206,10 @@ def test_the_player_page_shows_the_rating_and_its_history(client: TestClient) ->
     page = client.get("/players/Carmen", headers=PAGE).text
     assert 'id="rating"' in page and f'{carmen["rating"]:.1f}</b> ± {carmen["sigma"]:.1f}' in page
     assert 'id="rating-chart"' in page and page.count("<circle") == carmen["matches"] == 4
+    told = client.get("/api/v1/players/Carmen/rating").json()
+    assert told["player"] == carmen and len(told["history"]) == 4
+    assert told["history"][-1]["rating"] == pytest.approx(carmen["rating"])
+    assert [p["date"] for p in told["history"]] == sorted(p["date"] for p in told["history"])
+    assert client.get("/api/v1/players/Nobody/rating").status_code == 404
     once = client.get("/players/Diego", headers=PAGE).text  # one match: the rating, no line to draw
     assert 'id="rating"' in once and 'id="rating-chart"' not in once

@@ -6,11 +6,11 @@ archive's, else reckoned again in memory (a page writes nothing; ``tute ratings`
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import Archive
-from tutepgn.archive.ratings import RatingHistory, RatingRow, current, ranking
+from tutepgn.archive.ratings import RatingHistory, RatingRow, current, player_rating, ranking
 
 from ..deps import Service
 from ..language import PAGES
@@ -59,6 +59,15 @@ def router(service: Service) -> APIRouter:
                      "first, with its uncertainty: docs/ratings.md")
     def ratings_json(view: Reader, pairs: Pairs = False) -> list[RatingRow]:
         return service.timed(view, lambda: ranking(current(view), pairs))
+
+    @api.get("/players/{name}/rating", response_model=RatingHistory,
+             summary="A player's rating (their line of the ranking) and its history: after each of their matches, "
+                     "its date, match, mu, sigma and rating; 404 if no rated match names them")
+    def player_rating_json(name: str, view: Reader) -> RatingHistory:
+        rated = service.timed(view, lambda: player_rating(view, name))
+        if rated is None:
+            raise HTTPException(404, f"no rated match of {name!r} in the archive")
+        return rated
 
     @pages.get("/ratings", response_class=HTMLResponse)
     def ratings_page(request: Request, view: Reader, pairs: Pairs = False) -> HTMLResponse:
