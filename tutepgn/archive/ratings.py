@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS rating_history (player VARCHAR, seq INTEGER, date DAT
 """The two tables (created when ratings are first stored): one row per player (``kind`` 'player') and per pair
 ('pair'; ``team_mu``, ``team_sigma``: its two players' strength as a team), each with the fingerprint of the
 matches; each player's rating after each of their matches, ``seq`` from 1 (the match: its id and first deal's id)."""
-DECIDING = ("id", "match_id", "rules", "north", "west", "south", "east", "date", "match_target", "match_score",
+DECIDING = ("id", "match_id", "rules", "north", "west", "south", "east", "date_text", "match_target", "match_score",
             "match_points", "complete", "tute", "winner")
 """The columns of a match's deals that decide its outcome: the fingerprint's input."""
 UNKNOWN = frozenset({"", "?"})
@@ -51,9 +51,9 @@ class RatingRow(BaseModel):
     sigma: float = Field(description="Its uncertainty (one standard deviation).")
     matches: int
     wins: int
-    team_rating: float | None = Field(None, description="A pair's two players as a team: the ordinal of the mean "
-                                                        "of their ratings (None for a player).")
-    team_sigma: float | None = None
+    team_rating: float | None = Field(None, description="A pair's two players as a team: the mean of their mus "
+                                                        "less 3 team_sigma (None for a player).")
+    team_sigma: float | None = Field(None, description="The root mean square of the two players' sigmas.")
 
 
 class RatingPoint(BaseModel):
@@ -113,7 +113,7 @@ def stored_fingerprint(archive: Archive) -> str | None:
 
 
 def _stored(archive: Archive) -> bool:
-    return bool(archive.con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rating_history' "
+    return bool(archive.con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'ratings' "
                                     "AND schema_name = 'main'").fetchone()[0])  # type: ignore[index]
 
 
