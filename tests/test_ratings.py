@@ -64,10 +64,10 @@ def test_the_order_given_does_not_change_the_ratings() -> None:
 
 def test_a_player_who_wins_every_match_ranks_first() -> None:
     told = league(3)
-    winner = [o for o in told if any("P0" in side for side in o.sides)]
-    assert all(o.places[next(i for i, s in enumerate(o.sides) if "P0" in s)] == 0 for o in winner)
+    mine = [o for o in told if any("P0" in side for side in o.sides)]
+    assert mine and all(o.places[at] == 0 for o in mine for at, side in enumerate(o.sides) if "P0" in side)
     rated = rate(told)
-    assert rated.players[0].name == "P0" and rated.players[0].wins == rated.players[0].matches == len(winner)
+    assert rated.players[0].name == "P0" and rated.players[0].wins == rated.players[0].matches == len(mine)
     assert rated.players[0].ordinal > rated.players[1].ordinal
 
 
