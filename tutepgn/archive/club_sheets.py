@@ -53,7 +53,7 @@ def stats_tables(stats: dict[str, Any]) -> list[Table]:
         (_("won by the side of mano (%)"), percent(mano["rate"])),
         (_("mano's even chance (%)"), percent(mano["even_chance"]))]
     return [
-        Table(_("Players"), (_("player"), _("deals"), _("won"), _("won (%)"), _("points, on average"), _("cantes"),
+        Table(_("Players"), (_("player"), _("deals"), _("deals won"), _("won (%)"), _("points, on average"), _("cantes"),
                              _("tutes")),
               [(p["player"], p["deals"], p["wins"], percent(p["win_rate"]), p["avg_points"], p["cantes"], p["tutes"])
                for p in stats["players"]]),
