@@ -35,7 +35,8 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                ("GET", "/api/v1/deals", {"params": {"plyer": "Ana"}}, 422),
                                ("GET", "/api/v1/deals", {"params": {"cursor": "not-a-cursor"}}, 422)],
     ("GET", "/api/v1/deals.ndjson"): [("GET", "/api/v1/deals.ndjson", {"params": {"trumps": "O"}}, 422)],
-    ("GET", "/api/v1/deals.csv"): [("GET", "/api/v1/deals.csv", {"params": {"seat": "N"}}, 422)],
+    ("GET", "/api/v1/deals.csv"): [("GET", "/api/v1/deals.csv", {"params": {"seat": "N"}}, 422),
+                                  ("GET", "/api/v1/deals.csv", {"params": {"lang": "fr"}}, 422)],
     ("GET", "/api/v1/deals.tpgn"): [("GET", "/api/v1/deals.tpgn", {"params": {"sort": "nope"}}, 422)],
     ("GET", "/api/v1/deals/{deal_id}.tpgn"): [("GET", "/api/v1/deals/1.tpgn", {}, 404)],
     ("GET", "/api/v1/deals/{deal_id}/sheet"): [("GET", "/api/v1/deals/1/sheet", {}, 404),
@@ -63,6 +64,11 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                                              "headers": {"X-API-Key": KEY}}, 413)],
     ("GET", "/api/v1/stats"): [("GET", "/api/v1/stats", {"params": {"min_points": "many"}}, 422)],
     ("GET", "/api/v1/players"): [("GET", "/api/v1/players", {"params": {"limit": 0}}, 422)],
+    ("GET", "/api/v1/stats.{fmt}"): [("GET", "/api/v1/stats.doc", {}, 422),
+                                    ("GET", "/api/v1/stats.pdf", {"params": {"min_points": "many"}}, 422)],
+    ("GET", "/api/v1/matches/{match_id}/sheet.{fmt}"): [("GET", "/api/v1/matches/none/sheet.pdf", {}, 404),
+                                                        ("GET", "/api/v1/matches/none/sheet.txt", {}, 422)],
+    ("GET", "/api/v1/players/{name}/sheet.{fmt}"): [("GET", "/api/v1/players/Nobody/sheet.xlsx", {}, 404)],
     ("GET", "/api/v1/health"): [("POST", "/api/v1/health", {}, 405)],  # its 503 is in tests/hostile/test_faults.py
     ("GET", "/api/v1/rules"): [("POST", "/api/v1/rules", {}, 405)],
     ("GET", "/api/v1/rules/{name}"): [("GET", "/api/v1/rules/no-such-preset", {}, 404)],
@@ -140,7 +146,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 44 and routes == set(CASES)
+    assert len(routes) == 47 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

@@ -5,7 +5,7 @@ The CSV here is the spreadsheet's, in the language's convention (Spanish ``;`` a
 scripts' CSV is ``/api/v1/deals.csv`` (``,`` and a point, unless ``?lang=`` asks for a spreadsheet's).
 """
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
@@ -19,7 +19,7 @@ from ..deps import Service, filter_parameters
 from .club import found_matches, found_player
 
 Format = Literal["csv", "xlsx", "pdf"]
-FILES = {200: {"content": {"text/csv": {}, "application/pdf": {},
+FILES: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}, "application/pdf": {},
                            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}},
                "description": "The file, as an attachment."}}
 

@@ -92,12 +92,13 @@ def match_table(m: MatchView) -> Table:
                _("result"), *(_("match points {side}", side=s) for s in sides),
                *(_("standing {side}", side=s) for s in sides))
     rows = []
+    blank: list[Cell] = [None] * len(sides)
     for number, d in enumerate(m.deals, start=1):
         s = d.summary
-        scores = s.score if s.score and len(s.score) == len(sides) else [None] * len(sides)
-        points = d.match_points if d.match_points and len(d.match_points) == len(sides) else [None] * len(sides)
+        scores = s.score if s.score and len(s.score) == len(sides) else blank
+        points = d.match_points if d.match_points and len(d.match_points) == len(sides) else blank
         rows.append((s.deal_no or number, s.date, s.dealer, SUITS.get(s.trump or "", s.trump), *scores, s.result,
-                     *points, *(d.standing or [None] * len(sides))))
+                     *points, *(d.standing or blank)))
     return Table(" · ".join(x for x in (m.event or _("(no event)"), m.rules) if x), columns, rows)
 
 

@@ -132,7 +132,7 @@ def tables_xlsx(title: str, tables: Sequence[Table], lang: str) -> bytes:
     from openpyxl.utils import get_column_letter
 
     book = Workbook()
-    book.remove(book.active)  # type: ignore[arg-type]
+    book.remove(book.worksheets[0])  # the empty sheet a new workbook has
     book.properties.title = title
     book.properties.language = lang
     used: set[str] = set()
