@@ -27,7 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
 from ..i18n import gettext as _
 from ..i18n import speaking
@@ -179,56 +180,150 @@ def tables_pdf(title: str, subtitle: str, tables: Sequence[Table], lang: str, *,
     each table under its title, its heading row again on every page it runs onto, no row split between pages,
     numbers aligned right in ``lang``'s form; "página 1 de 2" at every page's foot.  Upright, unless a table's
     columns need a page turned."""
-    from fpdf import FPDF, FontFace
-
     with speaking(lang):
         when = _long_date(printed or date.today(), lang)
         foot = _("page {page} of {pages}", page="{page}", pages="{nb}")
-    natural = [_natural_widths(table, lang) for table in tables]
-    wide = any(sum(widths) > PORTRAIT_WIDTH for widths in natural)
-
-    class Sheet(FPDF):
-        def footer(self) -> None:
-            self.set_y(-12)
-            self.set_font(family, "", 8)
-            self.set_text_color(90)
-            self.cell(0, 5, fit(f"{title} · {when}"), align="L")
-            self.set_x(self.l_margin)
-            self.cell(0, 5, fit(foot.replace("{page}", str(self.page_no()))), align="R")
-
-    pdf = Sheet(orientation="L" if wide else "P", unit="mm", format="A4")
-    pdf.set_margins(10, 10, 10)
-    pdf.set_auto_page_break(True, margin=16)
+    pdf = _new_sheet(f"{title} · {when}", foot)
     pdf.set_title(title)
     pdf.set_lang(lang)
     pdf.set_creator("tutepgn")
-    family, fit = _font(pdf)
-    pdf.add_page()
-    pdf.set_font(family, "B", TITLE_SIZE)
-    pdf.multi_cell(0, 7, fit(title), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(family, "", FONT_SIZE + 1)
+    shown = [[[pdf.fit(_shown(v, lang)) for v in row] for row in table.rows] for table in tables]
+    natural = [pdf.natural_widths(table, cells) for table, cells in zip(tables, shown)]
+    pdf.turned = any(sum(wrapped) > PORTRAIT_WIDTH for _whole, wrapped in natural)
+    pdf.new_page()
+    pdf.set_font(pdf.family, "B", TITLE_SIZE)
+    pdf.multi_cell(0, 7, pdf.fit(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(pdf.family, "", FONT_SIZE + 1)
     pdf.set_text_color(70)
     for line in [*subtitle.splitlines(), when]:
-        pdf.multi_cell(0, 5, fit(line), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, pdf.fit(line), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0)
-    usable = pdf.epw
-    for table, widths in zip(tables, natural):
-        pdf.ln(3)
-        if table.title:
-            pdf.set_font(family, "B", FONT_SIZE + 3)
-            pdf.multi_cell(0, 6, fit(table.title), new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font(family, "", FONT_SIZE)
-        numeric = [all(isinstance(row[i], (int, float)) or row[i] is None for row in table.rows) and
-                   any(isinstance(row[i], (int, float)) for row in table.rows) for i in range(len(table.columns))]
-        total = sum(widths)
-        with pdf.table(width=min(usable, total), col_widths=widths, align="LEFT", line_height=4.6,
-                       text_align=tuple("RIGHT" if n else "LEFT" for n in numeric),
-                       headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
-                       repeat_headings=1, padding=(0.8, 1.2)) as grid:
-            grid.row([fit(str(c)) for c in table.columns])
-            for row in table.rows:
-                grid.row([fit(_shown(v, lang)) for v in row])
+    for table, cells, widths in zip(tables, shown, natural):
+        pdf.table_of(table, cells, widths)
     return bytes(pdf.output())
+
+
+LINE = 4.0
+"""A line of a table's text, in mm (at :data:`FONT_SIZE`), and the padding around it, across and down."""
+PAD_X, PAD_Y = 1.2, 0.7
+BOTTOM = 16.0
+"""The room left at a page's foot for its page number, in mm."""
+
+
+@cache
+def _sheet_class() -> type[Any]:
+    """The PDF writer's page (fpdf2 imported on first use: the archive loads without it)."""
+    from fpdf import FPDF
+
+    class Sheet(FPDF):
+        """A4 pages with a foot line, and tables drawn cell by cell: fpdf2's own tables lay out every cell as a
+        paragraph (ten times slower), where a club's standings fit a line a cell."""
+
+        def __init__(self, foot_left: str, foot_right: str) -> None:
+            super().__init__(unit="mm", format="A4")
+            self.set_margins(10, 10, 10)
+            self.set_auto_page_break(False)  # pages are turned here, each one the same way (new_page)
+            self.c_margin = 0  # a cell's padding is PAD_X, here: fpdf2's own would wrap a word that fits
+            self.turned = False
+            self.family, self.fit = _font(self)
+            self.foot_left, self.foot_right = foot_left, foot_right
+
+        def footer(self) -> None:
+            self.set_y(-12)
+            self.set_font(self.family, "", 8)
+            self.set_text_color(90)
+            self.cell(0, 5, self.fit(self.foot_left), align="L")
+            self.set_x(self.l_margin)
+            self.cell(0, 5, self.fit(self.foot_right.replace("{page}", str(self.page_no()))), align="R")
+            self.set_text_color(0)
+
+        def new_page(self) -> None:
+            self.add_page(orientation="L" if self.turned else "P")
+
+        def room(self) -> float:
+            return float(self.h - BOTTOM - self.y)
+
+        def natural_widths(self, table: Table, cells: list[list[str]]) -> tuple[list[float], list[float]]:
+            """Each column's width in mm for its longest text: with its heading on one line, and with the
+            heading's words wrapped (what a page too narrow for the first takes)."""
+            whole, wrapped = [], []
+            for i, heading in enumerate(table.columns):
+                self.set_font(self.family, "B", FONT_SIZE)
+                line = self.get_string_width(self.fit(str(heading)))
+                word = max((self.get_string_width(self.fit(w)) for w in str(heading).split()), default=0.0)
+                self.set_font(self.family, "", FONT_SIZE)
+                body = min(max((self.get_string_width(row[i]) for row in cells), default=0.0), 70.0)
+                whole.append(max(min(line, 70.0), word, body) + 2 * PAD_X + 0.3)
+                wrapped.append(max(word, body) + 2 * PAD_X + 0.3)
+            return whole, wrapped
+
+        def lines(self, text: str, width: float) -> int:
+            """How many lines ``text`` takes in a cell ``width`` wide, in the font set."""
+            if self.get_string_width(text) <= width - 2 * PAD_X:
+                return 1
+            return len(cast(list[str], self.multi_cell(width - 2 * PAD_X, LINE, text, dry_run=True, output="LINES")))
+
+        def counts(self, texts: Sequence[str], widths: Sequence[float], heading: bool) -> list[int]:
+            """The lines each cell of a row takes."""
+            self.set_font(self.family, "B" if heading else "", FONT_SIZE)
+            return [self.lines(t, w) for t, w in zip(texts, widths)]
+
+        def row(self, texts: Sequence[str], widths: Sequence[float], aligns: Sequence[str], heading: bool,
+                counts: Sequence[int]) -> None:
+            """One row at the cursor, its cells side by side, as tall as its tallest cell."""
+            self.set_font(self.family, "B" if heading else "", FONT_SIZE)
+            height = max(counts) * LINE + 2 * PAD_Y
+            x0, y0 = self.l_margin, self.y
+            if heading:
+                self.set_fill_color(230)
+                self.rect(x0, y0, sum(widths), height, style="F")
+            x = x0
+            for text, width, align, count in zip(texts, widths, aligns, counts):
+                self.set_xy(x + PAD_X, y0 + PAD_Y)
+                if count == 1:
+                    self.cell(width - 2 * PAD_X, LINE, text, align=align)
+                else:
+                    self.multi_cell(width - 2 * PAD_X, LINE, text, align=align)
+                x += width
+            self.set_draw_color(0 if heading else 170)
+            self.set_line_width(0.3 if heading else 0.1)
+            self.line(x0, y0 + height, x0 + sum(widths), y0 + height)
+            self.set_xy(x0, y0 + height)
+
+        def table_of(self, table: Table, cells: list[list[str]], natural: tuple[list[float], list[float]]
+                     ) -> None:
+            """A table under its title, the heading row again at the top of each page it runs onto: its
+            headings on one line if the page is wide enough, else wrapped; narrowed to the page if need be
+            (its texts wrapped)."""
+            whole, wrapped = natural
+            widths = whole if sum(whole) <= self.epw else wrapped
+            if sum(widths) > self.epw:
+                widths = [w * self.epw / sum(widths) for w in widths]
+            numeric = [all(isinstance(row[i], (int, float)) or row[i] is None for row in table.rows) and
+                       any(isinstance(row[i], (int, float)) for row in table.rows) for i in range(len(widths))]
+            aligns = ["R" if n else "L" for n in numeric]
+            heading = [self.fit(str(c)) for c in table.columns]
+            if self.room() < 30:  # a title, the heading and a row or two: not alone at a page's foot
+                self.new_page()
+            self.ln(3)
+            if table.title:
+                self.set_font(self.family, "B", FONT_SIZE + 3)
+                self.multi_cell(0, 6, self.fit(table.title), new_x="LMARGIN", new_y="NEXT")
+            heading_counts = self.counts(heading, widths, True)
+            self.row(heading, widths, aligns, True, heading_counts)
+            for texts in cells:
+                counts = self.counts(texts, widths, False)
+                if max(counts) * LINE + 2 * PAD_Y > self.room():
+                    self.new_page()
+                    self.row(heading, widths, aligns, True, heading_counts)
+                self.row(texts, widths, aligns, False, counts)
+
+    return Sheet
+
+
+def _new_sheet(foot_left: str, foot_right: str) -> Any:
+    """A new PDF of A4 pages with this foot line (:func:`_sheet_class`)."""
+    return _sheet_class()(foot_left, foot_right)
 
 
 def _font(pdf: Any) -> tuple[str, Any]:
@@ -241,22 +336,6 @@ def _font(pdf: Any) -> tuple[str, Any]:
             pdf.add_font("DejaVu", "B", str(bold))
             return "DejaVu", visible
     return "Helvetica", lambda text: visible(text).replace("—", "-").encode("latin-1", "replace").decode("latin-1")
-
-
-def _natural_widths(table: Table, lang: str) -> list[float]:
-    """Each column's width in mm for its longest text (the heading's words may wrap), at the table's size."""
-    from fpdf import FPDF
-
-    pdf = FPDF()
-    family, fit = _font(pdf)
-    widths = []
-    for i, heading in enumerate(table.columns):
-        pdf.set_font(family, "B", FONT_SIZE)
-        head = max((pdf.get_string_width(fit(word)) for word in str(heading).split()), default=0.0)
-        pdf.set_font(family, "", FONT_SIZE)
-        cells = max((pdf.get_string_width(fit(_shown(row[i], lang))) for row in table.rows), default=0.0)
-        widths.append(max(head, min(cells, 70.0)) + 3.5)
-    return widths
 
 
 def _shown(value: Cell, lang: str) -> str:
