@@ -42,9 +42,11 @@ def test_a_long_table_runs_over_pages_in_order_with_its_heading_and_page_numbers
     for number, text in enumerate(texts, start=1):
         assert f"página {number} de {len(texts)}" in text
         assert "pareja encuentros ganados diferencia de puntos media" in text  # the heading on every page
-    found = [int(n) for n in re.findall(r"Pareja (\d{3}) Núñez", "\n".join(texts))]
-    assert found == list(range(60))  # every row, once, in order: none split or lost at a page's end
+    whole_rows = [re.findall(r"^Pareja (\d{3}) Núñez -?\d+ -?\d+ [\d,]+$", text, re.M) for text in texts]
+    assert [int(n) for rows in whole_rows for n in rows] == list(range(60))  # each row whole, once, in order
+    assert all(rows for rows in whole_rows)
     assert "Pareja 004 Núñez 56 172 1,33" in texts[0]  # numbers in the Spanish form
+    assert "Pareja 000 Núñez 60 200 0,0" in texts[0]  # a fraction keeps its decimal
 
 
 def test_an_english_pdf_says_page_n_of_m_and_writes_numbers_with_a_point() -> None:

@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from functools import cache
+from pathlib import Path
 from typing import Any, cast
 
 from ..i18n import gettext as _
@@ -46,9 +46,9 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A text starting so is a formula to a spreadsheet: the spreadsheet's CSV writes it after a ``'``."""
 FONT_SIZE = 9
 TITLE_SIZE = 15
+"""The type sizes of a table and of a document's title, in points."""
 PORTRAIT_WIDTH = 190.0
-"""The width an A4 page leaves a table, in mm, with 10 mm margins: 190 upright, 277 turned."""
-LANDSCAPE_WIDTH = 277.0
+"""The width an upright A4 page leaves a table, in mm, with 10 mm margins (a turned page leaves 277)."""
 
 
 @dataclass(frozen=True)
@@ -299,6 +299,10 @@ def _sheet_class() -> type[Any]:
             widths = whole if sum(whole) <= self.epw else wrapped
             if sum(widths) > self.epw:
                 widths = [w * self.epw / sum(widths) for w in widths]
+            elif widths is wrapped:  # the room left goes to the wrapped headings, each in its measure
+                wanted = [w - v for w, v in zip(whole, wrapped)]
+                share = (self.epw - sum(wrapped)) / sum(wanted) if sum(wanted) else 0.0
+                widths = [v + want * min(1.0, share) for v, want in zip(wrapped, wanted)]
             numeric = [all(isinstance(row[i], (int, float)) or row[i] is None for row in table.rows) and
                        any(isinstance(row[i], (int, float)) for row in table.rows) for i in range(len(widths))]
             aligns = ["R" if n else "L" for n in numeric]
@@ -347,7 +351,8 @@ def _shown(value: Cell, lang: str) -> str:
     if isinstance(value, (int, float)):
         from babel.numbers import format_decimal
 
-        return format_decimal(value, locale=lang, decimal_quantization=False)
+        # A fraction keeps a decimal (60,0 beside 58,8 in one column), up to three.
+        return format_decimal(value, format="#,##0.0##" if isinstance(value, float) else None, locale=lang)
     return str(value)
 
 
