@@ -203,6 +203,13 @@ def test_the_player_workbook_has_their_deals_partners_and_opponents(client: Test
         [c["name"] for c in player["partners"]]
 
 
+def test_a_name_with_accents_names_its_file_with_them_and_without(client: TestClient) -> None:
+    answer = client.get("/api/v1/players/Lucía/sheet.csv")
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"] == ("attachment; filename=\"tute-player-Lucia.csv\"; "
+                                                     "filename*=UTF-8''tute-player-Luc%C3%ADa.csv")
+
+
 def test_unknown_things_and_formats_are_refused(client: TestClient) -> None:
     assert client.get("/api/v1/matches/no-such-match/sheet.pdf").status_code == 404
     assert client.get("/api/v1/players/Nobody/sheet.csv").status_code == 404

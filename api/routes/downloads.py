@@ -5,7 +5,9 @@ The CSV here is the spreadsheet's, in the language's convention (Spanish ``;`` a
 scripts' CSV is ``/api/v1/deals.csv`` (``,`` and a point, unless ``?lang=`` asks for a spreadsheet's).
 """
 
+import unicodedata
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
@@ -25,9 +27,14 @@ FILES: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}, "app
 
 
 def attachment(download: Download) -> Response:
-    """A file to save (``Content-Disposition: attachment``) under the library's name for it."""
-    return Response(download.body, media_type=download.media_type,
-                    headers={"Content-Disposition": f'attachment; filename="{download.filename}"'})
+    """A file to save (``Content-Disposition: attachment``) under the library's name for it: a name with
+    accents as it is for the browsers that read RFC 6266's ``filename*``, without them for the others."""
+    name = download.filename
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    disposition = f'attachment; filename="{plain}"'
+    if plain != name:
+        disposition += f"; filename*=UTF-8''{quote(name)}"
+    return Response(download.body, media_type=download.media_type, headers={"Content-Disposition": disposition})
 
 
 def router(service: Service) -> APIRouter:

@@ -23,8 +23,9 @@ SUITS = dict(zip("OCEB", SUIT_NAMES))
 
 
 def file_name(*words: str) -> str:
-    """A file name made of ``words``: letters, digits, ``-`` and ``_`` only (a name or an id may hold anything)."""
-    return "-".join(re.sub(r"[^\w-]+", "_", w, flags=re.ASCII).strip("_") or "_" for w in words)
+    """A file name made of ``words``: letters (accented too), digits, ``-`` and ``_`` only (a name or an id may
+    hold anything, a slash or a quote included)."""
+    return "-".join(re.sub(r"[^\w-]+", "_", w).strip("_") or "_" for w in words)
 
 
 def percent(rate: float | None) -> float | None:
