@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import struct
+import zlib
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -70,6 +72,28 @@ def test_wide_tables_turn_the_page_and_narrow_ones_stay_upright() -> None:
     wide = PdfReader(io.BytesIO(table_pdf("t", "", wide_columns, [tuple(range(14))], "en"))).pages[0]
     assert narrow.mediabox.width < narrow.mediabox.height  # A4 upright: 595 x 842 points
     assert wide.mediabox.width > wide.mediabox.height
+
+
+def _png(size: int = 21) -> bytes:
+    """A small black-and-white PNG (a chequered square, as a QR code is), written by hand."""
+    raw = b"".join(b"\x00" + bytes(0 if (x // 3 + y // 3) % 2 else 255 for x in range(size)) for y in range(size))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def test_table_sheets_take_a_page_each_with_their_picture() -> None:
+    sheets = [Table(f"Mesa {n}", ("puesto", "jugador"), [("N", f"Ana {n}"), ("S", f"Luis {n}")], picture=_png(),
+                    new_page=True) for n in (1, 2, 3)]
+    reader = PdfReader(io.BytesIO(tables_pdf("Ronda 1", "Liga de otoño", sheets, "es", printed=DAY)))
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) == 3 and texts[0].startswith("Ronda 1\nLiga de otoño\n6 de diciembre de 2026\nMesa 1\n")
+    assert [t.split("\n")[0] for t in texts[1:]] == ["Mesa 2", "Mesa 3"]
+    assert all(f"N Ana {n}\nS Luis {n}" in t for n, t in zip((1, 2, 3), texts))
+    assert [len(page.images) for page in reader.pages] == [1, 1, 1]
 
 
 def test_without_dejavu_the_pdf_is_written_in_a_core_font_in_latin_1(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -47,6 +47,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 FONT_SIZE = 9
 TITLE_SIZE = 15
 """The type sizes of a table and of a document's title, in points."""
+PICTURE_MM = 30.0
 PORTRAIT_WIDTH = 190.0
 """The width an upright A4 page leaves a table, in mm, with 10 mm margins (a turned page leaves 277)."""
 
@@ -58,6 +59,11 @@ class Table:
     title: str
     columns: Sequence[str]
     rows: Sequence[Sequence[Cell]]
+    picture: bytes | None = None
+    """An SVG or PNG drawn :data:`PICTURE_MM` wide at the right of the table's title, in the PDF only (a table
+    sheet's QR code: the phone that scans it opens the table's recording page)."""
+    new_page: bool = False
+    """The table starts a page of its own in the PDF (a sheet per table; the first stays under the title)."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +204,8 @@ def tables_pdf(title: str, subtitle: str, tables: Sequence[Table], lang: str, *,
     for line in [*subtitle.splitlines(), when]:
         pdf.multi_cell(0, 5, pdf.fit(line), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0)
-    for table, cells, widths in zip(tables, shown, natural):
-        pdf.table_of(table, cells, widths)
+    for index, (table, cells, widths) in enumerate(zip(tables, shown, natural)):
+        pdf.table_of(table, cells, widths, first=index == 0)
     return bytes(pdf.output())
 
 
@@ -290,8 +296,8 @@ def _sheet_class() -> type[Any]:
             self.line(x0, y0 + height, x0 + sum(widths), y0 + height)
             self.set_xy(x0, y0 + height)
 
-        def table_of(self, table: Table, cells: list[list[str]], natural: tuple[list[float], list[float]]
-                     ) -> None:
+        def table_of(self, table: Table, cells: list[list[str]], natural: tuple[list[float], list[float]], *,
+                     first: bool) -> None:
             """A table under its title, the heading row again at the top of each page it runs onto: its
             headings on one line if the page is wide enough, else wrapped; narrowed to the page if need be
             (its texts wrapped)."""
@@ -307,12 +313,20 @@ def _sheet_class() -> type[Any]:
                        any(isinstance(row[i], (int, float)) for row in table.rows) for i in range(len(widths))]
             aligns = ["R" if n else "L" for n in numeric]
             heading = [self.fit(str(c)) for c in table.columns]
-            if self.room() < 30:  # a title, the heading and a row or two: not alone at a page's foot
+            needed = 30 + (PICTURE_MM if table.picture else 0)  # a title, the heading and a row or two
+            if self.room() < needed or (table.new_page and not first):  # the first: under the document's title
                 self.new_page()
-            self.ln(3)
+            else:
+                self.ln(3)
+            top = self.y
             if table.title:
                 self.set_font(self.family, "B", FONT_SIZE + 3)
-                self.multi_cell(0, 6, self.fit(table.title), new_x="LMARGIN", new_y="NEXT")
+                self.multi_cell(self.epw - (PICTURE_MM + 5 if table.picture else 0), 6, self.fit(table.title),
+                                new_x="LMARGIN", new_y="NEXT")
+            if table.picture:
+                drawn = self.image(io.BytesIO(table.picture), x=self.l_margin + self.epw - PICTURE_MM, y=top,
+                                   w=PICTURE_MM)
+                self.set_y(max(self.y, top + float(drawn.rendered_height) + 2))
             heading_counts = self.counts(heading, widths, True)
             self.row(heading, widths, aligns, True, heading_counts)
             for texts in cells:
