@@ -96,6 +96,11 @@ def test_table_sheets_take_a_page_each_with_their_picture() -> None:
     assert [len(page.images) for page in reader.pages] == [1, 1, 1]
 
 
+def test_texts_no_font_can_write_do_not_stop_the_pdf() -> None:
+    [text] = pages(table_pdf("x\x1b[31m", "", ("name",), [("\ud800 lone",), ("名前 😀",)], "en", printed=DAY))
+    assert "x\\x1b[31m" in text and "? lone" in text
+
+
 def test_without_dejavu_the_pdf_is_written_in_a_core_font_in_latin_1(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(printing, "FONT_DIRS", ())
     [text] = pages(table_pdf("Clasificación — otoño", "", ("jugador", "media"), [("Íñigo Núñez", 2.5)], "es",

@@ -346,13 +346,14 @@ def _new_sheet(foot_left: str, foot_right: str) -> Any:
 
 def _font(pdf: Any) -> tuple[str, Any]:
     """DejaVu Sans added to ``pdf`` when the machine has it, else Helvetica; and the function that fits a text
-    to the font (Helvetica's Latin-1: a character outside it becomes ``?``)."""
+    to the font: control characters escaped, and what it cannot write (a lone surrogate; outside Helvetica's
+    Latin-1, any other character) as ``?``."""
     for folder in FONT_DIRS:
         regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
         if regular.is_file() and bold.is_file():
             pdf.add_font("DejaVu", "", str(regular))
             pdf.add_font("DejaVu", "B", str(bold))
-            return "DejaVu", visible
+            return "DejaVu", lambda text: visible(text).encode("utf-8", "replace").decode("utf-8")  # no lone surrogate
     return "Helvetica", lambda text: visible(text).replace("—", "-").encode("latin-1", "replace").decode("latin-1")
 
 
