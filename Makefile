@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.run-stamp
 PORT ?= 8000
 NATIVE := $(wildcard tutepgn/native/*.c tutepgn/native/*.h)
 
-.PHONY: run test test-slow bench bench-quick clean chromium wrk
+.PHONY: run test test-slow bench bench-quick clean chromium fonts wrk
 
 # The service alone: the package and its dependencies, none of the test tools.
 $(RUN_STAMP): pyproject.toml setup.py $(NATIVE)
@@ -31,7 +31,7 @@ run: $(RUN_STAMP)
 ## test: install (with Debian's Chromium for the browser test), check the types (mypy: strict on tutepgn/, normal
 ## on api/ and cli/, through typecheck.py, which names them tutepgn.api and tutepgn.cli) and the lint (ruff), then
 ## run the whole test suite
-test: $(STAMP) chromium
+test: $(STAMP) chromium fonts
 	$(BIN)/python typecheck.py
 	$(BIN)/ruff check
 	$(BIN)/python -m pytest
@@ -47,6 +47,11 @@ test-slow: $(STAMP)
 chromium:
 	$(call debian,chromium,the browser test,the browser test will be skipped)
 
+## fonts: Debian's DejaVu fonts for the PDF downloads (tutepgn/archive/printing.py: every character of a name
+## printed), installed with apt-get when missing (as root)
+fonts:
+	$(call debian,fonts-dejavu-core,the PDF downloads,the PDFs use a core font: Latin-1 only,/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
+
 ## bench: every benchmark, one table, raw figures in bench/out/results.json (about 25 minutes; needs wrk for the service load)
 bench: $(STAMP) wrk
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
@@ -61,10 +66,11 @@ bench-quick: $(STAMP)
 wrk:
 	$(call debian,wrk,the service benchmark,the service benchmark uses its Python clients)
 
-# $(call debian,PACKAGE,WHAT NEEDS IT,WHAT HAPPENS WITHOUT IT): install a Debian package (its command has
-# the same name) with apt-get when it is missing and we are root; otherwise say what happens without it.
+# $(call debian,PACKAGE,WHAT NEEDS IT,WHAT HAPPENS WITHOUT IT[,FILE]): install a Debian package (its command has
+# the same name, or it puts FILE in place) with apt-get when it is missing and we are root; otherwise say what
+# happens without it.
 define debian
-@command -v $(1) >/dev/null 2>&1 || { \
+@$(if $(4),test -e $(4),command -v $(1) >/dev/null 2>&1) || { \
   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
     echo "installing $(1) for $(2)"; \
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \

@@ -1,7 +1,7 @@
 """Deals: search (a page, or every match streamed), and one deal as JSON, as Tute PGN, or as its score sheet."""
 
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
@@ -75,10 +75,11 @@ def router(service: Service) -> APIRouter:
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
 
-    def stream(view: Archive, f: SearchFilters, sort: str, kind: str, limit: int) -> Iterator[str]:
+    def stream(view: Archive, f: SearchFilters, sort: str, kind: str, limit: int, lang: str | None = None
+               ) -> Iterator[str]:
         """The answer in pieces of about :data:`CHUNK_BYTES`, each made under the query time limit."""
         if kind != "ndjson":
-            lines = view.download(f, kind, sort=sort, limit=limit)
+            lines = view.download(f, kind, sort=sort, limit=limit, lang=lang if kind == "csv" else None)
         else:
             lines = (DealSummary.from_row(row).model_dump_json() + "\n"
                      for row in view.iter_rows(f, sort=sort, limit=limit, batch=STREAM_BATCH))
@@ -88,14 +89,18 @@ def router(service: Service) -> APIRouter:
     def streamed(kind: str) -> Callable[..., StreamingResponse]:
         def route(view: Reader, f: Filters, sort: SortParam = "date",
                   limit: Annotated[int | None, Query(ge=1, le=settings.max_rows, description=(
-                      "At most this many deals (default and most: `max_rows`)."))] = None) -> StreamingResponse:
+                      "At most this many deals (default and most: `max_rows`)."))] = None,
+                  lang: Annotated[Literal["es", "en"] | None, Query(description=(
+                      "The CSV for a spreadsheet in this language (es: `;` and a decimal comma; en: `,` and a "
+                      "point; both with a byte-order mark); without it, the scripts' CSV. Also the language of "
+                      "any error."))] = None) -> StreamingResponse:
             total = service.timed(view, lambda: view.count(f))  # fail fast, with the time limit, before streaming
             sent = min(total, limit or settings.max_rows)
             # The count says how many match, and whether the row cap (or the limit asked) cuts the stream.
             headers = {"X-Total-Count": str(total), "X-Row-Cap": str(settings.max_rows),
                        "X-Truncated": "true" if total > sent else "false",
                        "Content-Disposition": f'attachment; filename="tute-deals.{kind}"'}  # a file, not a page
-            return StreamingResponse(stream(view, f, sort, kind, sent), media_type=STREAMS[kind], headers=headers)
+            return StreamingResponse(stream(view, f, sort, kind, sent, lang), media_type=STREAMS[kind], headers=headers)
         return route
 
     for kind in STREAMS:

@@ -4,6 +4,7 @@
 * :mod:`.rows`: a record's rows, built in worker processes; :mod:`.ingest`: importing;
 * :mod:`.store`: :class:`Archive`, the queries; :mod:`.search`: :class:`SearchFilters` and page cursors;
 * :mod:`.export`: files and downloads; :mod:`.sql`: ad hoc SQL, read-only and under a time limit;
+* :mod:`.printing`: any table as PDF, XLSX or CSV; :mod:`.club_sheets`: the club's pages as those files;
 * :mod:`.held`: who holds a file (a running service says so beside it); :mod:`.remote`: an archive a service
   holds, read and written through that service.
 """

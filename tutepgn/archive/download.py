@@ -18,25 +18,29 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import NotationError
 from ..i18n import gettext as _
 from ..notation import Record, jsonform, parse_record, scan_tags, to_json, tpgn
-from ..visible import visible
 from .columns import CSV_COLUMNS
 from .defaults import EXPORT_FORMATS
+from .printing import csv_form, csv_value
 from .search import SearchFilters
 
 if TYPE_CHECKING:
     from .store import Archive
 
 
-def csv_text(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+def csv_text(rows: Iterable[dict[str, Any]], lang: str | None = None) -> Iterator[str]:
     """A header of :data:`.columns.CSV_COLUMNS`, then a line per row (lists space-separated), each text's control
     characters escaped (:func:`tutepgn.visible.visible`: a CSV is read on screens and in spreadsheets, and the
-    record itself, intact, is the tpgn or JSON export)."""
+    record itself, intact, is the tpgn or JSON export).  ``lang`` None is the scripts' CSV (``,`` and a point);
+    a language gives its spreadsheets' CSV (:func:`.printing.table_csv`: in Spanish ``;`` and a decimal comma)."""
+    separator, decimal = csv_form(lang)
+    spreadsheet = lang is not None
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, delimiter=separator)
+    if spreadsheet:
+        buffer.write("\ufeff")
     writer.writerow(CSV_COLUMNS)
     for row in rows:
-        writer.writerow([visible(" ".join(map(str, v)) if isinstance(v, list) else v) if isinstance(v, (str, list))
-                         else v for v in row.values()])
+        writer.writerow([csv_value(v, decimal, spreadsheet) for v in row.values()])
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
@@ -58,17 +62,19 @@ def written(texts: Iterable[str], fmt: str, cards: str) -> Iterator[str]:
 
 
 def chunks(archive: Archive, filters: SearchFilters | None, fmt: str, *, cards: str = "es", sort: str = "date",
-           limit: int | None = None, batch: int | None = None) -> Iterator[str]:
-    """Matching deals as text in ``fmt`` (tpgn, json, jsonl, csv), piece by piece (``batch``: see
-    :meth:`Archive.iter_rows`)."""
-    return _formatted(archive, filters, fmt, cards, sort, limit, iter, batch)
+           limit: int | None = None, batch: int | None = None, lang: str | None = None) -> Iterator[str]:
+    """Matching deals as text in ``fmt`` (tpgn, json, jsonl, csv: for scripts, or for ``lang``'s spreadsheets),
+    piece by piece (``batch``: see :meth:`Archive.iter_rows`)."""
+    return _formatted(archive, filters, fmt, cards, sort, limit, iter, batch, lang)
 
 
 def _formatted(archive: Archive, filters: SearchFilters | None, fmt: str, cards: str, sort: str, limit: int | None,
-               tap: Callable[[Iterable[Any]], Iterator[Any]], batch: int | None = None) -> Iterator[str]:
+               tap: Callable[[Iterable[Any]], Iterator[Any]], batch: int | None = None, lang: str | None = None
+               ) -> Iterator[str]:
     """:func:`chunks`, with every deal read passed through ``tap`` (which counts them, for :func:`export`)."""
     if fmt == "csv":
-        return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS, batch=batch)))
+        return csv_text(tap(archive.iter_rows(filters, sort=sort, limit=limit, columns=CSV_COLUMNS, batch=batch)),
+                        lang)
     if fmt not in EXPORT_FORMATS or fmt == "parquet":
         raise ValueError(_("unknown format {form!r}; formats are {forms}", form=fmt, forms=", ".join(EXPORT_FORMATS)))
     texts = tap(archive.texts(filters, sort=sort, limit=limit, batch=batch))

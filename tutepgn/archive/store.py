@@ -441,10 +441,10 @@ class Archive:
         return export(self, filters, fmt, out, cards=cards, sort=sort, limit=limit)
 
     def download(self, filters: SearchFilters | None, fmt: str, *, cards: str = "es", sort: str = "date",
-                 limit: int | None = None) -> Iterator[str]:
-        """Matching deals as tpgn, json, jsonl or csv text, in pieces (a service streams them), read
-        :data:`STREAM_BATCH` rows at a time (see :meth:`iter_rows`)."""
-        return chunks(self, filters, fmt, cards=cards, sort=sort, limit=limit, batch=STREAM_BATCH)
+                 limit: int | None = None, lang: str | None = None) -> Iterator[str]:
+        """Matching deals as tpgn, json, jsonl or csv text (for scripts, or for ``lang``'s spreadsheets), in
+        pieces (a service streams them), read :data:`STREAM_BATCH` rows at a time (see :meth:`iter_rows`)."""
+        return chunks(self, filters, fmt, cards=cards, sort=sort, limit=limit, batch=STREAM_BATCH, lang=lang)
 
     def verify(self) -> list[str]:
         """Check the archive: every hash matches its text, every id its hash, child rows belong to deals."""
