@@ -6,24 +6,15 @@
 * :mod:`.standings`: :func:`standings` (the documented tie-breaks), :func:`crosstable`, :func:`history`;
 * :mod:`.duplicate`: boards, matchpoints, the difference to par, :func:`ranking`.
 
-Stored by :mod:`tutepgn.archive.events`; the rules are in docs/club.md.
+Stored by :mod:`tutepgn.archive.events`; the rules are in docs/club.md.  Imported whole (not lazily): the
+function ``standings`` must win over its module's name, which a lazy import would leave on the package.
 """
 
-from typing import TYPE_CHECKING
+from .duplicate import Board, BoardScore, RankLine, matchpoints, ranking, round_boards
+from .event import BoardResult, Entrant, Event, Result, Round, Table, add_entrant, check_result, parse_entrant
+from .pairing import next_round, round_limit
+from .standings import CrossRow, Encounter, Line, crosstable, history, standings
 
-from ..lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from .duplicate import Board, BoardScore, RankLine, matchpoints, ranking, round_boards
-    from .event import (BoardResult, Entrant, Event, Result, Round, Table, add_entrant, check_result,
-                        parse_entrant)
-    from .pairing import next_round, round_limit
-    from .standings import CrossRow, Encounter, Line, crosstable, history, standings
-
-__getattr__, __dir__ = lazy_exports(__name__, {
-    ".duplicate": ("Board", "BoardScore", "RankLine", "matchpoints", "ranking", "round_boards"),
-    ".event": ("BoardResult", "Entrant", "Event", "Result", "Round", "Table", "add_entrant", "check_result",
-               "parse_entrant"),
-    ".pairing": ("next_round", "round_limit"),
-    ".standings": ("CrossRow", "Encounter", "Line", "crosstable", "history", "standings"),
-}, globals())
+__all__ = ["Board", "BoardResult", "BoardScore", "CrossRow", "Encounter", "Entrant", "Event", "Line", "RankLine",
+           "Result", "Round", "Table", "add_entrant", "check_result", "crosstable", "history", "matchpoints",
+           "next_round", "parse_entrant", "ranking", "round_boards", "round_limit", "standings"]
