@@ -51,7 +51,7 @@ def score(text: str | None, what: str) -> tuple[int, int]:
         return (0, 0)
     found = SCORE.match(text)
     if found is None:
-        raise fail(ValueError(_("{what} is written home-away, as 2-1, not {text!r}", what=_(what), text=text)))
+        raise fail(ValueError(_("{what} is written home-away, as 2-1, not {text!r}", what=what, text=text)))
     return (int(found[1]), int(found[2]))
 
 
@@ -156,24 +156,24 @@ def result(
     from tutepgn.archive.events import enter_board, enter_result
     from tutepgn.tournament import BoardResult, Result
 
-    won = score(matches, N_("the score"))
+    won = score(matches, _("the score"))
     if board is not None:
         entry = BoardResult(table=table_no, board=board, points=won)
         on_archive(db, lambda a: enter_board(a, name, round_no, entry), read_only=False)
         err.print(_("round {round}, table {table}, board {board}: {home}-{away}", round=round_no, table=table_no,
                     board=board, home=won[0], away=won[1]), soft_wrap=True, highlight=False)
         return
-    res = Result(table=table_no, matches=won, deals=score(deals, N_("--deals")), points=score(points, N_("--points")))
+    res = Result(table=table_no, matches=won, deals=score(deals, "--deals"), points=score(points, "--points"))
     on_archive(db, lambda a: enter_result(a, name, round_no, res), read_only=False)
     err.print(_("round {round}, table {table}: {home}-{away}", round=round_no, table=table_no, home=won[0],
                 away=won[1]), soft_wrap=True, highlight=False)
 
 
-STANDING_HEADERS = {"place": N_("place"), "name": N_("entrant"), "played": N_("played"), "matches_won": N_("won"),
-                    "matches_lost": N_("lost"), "deals_difference": N_("deals +/-"),
+STANDING_HEADERS = {"place": N_("place"), "name": N_("entrant"), "played": N_("played"), "matches_won": N_("matches won"),
+                    "matches_lost": N_("matches lost"), "deals_difference": N_("deals +/-"),
                     "points_difference": N_("points +/-"), "head_to_head": N_("head to head")}
 RANK_HEADERS = {"place": N_("place"), "name": N_("entrant"), "boards": N_("boards"), "matchpoints": N_("matchpoints"),
-                "top": N_("top"), "percentage": N_("%"), "par_difference": N_("against par")}
+                "top": N_("top"), "percentage": N_("percentage"), "par_difference": N_("against par")}
 
 
 def standings(name: EventArg, db: DbOption = None,
