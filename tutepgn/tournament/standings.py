@@ -77,39 +77,47 @@ class CrossRow(BaseModel):
     cells: list[str | None]
 
 
+FIELDS = ("played", "byes", "matches_won", "matches_lost", "deals_won", "deals_lost", "points_for", "points_against")
+
+
 def tally(event: Event) -> dict[int, Line]:
-    """Each entrant's totals (places not yet given)."""
-    lines = {e.number: Line(place=0, entrant=e.number, name=e.name) for e in event.entrants}
+    """Each entrant's totals (places not yet given), summed in plain lists: a pydantic model's attribute set
+    costs ten times a list's, which a league's 10,000 results would feel (bench/event.py)."""
+    sums = {e.number: [0] * len(FIELDS) for e in event.entrants}
     for rnd in event.rounds:
+        results = rnd.results
         for table in rnd.tables:
             if table.away is None:
-                line = lines[table.home]
-                line.byes += 1
-                line.matches_won += 1
+                line = sums[table.home]
+                line[1] += 1
+                line[2] += 1
                 continue
-            result = rnd.results.get(table.number)
+            result = results.get(table.number)
             if result is None:
                 continue
-            for me, side in ((lines[table.home], 0), (lines[table.away], 1)):
-                me.played += 1
-                me.matches_won += result.matches[side]
-                me.matches_lost += result.matches[1 - side]
-                me.deals_won += result.deals[side]
-                me.deals_lost += result.deals[1 - side]
-                me.points_for += result.points[side]
-                me.points_against += result.points[1 - side]
-    return lines
+            (hm, am), (hd, ad), (hp, ap) = result.matches, result.deals, result.points
+            for me, won, lost, dw, dl, pf, pa in ((sums[table.home], hm, am, hd, ad, hp, ap),
+                                                  (sums[table.away], am, hm, ad, hd, ap, hp)):
+                me[0] += 1
+                me[2] += won
+                me[3] += lost
+                me[4] += dw
+                me[5] += dl
+                me[6] += pf
+                me[7] += pa
+    return {e.number: Line(place=0, entrant=e.number, name=e.name, **dict(zip(FIELDS, sums[e.number])))
+            for e in event.entrants}
 
 
-def head_to_head(event: Event, group: set[int]) -> dict[int, int]:
-    """Matches won by each of ``group`` in its encounters with the others of ``group``."""
-    won: dict[int, int] = defaultdict(int)
+def meetings(event: Event) -> dict[tuple[int, int], int]:
+    """Matches won by the first entrant of each ordered pair in their encounters (results in only)."""
+    won: dict[tuple[int, int], int] = defaultdict(int)
     for rnd in event.rounds:
         for table in rnd.tables:
-            if table.away is not None and table.home in group and table.away in group and table.number in rnd.results:
-                result = rnd.results[table.number].matches
-                won[table.home] += result[0]
-                won[table.away] += result[1]
+            result = rnd.results.get(table.number)
+            if table.away is not None and result is not None:
+                won[table.home, table.away] += result.matches[0]
+                won[table.away, table.home] += result.matches[1]
     return won
 
 
@@ -121,13 +129,14 @@ def standings(event: Event) -> list[Line]:
         return (-line.matches_won, -line.deals_difference, -line.points_difference)
 
     lines.sort(key=main_key)
+    won: dict[tuple[int, int], int] | None = None
     ordered: list[Line] = []
     for _key, tied_lines in groupby(lines, key=main_key):
         tied = list(tied_lines)
         if len(tied) > 1:
-            won = head_to_head(event, {line.entrant for line in tied})
+            won = meetings(event) if won is None else won
             for line in tied:
-                line.head_to_head = won[line.entrant]
+                line.head_to_head = sum(won.get((line.entrant, other.entrant), 0) for other in tied)
         ordered += sorted(tied, key=lambda line: (-line.head_to_head, line.name.casefold(), line.entrant))
     for i, line in enumerate(ordered):
         previous = ordered[i - 1] if i else None
