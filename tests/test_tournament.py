@@ -193,7 +193,7 @@ def test_matchpoints_on_a_hand_checked_board() -> None:
     event = Event(name="d", format="duplicate", boards_per_round=1, seed=4, entrants=entrants(8))
     rnd = next_round(event)
     event.rounds.append(rnd)
-    for table, points in zip(rnd.tables, [(80, 50), (65, 55), (75, 65), (40, 90)]):
+    for table, points in zip(rnd.tables, [(80, 50), (70, 60), (70, 60), (40, 90)]):
         rnd.boards.append(BoardResult(table=table.number, board=1, points=points))
     lines = {line.entrant: line for line in ranking(event)}
     homes = [t.home for t in rnd.tables]
