@@ -12,17 +12,28 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import duckdb
+from pydantic import BaseModel
 
 from ..errors import EventError
 from ..i18n import gettext as _
 from ..tournament.duplicate import check_board
 from ..tournament.event import BoardResult, Entrant, Event, Result, Round, Table, add_entrant, check_result
 from ..tournament.pairing import next_round
+from ..tournament.standings import Encounter, history
 
 if TYPE_CHECKING:
     from .store import Archive
 
 T = TypeVar("T")
+
+
+class PlayerEntry(BaseModel):
+    """One event a player entered: the event's name and kind, the entrant (the player's pair), its rounds."""
+
+    event: str
+    kind: str
+    entrant: Entrant
+    encounters: list[Encounter]
 
 EVENT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -191,3 +202,21 @@ def enter_board(archive: Archive, name: str, round_no: int, result: BoardResult)
         write_board(con, name, round_no, check_board(read_event(con, name), round_no, result))
         return result
     return transaction(archive, work)
+
+
+def player_history(archive: Archive, player: str) -> list[PlayerEntry]:
+    """Every stored event ``player`` entered (alone or in a pair, the name compared without case), newest
+    first, each with the entrant and its rounds (:func:`tutepgn.tournament.history`)."""
+    try:
+        found = archive.con.execute(
+            "SELECT e.event, e.number FROM event_entrants e JOIN events v ON v.name = e.event "
+            "WHERE list_contains(list_transform(e.players, lambda p: lower(p)), lower(?)) "
+            "ORDER BY v.created DESC, e.event", [player]).fetchall()
+    except duckdb.CatalogException:
+        return []
+    entries = []
+    for name, number in found:
+        event = read_event(archive.con, name)
+        entries.append(PlayerEntry(event=name, kind=event.kind, entrant=event.entrant(number),
+                                   encounters=history(event, number)))
+    return entries
