@@ -4,9 +4,10 @@ Every pairing is reproducible: the same event (entrants, results, seed) gives th
 
 * **All-play-all** (``round-robin`` and ``duplicate``): the circle method: entrant 1 stays, the others turn one
   place a round; with an odd number one entrant a round has a bye, and every pair meets exactly once.
-* **Swiss**: entrants ordered by matches won (ties in an order drawn from the event's seed and the round), the
-  first unpaired entrant meets the nearest in score it has not met (its own score group first, else a float
-  to the next group), searched with backtracking, so no encounter repeats.  With an odd number the bye goes to
+* **Swiss**: entrants ranked as the standings rank them (matches won, deals difference, points difference;
+  those still tied in an order drawn from the event's seed and the round), the first unpaired entrant meets
+  the nearest in matches won that it has not met (its own score group first, else a float to the next
+  group), searched with backtracking, so no encounter repeats.  With an odd number the bye goes to
   the lowest-ranked entrant that has not had one.  A Swiss of n entrants (n+1 with a bye) can always be paired
   this way for n/2 rounds (Dirac: a graph whose every vertex meets at least half the others has a perfect
   matching); more rounds could leave no pairing without a repeat, so they are refused (4 entrants: 3 rounds).
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from ..errors import EventError
 from ..i18n import gettext as _
 from .event import Event, Round, Table
+from .standings import tally
 
 SEARCH_BUDGET = 200_000
 """Steps the Swiss search may take before it gives up (never reached within the rounds allowed)."""
@@ -74,26 +76,13 @@ def encounters(event: Event) -> tuple[set[frozenset[int]], set[int]]:
     return met, byes
 
 
-def matches_won(event: Event) -> dict[int, int]:
-    """Each entrant's matches won so far (a bye: one), the Swiss score."""
-    won = {e.number: 0 for e in event.entrants}
-    for rnd in event.rounds:
-        for t in rnd.tables:
-            if t.away is None:
-                won[t.home] += 1
-            elif t.number in rnd.results:
-                res = rnd.results[t.number].matches
-                won[t.home] += res[0]
-                won[t.away] += res[1]
-    return won
-
-
 def swiss(event: Event) -> list[tuple[int, int | None]]:
     """The pairs of the next Swiss round (see the module's note)."""
     rng = random.Random(f"{event.seed}:{len(event.rounds) + 1}")
-    score = matches_won(event)
+    lines = tally(event)
+    score = {n: line.matches_won for n, line in lines.items()}
     draw = {n: rng.random() for n in sorted(score)}
-    order = sorted(score, key=lambda n: (-score[n], draw[n]))
+    order = sorted(score, key=lambda n: (-score[n], -lines[n].deals_difference, -lines[n].points_difference, draw[n]))
     met, byes = encounters(event)
     steps = [0]
 
