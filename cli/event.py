@@ -87,9 +87,9 @@ def new(
     from tutepgn.tournament import Event
 
     try:
-        event = Event(name=name, kind=kind.value, rules=rules, format=fmt.value, planned_rounds=rounds, seed=seed,
-                      boards_per_round=boards)
-    except UnknownRuleset as exc:
+        event = Event.new(name, kind=kind.value, rules=rules, format=fmt.value, planned_rounds=rounds, seed=seed,
+                          boards_per_round=boards)
+    except (EventError, UnknownRuleset) as exc:
         raise fail(exc) from None
     on_archive(db, lambda a: create_event(a, event), read_only=False)
     err.print(_("created {event}: {kind}, {format}, {rules}", event=name, kind=kind.value, format=fmt.value,

@@ -82,5 +82,6 @@ def test_a_correction_replaces_a_result_and_a_refusal_changes_nothing(tmp_path: 
     history = json.loads(tute(db, "event", "history", "Liga", str(rows[0]["entrant"]), "--json").stdout)
     assert history[0]["matches"] == [1, 0]
     tute(db, "event", "new", "Liga", status=2)
+    assert "nope" in tute(db, "event", "new", "Otra", "--rules", "nope", status=2).stderr
     missing = tute(db, "event", "standings", "Nada", lang="es", status=2)
     assert "Nada" in missing.stderr

@@ -213,3 +213,15 @@ def test_a_board_is_the_same_deal_at_every_table_and_par_is_the_solvers() -> Non
     value = par(boards[0], rules)
     assert value is not None and len(value) == 2 and sum(value) >= 130  # 120 in cards and 10 for the last trick
     assert par(round_boards(Event(name="d2", rules="playcard-2p", format="duplicate"), 1)[0], preset("playcard-2p")) is None
+
+
+def test_a_new_event_is_refused_in_words() -> None:
+    from tutepgn.errors import UnknownRuleset
+
+    assert Event.new("  Liga   de invierno ", kind="liga", format="round-robin").name == "Liga de invierno"
+    with pytest.raises(UnknownRuleset):
+        Event.new("Liga", rules="nope")
+    with pytest.raises(EventError, match="1 to 200"):
+        Event.new("   ")
+    with pytest.raises(EventError, match="format one of"):
+        Event.new("Liga", format="swiss-ish")

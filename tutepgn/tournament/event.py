@@ -137,6 +137,23 @@ class Event(BaseModel):
     def model_post_init(self, context: object, /) -> None:
         preset(self.rules)  # an unknown ruleset is refused here, with the presets named
 
+    @classmethod
+    def new(cls, name: str, *, kind: str = "torneo", rules: str = "ludoteka-pairs", format: str = "swiss",
+            planned_rounds: int = 0, seed: int = 0, boards_per_round: int = 2) -> Event:
+        """A new event from what a person typed: a refusal is an :class:`EventError` (or the ruleset's
+        :class:`~tutepgn.errors.UnknownRuleset`) in words, never a validation dump."""
+        name = " ".join(name.split())
+        preset(rules)
+        if not name or len(name) > 200:
+            raise EventError(_("an event's name has 1 to 200 characters"))
+        if kind not in KINDS or format not in FORMATS:
+            raise EventError(_("an event's kind is {kinds} and its format one of {formats}", kinds=" or ".join(KINDS),
+                               formats=", ".join(FORMATS)))
+        if not 0 <= planned_rounds <= 1000 or not 1 <= boards_per_round <= 64:
+            raise EventError(_("an event plays 0 to 1000 rounds and 1 to 64 boards a round"))
+        return cls(name=name, kind=kind, rules=rules, format=format, planned_rounds=planned_rounds, seed=seed,
+                   boards_per_round=boards_per_round)
+
     def entrant(self, number: int) -> Entrant:
         """The entrant ``number``, or :class:`EventError`."""
         if 1 <= number <= len(self.entrants) and self.entrants[number - 1].number == number:
