@@ -130,12 +130,21 @@ def sheet(event: Event, rnd: Round) -> Iterator[RenderableType]:
 
 def pair(name: EventArg, db: DbOption = None,
          fmt: format_option("table", "json") = "table",  # type: ignore[valid-type]  # an option built at run time
-         as_json: JsonFlag = False) -> None:
+         as_json: JsonFlag = False,
+         ranking: Annotated[str | None, typer.Option(
+             "--ranking", metavar="N,N,...", help="Knockout: the seeding, entrant numbers best first.")] = None,
+         ) -> None:
     """Pair the event's next round and print its table sheet."""
     from tutepgn.archive.events import load_event, pair_round
 
+    try:
+        seeding = None if ranking is None else [int(n) for n in ranking.split(",")]
+    except ValueError:
+        raise fail(ValueError(_("--ranking is entrant numbers separated by commas, not {text!r}",
+                                text=ranking))) from None
+
     def work(archive: Archive) -> tuple[Event, Round]:
-        rnd = pair_round(archive, name)
+        rnd = pair_round(archive, name, seeding)
         return load_event(archive, name), rnd
 
     event, rnd = on_archive(db, work, read_only=False)

@@ -85,3 +85,11 @@ def test_a_correction_replaces_a_result_and_a_refusal_changes_nothing(tmp_path: 
     assert "nope" in tute(db, "event", "new", "Otra", "--rules", "nope", status=2).stderr
     missing = tute(db, "event", "standings", "Nada", lang="es", status=2)
     assert "Nada" in missing.stderr
+
+
+def test_a_knockout_is_seeded_from_the_ranking_given(tmp_path: Path) -> None:
+    db = tmp_path / "copa.duckdb"
+    tute(db, "event", "new", "Copa", "--format", "knockout")
+    tute(db, "event", "add", "Copa", *PAIRS[:6])
+    tables = json.loads(tute(db, "event", "pair", "Copa", "--ranking", "6,5,4,3,2,1", "--json").stdout)["tables"]
+    assert [(t["home"], t["away"]) for t in tables] == [(6, None), (3, 2), (5, None), (4, 1)]
