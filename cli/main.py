@@ -34,12 +34,18 @@ COMMANDS: dict[str, str] = {
     "convert": "convert:convert", "replay": "replay:replay", "record": "record:record", "analyse": "analyse:analyse",
     "import": "archive:import_", "search": "archive:search", "show": "archive:show", "stats": "archive:stats",
     "export": "archive:export", "sql": "archive:sql", "puzzles": "puzzles:puzzles",
-    "ratings": "ratings:ratings", "archive": "", "serve": "serve:serve",
+    "ratings": "ratings:ratings", "archive": "", "serve": "serve:serve", "event": "",
 }
 """Every command, in the order ``tute --help`` lists them: its module in ``cli/`` and function ("" for the
-``archive`` group, :data:`ARCHIVE_COMMANDS`)."""
+``archive`` and ``event`` groups, :data:`GROUPS`)."""
 ARCHIVE_COMMANDS = {"verify": "archive:verify", "rebuild": "archive:rebuild", "analyse": "archive:analyse"}
 ARCHIVE_HELP = N_("Check, rebuild or analyse the archive file.")
+EVENT_COMMANDS = {"new": "event:new", "add": "event:add", "pair": "event:pair", "result": "event:result",
+                  "standings": "event:standings", "crosstable": "event:crosstable", "history": "event:history",
+                  "ratings": "ratings:ratings"}
+EVENT_HELP = N_("Run a club's torneo or liga: entrants, pairings, results, standings.")
+GROUPS = {"archive": (ARCHIVE_COMMANDS, ARCHIVE_HELP), "event": (EVENT_COMMANDS, EVENT_HELP)}
+"""The groups of commands: their subcommands and their help."""
 CLICK_WORDS = (N_("Options"), N_("Commands"), N_("Arguments"), N_("Show this message and exit."))
 """The words click and typer write around a help (their own gettext has no Spanish): put in the language spoken
 by :class:`SpokenFormatter` and :meth:`PlainTypes.get_help_option`."""
@@ -58,11 +64,12 @@ def function_of(spec: str) -> Any:
 
 
 def build(name: str) -> Any:
-    """The click command (or the ``archive`` group) ``name``, built by typer from its function."""
+    """The click command (or the group: ``archive``, ``event``) ``name``, built by typer from its function."""
     if not COMMANDS[name]:
-        group = typer.Typer(name=name, cls=TuteSubgroup, help=ARCHIVE_HELP, no_args_is_help=True,
+        subcommands, help_text = GROUPS[name]
+        group = typer.Typer(name=name, cls=TuteSubgroup, help=help_text, no_args_is_help=True,
                             add_completion=False, rich_markup_mode=None)
-        for sub, spec in ARCHIVE_COMMANDS.items():
+        for sub, spec in subcommands.items():
             function = function_of(spec)
             group.command(sub, cls=TuteCommand, short_help=summary(_(inspect.cleandoc(function.__doc__ or ""))))(
                 function)
@@ -227,7 +234,7 @@ def listed(name: str) -> TyperCommand:
     its module not imported."""
     spec = COMMANDS[name]
     module, _sep, function = spec.partition(":")
-    text = _(docstring(module, function) if spec else ARCHIVE_HELP)
+    text = _(docstring(module, function) if spec else GROUPS[name][1])
     return TyperCommand(name, help=text, short_help=summary(text))
 
 

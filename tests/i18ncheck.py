@@ -51,9 +51,10 @@ def extracted() -> dict[str | tuple[str, ...], list[str]]:
 def cli_help() -> list[tuple[str, str]]:
     """The help of the CLI, which ``cli/main.py`` translates as the help is written (babel does not find it):
     each command's docstring, and each ``help=`` given as a string literal in ``cli/``; with where it is."""
-    from tutepgn.cli.main import ARCHIVE_COMMANDS, COMMANDS
+    from tutepgn.cli.main import COMMANDS, GROUPS
 
-    commands = {spec.partition(":")[::2] for spec in [*COMMANDS.values(), *ARCHIVE_COMMANDS.values()] if spec}
+    commands = {spec.partition(":")[::2] for spec in [*COMMANDS.values(), *(spec for subs, _help in GROUPS.values()
+                                                                             for spec in subs.values())] if spec}
     found = []
     for path in sorted((ROOT / "cli").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

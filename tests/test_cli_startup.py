@@ -67,7 +67,7 @@ def test_a_refused_choice_is_still_explained_by_typer() -> None:
 
 def test_the_listing_shows_each_commands_docstring_as_its_module_has_it() -> None:
     """``tute --help`` reads the docstrings from the sources (cli_main.docstring); they are the functions' own."""
-    for spec in [*cli_main.COMMANDS.values(), *cli_main.ARCHIVE_COMMANDS.values()]:
+    for spec in [*cli_main.COMMANDS.values(), *(s for subs, _help in cli_main.GROUPS.values() for s in subs.values())]:
         if spec:
             module, _sep, function = spec.partition(":")
             assert cli_main.docstring(module, function) == inspect.getdoc(cli_main.function_of(spec)), spec

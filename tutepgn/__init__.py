@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and
     from .cards import Card, CardSet, card_from_code, card_code
     from .duties import play_duty
     from .engine import Deal
-    from .errors import (ArchiveError, ArchiveHeldError, ArchiveWriteError, ClusterError, ConvertError, EntryError,
+    from .errors import (ArchiveError, ArchiveHeldError, ArchiveWriteError, ClusterError, ConvertError, EntryError, EventError,
         IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError, LimitError, LinkError, NotationError,
         OutputError, SettingError, TuteError, UnknownRuleset, UnknownSeat)
     from .errorshape import ErrorItem, Problem
@@ -30,7 +30,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".duties": ("play_duty",),
     ".engine": ("Deal",),
     ".errors": (
-        "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ClusterError", "ConvertError", "EntryError", "IllegalAction",
+        "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ClusterError", "ConvertError", "EntryError", "EventError", "IllegalAction",
         "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError", "NotationError", "OutputError", "SettingError", "TuteError",
         "UnknownRuleset", "UnknownSeat"),
     ".errorshape": ("ErrorItem", "Problem"),
@@ -42,7 +42,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 """Every name below is imported on first use (:mod:`tutepgn.lazy`): ``tute --help`` loads none of them."""
 
 __all__ = [
-    "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "ClusterError", "Card", "CardSet", "ConvertError", "Deal",
+    "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "ClusterError", "Card", "CardSet", "ConvertError", "Deal", "EventError",
     "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError",
     "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
     "Trick", "Tute", "TuteError",

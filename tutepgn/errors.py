@@ -188,3 +188,8 @@ class UnknownPuzzle(TuteError, LookupError):
 class NotAnalysed(ArchiveError):
     """Deals with no stored analysis of this version, where one is needed (puzzles): ``tute archive analyse``
     stores them."""
+
+
+class EventError(TuteError, ValueError):
+    """A club event's request that its state refuses: an unknown event, entrant, round or table, a round paired
+    before the last one's results are in, more rounds than the format allows, a result that does not fit."""

@@ -24,6 +24,7 @@ from ..notation import Source, iter_raw_records
 from .analyses import AnalyseSummary, AnalysisKey, analyse_archive, stored
 from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
 from .download import chunks, export
+from .events import EVENT_SCHEMA
 from .defaults import BATCH_SIZE
 from .held import connect
 
@@ -102,6 +103,7 @@ class Archive:
         con = connect(self.path, read_only=self.read_only, config=config)  # held by another process: it says which
         if not self.read_only:
             con.execute(SCHEMA)
+            con.execute(EVENT_SCHEMA)
         if self.secure:
             con.execute("SET lock_configuration = true")
         return con
