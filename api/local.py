@@ -31,6 +31,8 @@ from starlette.requests import HTTPConnection
 
 from tutepgn.i18n import gettext as _
 
+from .settings import Settings
+
 KEYS_SUFFIX = ".keys"
 """The local keys' file: ``<archive>.keys``, beside the archive."""
 FORWARDING = ("forwarded", "x-forwarded-for", "x-real-ip", "x-forwarded-host")
@@ -147,3 +149,21 @@ def lan_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
+
+
+def with_local_keys(settings: Settings, *, tables: int = 0, trust: bool = True) -> tuple[Settings, LocalKeys | None]:
+    """The settings ``tute serve`` runs with: while no key is configured, the local keys (:func:`local_keys`,
+    made at the first start) and, if ``trust``, this machine's requests writing with no key; the settings as
+    they are otherwise (read-only, a dataset, or keys configured: whoever configures keys, for a proxy in front
+    say, hands them out).  Raises ValueError for table keys asked beside configured keys, and what
+    :func:`local_keys` raises."""
+    if settings.read_only or settings.dataset is not None:
+        return settings, None
+    if settings.api_keys or settings.admin_keys:
+        if tables:
+            raise ValueError(_("--table-keys makes keys of the service's own, and keys are configured "
+                               "(TUTEPGN_API_KEYS, TUTEPGN_ADMIN_KEYS): hand those out to the tables instead"))
+        return settings, None
+    keys = local_keys(settings.db, tables)
+    return settings.model_copy(update={"local_key": keys.admin, "table_keys": frozenset(keys.tables),
+                                       "trust_local": trust}), keys
