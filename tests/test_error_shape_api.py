@@ -85,6 +85,12 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("POST", "/api/v1/recordings/{recording_id}/undo"): [
         ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": "wrong"}}, 403),
         ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": KEY}}, 404)],
+    ("POST", "/api/v1/recordings/{recording_id}/next"): [
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"}}, 401),
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"},
+                                                               "headers": {"X-API-Key": "wrong"}}, 403),
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"},
+                                                               "headers": {"X-API-Key": KEY}}, 404)],
     ("GET", "/api/v1/recordings/{recording_id}/events"): [("GET", "/api/v1/recordings/no-such-recording/events", {},
                                                            404)],
     ("GET", "/"): [("POST", "/", {}, 405)],
@@ -140,7 +146,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 44 and routes == set(CASES)
+    assert len(routes) == 45 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],
