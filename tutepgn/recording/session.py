@@ -181,7 +181,8 @@ def following(rules: Ruleset, tags: Mapping[str, str], dealer: str, finished: De
     """The deal after ``finished``, dealt by ``dealer`` with ``tags``, in its match: the standing carried (from
     its ``MatchScore``, else nothing) with its match points added, the dealer moved one seat as
     :class:`~tutepgn.match.Match` moves it, ``DealNo`` one more (a deal without one is taken as the first), and
-    the ``Match`` tag kept, else ``match``.  The phone recorder's "next deal" and :class:`Session` agree."""
+    the ``Match`` tag kept, else ``match``: the tags :meth:`Session.next_deal` writes, for the phone recorder's
+    "next deal" (:meth:`~tutepgn.recording.live.Recordings.follow`), which has no session to keep the match in."""
     names = rules.seat_names
     target = match_target(Record(tags=dict(tags))) or rules.match_target
     before = parse_side_values(tags.get("MatchScore", ""), rules) or (0,) * rules.sides
