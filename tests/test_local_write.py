@@ -32,7 +32,7 @@ from fastapi.testclient import TestClient
 
 from test_live_crash import TUTE, free_port
 from tutepgn.api.app import Settings, create_app
-from tutepgn.api.local import keys_file, with_local_keys
+from tutepgn.api.local import keys_file, local_keys, with_local_keys
 from tutepgn.archive import Archive
 from tutepgn.check.validate import validate_records
 from tutepgn.engine import Deal
@@ -303,3 +303,18 @@ def test_lan_prints_the_join_url_its_qr_code_and_a_key_per_table(tmp_path: Path,
     kept = json.loads(keys_file(db).read_text())["tables"]
     assert kept[:3] == tables and len(kept) == 4
     assert "Table 4: http://" in again.output and "█" not in again.output  # without --lan, no QR code
+
+
+def test_the_keys_file_is_kept_private_and_a_foreign_one_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "archive.duckdb"
+    made = local_keys(db, tables=2)
+    assert stat.S_IMODE(made.path.stat().st_mode) == 0o600 and len(made.tables) == 2
+    made.path.chmod(0o644)  # copied with loose rights: made private again, the keys kept
+    again = local_keys(db)
+    assert again == made and stat.S_IMODE(made.path.stat().st_mode) == 0o600
+    made.path.write_text('["not", "keys"]')
+    with pytest.raises(ValueError, match="is not a keys file"):
+        local_keys(db)
+    refused = subprocess.run([str(TUTE), "serve", "--db", str(db), "--port", str(free_port())], env=plain_env(),
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "is not a keys file" in refused.stderr
