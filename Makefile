@@ -24,7 +24,8 @@ $(STAMP): pyproject.toml setup.py $(NATIVE)
 	touch $(STAMP) $(RUN_STAMP)
 
 ## run: install what the service needs (not the test tools), then the main job: the service on
-## http://127.0.0.1:$(PORT) (PORT=8000 unless given: make run PORT=8080) over the default archive, loaded with samples/
+## http://127.0.0.1:$(PORT) (PORT=8000 unless given: make run PORT=8080) over the default archive, loaded with samples/;
+## this machine records and imports with no key (the local admin key is kept beside the archive: docs/service.md)
 run: $(RUN_STAMP)
 	$(BIN)/tute serve --load samples/ --port $(PORT)
 

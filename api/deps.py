@@ -26,6 +26,7 @@ from tutepgn.recording.live import Recording, Recordings
 
 from .language import number
 from .jobs import Jobs
+from .local import from_this_machine
 from .guards import Deadline
 from .pool import PageCache, Readers
 from .problems import parameter_errors
@@ -43,6 +44,10 @@ LANG = "lang"
 SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
     s.replace("-", "\\-") for s in SORTS) + ")$")]
 
+
+KeyHeader = Annotated[str | None, Header(alias="X-API-Key", description=(
+    "An API key: needed to write, except from the service's own machine while no key is configured "
+    "(docs/security.md); on a recording's read, adds the legal declarations."))]
 
 ONE_TRANSACTION = sys.maxsize
 """The batch size of an import of the service: one transaction, so that it is stored whole or not at all."""
@@ -247,10 +252,16 @@ class Service:
         """Search filters from the query string (a dependency)."""
         return search_filters(request)
 
-    async def require_key(self, x_api_key: Annotated[str | None, Header(
-            description="An API key (write endpoints).")] = None) -> None:
+    async def caller(self, request: Request, x_api_key: KeyHeader = None) -> str | None:
+        """The key a request writes with (a dependency): its ``X-API-Key``, else the local admin key for a request
+        from this machine while that is trusted (:mod:`.local`), else None.  Every check of a key starts here."""
+        if x_api_key is None and self.settings.local_writes and from_this_machine(request):
+            return self.settings.local_key
+        return x_api_key
+
+    async def require_key(self, request: Request, x_api_key: KeyHeader = None) -> None:
         """Refuse a request without a valid API key (a dependency)."""
-        self.check_key(x_api_key)
+        self.check_key(await self.caller(request, x_api_key))
 
     def check_key(self, key: str | None) -> None:
         """401 without a key, 403 with one that is not a write key."""
@@ -259,9 +270,13 @@ class Service:
         if not self.key_in(key, self.settings.write_keys):
             raise HTTPException(403, _("that API key is not valid"))
 
-    def holds_key(self, x_api_key: str | None) -> bool:
+    def holds_key(self, key: str | None) -> bool:
         """Whether a request comes with a valid API key: anonymous analyses have a budget of their own."""
-        return x_api_key is not None and self.key_in(x_api_key, self.settings.write_keys)
+        return key is not None and self.key_in(key, self.settings.write_keys)
+
+    def is_admin(self, key: str | None) -> bool:
+        """Whether ``key`` is an admin key (the local one too): it may undo any scorer's recording."""
+        return key is not None and self.key_in(key, self.settings.all_admin_keys)
 
     @staticmethod
     def key_in(key: str, keys: Iterable[str]) -> bool:

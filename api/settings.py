@@ -30,6 +30,13 @@ class Settings(BaseModel):
     api_keys: frozenset[str] = Field(frozenset(), repr=False)
     admin_keys: frozenset[str] = Field(frozenset(), repr=False, description="Write keys that may also undo "
                                                                             "any scorer's live recording.")
+    local_key: str | None = Field(None, repr=False, description="The local admin key (`<archive>.keys`, made by "
+                                                                "`tute serve`): an admin key, and the key of the "
+                                                                "requests from this machine while `trust_local`.")
+    table_keys: frozenset[str] = Field(frozenset(), repr=False, description="Write keys `tute serve --table-keys` "
+                                                                            "made, one per table.")
+    trust_local: bool = Field(False, description="Requests from this machine (api/local.py) write as the local "
+                                                 "admin with no key; never while an API or admin key is configured.")
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(2 * 1024 * 1024, ge=1, description="The largest request body, in bytes.")
     query_timeout: float = Field(5.0, gt=0, description="Time limit of each query, in seconds.")
@@ -63,8 +70,19 @@ class Settings(BaseModel):
 
     @property
     def write_keys(self) -> frozenset[str]:
-        """Every key that may write: the API keys and the admin keys."""
-        return self.api_keys | self.admin_keys
+        """Every key that may write: the API keys, the table keys and the admin keys (the local one too)."""
+        return self.api_keys | self.table_keys | self.all_admin_keys
+
+    @property
+    def all_admin_keys(self) -> frozenset[str]:
+        """The keys that may also undo any recording: the admin keys configured, and the local admin key."""
+        return self.admin_keys | ({self.local_key} if self.local_key else frozenset())
+
+    @property
+    def local_writes(self) -> bool:
+        """Whether requests from this machine write with no key: ``trust_local``, with a local admin key to
+        write as, and no key configured (whoever configures keys, for a proxy in front say, means them)."""
+        return self.trust_local and bool(self.local_key) and not (self.api_keys or self.admin_keys)
 
     @property
     def recordings_folder(self) -> Path:

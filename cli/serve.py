@@ -26,16 +26,27 @@ def serve(
     dataset: Annotated[Path | None, typer.Option(
         "--dataset", metavar="DEST", show_default=False,
         help="Serve the Parquet dataset at DEST (tute import --to parquet), read-only, instead of the archive file.")] = None,
+    lan: Annotated[bool, typer.Option("--lan", help="Serve the club's network too (every address, unless --host names "
+                                                    "one): print the URL phones join by, and its QR code.")] = False,
+    table_keys: Annotated[int, typer.Option("--table-keys", min=0, max=200, metavar="N", help=(
+        "Make (or keep) a write key for each of N tables, beside the archive, and print each table's URL, the key "
+        "in it (with --lan, with its QR code)."))] = 0,
+    local_trust: Annotated[bool, typer.Option("--local-trust/--no-local-trust", help=(
+        "Let requests from this machine write with no key while no key is configured."))] = True,
 ) -> None:
     """Serve the archive: the JSON API under /api/v1, its docs at /docs, and the web pages.
 
-    API keys come from TUTEPGN_API_KEYS or TUTEPGN_API_KEYS_FILE, never from the command line.
+    With no key configured, this machine records and imports at once with no key: the service keeps a local
+    admin key beside the archive (FILE.keys), and any other machine needs a key (--table-keys N makes one per
+    table).  API keys come from TUTEPGN_API_KEYS or TUTEPGN_API_KEYS_FILE, never from the command line; with
+    any configured, every request needs one.
     """
     import duckdb
     import uvicorn
 
     from tutepgn.api.app import Settings, create_app
     from tutepgn.api.guards import uvicorn_options
+    from tutepgn.api.local import with_local_keys
     from tutepgn.archive import Archive, announced, service_url
     from tutepgn.errors import ArchiveError
 
@@ -45,6 +56,12 @@ def serve(
         raise fail(exc) from None
     if settings.dataset is not None:
         return serve_dataset(settings, host, port, workers, load)
+    if lan and host == "127.0.0.1":
+        host = "0.0.0.0"  # every address: the club's network, and this machine's loopback
+    try:
+        settings, keys = with_local_keys(settings, tables=table_keys, trust=local_trust)
+    except (ValueError, OSError) as exc:
+        raise fail(exc) from None
     if load:
         from tutepgn.cli.archive import import_or_fail, open_archive
         from tutepgn.notation.inputs import expand
@@ -72,6 +89,7 @@ def serve(
         service = create_app(settings)
     except (ArchiveError, OSError, duckdb.Error) as exc:
         raise fail(exc) from None
+    say_how_to_join(settings, keys, host, port, lan=lan, tables=table_keys)
     # Beside the archive, while it runs: where the commands that find the archive locked ask instead.
     with terminated_after_cleanup(), announced(settings.db, service_url(host, port), read_only=settings.read_only):
         try:
@@ -98,6 +116,48 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
                     log_level="info", **uvicorn_options(settings))
         return
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options(settings))
+
+
+def say_how_to_join(settings: Any, keys: Any, host: str, port: int, *, lan: bool, tables: int) -> None:
+    """Print (on stderr) where the service is and who may write: this machine with no key, or with a key; with
+    --lan the URL phones join by and its QR code; with --table-keys each table's URL, its key in the fragment
+    (the part of a URL a browser never sends: the recorder page keeps the key and drops it from the address)."""
+    from tutepgn.api.local import lan_address
+
+    here = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    local = "http://" + url_host(here) + ":" + str(port) + "/"
+    echo = lambda text: typer.echo(text, err=True)  # noqa: E731
+    echo(_("tutepgn serves {path} at {url}", path=settings.db, url=local))
+    if settings.local_writes:
+        echo(_("This machine records and imports with no key (the Record page, tute import); any other needs a key. "
+               "The local admin key is kept in {path}, readable by you alone.", path=keys.path))
+    elif not settings.read_only:
+        echo(_("Every write needs a key (X-API-Key): this machine's too."))
+    base = "http://" + url_host(lan_address() if host in ("0.0.0.0", "::") else host) + ":" + str(port) + "/record"
+    if lan:
+        echo(_("Phones on the club's network join at {url} (scan the code):", url=base))
+        echo(qr_text(base))
+    for number, key in enumerate(keys.tables[:tables] if keys is not None else (), 1):
+        url = base + "#key=" + key
+        echo(_("Table {n}: {url}", n=number, url=url))
+        if lan:
+            echo(qr_text(url))
+
+
+def url_host(host: str) -> str:
+    """A host as a URL writes it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def qr_text(url: str) -> str:
+    """``url`` as a QR code for the terminal (segno: two rows of modules a line, in block characters)."""
+    import io
+
+    import segno
+
+    text = io.StringIO()
+    segno.make(url, error="m").terminal(out=text, compact=True)
+    return text.getvalue().rstrip("\n")
 
 
 class _Terminated(BaseException):

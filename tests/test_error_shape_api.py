@@ -91,6 +91,12 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("POST", "/api/v1/recordings/{recording_id}/undo"): [
         ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": "wrong"}}, 403),
         ("POST", "/api/v1/recordings/no-such-recording/undo", {"headers": {"X-API-Key": KEY}}, 404)],
+    ("POST", "/api/v1/recordings/{recording_id}/next"): [
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"}}, 401),
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"},
+                                                               "headers": {"X-API-Key": "wrong"}}, 403),
+        ("POST", "/api/v1/recordings/no-such-recording/next", {"json": {"turned": "4O"},
+                                                               "headers": {"X-API-Key": KEY}}, 404)],
     ("GET", "/api/v1/recordings/{recording_id}/events"): [("GET", "/api/v1/recordings/no-such-recording/events", {},
                                                            404)],
     ("GET", "/"): [("POST", "/", {}, 405)],

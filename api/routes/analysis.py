@@ -6,7 +6,7 @@ import asyncio
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from tutepgn.analysis.model import AnalysisModel
@@ -31,8 +31,6 @@ WorldsParam = Annotated[int, Query(ge=0, le=200, description="PIMC's worlds per 
                                                            "double dummy only).")]
 SeedParam = Annotated[int, Query(ge=0, le=2**31 - 1, description="The seed of the PIMC worlds.")]
 InferenceParam = Annotated[bool, Query(description="Weight the worlds by the likelihood of the plays made.")]
-KeyParam = Annotated[str | None, Header(description="An API key: without one, an analysis takes a place of the "
-                                                    "anonymous clients' few (`TUTEPGN_ANON_ANALYSES`).")]
 RETRY_SECONDS = 2
 """What a 429 tells an anonymous client to wait before asking again."""
 
@@ -60,6 +58,7 @@ def job_model(job: Job) -> AnalysisJob:
 
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
+    Caller = Annotated[str | None, Depends(service.caller)]  # without a key, a place of the anonymous clients' few
     api = APIRouter(prefix="/api/v1", tags=["analysis"])
     busy: dict[int | str, dict[str, Any]] = {503: {"model": Problem, "description": "Too many analyses are waiting: try again shortly."},
             429: {"model": Problem, "description": "Without an API key: the analyses anonymous clients may have "
@@ -93,9 +92,8 @@ def router(service: Service) -> APIRouter:
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    async def deal_analysis(deal_id: int, view: Reader, cantes: CantesParam = True,
-                            pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False,
-                            x_api_key: KeyParam = None) -> Response:
+    async def deal_analysis(deal_id: int, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
+                            pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and
         # a job is waited for holding none, so pollers never keep searches waiting for a thread.
@@ -144,9 +142,8 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."},
                          504: {"model": Problem, "description": "The analysis ran over the request time limit."},
                          **busy})
-    async def analyse_text(request: Request, cantes: CantesParam = True, pimc: WorldsParam = DEFAULT_WORLDS,
-                           seed: SeedParam = 0, inference: InferenceParam = False,
-                           x_api_key: KeyParam = None) -> Response:
+    async def analyse_text(request: Request, x_api_key: Caller, cantes: CantesParam = True, pimc: WorldsParam = DEFAULT_WORLDS,
+                           seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         until = asyncio.get_running_loop().time() + service.settings.request_timeout
         text = await text_body(request)

@@ -1,4 +1,5 @@
-"""Deals recorded live (:mod:`tutepgn.recording.live`): start one, post its entries, undo (with the write key), and follow it.
+"""Deals recorded live (:mod:`tutepgn.recording.live`): start one, post its entries, undo (with the write key),
+start the next deal of its match, and follow it.
 
 Writes need the API key and a writable service; undo needs the key that started the recording, or an admin
 key.  Reading a recording's state and following its events is public, and names no card a spectator could not
@@ -11,7 +12,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Response
+from fastapi import APIRouter, Depends, HTTPException, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -43,6 +44,16 @@ class RecordingStart(BaseModel):
     dealer: str = Field("N", max_length=1, description="The dealer's seat letter.")
 
 
+class NextBody(BaseModel):
+    """How the next deal's cards are known (its players, rules and dealer follow from the deal before)."""
+
+    seed: int | None = Field(None, ge=0, description="Shuffle the deal from this seed.")
+    deal: str | None = Field(None, max_length=400, description="The hands in Deal tag form.")
+    stock: str | None = Field(None, max_length=400, description="For 2 players: the stock, the turned card last.")
+    turned: str | None = Field(None, max_length=8, description="The turned card, which shows trump (the hands "
+                                                               "unknown, as at the table).")
+
+
 class EntryBody(BaseModel):
     entry: str = Field(min_length=1, max_length=MAX_ENTRY_CHARS,
                        description="A card (`1O`), a declaration (`N 40`, `E 20C`, `S tute 12`, `S x7B`) or `undo`.")
@@ -54,9 +65,6 @@ class Entered(BaseModel):
     message: str
     state: dict[str, Any]
 
-
-Key = Annotated[str | None, Header(alias="X-API-Key", description="An API key: needed to write; on a read, "
-                                                                  "adds the legal declarations.")]
 
 WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": Problem, "description": "The key is not valid, or (undo) it did not start this recording and is "
@@ -83,13 +91,13 @@ def router(service: Service) -> APIRouter:
             raise HTTPException(405, _("this service runs read-only: nothing can be recorded"))
 
     Writer = [Depends(service.require_key), Depends(writable)]
+    Key = Annotated[str | None, Depends(service.caller)]  # the key the request writes with (service.caller)
 
     def entered(recording: Recording, text: str, key: str | None) -> Entered:
         if recording.deal_id is not None:
             raise HTTPException(409, _("the deal is over and stored in the archive as deal {id}: the recording is "
                                        "closed", id=recording.deal_id))
-        if is_undo(text) and not (key is not None and (recording.owned_by(key)
-                                                       or service.key_in(key, service.settings.admin_keys))):
+        if is_undo(text) and not (key is not None and (recording.owned_by(key) or service.is_admin(key))):
             raise HTTPException(403, _("only the key that started this recording, or an admin key, may take its "
                                        "entries back"))
         try:
@@ -106,7 +114,7 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong (a tag the "
                                                                "archive could not read back, or too long)."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
-    def start(body: RecordingStart, response: Response, x_api_key: Key = None) -> dict[str, Any]:
+    def start(body: RecordingStart, response: Response, x_api_key: Key) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         tags = dict(body.tags)
         try:
@@ -132,20 +140,42 @@ def router(service: Service) -> APIRouter:
     @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
              responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
-    def state(recording_id: str, x_api_key: Key = None) -> dict[str, Any]:
+    def state(recording_id: str, x_api_key: Key) -> dict[str, Any]:
         if x_api_key is not None:
             service.check_key(x_api_key)
         return found(service, recording_id).state(writer=x_api_key is not None)
 
     @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Enter a card or a declaration (needs an API key); saved before it is answered")
-    def entry(recording_id: str, body: EntryBody, x_api_key: Key = None) -> Entered:
+    def entry(recording_id: str, body: EntryBody, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), body.entry, x_api_key)
 
     @api.post("/{recording_id}/undo", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Take back the last entry (needs the key that started the recording, or an admin key)")
-    def undo(recording_id: str, x_api_key: Key = None) -> Entered:
+    def undo(recording_id: str, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), "undo", x_api_key)
+
+    @api.post("/{recording_id}/next", status_code=201, dependencies=Writer,
+              summary="Start the next deal of the recording's match (needs an API key): the same players and "
+                      "rules, the next dealer, the standing carried",
+              responses={404: WRITE_ERRORS[404], 422: {"model": Problem, "description": "The deal is not over, "
+                         "its match is, or the cards given are wrong."},
+                         503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
+    def next_deal(recording_id: str, body: NextBody, response: Response, x_api_key: Key) -> dict[str, Any]:
+        assert service.recordings is not None  # writable
+        try:
+            recording = service.recordings.follow(found(service, recording_id), seed=body.seed, deal=body.deal,
+                                                  stock=body.stock, turned=body.turned, key=x_api_key,
+                                                  most=service.settings.max_recordings)
+        except RecordingsFull as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
+        except (ValueError, TuteError) as exc:
+            raise HTTPException(422, str(exc)) from None
+        except OSError as exc:
+            raise HTTPException(503, _("the recording could not be saved ({error})",
+                                       error=type(exc).__name__)) from None
+        response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
+        return recording.state(writer=True)
 
     @api.get("/{recording_id}/events", response_class=StreamingResponse,
              dependencies=[Depends(service.event_slot)],

@@ -1,19 +1,33 @@
-/* The phone recorder: start a recording (/record), then tap each card as it is played (/record/{id}).
+/* The phone recorder: start a recording (/record), then tap each card as it is played (/record/{id}); once the
+ * deal is over, "Next deal" starts the match's next one (same players, the next dealer, the standing carried).
  * Every entry is posted to the service, which saves it before it answers; a refusal is shown with its reason.
- * The write key is kept in this browser (localStorage) and sent as X-API-Key.  The page's state is the public one
- * (no legal declarations: they would tell spectators what a hand holds); the state is read again with the key,
- * and every answer to an entry carries the scorer's state, declarations included.
+ * The write key is kept in this browser (localStorage) and sent as X-API-Key; a table's join URL brings it in its
+ * fragment (/record#key=...), which no browser sends to a server: it is kept, then dropped from the address.
+ * Without a key nothing is sent, so the machine the service runs on writes with none (docs/security.md).
+ * The page's state is the public one (no legal declarations: they would tell spectators what a hand holds); the
+ * state is read again as the scorer, and every answer to an entry carries the scorer's state, declarations included.
  */
 (function () {
   "use strict";
   var SUITS = ["O", "C", "E", "B"];
   var KEY_STORE = "tutepgn-write-key";
 
+  var joined = /^#key=([\w-]+)$/.exec(location.hash);
+  if (joined) {
+    localStorage.setItem(KEY_STORE, joined[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+
   function key() { return localStorage.getItem(KEY_STORE) || ""; }
 
+  function headers(json) {
+    var h = json ? { "Content-Type": "application/json" } : {};
+    if (key()) h["X-API-Key"] = key();
+    return h;
+  }
+
   function post(url, body) {
-    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-API-Key": key() },
-                        body: JSON.stringify(body || {}) })
+    return fetch(url, { method: "POST", headers: headers(true), body: JSON.stringify(body || {}) })
       .then(function (r) { return r.json().then(function (data) { return { status: r.status, data: data }; }); });
   }
 
@@ -94,6 +108,7 @@
       return '<button type="button" class="decl" data-entry="' + esc(d) + '">' +
              esc(t("Declare {entry}", { entry: d })) + "</button>";
     }).join("");
+    drawNext();
     var done = document.getElementById("done");
     done.hidden = !state.over;
     if (state.over) {
@@ -107,16 +122,50 @@
     }
   }
 
-  /* The scorer's state (the legal declarations too), read with the write key. */
+  /* The scorer's state (the legal declarations too), read with the write key (or as this machine). */
   function scorerState() {
-    if (!key()) return;
-    fetch(base, { headers: { "X-API-Key": key() } }).then(function (r) {
+    fetch(base, { headers: headers(false) }).then(function (r) {
       if (r.status === 200) {
         return r.json().then(function (data) { if (data.entries >= state.entries) { state = data; draw(); } });
       }
       if (r.status === 403) document.getElementById("key-box").open = true;
     }, function () {});
   }
+
+  /* Once the deal is over: what follows in the match, and the form that starts the next deal. */
+  var nextForm = document.getElementById("next-form");
+  function drawNext() {
+    var next = state.next;
+    nextForm.hidden = !next || !state.over;
+    if (nextForm.hidden) return;
+    var says = document.getElementById("next-says");
+    if (next.winner) {
+      says.textContent = t("The match is over: {side} wins, {standing}.", { side: next.winner, standing: next.standing });
+      nextForm.querySelector("label").hidden = document.getElementById("next-deal").hidden = true;
+      return;
+    }
+    says.textContent = t("Match {standing}. Deal {number} is dealt by {dealer}.",
+                         { standing: next.standing, number: next.deal_no, dealer: next.dealer });
+    if (next.id) {
+      says.innerHTML = esc(says.textContent) + ' <a id="next-link" href="/record/' + encodeURIComponent(next.id) +
+                       '">' + esc(t("Go to the next deal")) + "</a>";
+      nextForm.querySelector("label").hidden = document.getElementById("next-deal").hidden = true;
+    }
+  }
+  nextForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    if (busy) return;
+    busy = true;
+    var turned = document.getElementById("next-turned").value.trim();
+    post(base + "/next", turned ? { turned: turned } : {}).then(function (r) {
+      busy = false;
+      if (r.status === 201) { location.href = "/record/" + encodeURIComponent(r.data.id); return; }
+      if (r.status === 401 || r.status === 403) document.getElementById("key-box").open = true;
+      say(esc(r.status === 401 || r.status === 403 ?
+              t("This needs the write key: enter it below. {detail}", { detail: r.data.detail }) : r.data.detail),
+          "refused");
+    }, function () { busy = false; say(esc(t("Not saved (the server did not answer): try again.")), "refused"); });
+  });
 
   var busy = false;
   function send(url, body, undo) {

@@ -1,5 +1,5 @@
 /* What the phone recorder and the live view both draw from a recording's state (GET /api/v1/recordings/{id}):
- * the seats (the one to play marked), the score, the trick number, the turned card, the stock and the trick on
+ * the seats (the one to play and the dealer marked), the score, who deals and the match so far, the trick number, the turned card, the stock and the trick on
  * the table.  It only displays what the state says.
  */
 (function (root) {
@@ -17,7 +17,8 @@
     $("#seats").innerHTML = state.seats.map(function (seat) {
       var name = state.tags[SEAT_TAGS[seat]] || "";
       var here = seat === state.to_move;
-      return '<span class="seat-chip' + (here ? " to-move" : "") + '" data-seat="' + seat + '"' +
+      return '<span class="seat-chip' + (here ? " to-move" : "") + (seat === state.dealer ? " to-deal" : "") +
+             '" data-seat="' + seat + '"' +
              (here ? ' aria-current="true"' : "") + "><b>" + seat + "</b> " + esc(name) +
              (here ? ' <span class="sr">' + esc(t("to play")) + "</span>" : "") + "</span>";
     }).join("");
@@ -27,6 +28,10 @@
       return '<span class="side-score"><span class="side-label">' + side + '</span> <b data-side="' + side + '">' +
              values[i] + "</b></span>";
     }).join(" ");
+    var info = [t("Dealt by {seat}", { seat: state.dealer })];
+    if (state.tags.DealNo) info.push(t("deal {number} of the match", { number: state.tags.DealNo }));
+    if (state.tags.MatchScore) info.push(t("match {standing}", { standing: state.tags.MatchScore }));
+    $("#deal-info").textContent = info.join(" · ");
     $("#trick-no").textContent = state.trick_no;
     $("#turned").innerHTML = root.cardSVG(state.turned);
     $("#stock-box").hidden = state.stock === null;

@@ -112,7 +112,8 @@ def held_error(db: str | os.PathLike[str], exc: BaseException | None = None) -> 
             if read_only else
             _("{db} is held by the tutepgn service at {url} (pid {pid}): `tute search`, `show`, `stats` and `export` "
               "(tpgn, csv) are answered by it, and `tute import` sends the records to it when TUTEPGN_API_KEY holds one "
-              "of its API keys; for anything else stop it first (or serve with --read-only: readers share the file)",
+              "of its API keys (or with none from its own machine, while it has no key configured); for anything "
+              "else stop it first (or serve with --read-only: readers share the file)",
               db=db, url=url, pid=pid),
             db=str(db), pid=pid, url=url, read_only=read_only)
     found = _PID.search(str(exc or ""))

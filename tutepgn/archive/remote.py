@@ -80,6 +80,8 @@ class ServiceArchive:
         except urllib.error.HTTPError as exc:
             if exc.code == 404:
                 raise LookupError(route) from None
+            if exc.code == 401:  # no key, and this machine's requests write with none only while it has no key
+                raise self.held from None
             try:
                 detail = json.loads(exc.read()).get("detail") or exc.reason
             except ValueError:
@@ -156,9 +158,10 @@ class ServiceArchive:
     def import_sources(self, sources: Iterable[Source], *, key: str | None = None, skip_invalid: bool = False,
                        **_ignored: Any) -> ImportSummary:
         """Post the records of the sources to the service, :data:`IMPORT_PIECE` at a time, with the API key
-        ``key`` (else $TUTEPGN_API_KEY); return what was done, summed."""
-        key = key or os.environ.get(KEY_ENV)
-        if self.held.read_only or not key:
+        ``key`` (else $TUTEPGN_API_KEY; without one, a service with no key configured takes them from its own
+        machine); return what was done, summed."""
+        key = key or os.environ.get(KEY_ENV) or None
+        if self.held.read_only:
             raise self.held
         if skip_invalid:
             raise ArchiveError(_("{path} is held by the tutepgn service at {url} (pid {pid}), whose imports store "

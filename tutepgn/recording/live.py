@@ -48,9 +48,10 @@ from ..errors import RecordingsFull
 from ..events import Context, Play
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..notation import Record
+from ..notation import Record, format_side_values
 from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
 from .recorder import Recorder, Reply, is_undo
+from .session import NextDeal, following
 
 log = logging.getLogger("tutepgn.recording.live")
 
@@ -80,12 +81,17 @@ WRITER_ONLY = ("declarations",)
 class Recording:
     """One deal being recorded: its recorder, its journal, what has been played, and who is watching."""
 
-    def __init__(self, rid: str, journal: Path, start: dict[str, Any], owner: str | None = None) -> None:
+    def __init__(self, rid: str, journal: Path, start: dict[str, Any], owner: str | None = None,
+                 after: str | None = None) -> None:
         self.id = rid
         self.journal = journal
         self.start = start
         self.owner = owner
         """The SHA-256 (hex) of the key that started the recording, the one that may undo (None: not known)."""
+        self.after = after
+        """The recording of the match's deal before this one, when it was started as its next deal."""
+        self.next_id: str | None = None
+        """The recording of the match's next deal, once started (:meth:`Recordings.follow`)."""
         self.lock = threading.Lock()
         self.importing = threading.Lock()
         """Held while the finished deal is imported, so that two requests never import it both."""
@@ -192,6 +198,15 @@ class Recording:
             self.snapshot = self.compute_state()
         self.notify()
 
+    def following(self) -> NextDeal | None:
+        """What follows the finished deal in its match (the standing, the next dealer and tags); None until
+        the deal is over."""
+        recorder = self.recorder
+        if not recorder.over:
+            return None
+        return following(recorder.deal.rules, recorder.tags, self.start["dealer"], recorder.final_deal(),
+                         match=self.id)
+
     def owned_by(self, key: str) -> bool:
         """Whether ``key`` is the one that started the recording (its hash is journaled, never the key)."""
         return self.owner is not None and hmac.compare_digest(self.owner, key_hash(key))
@@ -216,6 +231,7 @@ class Recording:
         plays = [{"seat": names[e.seat], "card": CODES[e.card], "text": text}
                  for e, text in zip(deal.log, events) if type(e) is Play]
         tags = self.recorder.record().tags
+        after = self.following()
         if not frame.over:  # players at the table may follow too: no hand is shown before the deal ends
             tags = {k: v for k, v in tags.items() if k not in HIDDEN_TAGS}
         return {
@@ -234,6 +250,10 @@ class Recording:
             "declarations": self.recorder.declarations(),
             "last": self.last, "valid": self.valid, "deal_id": self.deal_id,
             "deal_url": f"/deals/{self.deal_id}" if self.deal_id is not None else None,
+            "next": None if after is None else {
+                "standing": format_side_values(list(after.standing), deal.rules),
+                "winner": None if after.winner is None else deal.rules.side_labels[after.winner],
+                "dealer": after.dealer, "deal_no": after.tags["DealNo"], "id": self.next_id},
         }
 
     def watch(self, wake: Callable[[], None]) -> None:
@@ -315,6 +335,10 @@ class Recordings:
         """Journals of recordings whose deal is in the archive, by id: not replayed yet."""
         self.unkept: dict[str, str] = {}
         """Damaged journals that could not be set aside (nor read), by name: why (counted as set aside)."""
+        self.starting_next = threading.Lock()
+        """Held while a next deal is started (:meth:`follow`), so that two taps start one."""
+        self.next_of: dict[str, str] = {}
+        """The recording of each deal's next deal, by the id of the deal before (from the journals restored)."""
         for journal in sorted(self.folder.glob(f"*{JOURNAL_SUFFIX}")) if self.folder.is_dir() else ():
             rid = journal.name.removesuffix(JOURNAL_SUFFIX)
             if ID_PATTERN.fullmatch(rid) and journal.is_file() and closed(journal):
@@ -338,7 +362,15 @@ class Recordings:
         if recording is None:
             return None
         with self.lock:
-            return self.live.setdefault(recording.id, recording)
+            recording = self.live.setdefault(recording.id, recording)
+            before = self.live.get(recording.after) if recording.after is not None else None
+        if recording.after is not None:
+            self.next_of[recording.after] = recording.id
+        if before is not None:
+            self.linked(before, recording.id)
+        if recording.id in self.next_of and recording.next_id is None:
+            self.linked(recording, self.next_of[recording.id])
+        return recording
 
     def put_aside(self, journal: Path, fault: str, *, keep: int | None) -> bool:
         """Set a damaged journal aside (all of it, or what follows the ``keep`` bytes restored from), logged;
@@ -365,9 +397,10 @@ class Recordings:
 
     def create(self, rules: str, *, seed: int | None = None, deal: str | None = None, stock: str | None = None,
                turned: str | None = None, dealer: str = "N", tags: dict[str, str] | None = None,
-               key: str | None = None, most: int | None = None) -> Recording:
+               key: str | None = None, most: int | None = None, after: str | None = None) -> Recording:
         """Start a recording (as :meth:`Recorder.start` takes it) and write its journal's first line, with the
-        hash of ``key`` (the one that may undo), never the key.
+        hash of ``key`` (the one that may undo), never the key, and ``after``, the recording of the match's deal
+        before it (:meth:`follow`).
 
         Raises ValueError (a :class:`~tutepgn.errors.TuteError` for a bad ruleset or tag) with what is wrong,
         :class:`~tutepgn.errors.RecordingsFull` when ``most`` recordings are under way, or OSError when the
@@ -380,7 +413,7 @@ class Recordings:
         rid = secrets.token_urlsafe(9)
         journal = self.folder / f"{rid}{JOURNAL_SUFFIX}"
         owner = key_hash(key) if key is not None else None
-        recording = Recording(rid, journal, start, owner)  # checks the arguments before anything is written
+        recording = Recording(rid, journal, start, owner, after)  # checks the arguments before anything is written
         with self.creating:  # one at a time, so that two cannot both take the last place
             under_way = self.under_way()
             if most is not None and under_way >= most:
@@ -391,10 +424,43 @@ class Recordings:
             if not self.folder.is_dir():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 sync_folder(self.folder.parent)
-            append_line(journal, {"id": rid, "start": start, "owner": owner}, create=True)
+            append_line(journal, {"id": rid, "start": start, "owner": owner,
+                                  **({"after": after} if after is not None else {})}, create=True)
             with self.lock:
                 self.live[rid] = recording
         return recording
+
+    def follow(self, recording: Recording, *, seed: int | None = None, deal: str | None = None,
+               stock: str | None = None, turned: str | None = None, key: str | None = None,
+               most: int | None = None) -> Recording:
+        """Start the next deal of ``recording``'s match (:func:`~tutepgn.recording.session.following`): the same
+        rules, players and event, the next dealer, ``DealNo`` one more, the standing carried in ``MatchScore``;
+        the cards as :meth:`create` takes them.  Once started, the same next recording is given to every later
+        call, so that two taps (or two phones) start one deal.  Raises ValueError when the deal is not over or
+        its match is, and what :meth:`create` raises."""
+        with self.starting_next:
+            known = self.get(recording.next_id) if recording.next_id is not None else None
+            if known is not None:
+                return known
+            after = recording.following()
+            if after is None:
+                raise ValueError(_("the deal is not over: finish it before starting the next one"))
+            if after.winner is not None:
+                raise ValueError(_("the match is over: {side} won it, {standing}",
+                                   side=recording.recorder.deal.rules.side_labels[after.winner],
+                                   standing=format_side_values(list(after.standing), recording.recorder.deal.rules)))
+            nxt = self.create(recording.start["rules"], seed=seed, deal=deal, stock=stock, turned=turned,
+                              dealer=after.dealer, tags=after.tags, key=key, most=most, after=recording.id)
+            self.linked(recording, nxt.id)
+            return nxt
+
+    def linked(self, recording: Recording, next_id: str) -> None:
+        """Note that ``next_id`` is the recording of the deal after ``recording``'s (its state says so)."""
+        self.next_of[recording.id] = next_id
+        with recording.lock:
+            recording.next_id = next_id
+            recording.snapshot = recording.compute_state()
+        recording.notify()
 
     def under_way(self) -> int:
         """Recordings whose deal is not in the archive yet."""
@@ -434,7 +500,9 @@ def read_journal(path: Path) -> tuple[Recording | None, int, str | None]:
     if first["id"] != path.name.removesuffix(JOURNAL_SUFFIX):
         return None, 0, _("line 1: the recording {id} is not the one the file is named after", id=first["id"])
     try:
-        recording = Recording(first["id"], path, first["start"], first.get("owner"))
+        after = first.get("after")
+        recording = Recording(first["id"], path, first["start"], first.get("owner"),
+                              after if isinstance(after, str) and ID_PATTERN.fullmatch(after) else None)
     except Exception as exc:  # whatever Recorder.start refuses (it checks the values, not the types alone)
         return None, 0, _("line 1: the recording cannot be started as it says: {error}", error=exc)
     taken, fault = recording.replay(read.lines[1:])

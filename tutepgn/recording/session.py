@@ -25,10 +25,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collections.abc import Mapping
+
 from ..check.replay import match_target
+from ..engine import Deal
 from ..i18n import gettext as _
+from ..limits import INT32_MAX
 from ..match import Match
-from ..notation import Record, format_side_values, iter_records
+from ..notation import Record, format_side_values, iter_records, parse_side_values, read_number
 from ..rules import Ruleset, ruleset
 from .recorder import RESERVED_TAGS, Recorder
 
@@ -162,4 +166,33 @@ class Session:
         return _("Deal {deal}: {result}; match {standing}", deal=deal, result=result, standing=self.standing())
 
 
-__all__ = ["MATCH_TAGS", "Session"]
+@dataclass(frozen=True)
+class NextDeal:
+    """What follows a finished deal of a match: the standing after it, the side that won the match with it
+    (None: the match goes on), and the next deal's dealer and tags (the same players and event)."""
+
+    standing: tuple[int, ...]
+    winner: int | None
+    dealer: str
+    tags: dict[str, str]
+
+
+def following(rules: Ruleset, tags: Mapping[str, str], dealer: str, finished: Deal, *, match: str) -> NextDeal:
+    """The deal after ``finished``, dealt by ``dealer`` with ``tags``, in its match: the standing carried (from
+    its ``MatchScore``, else nothing) with its match points added, the dealer moved one seat as
+    :class:`~tutepgn.match.Match` moves it, ``DealNo`` one more (a deal without one is taken as the first), and
+    the ``Match`` tag kept, else ``match``: the tags :meth:`Session.next_deal` writes, for the phone recorder's
+    "next deal" (:meth:`~tutepgn.recording.live.Recordings.follow`), which has no session to keep the match in."""
+    names = rules.seat_names
+    target = match_target(Record(tags=dict(tags))) or rules.match_target
+    before = parse_side_values(tags.get("MatchScore", ""), rules) or (0,) * rules.sides
+    game = Match(rules, first_dealer=names.index(dealer), target=target, standing=list(before), deal_no=1)
+    game.record(finished)
+    deal_no = read_number(tags.get("DealNo", ""), 1, INT32_MAX - 1) or 1
+    after = {k: v for k, v in tags.items() if k not in RESERVED_TAGS and k != "Date"}  # today's date, when dealt
+    after.update(Match=tags.get("Match") or match, DealNo=str(deal_no + 1), MatchTarget=str(target),
+                 MatchScore=format_side_values(game.standing, rules))
+    return NextDeal(tuple(game.standing), game.winner, names[game.dealer], after)
+
+
+__all__ = ["MATCH_TAGS", "NextDeal", "Session", "following"]
