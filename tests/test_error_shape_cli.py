@@ -55,6 +55,14 @@ CASES: dict[str, tuple[list[str], int]] = {
     "archive verify": (["--db", "{missing}", "--json"], 2),
     "archive rebuild": (["--db", "{missing}", "--json"], 2),
     "archive analyse": (["--db", "{missing}", "--json"], 2),
+    "event new": (["Liga", "--rules", "nonsense", "--db", "{db}", "--json"], 2),
+    "event add": (["Nope", "Ana/Bea", "--db", "{db}", "--json"], 2),
+    "event pair": (["Nope", "--db", "{db}", "--json"], 2),  # no such event
+    "event result": (["Nope", "2-1", "--round", "1", "--table", "1", "--db", "{db}", "--json"], 2),
+    "event standings": (["Nope", "--db", "{db}", "--json"], 2),
+    "event crosstable": (["Nope", "--db", "{db}", "--json"], 2),
+    "event history": (["Nope", "1", "--db", "{db}", "--json"], 2),
+    "event ratings": (["--db", "{missing}", "--json"], 2),
 }
 
 
