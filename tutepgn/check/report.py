@@ -103,6 +103,13 @@ class Report:
     match_target: int | None = None
     standing_after: tuple[int, ...] | None = None
     explanation: list[str] = field(default_factory=list)
+    result_only: bool = False
+    """A results-only record (``[Play "result only"]``, sin jugadas): no play to replay, its Score and Result
+    checked against what the ruleset allows; :attr:`valid` then says it is consistent, never that play was legal."""
+    result_points: tuple[int, ...] | None = None
+    """A results-only deal's match points per side, as its Result gives them (None when it gives none)."""
+    result_wins_match: bool = False
+    """A results-only deal's Result is ``+match``: a tute won the match."""
 
     @property
     def errors(self) -> list[Finding]:
@@ -175,7 +182,7 @@ class Report:
             [models.RefusedCanteModel(seat=names[c.seat], suit=SUIT_LETTERS[c.suit], points=c.points,
                                reason=c.reason).model_dump() for c in self.refused_cantes],
             [x.model_dump() for x in self._exchanges(names)],
-            self.explanation,
+            self.explanation, self.result_only,
         )
 
     def _exchanges(self, names: tuple[str, ...]) -> list[ExchangeModel]:

@@ -21,7 +21,7 @@ from pydantic import (
 from ..cards import CARD_STYLES, SUIT_TEXT, cards_in, hand_order
 from ..events import EVENT_TYPES, Action
 from .record import Record
-from .tags import RESULT, SEAT_TAGS, TAG_NAME, TAG_TEXT, UNFINISHED, Header
+from .tags import PLAY_TAG, RESULT, RESULT_ONLY, SEAT_TAGS, TAG_NAME, TAG_TEXT, UNFINISHED, Header
 
 CardStyle = Literal["es", "es-letters", "it", "fr", "en", "names"]
 
@@ -67,7 +67,8 @@ else:
     EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # noqa: UP007 (a union built at run time)
 """One event of the play, told apart by its ``type``."""
 
-DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")
+DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result",
+           "result_only")
 """The record's derived fields: written for convenience, ignored on input."""
 
 
@@ -181,6 +182,12 @@ class RecordModel(BaseModel):
     @property
     def result(self) -> str | None:
         return self.tags.get("Result")
+
+    @computed_field(description="Derived: a results-only record (Play tag \"result only\", sin jugadas): the deal's "
+                                "cards were not noted, only its score and result.")  # type: ignore[prop-decorator]
+    @property
+    def result_only(self) -> bool:
+        return self.tags.get(PLAY_TAG) == RESULT_ONLY
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .tags import SEAT_TAGS, escape_comment, escape_tag_value, format_side_value
 
 ROSTER = ("Event", "Site", "Date", "Round", "Rules")
 """Tags every exported record carries first, in this order (``?`` when unknown)."""
-AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
+AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Play", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
 """Known tags after the seat tags, in export order; Dealer and Result are always written."""
 ALWAYS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Rules": "?", "Dealer": "?", "Result": "*"}
 """Tags written even when missing, and the value they then have."""
