@@ -78,6 +78,7 @@ def match_of(archive: Archive, deal_id: int) -> MatchView | None:
 def _matches(archive: Archive, match_sql: str, value: object) -> list[MatchView]:
     """The matches whose id is ``match_sql`` (SQL of one parameter, ``value``)."""
     columns = (*SUMMARY_COLUMNS, "match_target", "match_score", "match_points", "complete", "tute", "winner")
+    # A results-only deal (sin jugadas) counts as any finished deal: its match points are its Result's.
     cursor = archive.con.execute(
         f"SELECT {', '.join(columns)} FROM deals WHERE match_id = {match_sql} ORDER BY rules, north, west, south, "
         "east, deal_no NULLS LAST, import_run, import_index LIMIT ?", [value, MAX_MATCH_DEALS])
@@ -101,7 +102,7 @@ def _told(match_id: str, rows: list[dict[str, Any]]) -> MatchView:
     deals: list[MatchDeal] = []
     for row in rows:
         after, decides, points = None, False, row["match_points"]
-        if points is not None and (row["complete"] or row["tute"]) and len(points) == len(standing):
+        if points is not None and (row["complete"] or row["tute"] or row["result_only"]) and len(points) == len(standing):
             standing = [a + b for a, b in zip(standing, points)]
             after, told = list(standing), True
             if winner is None and target is not None:

@@ -209,11 +209,15 @@ class Summary:
     result_mismatches: int = 0
     parse_errors: int = 0
     seconds: float = 0.0
+    result_only: int = 0
+    """Consistent results-only records (sin jugadas): counted apart, never as valid play."""
 
     def add(self, report: dict[str, object]) -> None:
         """Count one report (as :meth:`Report.to_dict` gives it)."""
         self.records += 1
-        if report["valid"]:
+        if report["valid"] and report.get("result_only"):
+            self.result_only += 1
+        elif report["valid"]:
             self.valid += 1
         else:
             self.invalid += 1
@@ -225,14 +229,15 @@ class Summary:
         """The counts as JSON data."""
         return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
                 "score_mismatches": self.score_mismatches, "result_mismatches": self.result_mismatches,
-                "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
+                "parse_errors": self.parse_errors, "result_only": self.result_only, "seconds": round(self.seconds, 3)}
 
     def __str__(self) -> str:
         rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
         return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
                  "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
                  invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
-                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)
+                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate) + (
+                     _("; {n} result only (sin jugadas)", n=self.result_only) if self.result_only else "")
 
 
 def result_sentence(report: ReportModel) -> str:
