@@ -391,7 +391,7 @@ class Archive:
 
         out: dict[str, Any] = {}
         out["totals"] = rows(f"""
-            SELECT count(*) AS deals, count(*) FILTER (WHERE complete OR tute OR result_only) AS finished,
+            SELECT count(*) AS deals, count(*) FILTER (WHERE complete OR tute OR result_only AND errors = 0) AS finished,
                    count(*) FILTER (WHERE NOT valid AND NOT (result_only AND errors = 0)) AS invalid,
                    count(*) FILTER (WHERE result_only) AS result_only, round(avg(winner_points), 1) AS avg_winner_points,
                    count(*) FILTER (WHERE tute) AS tutes, count(*) FILTER (WHERE doubled) AS doubles,

@@ -72,7 +72,7 @@ def judge_result_only(record: Record, header: Header, report: Report) -> None:
                     line=record.tag_lines.get("Score", record.line), column=1))
         return
     if outcome not in allowed:
-        given = ", ".join(outcome_text(o, rules) for o in sorted(allowed))
+        given = ", ".join(outcome_text(o, rules) for o in sorted(allowed, key=lambda o: (o.side, o.wins_match, o.points)))
         message = (_("the Result tag says {result}, but the Score {score} gives only {allowed} under {preset} (the "
                      "side with the most points wins, a double over its threshold; a tute's result whatever the "
                      "count)", result=claimed, score=format_side_values(score, rules), allowed=given,
