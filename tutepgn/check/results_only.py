@@ -79,7 +79,6 @@ def judge_result_only(record: Record, header: Header, report: Report) -> None:
                      preset=rules.preset) if score is not None
                    else _("the Result tag says {result}, but a deal under {preset} ends only as {allowed}",
                           result=claimed, preset=rules.preset, allowed=given))
-        report.explanation.append(message)
         add(Finding("error", "result_mismatch", message, line=_line_of_end(record), column=1))
         return
     report.computed_result = claimed
