@@ -189,8 +189,8 @@ def possible_outcomes(rules: Ruleset, totals: Sequence[int] | None,
     tute = [Outcome(side, 0, True) if tute_wins_match(rules, target) else Outcome(side, rules.tute_match_points)
             for side in range(k)]
     if totals is None:
-        won = {rules.deal_points} | ({rules.double_points} if rules.double_threshold is not None else set())
-        return frozenset([Outcome(side, p) for side in range(k) for p in won] + tute)
+        single = {rules.deal_points} | ({rules.double_points} if rules.double_threshold is not None else set())
+        return frozenset([Outcome(side, p) for side in range(k) for p in single] + tute)
     if len(totals) != k or min(totals) < 0:
         return frozenset()
     cards = pack_points(rules)

@@ -219,8 +219,9 @@ def system_arrow_pool() -> Iterator[None]:
 def sound(deals: pa.Table) -> pa.Array[Any] | pa.ChunkedArray[Any]:
     """Which of a piece's deals hold no error: valid play, or a results-only deal whose Score and Result agree
     (sin jugadas: never valid play, never invalid)."""
-    consistent = pc.and_(deals.column("result_only"), pc.equal(deals.column("errors"), 0))
-    return pc.or_(deals.column("valid"), consistent)
+    consistent = pc.and_(deals.column("result_only"), pc.equal(deals.column("errors"), pa.scalar(0, pa.int32())))
+    kept: pa.ChunkedArray[Any] = pc.or_(deals.column("valid"), consistent)
+    return kept
 
 
 def valid_only(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:

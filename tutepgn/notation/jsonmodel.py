@@ -183,8 +183,9 @@ class RecordModel(BaseModel):
     def result(self) -> str | None:
         return self.tags.get("Result")
 
-    @computed_field(description="Derived: a results-only record (Play tag \"result only\", sin jugadas): the deal's "
-                                "cards were not noted, only its score and result.")  # type: ignore[prop-decorator]
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Derived: a results-only record (Play tag \"result only\", sin jugadas): the deal's cards were "
+                    "not noted, only its score and result.")
     @property
     def result_only(self) -> bool:
         return self.tags.get(PLAY_TAG) == RESULT_ONLY
