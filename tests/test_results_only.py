@@ -206,6 +206,15 @@ def test_the_archive_stores_the_flag_and_no_play(archive_file: Path) -> None:
         assert archive.verify() == []
 
 
+def test_skip_invalid_keeps_consistent_results_only_deals(tmp_path: Path) -> None:
+    source = tmp_path / "club.tpgn"
+    source.write_text(match_text() + "\n" + one(result="WE+1"), encoding="utf-8")
+    with Archive(tmp_path / "a.duckdb") as archive:
+        summary = archive.import_sources([source], skip_invalid=True)
+        assert (summary.added, summary.invalid, summary.skipped_invalid) == (3, 1, 1)
+        assert archive.con.execute("SELECT count(*) FROM deals WHERE result_only AND errors = 0").fetchone() == (3,)
+
+
 def test_the_match_and_the_players_count_them(archive_file: Path) -> None:
     with Archive(archive_file, read_only=True) as archive:
         [match] = matches(archive, MATCH_ID)
