@@ -264,3 +264,14 @@ def test_search_results_show_result_only(client: TestClient) -> None:
     assert client.get(f"/api/v1/deals/{wrong['id']}").json()["state"] == "invalid"
     page = client.get(f"/deals/{wrong['id']}?lang=es", headers={"Accept": "text/html"})
     assert ">sin jugadas<" not in page.text and "1 error" in page.text
+
+
+def test_the_cli_table_says_sin_jugadas(archive_file: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tutepgn.cli.main import app
+
+    result = CliRunner().invoke(app, ["--lang", "es", "search", "--db", str(archive_file), "--match", MATCH_ID],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("sin jugadas") == 3 and "sí" not in result.stdout.split()
