@@ -88,7 +88,7 @@ class AnalyseSummary:
         """The summary in words, in the language spoken."""
         return _("{analysed:,} deals analysed ({failed:,} could not be), {skipped:,} already were; {seconds:.1f} s",
                  analysed=self.analysed, failed=self.failed, skipped=self.skipped, seconds=self.seconds) + (
-            _("; {n:,} results-only deals (sin jugadas) skipped: they hold no play to analyse", n=self.result_only)
+            _("; {n:,} result-only deals skipped: they hold no play to analyse", n=self.result_only)
             if self.result_only else "")
 
     def to_dict(self) -> dict[str, object]:

@@ -237,7 +237,7 @@ class Summary:
                  "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
                  invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
                  parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate) + (
-                     _("; {n} result only (sin jugadas)", n=self.result_only) if self.result_only else "")
+                     _("; {n} result only", n=self.result_only) if self.result_only else "")
 
 
 def result_sentence(report: ReportModel) -> str:
