@@ -68,6 +68,12 @@ def test_the_lax_reader_puts_the_play_tag_in_its_place() -> None:
     assert record.header().result_only and record.tpgn() == one()
 
 
+def test_the_import_format_reads_the_spanish_words_and_export_writes_the_tag_value() -> None:
+    spanish = parse_record(one().replace('"result only"', '"Sin jugadas"'))
+    assert spanish.header().result_only and spanish.tpgn() == one()
+    assert json.loads(to_json(spanish))["result_only"] is True
+
+
 def test_both_json_forms_carry_it_and_read_back_the_same_text() -> None:
     record = parse_record(one())
     data = json.loads(to_json(record))
@@ -266,12 +272,14 @@ def test_search_results_show_result_only(client: TestClient) -> None:
     assert ">sin jugadas<" not in page.text and "1 error" in page.text
 
 
-def test_the_cli_table_says_sin_jugadas(archive_file: Path) -> None:
+def test_the_cli_table_says_sin_jugadas(archive_file: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from tutepgn.cli.main import app
 
-    result = CliRunner().invoke(app, ["--lang", "es", "search", "--db", str(archive_file), "--match", MATCH_ID],
+    copy = tmp_path / "copy.duckdb"  # the service of the tests above holds the file open
+    copy.write_bytes(archive_file.read_bytes())
+    result = CliRunner().invoke(app, ["--lang", "es", "search", "--db", str(copy), "--match", MATCH_ID],
                                 env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert result.stdout.count("sin jugadas") == 3 and "sí" not in result.stdout.split()

@@ -21,7 +21,7 @@ from pydantic import (
 from ..cards import CARD_STYLES, SUIT_TEXT, cards_in, hand_order
 from ..events import EVENT_TYPES, Action
 from .record import Record
-from .tags import PLAY_TAG, RESULT, RESULT_ONLY, SEAT_TAGS, TAG_NAME, TAG_TEXT, UNFINISHED, Header
+from .tags import RESULT, SEAT_TAGS, TAG_NAME, TAG_TEXT, UNFINISHED, Header
 
 CardStyle = Literal["es", "es-letters", "it", "fr", "en", "names"]
 
@@ -188,7 +188,8 @@ class RecordModel(BaseModel):
                     "not noted, only its score and result.")
     @property
     def result_only(self) -> bool:
-        return self.tags.get(PLAY_TAG) == RESULT_ONLY
+        header = self._header()
+        return header is not None and header.result_only
 
 
 # ---------------------------------------------------------------------------

@@ -48,6 +48,8 @@ CARD_TAGS = ("Deal", "Stock", "Trump")
 PLAY_TAG, RESULT_ONLY = "Play", "result only"
 """``[Play "result only"]``: a results-only record (in Spanish, *sin jugadas*), a deal whose cards were not noted,
 known by its players, dealer, ruleset, Score and Result alone; it holds no play."""
+RESULT_ONLY_WORDS = frozenset({RESULT_ONLY, "sin jugadas"})
+"""The Play tag values the import format reads (the Spanish words too); export writes :data:`RESULT_ONLY`."""
 
 _UNESCAPE = re.compile(r"\\(.)", re.S)
 _TAG_ESCAPE = str.maketrans({"\\": "\\\\", '"': '\\"'})
@@ -348,8 +350,8 @@ def _seat(record: Record, rules: Ruleset, letter: str, tag: str) -> int:
 
 
 def _play(record: Record) -> bool:
-    """The Play tag: ``result only`` is its one value."""
-    if record.tags[PLAY_TAG] != RESULT_ONLY:
+    """The Play tag: ``result only`` is its one value (``sin jugadas`` read as the same, in any case)."""
+    if record.tags[PLAY_TAG].strip().lower() not in RESULT_ONLY_WORDS:
         raise tag_error(record, PLAY_TAG, _("{value}: the one value is \"{only}\" (a deal whose cards were not "
                                             "noted)", value=_shown(record.tags[PLAY_TAG]), only=RESULT_ONLY))
     return True
