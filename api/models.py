@@ -28,8 +28,9 @@ class DealDetail(BaseModel):
     """
 
     summary: DealSummary
-    state: Literal["valid", "invalid", "unreadable"] = Field(
-        description="valid; invalid (read, but the validator found errors); unreadable (syntax errors: "
+    state: Literal["valid", "result_only", "invalid", "unreadable"] = Field(
+        description="valid; result_only (sin jugadas: no play was noted, the Score and Result agree with the "
+                    "ruleset); invalid (read, but the validator found errors); unreadable (syntax errors: "
                     "`record` is null, `text` and `errors` say what and where).")
     record: RecordModel | None
     errors: list[ErrorItem] = Field(description="The record's syntax errors, located (empty unless unreadable).")

@@ -213,7 +213,8 @@ def _deals_table(rows: list[dict], total: int, offset: int) -> Table:
         names = " ".join(n for n in (r["north"], r["west"], r["south"], r["east"]) if n)
         score = " ".join(f"{s}:{v}" for s, v in zip(r["sides"] or (), r["score"] or ()))
         grid.add_row(*map(cell, (r["id"], r["date_text"], r["event"], r["rules"], names, r["trump"], score,
-                                 r["result"], _("yes") if r["valid"] else _("NO"))))
+                                 r["result"], _("result only") if r.get("result_only") else _("yes") if r["valid"]
+                                 else _("NO"))))
     return grid
 
 

@@ -938,8 +938,8 @@ def test_export_csv(data: Data, arc: Archive, tmp_path: Path) -> None:
     expected = {f.id: f for f in data.facts.values() if f.preset == "torofun-3p"}
     assert len(rows) == len(expected)
     assert list(rows[0]) == ["id", "hash", "date_text", "event", "site", "round", "rules", "north", "west", "south",
-                             "east", "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides",
-                             "claimed_score", "score", "result", "winner", "winner_points", "margin", "tute",
+                             "east", "dealer", "trump", "turned", "match_id", "deal_no", "valid", "result_only",
+                             "sides", "claimed_score", "score", "result", "winner", "winner_points", "margin", "tute",
                              "doubled", "tie_break", "cantes", "exchanges"]
     for row in rows:
         fact = expected[int(row["id"])]

@@ -183,7 +183,7 @@ def test_tute_archive_analyse(tmp_path: Path) -> None:
                "--pimc", "0"]
     first = subprocess.run(command, capture_output=True, text=True, check=True)
     assert json.loads(first.stdout) | {"seconds": 0} == {"db": str(db), "analysed": 4, "failed": 0, "skipped": 0,
-                                                          "seconds": 0}
+                                                          "result_only": 0, "seconds": 0}
     second = subprocess.run([*command, "--cantes"], capture_output=True, text=True, check=True)  # the default
     assert json.loads(second.stdout)["skipped"] == 4
     third = subprocess.run([*command, "--no-cantes"], capture_output=True, text=True, check=True)  # another key

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
+from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, Suit
@@ -127,3 +128,85 @@ def decide(rules: Ruleset, totals: Sequence[int], cards_and_last: Sequence[int],
     basis = totals[winner] if rules.double_basis == "total" else cards_and_last[winner]
     doubled = rules.double_threshold is not None and basis > rules.double_threshold
     return winner, tie_break, doubled, rules.double_points if doubled else rules.deal_points
+
+
+# ---------------------------------------------------------------------------
+# A deal known only by its score and result (a results-only record).
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Outcome:
+    """A deal's result as a Result tag says it: the winning side and its match points, or the match won by a
+    tute (``wins_match``; then ``points`` is 0)."""
+    side: int
+    points: int
+    wins_match: bool = False
+
+
+def pack_points(rules: Ruleset) -> int:
+    """The card points of the whole pack the ruleset deals (120 in the 40-card pack)."""
+    from .cards import CARD_POINTS, cards_in, pack
+    return sum(CARD_POINTS[c] for c in cards_in(pack(rules.removed_ranks)))
+
+
+def cante_totals(rules: Ruleset) -> int:
+    """The most points a deal's cantes can add up to: las cuarenta in trump and a 20 in each other suit."""
+    return rules.cuarenta_points + 3 * rules.cante_points
+
+
+def _cante_splits(rules: Ruleset) -> set[tuple[int, ...]]:
+    """Every way the cantes of one deal can fall to the sides, as points per side: at most one cuarenta and three
+    20s, each suit sung once at most."""
+    k = rules.sides
+    out = set()
+    for forty in range(-1, k):  # the side that sang las cuarenta, or -1: nobody
+        for twenties in product(range(-1, k), repeat=3):  # each other suit: the side that sang it, or -1
+            split = [0] * k
+            if forty >= 0:
+                split[forty] += rules.cuarenta_points
+            for side in twenties:
+                if side >= 0:
+                    split[side] += rules.cante_points
+            out.add(tuple(split))
+    return out
+
+
+def possible_outcomes(rules: Ruleset, totals: Sequence[int] | None,
+                      match_target: int | None = None) -> frozenset[Outcome]:
+    """Every result a deal can have under ``rules`` whose claimed totals are ``totals`` (None: not known).
+
+    A finished deal: each side's total is its card points, the last ten if it
+    took the last trick and its cantes; the pack's points and the last ten are
+    shared out whole, the cantes are at most one cuarenta and a 20 per other
+    suit.  Each way of splitting the totals so is decided by :func:`decide`
+    (a tie goes to the side of the last trick, or of an earlier one).  A deal
+    ended by a tute scores the tute's match points (or wins the match,
+    :func:`tute_wins_match`), whatever the totals so far, which can hold no
+    last ten.  Empty when no deal under the rules ends with these totals.
+    """
+    k = rules.sides
+    target = rules.match_target if match_target is None else match_target
+    tute = [Outcome(side, 0, True) if tute_wins_match(rules, target) else Outcome(side, rules.tute_match_points)
+            for side in range(k)]
+    if totals is None:
+        single = {rules.deal_points} | ({rules.double_points} if rules.double_threshold is not None else set())
+        return frozenset([Outcome(side, p) for side in range(k) for p in single] + tute)
+    if len(totals) != k or min(totals) < 0:
+        return frozenset()
+    cards = pack_points(rules)
+    out: set[Outcome] = set()
+    if sum(totals) <= cards + cante_totals(rules):
+        out.update(tute)
+    bonus = rules.last_trick_bonus
+    for split in _cante_splits(rules):
+        base = [t - c for t, c in zip(totals, split)]
+        if min(base) < 0 or sum(base) != cards + bonus:
+            continue
+        for last in range(k):
+            if base[last] < bonus:
+                continue
+            for earlier in range(k):  # the side of the trick before, for a tie the last trick does not settle
+                winner, _tie, _doubled, won = decide(rules, totals, base, (last, earlier))
+                if winner is not None:
+                    out.add(Outcome(winner, won))
+    return frozenset(out)

@@ -122,12 +122,13 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
     def deal_json(deal_id: int, view: Reader) -> Response:
-        row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "text")))  # one query for both
+        row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "errors", "text")))  # one query
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
-        text = row.pop("text")
+        text, errors = row.pop("text"), row.pop("errors")
         record = stored_record(text)
-        state = "unreadable" if record.errors else "valid" if row["valid"] else "invalid"
+        state = ("unreadable" if record.errors else "valid" if row["valid"]
+                 else "result_only" if row["result_only"] and not errors else "invalid")
         return json_response(DealDetail(
             summary=DealSummary.from_row(row), state=state,
             record=None if record.errors else record_to_model(record),

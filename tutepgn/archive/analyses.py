@@ -81,16 +81,20 @@ class AnalyseSummary:
     skipped: int = 0
     """Deals already analysed for the key."""
     seconds: float = 0.0
+    result_only: int = 0
+    """Results-only deals (sin jugadas), never analysed: they hold no play."""
 
     def __str__(self) -> str:
         """The summary in words, in the language spoken."""
         return _("{analysed:,} deals analysed ({failed:,} could not be), {skipped:,} already were; {seconds:.1f} s",
-                 analysed=self.analysed, failed=self.failed, skipped=self.skipped, seconds=self.seconds)
+                 analysed=self.analysed, failed=self.failed, skipped=self.skipped, seconds=self.seconds) + (
+            _("; {n:,} result-only deals skipped: they hold no play to analyse", n=self.result_only)
+            if self.result_only else "")
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON data."""
         return {"analysed": self.analysed, "failed": self.failed, "skipped": self.skipped,
-                "seconds": round(self.seconds, 3)}
+                "result_only": self.result_only, "seconds": round(self.seconds, 3)}
 
 
 def analysis_row(deal_id: int, rules: str | None, text: str, key: AnalysisKey) -> tuple[Any, ...]:
@@ -127,9 +131,10 @@ def analysis_rows(piece: list[tuple[int, str | None, str]], key: AnalysisKey) ->
         return [analysis_row(deal_id, rules, text, key) for deal_id, rules, text in piece]
 
 
-PENDING = ("NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id AND a.rules = coalesce(d.rules, '') "
-           "AND a.version = ? AND a.cantes = ?)")
-"""The condition on ``deals d`` of a deal with no stored analysis for the key (parameters: :func:`pending_key`)."""
+PENDING = ("NOT d.result_only AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.deal_id = d.id "
+           "AND a.rules = coalesce(d.rules, '') AND a.version = ? AND a.cantes = ?)")
+"""The condition on ``deals d`` of a deal with no stored analysis for the key (parameters: :func:`pending_key`); a
+results-only deal (sin jugadas) is never pending: it holds no play."""
 
 
 def pending_key(key: AnalysisKey) -> list[Any]:
@@ -176,8 +181,8 @@ def analyse_archive(con: duckdb.DuckDBPyConnection, key: AnalysisKey = AnalysisK
     """
     start = time.perf_counter()
     ids = pending_ids(con, key)
-    total = int(con.execute("SELECT count(*) FROM deals").fetchone()[0])  # type: ignore[index]
-    summary = AnalyseSummary(skipped=total - len(ids))
+    total, result_only = con.execute("SELECT count(*), count(*) FILTER (WHERE result_only) FROM deals").fetchone()  # type: ignore[misc]
+    summary = AnalyseSummary(skipped=total - result_only - len(ids), result_only=result_only)
 
     size = min(WORK_SIZE, batch_size)
 

@@ -95,6 +95,7 @@ def every_match(archive: Archive) -> Iterator[MatchView]:
 
 def _matches(archive: Archive, match_sql: str, value: object) -> list[MatchView]:
     """The matches whose id is ``match_sql`` (SQL of one parameter, ``value``)."""
+    # A results-only deal (sin jugadas) counts as any finished deal: its match points are its Result's.
     cursor = archive.con.execute(
         f"SELECT {', '.join(MATCH_COLUMNS)} FROM deals WHERE match_id = {match_sql} ORDER BY {MATCH_ORDER} LIMIT ?",
         [value, MAX_MATCH_DEALS])
@@ -117,7 +118,7 @@ def _told(match_id: str, rows: list[dict[str, Any]]) -> MatchView:
     deals: list[MatchDeal] = []
     for row in rows:
         after, decides, points = None, False, row["match_points"]
-        if points is not None and (row["complete"] or row["tute"]) and len(points) == len(standing):
+        if points is not None and (row["complete"] or row["tute"] or row["result_only"]) and len(points) == len(standing):
             standing = [a + b for a, b in zip(standing, points)]
             after, told = list(standing), True
             if winner is None and target is not None:

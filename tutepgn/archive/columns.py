@@ -69,9 +69,14 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("north", _S), Column("west", _S), Column("south", _S), Column("east", _S),
         Column("dealer", _S), Column("trump", _S, "trump suit letter"), Column("turned", _S, "the turned card"),
         Column("match_id", _S), Column("deal_no", _I32), Column("match_target", _I32), Column("match_score", _INTS),
-        Column("valid", _B), Column("errors", _I32), Column("warnings", _I32),
+        Column("valid", _B, "the play replays legally and the count agrees (false for a results-only deal: no play)"),
+        Column("result_only", _B, "a results-only record, sin jugadas (Play tag \"result only\"): its cards were "
+               "not noted; score, winner and match points are its Score and Result as checked, and it has no "
+               "plays, declarations or analysis"),
+        Column("errors", _I32), Column("warnings", _I32),
         Column("sides", _TEXTS, "side labels: NS, WE / N, S / N, W, E"),
-        Column("claimed_score", _INTS, "the Score tag"), Column("score", _INTS, "recomputed totals per side"),
+        Column("claimed_score", _INTS, "the Score tag"),
+        Column("score", _INTS, "recomputed totals per side (a results-only deal: its Score tag, once checked)"),
         Column("card_points", _INTS),
         Column("claimed_result", _S), Column("result", _S, "recomputed result"),
         Column("winner", _S, "side label, NULL when unfinished"),
@@ -149,11 +154,11 @@ ANALYSIS_COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLES["analyses"])
 """The columns of table analyses (:mod:`.analysis` fills it)."""
 
 CSV_COLUMNS = ("id", "hash", "date_text", "event", "site", "round", "rules", "north", "west", "south", "east",
-               "dealer", "trump", "turned", "match_id", "deal_no", "valid", "sides", "claimed_score", "score",
+               "dealer", "trump", "turned", "match_id", "deal_no", "valid", "result_only", "sides", "claimed_score", "score",
                "result", "winner", "winner_points", "margin", "tute", "doubled", "tie_break", "cantes", "exchanges")
 """Columns of a CSV download, from the CLI or the API (lists are written space-separated)."""
 SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west", "south", "east", "dealer", "trump",
-                   "score", "sides", "result", "valid", "match_id", "deal_no")
+                   "score", "sides", "result", "valid", "result_only", "match_id", "deal_no")
 """Columns a search returns unless told otherwise."""
 
 _ARROW_TYPES = {_S: "string", _I64: "int64", _I32: "int32", "SMALLINT": "int16", _U8: "uint8", _U16: "uint16",

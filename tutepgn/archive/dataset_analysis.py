@@ -48,8 +48,9 @@ def analyse_dataset(dest: str | os.PathLike[str], key: AnalysisKey = AnalysisKey
     dataset.clean()  # one writer at a time, as for an import
     con = connect_dataset(dest)
     params = pending_key(key)
-    total, pending = con.execute(f"SELECT count(*), count(*) FILTER ({PENDING}) FROM deals d", params).fetchone()  # type: ignore[misc]
-    summary = AnalyseSummary(skipped=total - pending)
+    total, pending, result_only = con.execute(f"SELECT count(*), count(*) FILTER ({PENDING}), count(*) FILTER "
+                                              "(WHERE result_only) FROM deals d", params).fetchone()  # type: ignore[misc]
+    summary = AnalyseSummary(skipped=total - pending - result_only, result_only=result_only)
     reader = con.execute(f"SELECT id, rules, text FROM deals d WHERE {PENDING}", params)
 
     def pieces() -> Iterator[list[tuple[int, str | None, str]]]:

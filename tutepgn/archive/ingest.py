@@ -216,9 +216,17 @@ def system_arrow_pool() -> Iterator[None]:
         pa.set_memory_pool(before)
 
 
+def sound(deals: pa.Table) -> pa.Array[Any] | pa.ChunkedArray[Any]:
+    """Which of a piece's deals hold no error: valid play, or a results-only deal whose Score and Result agree
+    (sin jugadas: never valid play, never invalid)."""
+    consistent = pc.and_(deals.column("result_only"), pc.equal(deals.column("errors"), pa.scalar(0, pa.int32())))
+    kept: pa.ChunkedArray[Any] = pc.or_(deals.column("valid"), consistent)
+    return kept
+
+
 def valid_only(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     """A piece's rows without its invalid deals (``--skip-invalid``)."""
-    return only(tables, tables["deals"].filter(tables["deals"].column("valid")).column("id"))
+    return only(tables, tables["deals"].filter(sound(tables["deals"])).column("id"))
 
 
 def only(tables: dict[str, pa.Table], ids: pa.Array[Any] | pa.ChunkedArray[Any], *, keep: bool = True) -> dict[str, pa.Table]:
@@ -230,7 +238,7 @@ def only(tables: dict[str, pa.Table], ids: pa.Array[Any] | pa.ChunkedArray[Any],
 
 def invalid_count(deals: pa.Table) -> int:
     """How many of a piece's deals are invalid."""
-    return pc.sum(pc.invert(deals.column("valid"))).as_py() or 0
+    return pc.sum(pc.invert(sound(deals))).as_py() or 0
 
 
 def placed(deals: pa.Table, run: int, before: int) -> pa.Table:

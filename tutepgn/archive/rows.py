@@ -93,6 +93,12 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         turned, hands, match_score, trump = header.turned, header.hands, header.match_score, header.trump
     totals = list(sheet.totals) if sheet else None
     winner = sheet.winner if sheet else None
+    points = list(sheet.match_points) if sheet else None
+    result_only = report.result_only
+    if result_only and rules is not None and report.computed_result is not None:  # a results-only deal, consistent
+        totals = list(report.claimed_score) if report.claimed_score else None
+        winner = labels.index(report.computed_result.partition("+")[0])
+        points = list(report.result_points or ()) or None
     comments = record.comments
     date, year = read_date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
@@ -145,12 +151,14 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
             q["accepted"].append(True)
     # -- starting hands
     h = out.columns["hands"]
-    for seat, mask in enumerate(hands or ()):
+    # A results-only deal's seats, without cards: its players' deals and wins are counted as any deal's.
+    seat_hands: list[int | None] = list(hands) if hands else [None] * n if result_only and rules else []
+    for seat, mask in enumerate(seat_hands):
         h["deal_id"].append(did)
         h["seat"].append(names[seat])
         h["player"].append(player[seat])
         h["side"].append(labels[rules.side_of(seat)] if rules else None)
-        h["cards"].append([CODES[c] for c in display_cards(mask)])
+        h["cards"].append([CODES[c] for c in display_cards(mask)] if mask is not None else [])
         h["mask"].append(mask)
     # -- issues
     i = out.columns["issues"]
@@ -170,7 +178,8 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         "trump": SUIT_LETTERS[trump] if trump is not None else None,
         "turned": CODES[turned] if turned is not None else None, "match_id": tags.get("Match"),
         "deal_no": read_number(tags.get("DealNo", ""), 1, INT32_MAX), "match_target": report.match_target,
-        "match_score": list(match_score) if match_score else None, "valid": report.valid,
+        "match_score": list(match_score) if match_score else None, "valid": report.valid and not result_only,
+        "result_only": result_only,
         "errors": len(report.errors), "warnings": len(report.warnings), "sides": list(labels),
         "claimed_score": list(report.claimed_score) if report.claimed_score else None, "score": totals,
         "card_points": list(sheet.card_points) if sheet else None, "claimed_result": report.claimed_result,
@@ -178,9 +187,10 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         "winner_points": totals[winner] if totals and winner is not None else None,
         "margin": (totals[winner] - max(v for k, v in enumerate(totals) if k != winner))
         if totals and winner is not None and len(totals) > 1 else None,
-        "match_points": list(sheet.match_points) if sheet else None,
+        "match_points": points,
         "last_trick": labels[sheet.last_trick_side] if sheet and sheet.last_trick_side is not None else None,
-        "complete": bool(sheet and sheet.complete), "tute": bool(sheet and sheet.tute),
+        "complete": bool(sheet and sheet.complete),
+        "tute": bool(sheet and sheet.tute) or (result_only and report.result_wins_match),
         "tute_rank": sheet.tute.rank if sheet and sheet.tute else None,
         "tute_seat": names[sheet.tute.seat] if sheet and sheet.tute else None,
         "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),

@@ -478,7 +478,9 @@ class DealSummary(BaseModel):
     sides: list[str] = Field(description="Side labels, in the order of `score`.")
     score: list[int] | None = Field(None, description="Recomputed totals per side.")
     result: str | None = Field(None, description="Recomputed result, e.g. NS+1, or * if unfinished.")
-    valid: bool
+    valid: bool = Field(description="The play replays legally and the count agrees; false for a results-only deal.")
+    result_only: bool = Field(False, description="A results-only deal (sin jugadas): its cards were not noted, "
+                              "score and result are its Score and Result tags as checked.")
     match: str | None = Field(None, description="The Match tag: the deal is one of that match.")
     deal_no: int | None = Field(None, description="The DealNo tag: its place in the match.")
 
@@ -488,7 +490,8 @@ class DealSummary(BaseModel):
         values: dict[str, Any] = {field: row.get(column) for field, column in SUMMARY_FIELDS}
         values.update(seats={letter: row.get(column) for letter, column in SEAT_COLUMN.items()
                              if row.get(column) is not None},
-                      sides=values["sides"] or [], valid=bool(values["valid"]))
+                      sides=values["sides"] or [], valid=bool(values["valid"]),
+                      result_only=bool(values["result_only"]))
         return cls(**values)
 
     def to_row(self) -> dict[str, object]:
@@ -502,7 +505,7 @@ class DealSummary(BaseModel):
 SUMMARY_FIELDS: tuple[tuple[str, str], ...] = (
     ("id", "id"), ("date", "date_text"), ("event", "event"), ("site", "site"), ("rules", "rules"),
     ("dealer", "dealer"), ("trump", "trump"), ("sides", "sides"), ("score", "score"), ("result", "result"),
-    ("valid", "valid"), ("match", "match_id"), ("deal_no", "deal_no"))
+    ("valid", "valid"), ("result_only", "result_only"), ("match", "match_id"), ("deal_no", "deal_no"))
 """Each field of :class:`DealSummary` and the summary column it is, but ``seats`` (a name per seat column,
 :data:`~.names.SEAT_COLUMN`): the one mapping between a summary and its row, both ways."""
 

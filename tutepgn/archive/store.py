@@ -393,8 +393,9 @@ class Archive:
 
         out: dict[str, Any] = {}
         out["totals"] = rows(f"""
-            SELECT count(*) AS deals, count(*) FILTER (WHERE complete OR tute) AS finished,
-                   count(*) FILTER (WHERE NOT valid) AS invalid, round(avg(winner_points), 1) AS avg_winner_points,
+            SELECT count(*) AS deals, count(*) FILTER (WHERE complete OR tute OR result_only AND errors = 0) AS finished,
+                   count(*) FILTER (WHERE NOT valid AND NOT (result_only AND errors = 0)) AS invalid,
+                   count(*) FILTER (WHERE result_only) AS result_only, round(avg(winner_points), 1) AS avg_winner_points,
                    count(*) FILTER (WHERE tute) AS tutes, count(*) FILTER (WHERE doubled) AS doubles,
                    count(*) FILTER (WHERE tie_break) AS tie_breaks FROM {sel} AS d""")[0]
         out["players"] = rows(f"""

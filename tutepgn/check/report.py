@@ -103,6 +103,13 @@ class Report:
     match_target: int | None = None
     standing_after: tuple[int, ...] | None = None
     explanation: list[str] = field(default_factory=list)
+    result_only: bool = False
+    """A results-only record (``[Play "result only"]``, sin jugadas): no play to replay, its Score and Result
+    checked against what the ruleset allows; :attr:`valid` then says it is consistent, never that play was legal."""
+    result_points: tuple[int, ...] | None = None
+    """A results-only deal's match points per side, as its Result gives them (None when it gives none)."""
+    result_wins_match: bool = False
+    """A results-only deal's Result is ``+match``: a tute won the match."""
 
     @property
     def errors(self) -> list[Finding]:
@@ -175,7 +182,7 @@ class Report:
             [models.RefusedCanteModel(seat=names[c.seat], suit=SUIT_LETTERS[c.suit], points=c.points,
                                reason=c.reason).model_dump() for c in self.refused_cantes],
             [x.model_dump() for x in self._exchanges(names)],
-            self.explanation,
+            self.explanation, self.result_only,
         )
 
     def _exchanges(self, names: tuple[str, ...]) -> list[ExchangeModel]:
@@ -202,11 +209,15 @@ class Summary:
     result_mismatches: int = 0
     parse_errors: int = 0
     seconds: float = 0.0
+    result_only: int = 0
+    """Consistent results-only records (sin jugadas): counted apart, never as valid play."""
 
     def add(self, report: dict[str, object]) -> None:
         """Count one report (as :meth:`Report.to_dict` gives it)."""
         self.records += 1
-        if report["valid"]:
+        if report["valid"] and report.get("result_only"):
+            self.result_only += 1
+        elif report["valid"]:
             self.valid += 1
         else:
             self.invalid += 1
@@ -218,14 +229,15 @@ class Summary:
         """The counts as JSON data."""
         return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
                 "score_mismatches": self.score_mismatches, "result_mismatches": self.result_mismatches,
-                "parse_errors": self.parse_errors, "seconds": round(self.seconds, 3)}
+                "parse_errors": self.parse_errors, "result_only": self.result_only, "seconds": round(self.seconds, 3)}
 
     def __str__(self) -> str:
         rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
         return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
                  "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
                  invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
-                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate)
+                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate) + (
+                     _("; {n} result only", n=self.result_only) if self.result_only else "")
 
 
 def result_sentence(report: ReportModel) -> str:

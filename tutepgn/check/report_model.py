@@ -132,6 +132,9 @@ class ReportModel(BaseModel):
     refused_cantes: list[RefusedCanteModel]
     exchanges: list[ExchangeModel]
     explanation: list[str]
+    result_only: bool = Field(False, description="A results-only record (Play tag \"result only\", sin jugadas): "
+                              "no play was checked, only that its Score and Result agree with the ruleset; "
+                              "valid then means consistent, never legal play.")
 
 
 REPORT_FIELDS = tuple(ReportModel.model_fields)

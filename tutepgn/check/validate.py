@@ -42,6 +42,7 @@ from ..rules import Ruleset
 from ..score import ScoreSheet
 from ..workers import ordered_map
 from .reconstruct import reconstruct
+from .results_only import judge_result_only
 from .replay import event_cards, replay
 from .report import Finding, RefusedCante, Report, Summary
 
@@ -80,6 +81,12 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
         if name in header.errors:
             report.findings.append(_tag_finding(header.errors[name], "tag"))
     report.match_target = match_target if match_target is not None else _match_target(record, header, report)
+    if header.result_only or "Play" in header.errors:
+        if "Play" in header.errors:
+            report.findings.append(_tag_finding(header.errors["Play"], "tag"))
+        else:
+            judge_result_only(record, header, report)
+        return report
     deal = _starting_deal(record, header, report)
     if deal is None:
         return report
@@ -479,10 +486,13 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
                         line=record.tag_lines.get("MatchScore")))
         state = replace(state, deal_no=deal_no or state.deal_no + 1, dealer=dealer)
     sheet = report.sheet
-    if sheet is not None and (sheet.complete or sheet.tute is not None):
-        state.standing = tuple(a + b for a, b in zip(state.standing, sheet.match_points))
+    points, wins = ((report.result_points, report.result_wins_match) if report.result_only
+                    else (sheet.match_points, sheet.wins_match) if sheet is not None and (sheet.complete or sheet.tute)
+                    else (None, False))
+    if points is not None:
+        state.standing = tuple(a + b for a, b in zip(state.standing, points))
         report.standing_after = state.standing
-        if sheet.wins_match or max(state.standing) >= state.target:
+        if wins or max(state.standing) >= state.target:
             state.over = True
     return state
 

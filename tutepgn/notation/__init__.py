@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and
     from .jsonmodel import RecordModel, json_schema
     from .record import NAG_GLYPHS, Entry, Note, Record
     from .split import Headers, Source, batch_records, iter_raw_records, scan_headers, scan_tags, split_records
-    from .tags import (CARD_TAGS, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values,
+    from .tags import (CARD_TAGS, PLAY_TAG, RESULT_ONLY, SEAT_TAGS, TAG_NAME, UNFINISHED, Header, format_side_values, parse_side_values,
         read_date, read_number, result_text, rules_of)
     from .tpgn import iter_records, parse_or_placeholder, parse_record, read_record
     from .writer import annotation_text, canonical_tags, export_text, play_lines, write_record
@@ -40,7 +40,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".record": ("NAG_GLYPHS", "Entry", "Note", "Record"),
     ".split": ("Headers", "Source", "batch_records", "iter_raw_records", "scan_headers", "scan_tags",
                "split_records"),
-    ".tags": ("CARD_TAGS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "Header", "format_side_values",
+    ".tags": ("CARD_TAGS", "PLAY_TAG", "RESULT_ONLY", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "Header", "format_side_values",
               "parse_side_values", "read_date", "read_number", "result_text", "rules_of"),
     ".tpgn": ("iter_records", "parse_or_placeholder", "parse_record", "read_record"),
     ".writer": ("annotation_text", "canonical_tags", "export_text", "play_lines", "write_record"),
@@ -51,7 +51,7 @@ VERSION = 1
 """The notation's version, documented in docs/notation.md (the grammar file's header says it too)."""
 
 __all__ = [
-    "CARD_TAGS", "NAG_GLYPHS", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "VERSION", "Entry", "Header", "Headers",
+    "CARD_TAGS", "NAG_GLYPHS", "PLAY_TAG", "RESULT_ONLY", "SEAT_TAGS", "TAG_NAME", "UNFINISHED", "VERSION", "Entry", "Header", "Headers",
     "annotation_text", "export_text",
     "JsonRecordError", "NotationError", "Note", "Record", "RecordModel", "Source", "batch_records", "canonical_tags",
     "format_side_values", "from_json", "iter_raw_records", "iter_records", "json_schema", "jsonform",

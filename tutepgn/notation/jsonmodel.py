@@ -67,7 +67,8 @@ else:
     EventModel = Annotated[Union[tuple(EVENT_MODELS.values())], Field(discriminator="type")]  # noqa: UP007 (a union built at run time)
 """One event of the play, told apart by its ``type``."""
 
-DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result")
+DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result",
+           "result_only")
 """The record's derived fields: written for convenience, ignored on input."""
 
 
@@ -181,6 +182,14 @@ class RecordModel(BaseModel):
     @property
     def result(self) -> str | None:
         return self.tags.get("Result")
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Derived: a results-only record (Play tag \"result only\", sin jugadas): the deal's cards were "
+                    "not noted, only its score and result.")
+    @property
+    def result_only(self) -> bool:
+        header = self._header()
+        return header is not None and header.result_only
 
 
 # ---------------------------------------------------------------------------

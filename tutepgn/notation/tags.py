@@ -45,6 +45,11 @@ SEAT_TAGS = {"N": "North", "W": "West", "S": "South", "E": "East"}
 """The tag that names the player in each seat."""
 CARD_TAGS = ("Deal", "Stock", "Trump")
 """Tags whose values hold cards."""
+PLAY_TAG, RESULT_ONLY = "Play", "result only"
+"""``[Play "result only"]``: a results-only record (in Spanish, *sin jugadas*), a deal whose cards were not noted,
+known by its players, dealer, ruleset, Score and Result alone; it holds no play."""
+RESULT_ONLY_WORDS = frozenset({RESULT_ONLY, "sin jugadas"})
+"""The Play tag values the import format reads (the Spanish words too); export writes :data:`RESULT_ONLY`."""
 
 _UNESCAPE = re.compile(r"\\(.)", re.S)
 _TAG_ESCAPE = str.maketrans({"\\": "\\\\", '"': '\\"'})
@@ -213,7 +218,7 @@ def result_text(sheet: ScoreSheet, rules: Ruleset) -> str:
 # The header.
 
 HEADER_TAGS = ("Rules", "Cards", "Dealer", "Deal", "Stock", "Trump", "DealNo", "Score", "MatchScore", "MatchTarget",
-               "Date")
+               "Date", "Play")
 """The tags a :class:`Header` reads, in the order it reads them."""
 
 
@@ -224,7 +229,7 @@ class Header:
     A value is None when its tag is missing, or (read with ``lenient=True``)
     when it cannot be read: then ``errors`` holds the tag's error, by tag
     name.  It keeps the record's tags and where they stand, to place errors.  ``trump`` is the turned card's suit, or the first-deal suit where
-    the ruleset fixes it; ``first_of_match`` is ``DealNo "1"``.
+    the ruleset fixes it; ``first_of_match`` is ``DealNo "1"``; ``result_only`` is ``[Play "result only"]``.
     """
 
     tags: dict[str, str] = field(repr=False)
@@ -245,6 +250,7 @@ class Header:
     match_target: int | None = None
     date: dt.date | None = None
     year: int | None = None
+    result_only: bool = False
     errors: dict[str, NotationError] = field(default_factory=dict)
 
     def deal(self, hands: list[Mask] | None = None, stock: list[Card] | None = None) -> Deal:
@@ -319,6 +325,8 @@ def read_header(record: Record, rules: Ruleset | None = None, *, lenient: bool =
     if "Date" in tags:
         header.date, header.year = read("Date", _date, record) or (None, None)  # type: ignore[misc]
     header.trump = trump_of(tags, rules)
+    if PLAY_TAG in tags:
+        header.result_only = bool(read(PLAY_TAG, _play, record))
     if "Score" in tags:
         header.claimed_score = read("Score", lambda: _side_values(  # type: ignore[assignment]
             record, rules, "Score", lambda: _("{value}: write one value per side, e.g. {example}",
@@ -339,6 +347,14 @@ def _seat(record: Record, rules: Ruleset, letter: str, tag: str) -> int:
         raise tag_error(record, tag, _("{letter} is not a seat here; seats are {seats}", letter=repr(letter),
                                        seats=" ".join(names)))
     return names.index(letter)
+
+
+def _play(record: Record) -> bool:
+    """The Play tag: ``result only`` is its one value (``sin jugadas`` read as the same, in any case)."""
+    if record.tags[PLAY_TAG].strip().lower() not in RESULT_ONLY_WORDS:
+        raise tag_error(record, PLAY_TAG, _("{value}: the one value is \"{only}\" (a deal whose cards were not "
+                                            "noted)", value=_shown(record.tags[PLAY_TAG]), only=RESULT_ONLY))
+    return True
 
 
 def _cards(record: Record, name: str, style: str) -> list[Card]:

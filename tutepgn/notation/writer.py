@@ -15,11 +15,11 @@ from ..events import Context, Play
 from ..i18n import gettext as _
 from ..rules import SEAT_NAMES
 from .record import NAG_GLYPHS, Note, Record
-from .tags import SEAT_TAGS, escape_comment, escape_tag_value, format_side_values, restyle
+from .tags import PLAY_TAG, RESULT_ONLY, SEAT_TAGS, escape_comment, escape_tag_value, format_side_values, restyle
 
 ROSTER = ("Event", "Site", "Date", "Round", "Rules")
 """Tags every exported record carries first, in this order (``?`` when unknown)."""
-AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
+AFTER_SEATS = ("Dealer", "Deal", "Stock", "Trump", "Play", "Score", "Result", "Match", "DealNo", "MatchTarget", "MatchScore")
 """Known tags after the seat tags, in export order; Dealer and Result are always written."""
 ALWAYS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Rules": "?", "Dealer": "?", "Result": "*"}
 """Tags written even when missing, and the value they then have."""
@@ -49,6 +49,8 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
             tags["Score"] = format_side_values(header.claimed_score, r)
         if header.match_score is not None:
             tags["MatchScore"] = format_side_values(header.match_score, r)
+        if header.result_only:
+            tags[PLAY_TAG] = RESULT_ONLY
     ordered: list[tuple[str, str]] = []
     for name in ROSTER:
         ordered.append((name, tags.pop(name, ALWAYS[name])))
