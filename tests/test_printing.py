@@ -191,7 +191,7 @@ def test_the_match_score_sheet_holds_each_deal_and_the_running_standing(client: 
     [text] = pages(client.get(f"/api/v1/matches/{MATCH}/sheet.pdf", params={"lang": "es"}).content)
     assert text.startswith(f"Encuentro {MATCH}\nN Elena Prieto · W Gloria Sastre · S Hugo Benavides · E Manuel "
                            "Ortega — NS gana el encuentro NS 4 · WE")
-    assert "partida fecha quien da triunfo puntos NS puntos WE resultado tantos NS tantos WE marcador NS " \
+    assert "partida fecha quien da triunfo puntos NS puntos WE resultado tantos del encuentro NS tantos del encuentro WE marcador NS " \
            "marcador WE" in " ".join(text.split())  # the headings wrapped word by word: an upright page
     deals = re.findall(r"^(\d) 2025\.03\.15 [NWSE] \w+ (\d+) (\d+) (\w+\+\d) (\d) (\d) (\d) (\d)$", text, re.M)
     assert [(d[0], d[6], d[7]) for d in deals] == [("1", "1", "0"), ("2", "1", "1"), ("3", "1", "2"),

@@ -279,7 +279,8 @@ def test_the_cli_table_says_sin_jugadas(archive_file: Path, tmp_path: Path) -> N
 
     copy = tmp_path / "copy.duckdb"  # the service of the tests above holds the file open
     copy.write_bytes(archive_file.read_bytes())
-    result = CliRunner().invoke(app, ["--lang", "es", "search", "--db", str(copy), "--match", MATCH_ID],
-                                env={"COLUMNS": "200"})
+    with speaking("en"):  # the command sets the language for the process: put back the tests' own afterwards
+        result = CliRunner().invoke(app, ["--lang", "es", "search", "--db", str(copy), "--match", MATCH_ID],
+                                    env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert result.stdout.count("sin jugadas") == 3 and "sí" not in result.stdout.split()

@@ -101,6 +101,15 @@ CASES: dict[str, list[tuple[list[str], bool]] | str] = {
     "archive verify": [(["--db", "{db}"], False)],
     "archive rebuild": [([f"--db={{folder}}/{NAME}.duckdb"], True)],  # the error echoes the path typed
     "archive analyse": [([f"--db={{folder}}/{NAME}.duckdb"], True)],
+    "ratings": [(["--db", "{db}"], False), (["--db", "{db}", "--format", "csv"], False)],
+    "event new": [(["Liga", "--rules", NAME, "--db", "{db}"], True)],  # the error echoes the ruleset typed
+    "event add": [([NAME, "Ana/Bea", "--db", "{db}"], True)],  # no such event: the error names it
+    "event pair": [([NAME, "--db", "{db}"], True)],
+    "event result": [([NAME, "2-1", "--round", "1", "--table", "1", "--db", "{db}"], True)],
+    "event standings": [([NAME, "--db", "{db}"], True), ([NAME, "--db", "{db}", "--format", "json"], True)],
+    "event crosstable": [([NAME, "--db", "{db}"], True)],
+    "event history": [([NAME, "1", "--db", "{db}"], True)],
+    "event ratings": [(["--db", "{db}", "--pairs"], False)],
 }
 
 
