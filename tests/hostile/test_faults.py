@@ -251,6 +251,9 @@ def _file_size_limit(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
 
 
+@pytest.mark.xfail(int(duckdb.__version__.split(".")[0]) >= 2, strict=True, raises=duckdb.Error,
+                   reason="DuckDB 2.0.0 and 2.0.1 leave a file they cannot reopen ('Corrupt database file') when a "
+                          "commit fails on a full disk; 1.4.4 and 1.5.6 reopen it whole (issue 33's closing note)")
 def test_import_on_a_full_disk_is_a_located_problem(tmp_path: Path) -> None:
     db = tmp_path / "full.duckdb"
     Archive(db).close()  # the empty archive; now its write-ahead log cannot grow past 64 KiB
