@@ -75,6 +75,16 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
                                            "`expected` lists the legal choices."}}
 
 
+def refused(exc: RecordingsFull | ValueError | TuteError | OSError) -> HTTPException:
+    """Why a recording could not be started, as the answer says it: the cap (503, retry), bad cards or rules
+    (422), or a disk that would not take it (503)."""
+    if isinstance(exc, RecordingsFull):
+        return HTTPException(503, str(exc), headers={"Retry-After": "60"})
+    if isinstance(exc, OSError):
+        return HTTPException(503, _("the recording could not be saved ({error})", error=type(exc).__name__))
+    return HTTPException(422, str(exc))
+
+
 def found(service: Service, recording_id: str) -> Recording:
     """The recording of that id; 404 if there is none (or the service is read-only)."""
     recording = service.recordings.get(recording_id) if service.recordings else None
@@ -127,13 +137,8 @@ def router(service: Service) -> APIRouter:
             recording = service.recordings.create(body.rules, seed=body.seed, deal=body.deal, stock=body.stock,
                                                   turned=body.turned, dealer=body.dealer, tags=tags, key=x_api_key,
                                                   most=service.settings.max_recordings)
-        except RecordingsFull as exc:
-            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
-        except (ValueError, TuteError) as exc:
-            raise HTTPException(422, str(exc)) from None
-        except OSError as exc:
-            raise HTTPException(503, _("the recording could not be saved ({error})",
-                                       error=type(exc).__name__)) from None
+        except (RecordingsFull, ValueError, TuteError, OSError) as exc:
+            raise refused(exc) from None
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
         return recording.state(writer=True)
 
@@ -167,13 +172,8 @@ def router(service: Service) -> APIRouter:
             recording = service.recordings.follow(found(service, recording_id), seed=body.seed, deal=body.deal,
                                                   stock=body.stock, turned=body.turned, key=x_api_key,
                                                   most=service.settings.max_recordings)
-        except RecordingsFull as exc:
-            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
-        except (ValueError, TuteError) as exc:
-            raise HTTPException(422, str(exc)) from None
-        except OSError as exc:
-            raise HTTPException(503, _("the recording could not be saved ({error})",
-                                       error=type(exc).__name__)) from None
+        except (RecordingsFull, ValueError, TuteError, OSError) as exc:
+            raise refused(exc) from None
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
         return recording.state(writer=True)
 
