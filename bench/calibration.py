@@ -45,10 +45,10 @@ from tutepgn.events import Play
 from tutepgn.recording.simulate import simulate_deals
 from tutepgn.rules import PRESETS, preset
 
-BOT = "greedy"
-"""The self-play bot of the committed data (tutepgn/analysis/outcome.json records it).  The simulator's stronger
-``heuristic`` bot came in the same change; refitting with it (``BOT = "heuristic"``) changes every analysed
-sample's chances, so it is a change of its own (docs/analysis.md, "Its limits")."""
+BOT = "heuristic"
+"""The self-play bot of the committed data (tutepgn/analysis/outcome.json records it): the simulator's strongest
+bot, the one that plays like a careful club player (:mod:`tutepgn.policy`), so that the chances are those of
+play that resembles people's."""
 FIT_SEED = 33
 """The seed of the fit's deals."""
 EVAL_SEED = 3_300_000
