@@ -190,7 +190,8 @@ def router(service: Service) -> APIRouter:
     @api.get("/{name}/entrants/{number}/history", response_model=list[Encounter], responses=NOT_FOUND,
              summary="An entrant's rounds: table, opponent and result, its own side first")
     def history_json(name: Name, number: Annotated[int, Path(ge=1, le=100_000)], view: Reader) -> list[Encounter]:
-        return read(view, "path.number", lambda: history(events.load_event(view, name), number))
+        event = read(view, "path.name", lambda: events.load_event(view, name))
+        return read(view, "path.number", lambda: history(event, number))
 
     # -- Pages ------------------------------------------------------------------------------------------------
     def page(request: Request, template: str, context: dict[str, Any]) -> HTMLResponse:
