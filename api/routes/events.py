@@ -86,7 +86,7 @@ class BoardBody(BaseModel):
 WORDS = {"torneo": N_("tournament"), "liga": N_("league"), "swiss": N_("Swiss"), "round-robin": N_("all-play-all"),
          "knockout": N_("knockout"), "duplicate": N_("duplicate")}
 """The events' kinds and formats as the pages say them (the API's values are the library's)."""
-NOT_FOUND = {404: {"model": Problem, "description": "No event of that name."}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem, "description": "No event of that name."}}
 REFUSED: dict[int | str, dict[str, Any]] = {
     **NOT_FOUND, 401: {"model": Problem, "description": "No API key (and the request is not from this machine)."},
     403: {"model": Problem, "description": "The key is not valid."},
