@@ -7,7 +7,11 @@ the local client writes with no key, a client of the club's network needs one.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,6 +104,34 @@ def test_result_from_deals_counts_the_tables_matches_deals_and_points(tmp_path: 
             result_from_deals(archive, "Liga", 1, 9)
         with pytest.raises(UnknownEvent):
             result_from_deals(archive, "No such", 1, 1)
+
+
+def test_tute_event_result_from_deals_stores_what_the_deals_give(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    with Archive(db) as archive:
+        create_event(archive, Event.new("Jueves"))
+        add_entrants(archive, "Jueves", ["Ana/Bea", "Carla/Dani"])
+        table = pair_round(archive, "Jueves").table(1)
+        names = {1: ("Ana", "Bea"), 2: ("Carla", "Dani")}
+        texts, _ = tagged_match(21, event="Jueves", table=1, north_south=names[table.home],
+                                west_east=names[table.away], match_id="J-1")
+        imported(archive, texts)
+        expected = result_from_deals(archive, "Jueves", 1, 1)
+
+    def tute(*args: str, status: int = 0) -> subprocess.CompletedProcess[str]:
+        run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "--lang", "en", "event", *args, "--db", str(db)],
+                             capture_output=True, text=True, timeout=120, env={**os.environ, "TUTEPGN_DB": ""})
+        assert run.returncode == status, (args, run.stdout, run.stderr)
+        return run
+
+    done = tute("result", "Jueves", "--round", "1", "--table", "1", "--from-deals")
+    assert f"round 1, table 1: {expected.matches[0]}-{expected.matches[1]}" in done.stderr
+    lines = json.loads(tute("standings", "Jueves", "--json").stdout)
+    home = next(line for line in lines if line["entrant"] == table.home)
+    assert (home["matches_won"], home["deals_won"], home["points_for"]) == (expected.matches[0], expected.deals[0],
+                                                                           expected.points[0])
+    refused = tute("result", "Jueves", "--round", "1", "--table", "1", status=2)
+    assert "give the SCORE" in refused.stderr
 
 
 # -- The API and pages, as a club's evening uses them ---------------------------------------------------------
