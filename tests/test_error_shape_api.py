@@ -160,6 +160,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                              ("GET", "/events/nope/rounds/x", {}, 422)],
     ("GET", "/events/{name}/rounds/{n}/tables/{t}"): [("GET", "/events/nope/rounds/1/tables/1", {}, 404)],
     ("GET", "/events/{name}/standings"): [("GET", "/events/nope/standings", {}, 404)],
+    ("GET", "/events/{name}/crosstable"): [("GET", "/events/nope/crosstable", {}, 404)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -187,7 +188,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 66 and routes == set(CASES)
+    assert len(routes) == 67 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

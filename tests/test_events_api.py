@@ -206,8 +206,11 @@ def test_an_evening_pairs_enters_results_and_ranks(local: TestClient, paired: di
     assert history == [{"round": 1, "table": 4, "opponent": by_number[4]["away"],
                         "opponent_name": PAIRS[by_number[4]["away"] - 1], "matches": [2, 0], "deals": [5, 0],
                         "points": [400, 20]}]
+    moved = local.get(f"/events/{quote(EVENT)}/crosstable", headers=PAGE, follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == f"/events/{quote(EVENT, safe='')}/standings#crosstable"
     page = local.get(f"/events/{quote(EVENT)}/standings", headers=PAGE)
-    assert re.findall(r'<tr data-entrant="(\d+)">\s*<td class="num">', page.text) == [str(e) for e in expected]
+    assert re.findall(r'<tr data-entrant="(\d+)">', page.text) == [str(e) for e in expected]
+    assert re.findall(r'<tr data-cross="(\d+)">', page.text) == [str(e) for e in expected]
 
 
 def test_an_unknown_event_is_a_404_problem(local: TestClient) -> None:

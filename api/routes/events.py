@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, Field, model_validator
 
 from tutepgn.archive import Archive
@@ -234,6 +234,12 @@ def router(service: Service) -> APIRouter:
         event = loaded(view, name)
         return page(request, "event_standings.html", {"event": event, "lines": standings(event),
                                                       "cross": crosstable(event)})
+
+    @pages.get("/events/{name}/crosstable", response_class=RedirectResponse)
+    def crosstable_page(name: Name, view: Reader) -> RedirectResponse:
+        """The cross-table is on the standings page, under the standings."""
+        loaded(view, name)
+        return RedirectResponse(f"/events/{quote(name, safe='')}/standings#crosstable", status_code=303)
 
     both = APIRouter()
     both.include_router(api)
