@@ -153,18 +153,27 @@ def pair(name: EventArg, db: DbOption = None,
 
 def result(
     name: EventArg,
-    matches: Annotated[str, typer.Argument(metavar="SCORE", help="Matches won, home-away (2-1); a duplicate board's points.")],
     round_no: Annotated[int, typer.Option("--round", min=1, help="The round.")],
     table_no: Annotated[int, typer.Option("--table", min=1, help="The table.")],
+    matches: Annotated[str | None, typer.Argument(metavar="SCORE", help="Matches won, home-away (2-1); a duplicate board's points.")] = None,
     deals: Annotated[str | None, typer.Option("--deals", help="Deals won, home-away.")] = None,
     points: Annotated[str | None, typer.Option("--points", help="Points made, home-away.")] = None,
     board: Annotated[int | None, typer.Option("--board", min=1, help="Duplicate: the board whose points SCORE gives.")] = None,
+    from_deals: Annotated[bool, typer.Option("--from-deals", help="Work the result out from the archive's deals tagged with the event, round and table (no SCORE).")] = False,
     db: DbOption = None,
 ) -> None:
     """Enter a table's result (again for the same table: a correction)."""
-    from tutepgn.archive.events import enter_board, enter_result
+    from tutepgn.archive.events import enter_board, enter_result, result_from_deals
     from tutepgn.tournament import BoardResult, Result
 
+    if from_deals:
+        res = on_archive(db, lambda a: enter_result(a, name, round_no, result_from_deals(a, name, round_no, table_no)),
+                         read_only=False)
+        err.print(_("round {round}, table {table}: {home}-{away}", round=round_no, table=table_no,
+                    home=res.matches[0], away=res.matches[1]), soft_wrap=True, highlight=False)
+        return
+    if matches is None:
+        raise fail(ValueError(_("give the SCORE (matches won, home-away), or --from-deals")))
     won = score(matches, _("the score"))
     if board is not None:
         entry = BoardResult(table=table_no, board=board, points=won)
