@@ -93,7 +93,7 @@ def record(
                 out.print(Text(_("Deal board {board}: {dealer} deals; the turned card is {turned}.", board=b.board,
                                  dealer=b.dealer, turned=b.turned)))
                 for seat, cards in b.hands.items():
-                    out.print(Text(f"  {seat} {start.players.get(seat, '')}: {' '.join(cards)}"))
+                    out.print(Text("  " + " ".join((seat, start.players.get(seat, "") + ":", *cards))))
                 if b.stock:
                     out.print(Text("  " + _("stock, from the top: {cards}", cards=b.stock)))
                 player_tags = {SEAT_TAGS[s]: name for s, name in start.players.items()}
