@@ -193,3 +193,7 @@ class NotAnalysed(ArchiveError):
 class EventError(TuteError, ValueError):
     """A club event's request that its state refuses: an unknown event, entrant, round or table, a round paired
     before the last one's results are in, more rounds than the format allows, a result that does not fit."""
+
+
+class UnknownEvent(EventError):
+    """An event name the archive does not hold (the service answers 404, where other refusals are 422)."""

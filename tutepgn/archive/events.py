@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, TypeVar
 import duckdb
 from pydantic import BaseModel
 
-from ..errors import EventError
+from ..errors import EventError, UnknownEvent
 from ..i18n import gettext as _
 from ..tournament.duplicate import check_board
 from ..tournament.event import BoardResult, Entrant, Event, Result, Round, Table, add_entrant, check_result
 from ..tournament.pairing import next_round
 from ..tournament.standings import Encounter, history
+from .event_tables import result_of_table
 
 if TYPE_CHECKING:
     from .store import Archive
@@ -93,7 +94,7 @@ def read_event(con: duckdb.DuckDBPyConnection, name: str) -> Event:
     except duckdb.CatalogException:  # a file from before events, opened read-only
         head = None
     if head is None:
-        raise EventError(_("no event named {event}", event=name))
+        raise UnknownEvent(_("no event named {event}", event=name))
     kind, rules, fmt, planned, seed, boards = head
     entrants = [Entrant(number=n, players=tuple(p)) for n, p in con.execute(
         "SELECT number, players FROM event_entrants WHERE event = ? ORDER BY number", [name]).fetchall()]
@@ -220,3 +221,10 @@ def player_history(archive: Archive, player: str) -> list[PlayerEntry]:
         entries.append(PlayerEntry(event=name, kind=event.kind, entrant=event.entrant(number),
                                    encounters=history(event, number)))
     return entries
+
+
+def result_from_deals(archive: Archive, name: str, round_no: int, table: int) -> Result:
+    """The result of table ``table`` of round ``round_no`` worked out from the archive's deals tagged for it
+    (``Event`` = name, ``Round``, ``Table``): the finished matches won, the deals won, the points made, home
+    first; not stored (:func:`enter_result` stores it).  :class:`EventError` when no deal is tagged for it."""
+    return result_of_table(archive, read_event(archive.con, name), round_no, table)

@@ -48,6 +48,10 @@ FONT_SIZE = 9
 TITLE_SIZE = 15
 """The type sizes of a table and of a document's title, in points."""
 PICTURE_MM = 30.0
+BOX_MM = 11.0
+"""The height of a box to write in by hand (a :attr:`Table.blank` row), in mm."""
+CAPTION_SIZE = 6.5
+"""The type size of a picture's caption, in points."""
 PORTRAIT_WIDTH = 190.0
 """The width an upright A4 page leaves a table, in mm, with 10 mm margins (a turned page leaves 277)."""
 
@@ -64,6 +68,10 @@ class Table:
     sheet's QR code: the phone that scans it opens the table's recording page)."""
     new_page: bool = False
     """The table starts a page of its own in the PDF (a sheet per table; the first stays under the title)."""
+    caption: str = ""
+    """A line printed under the picture, as wide as it (wrapped): what the QR code says, for the eye."""
+    blank: bool = False
+    """A form to fill in by hand, in the PDF: each row :data:`BOX_MM` tall in boxes, an empty cell left blank."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,8 @@ def tables_pdf(title: str, subtitle: str, tables: Sequence[Table], lang: str, *,
     pdf.set_title(title)
     pdf.set_lang(lang)
     pdf.set_creator("tutepgn")
-    shown = [[[pdf.fit(_shown(v, lang)) for v in row] for row in table.rows] for table in tables]
+    shown = [[[pdf.fit("" if v is None and table.blank else _shown(v, lang)) for v in row] for row in table.rows]
+             for table in tables]
     natural = [pdf.natural_widths(table, cells) for table, cells in zip(tables, shown)]
     pdf.turned = any(sum(wrapped) > PORTRAIT_WIDTH for _whole, wrapped in natural)
     pdf.new_page()
@@ -275,16 +284,21 @@ def _sheet_class() -> type[Any]:
             return [self.lines(t, w) for t, w in zip(texts, widths)]
 
         def row(self, texts: Sequence[str], widths: Sequence[float], aligns: Sequence[str], heading: bool,
-                counts: Sequence[int]) -> None:
-            """One row at the cursor, its cells side by side, as tall as its tallest cell."""
+                counts: Sequence[int], boxed: bool = False) -> None:
+            """One row at the cursor, its cells side by side, as tall as its tallest cell (``boxed``: each cell
+            a box at least :data:`BOX_MM` tall, to write in)."""
             self.set_font(self.family, "B" if heading else "", FONT_SIZE)
-            height = max(counts) * LINE + 2 * PAD_Y
+            height = max(max(counts) * LINE + 2 * PAD_Y, BOX_MM if boxed else 0.0)
             x0, y0 = self.l_margin, self.y
             if heading:
                 self.set_fill_color(230)
                 self.rect(x0, y0, sum(widths), height, style="F")
             x = x0
             for text, width, align, count in zip(texts, widths, aligns, counts):
+                if boxed:
+                    self.set_draw_color(0)
+                    self.set_line_width(0.3)
+                    self.rect(x, y0, width, height)
                 self.set_xy(x + PAD_X, y0 + PAD_Y)
                 if count == 1:
                     self.cell(width - 2 * PAD_X, LINE, text, align=align)
@@ -303,6 +317,9 @@ def _sheet_class() -> type[Any]:
             (its texts wrapped)."""
             whole, wrapped = natural
             widths = whole if sum(whole) <= self.epw else wrapped
+            if table.blank and len(widths) > 1:  # boxes to write in: the page's width shared by the others
+                first_width = min(widths[0], self.epw / 2)
+                widths = [first_width, *[(self.epw - first_width) / (len(widths) - 1)] * (len(widths) - 1)]
             if sum(widths) > self.epw:
                 widths = [w * self.epw / sum(widths) for w in widths]
             elif widths is wrapped:  # the room left goes to the wrapped headings, each in its measure
@@ -324,17 +341,23 @@ def _sheet_class() -> type[Any]:
                 self.multi_cell(self.epw - (PICTURE_MM + 5 if table.picture else 0), 6, self.fit(table.title),
                                 new_x="LMARGIN", new_y="NEXT")
             if table.picture:
-                drawn = self.image(io.BytesIO(table.picture), x=self.l_margin + self.epw - PICTURE_MM, y=top,
-                                   w=PICTURE_MM)
-                self.set_y(max(self.y, top + float(drawn.rendered_height) + 2))
+                left = self.l_margin + self.epw - PICTURE_MM
+                drawn = self.image(io.BytesIO(table.picture), x=left, y=top, w=PICTURE_MM)
+                bottom = top + float(drawn.rendered_height)
+                if table.caption:  # a URL has no space to break at: fpdf2 breaks it where the line is full
+                    self.set_font(self.family, "", CAPTION_SIZE)
+                    self.set_xy(left, bottom + 0.5)
+                    self.multi_cell(PICTURE_MM, 2.8, self.fit(table.caption), align="C")
+                    bottom = self.y
+                self.set_y(max(self.y, bottom + 2))
             heading_counts = self.counts(heading, widths, True)
             self.row(heading, widths, aligns, True, heading_counts)
             for texts in cells:
                 counts = self.counts(texts, widths, False)
-                if max(counts) * LINE + 2 * PAD_Y > self.room():
+                if max(max(counts) * LINE + 2 * PAD_Y, BOX_MM if table.blank else 0.0) > self.room():
                     self.new_page()
                     self.row(heading, widths, aligns, True, heading_counts)
-                self.row(texts, widths, aligns, False, counts)
+                self.row(texts, widths, aligns, False, counts, boxed=table.blank)
 
     return Sheet
 

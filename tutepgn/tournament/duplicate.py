@@ -21,10 +21,11 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ..cards import card_code, cards_in
+from ..cards import card_code, cards_in, display_cards
 from ..engine import Deal
 from ..errors import EventError
 from ..i18n import gettext as _
+from ..notation.writer import deal_value
 from ..rules import Ruleset, preset
 from .event import BoardResult, Event
 
@@ -61,6 +62,44 @@ def round_boards(event: Event, round_no: int) -> list[Board]:
     per = event.boards_per_round
     players = preset(event.rules).players
     return [board(event.seed, n, players) for n in range((round_no - 1) * per + 1, round_no * per + 1)]
+
+
+class BoardStart(BaseModel):
+    """A board as a table deals it and a recording starts from it: the dealer's seat, each seat's cards, the
+    hands in Deal tag form, the stock (2 players: top to bottom, the turned card last) and the turned card."""
+
+    model_config = ConfigDict(frozen=True)
+
+    board: int
+    dealer: str
+    hands: dict[str, list[str]]
+    deal: str
+    stock: str | None = None
+    turned: str
+
+
+def board_start(event: Event, round_no: int, number: int) -> BoardStart:
+    """Board ``number`` of round ``round_no`` as its cards are dealt at every table, or :class:`EventError` (the
+    event is not duplicate, no such round, or the round does not play that board)."""
+    if event.format != "duplicate":
+        raise EventError(_("event {event} is not played in duplicate: its tables have no boards", event=event.name))
+    found = next((b for b in round_boards(event, event.round(round_no).number) if b.number == number), None)
+    if found is None:
+        raise EventError(_("board {board} is not played in round {round}", board=number, round=round_no))
+    rules = preset(event.rules)
+    names = rules.seat_names
+    deal = found.deal(rules)
+    return BoardStart(board=number, dealer=names[found.dealer],
+                      hands={names[s]: [card_code(c) for c in display_cards(m)] for s, m in enumerate(deal.initial_hands)},
+                      deal=deal_value(deal.initial_hands, names),
+                      stock=" ".join(card_code(c) for c in deal.initial_stock) or None,
+                      turned=card_code(deal.initial_turned))
+
+
+def board_deal(event: Event, round_no: int, number: int) -> str:
+    """The hands of board ``number`` of round ``round_no`` in Deal tag form (``N:1O 3O ... W:...``): what a
+    recording of the board starts from (:func:`board_start` gives its stock and turned card too)."""
+    return board_start(event, round_no, number).deal
 
 
 def par(board_: Board, rules: Ruleset) -> tuple[int, ...] | None:
