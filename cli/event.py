@@ -1,7 +1,9 @@
-"""``tute event new|add|pair|result|standings|crosstable|history``: a club's torneo or liga in the archive file.
+"""``tute event new|add|pair|result|standings|crosstable|history|sheets``: a club's torneo or liga in the archive
+file.
 
 Each command makes one call of :mod:`tutepgn.archive.events` (writes) or of :mod:`tutepgn.tournament` on the
-stored event (reads); the formats, Swiss rules, byes and tie-breaks are in docs/club.md.
+stored event (reads), or of :mod:`tutepgn.archive.event_sheets` (the standings and table sheets as files);
+the formats, Swiss rules, byes and tie-breaks are in docs/club.md, the files in docs/printing.md.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -19,8 +22,6 @@ from tutepgn.errors import EventError, UnknownRuleset
 from tutepgn.i18n import N_, gettext as _
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from rich.console import RenderableType
 
     from tutepgn.archive import Archive
@@ -153,18 +154,27 @@ def pair(name: EventArg, db: DbOption = None,
 
 def result(
     name: EventArg,
-    matches: Annotated[str, typer.Argument(metavar="SCORE", help="Matches won, home-away (2-1); a duplicate board's points.")],
     round_no: Annotated[int, typer.Option("--round", min=1, help="The round.")],
     table_no: Annotated[int, typer.Option("--table", min=1, help="The table.")],
+    matches: Annotated[str | None, typer.Argument(metavar="SCORE", help="Matches won, home-away (2-1); a duplicate board's points.")] = None,
     deals: Annotated[str | None, typer.Option("--deals", help="Deals won, home-away.")] = None,
     points: Annotated[str | None, typer.Option("--points", help="Points made, home-away.")] = None,
     board: Annotated[int | None, typer.Option("--board", min=1, help="Duplicate: the board whose points SCORE gives.")] = None,
+    from_deals: Annotated[bool, typer.Option("--from-deals", help="Work the result out from the archive's deals tagged with the event, round and table (no SCORE).")] = False,
     db: DbOption = None,
 ) -> None:
     """Enter a table's result (again for the same table: a correction)."""
-    from tutepgn.archive.events import enter_board, enter_result
+    from tutepgn.archive.events import enter_board, enter_result, result_from_deals
     from tutepgn.tournament import BoardResult, Result
 
+    if from_deals:
+        res = on_archive(db, lambda a: enter_result(a, name, round_no, result_from_deals(a, name, round_no, table_no)),
+                         read_only=False)
+        err.print(_("round {round}, table {table}: {home}-{away}", round=round_no, table=table_no,
+                    home=res.matches[0], away=res.matches[1]), soft_wrap=True, highlight=False)
+        return
+    if matches is None:
+        raise fail(ValueError(_("give the SCORE (matches won, home-away), or --from-deals")))
     won = score(matches, _("the score"))
     if board is not None:
         entry = BoardResult(table=table_no, board=board, points=won)
@@ -185,15 +195,53 @@ RANK_HEADERS = {"place": N_("place"), "name": N_("entrant"), "boards": N_("board
                 "top": N_("top"), "percentage": N_("percentage"), "par_difference": N_("against par")}
 
 
+FILE_FORMS = ("pdf", "xlsx", "csv")
+"""The forms ``--output`` writes (the service's downloads)."""
+OutputOption = Annotated[Path | None, typer.Option(
+    "--output", "-o", help="Write the file here (pdf, xlsx or csv: the form is --format's, or the file's ending).")]
+
+
+def written_form(fmt: str, output: Path | None) -> str | None:
+    """The file form to write (None: print as usual): ``--format`` if it names one, else the ending of
+    ``--output``; a usage error for a PDF or a workbook without a file, or a file in a form no file takes."""
+    if output is None:
+        if fmt in ("pdf", "xlsx"):
+            raise fail(ValueError(_("--format {form} writes a file: give --output FILE", form=fmt)))
+        return None
+    form = fmt if fmt in FILE_FORMS else output.suffix.lstrip(".").lower() if fmt == "table" else fmt
+    if form not in FILE_FORMS:
+        raise fail(ValueError(_("--output writes {forms}: give --format, or a file ending in one of them",
+                                forms=", ".join(FILE_FORMS))))
+    return form
+
+
+def save(output: Path, body: bytes) -> None:
+    """Write a file that was asked for, and say where (a path that cannot be written: the usage error)."""
+    try:
+        output.write_bytes(body)
+    except OSError as exc:
+        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
+    err.print(_("written to {path}", path=output), soft_wrap=True, highlight=False)
+
+
 def standings(name: EventArg, db: DbOption = None,
-              fmt: format_option("table", "json", "csv") = "table",  # type: ignore[valid-type]  # an option built at run time
+              fmt: format_option("table", "json", "csv", "pdf", "xlsx") = "table",  # type: ignore[valid-type]  # an option built at run time
               as_json: JsonFlag = False,
               par: Annotated[bool, typer.Option("--par", help="Duplicate: add each entrant's difference to par.")] = False,
+              output: OutputOption = None,
               ) -> None:
-    """The event's standings (a duplicate event's: by matchpoints), tie-breaks as docs/club.md says."""
+    """The event's standings (a duplicate event's: by matchpoints), tie-breaks as docs/club.md says; with
+    --output, the standings and the cross-table as a PDF, a workbook or a CSV file to print or share."""
     from tutepgn.tournament import ranking, standings as ordered
 
+    form = None if as_json else written_form(getattr(fmt, "value", fmt), output)
     event = stored(db, name)
+    if form is not None and output is not None:
+        from tutepgn.archive.event_sheets import standings_download
+        from tutepgn.i18n import language
+
+        save(output, standings_download(event, form, language()).body)
+        return
     if event.format == "duplicate":
         rows: list[dict[str, Any]] = [line.model_dump() for line in ranking(event, with_par=par)]
         headers = RANK_HEADERS if par else {k: v for k, v in RANK_HEADERS.items() if k != "par_difference"}
@@ -206,6 +254,27 @@ def standings(name: EventArg, db: DbOption = None,
         return
     emit(form, rows, render=lambda: [table([_(h) for h in headers.values()],
                                            ([row[k] for k in headers] for row in rows), title=event.name)])
+
+
+def sheets(name: EventArg,
+           url: Annotated[str, typer.Option("--url", help="The service's address the phones reach, e.g. http://192.168.1.10:8000 (tute serve --lan prints it): each QR code is a table's page there.")],
+           round_no: Annotated[int | None, typer.Option("--round", min=1, help="The round (default: the last paired).")] = None,
+           output: Annotated[Path | None, typer.Option("--output", "-o", help="The PDF to write (default: tute-sheets-EVENT-round-N.pdf here).")] = None,
+           db: DbOption = None) -> None:
+    """A round's table sheets as a PDF to print: a page per table with its pairs, boxes for the result, a
+    QR code of the table's page, and in a duplicate event each board's cards to deal."""
+    from tutepgn.archive.event_sheets import table_sheets_pdf
+    from tutepgn.i18n import language
+
+    if not url.startswith(("http://", "https://")):
+        raise fail(ValueError(_("--url is the service's address, as http://192.168.1.10:8000, not {text!r}",
+                                text=url)))
+    event = stored(db, name)
+    try:
+        download = table_sheets_pdf(event, round_no or len(event.rounds), url, language())
+    except EventError as exc:
+        raise fail(exc) from None
+    save(output or Path(download.filename), download.body)
 
 
 def crosstable(name: EventArg, db: DbOption = None,

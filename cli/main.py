@@ -42,7 +42,7 @@ ARCHIVE_COMMANDS = {"verify": "archive:verify", "rebuild": "archive:rebuild", "a
 ARCHIVE_HELP = N_("Check, rebuild or analyse the archive file.")
 EVENT_COMMANDS = {"new": "event:new", "add": "event:add", "pair": "event:pair", "result": "event:result",
                   "standings": "event:standings", "crosstable": "event:crosstable", "history": "event:history",
-                  "ratings": "ratings:ratings"}
+                  "sheets": "event:sheets", "ratings": "ratings:ratings"}
 EVENT_HELP = N_("Run a club's torneo or liga: entrants, pairings, results, standings.")
 GROUPS = {"archive": (ARCHIVE_COMMANDS, ARCHIVE_HELP), "event": (EVENT_COMMANDS, EVENT_HELP)}
 """The groups of commands: their subcommands and their help."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -17,7 +17,11 @@ from tutepgn.notation import SEAT_TAGS
 from tutepgn.cli.render import render_frame
 from tutepgn.recording.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
 from tutepgn.recording.session import Session
+from tutepgn.rules import ruleset
 from tutepgn.visible import visible
+
+if TYPE_CHECKING:
+    from tutepgn.tournament import TableStart
 
 
 def _show(reply: Reply) -> None:
@@ -48,13 +52,17 @@ def record(
     resume: Annotated[Path | None, typer.Option(help="Go on with an unfinished recording (a deal or a match) from its file.")] = None,
     single: Annotated[bool, typer.Option("--single", help="Record one deal, not a match until its target.")] = False,
     players: Annotated[str | None, typer.Option(help="The players' names in seat order (N W S E; N W E; N S), separated by commas; asked when not given.")] = None,
-    event: Annotated[str | None, typer.Option(help="The event (Event tag); asked when not given.")] = None,
+    event: Annotated[str | None, typer.Option(help="The event (Event tag); asked when not given. With --round and --table: the stored event whose table plays.")] = None,
     seed: Annotated[int | None, typer.Option(help="Shuffle the deal from this seed (the hands are then known).")] = None,
     deal: Annotated[str | None, typer.Option(help="The hands, when known, as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
     stock: Annotated[str | None, typer.Option(help="With --deal, 2 players: the stock from top to bottom, the turned card last.")] = None,
     turned: Annotated[str | None, typer.Option(help="The card turned to show trump (of the first deal); asked when not given.")] = None,
     dealer: Annotated[str, typer.Option(help="The (first) dealer's seat letter.")] = "N",
     tags: Annotated[list[str] | None, typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Site=Club; repeat for more.")] = None,
+    round_no: Annotated[int | None, typer.Option("--round", min=1, help="With --event and --table: a table of a stored event (tute event); its rules, players and tags are filled in.")] = None,
+    table: Annotated[int | None, typer.Option("--table", min=1, help="The event's table (with --event and --round).")] = None,
+    board: Annotated[int | None, typer.Option("--board", min=1, help="A duplicate event: record this board, its hands as every table deals them.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file that holds the event (--round, --table).")] = None,
 ) -> None:
     """Record a deal or a match at the table: type each card and declaration as it happens.
 
@@ -66,9 +74,33 @@ def record(
     it); a refused entry is not applied.  With --seed or --deal the hands are
     known and one deal is recorded.  The file is rewritten after every entry;
     Ctrl-C or the end of input stops with everything entered saved, and
-    --resume FILE goes on.
+    --resume FILE goes on.  With --event, --round and --table the deal is
+    played at a table of a stored event: its players and tags (Event, Round,
+    Table) are filled in, and with --board a duplicate board's hands.
     """
     try:
+        if round_no is not None or table is not None or board is not None:
+            if resume is not None or seed is not None or deal or stock or players:
+                raise ValueError(_("an event's table gives the players and the cards: give no --resume, --seed, "
+                                   "--deal, --stock or --players with --round"))
+            start = _event_table(db, event, round_no, table, board)
+            if rules is not None and rules.split()[0] != start.rules:
+                raise ValueError(_("the event is played under {rules}, not {given}", rules=start.rules, given=rules))
+            rules, event = rules or start.rules, start.event
+            players = ",".join(start.players.get(seat, "?") for seat in ruleset(rules).seat_names)
+            tags = [*(f"{k}={v}" for k, v in start.tags.items()), *(tags or [])]
+            if start.board is not None:
+                b = start.board
+                path = output or default_path()
+                out.print(Text(_("Deal board {board}: {dealer} deals; the turned card is {turned}.", board=b.board,
+                                 dealer=b.dealer, turned=b.turned)))
+                for seat, cards in b.hands.items():
+                    out.print(Text(f"  {seat} {start.players.get(seat, '')}: {' '.join(cards)}"))
+                if b.stock:
+                    out.print(Text("  " + _("stock, from the top: {cards}", cards=b.stock)))
+                player_tags = {SEAT_TAGS[s]: name for s, name in start.players.items()}
+                _known(rules, None, b.deal, b.stock, b.turned, b.dealer, {**parse_tags(tags), **player_tags}, path)
+                return
         if resume is not None:
             if rules or output or seed is not None or deal or stock or turned or players or event or tags:
                 raise ValueError(_("--resume goes on with the file as it is: give no other option"))
@@ -94,6 +126,17 @@ def record(
         out.print(Text("\n" + _("Stopped before the first deal: nothing was written.")))
         return
     _run(session, path, turned)
+
+
+def _event_table(db: Path | None, event: str | None, round_no: int | None, table: int | None,
+                 board: int | None) -> TableStart:
+    """The stored event's table to record at (:func:`tutepgn.tournament.table_start`), or exit 2 saying why not."""
+    from tutepgn.cli.event import stored
+    from tutepgn.tournament import table_start
+
+    if event is None or round_no is None or table is None:
+        raise ValueError(_("a table of an event is given by --event, --round and --table together"))
+    return table_start(stored(db, event), round_no, table, board)
 
 
 def _required(rules: str | None) -> str:

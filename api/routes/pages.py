@@ -6,12 +6,11 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
-from tutepgn.rules import PRESETS
 
 from ..deps import Service, search_filters
 from ..language import PAGES
 from .deals import deal_text
-from .recordings import found
+from .recordings import found, start_form
 from .view import deal_context
 
 PAGE_SORT = "-date"
@@ -58,8 +57,9 @@ def router(service: Service) -> APIRouter:
         return PAGES.TemplateResponse(request, "validate.html", {})
 
     @pages.get("/record", response_class=HTMLResponse)
-    def record_start_page(request: Request) -> HTMLResponse:
-        return PAGES.TemplateResponse(request, "record_start.html", {"presets": list(PRESETS)})
+    def record_start_page(request: Request, view: Reader, event: str | None = None, round: int | None = None,
+                          table: int | None = None, board: int | None = None) -> HTMLResponse:
+        return PAGES.TemplateResponse(request, "record_start.html", start_form(view, event, round, table, board))
 
     @pages.get("/record/{recording_id}", response_class=HTMLResponse)
     def record_page(request: Request, recording_id: str) -> HTMLResponse:

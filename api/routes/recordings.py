@@ -6,6 +6,10 @@ key.  Reading a recording's state and following its events is public, and names 
 have seen; the scorer's answers (and a state read with a valid key) add the legal declarations.  The events are
 Server-Sent Events: the state after every change, held as one of the ``max_event_streams`` event streams (a
 budget apart from downloads) and never cut by the request time limit (which bounds posted work only).
+
+The start page (``/record``) may come from an event's table (``?event=NAME&round=N&table=T``, and ``&board=B``
+in a duplicate event): :func:`start_form` fills it with the table's players, its tags and the board's cards
+(:func:`tutepgn.tournament.table_start`).
 """
 
 import json
@@ -16,12 +20,15 @@ from fastapi import APIRouter, Depends, HTTPException, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from tutepgn.errors import ErrorItem, Problem, RecordingsFull, TuteError
+from tutepgn.archive import Archive
+from tutepgn.archive.events import load_event
+from tutepgn.errors import ErrorItem, EventError, Problem, RecordingsFull, TuteError
 from tutepgn.i18n import gettext as _
 from tutepgn.recording.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.recording.recorder import Reply, is_undo
-from tutepgn.rules import ruleset
+from tutepgn.rules import PRESETS, ruleset
+from tutepgn.tournament import table_start
 
 from ..deps import Service
 
@@ -91,6 +98,26 @@ def found(service: Service, recording_id: str) -> Recording:
     if recording is None:
         raise HTTPException(404, _("no recording {id} on this server", id=repr(recording_id)))
     return recording
+
+
+def start_form(view: Archive, event: str | None = None, round_no: int | None = None, table: int | None = None,
+               board: int | None = None) -> dict[str, Any]:
+    """The start page's context: the presets, and from an event's table (``event``, ``round_no``, ``table``) its
+    rules, players, tags and board (:class:`~tutepgn.tournament.TableStart`); an event alone fills the Event
+    tag.  An event, round, table or board not found (or a round without its table): 404."""
+    context: dict[str, Any] = {"presets": list(PRESETS), "start": None, "event": event}
+    if event is None and (round_no, table, board) != (None, None, None):
+        raise HTTPException(404, _("a round, table or board belongs to an event: give ?event= too"))
+    if event is None or (round_no, table, board) == (None, None, None):
+        return context
+    if round_no is None or table is None:
+        raise HTTPException(404, _("a table of an event is found by its round and its number: give ?round= and "
+                                   "?table="))
+    try:
+        context["start"] = table_start(load_event(view, event), round_no, table, board)
+    except EventError as exc:
+        raise HTTPException(404, str(exc)) from None
+    return context
 
 
 def router(service: Service) -> APIRouter:

@@ -4,6 +4,7 @@
  * The write key is kept in this browser (localStorage) and sent as X-API-Key; a table's join URL brings it in its
  * fragment (/record#key=...), which no browser sends to a server: it is kept, then dropped from the address.
  * Without a key nothing is sent, so the machine the service runs on writes with none (docs/security.md).
+ * The start page may come filled in from an event's table (players, tags; a duplicate board's hands as dealt).
  * The page's state is the public one (no legal declarations: they would tell spectators what a hand holds); the
  * state is read again as the scorer, and every answer to an entry carries the scorer's state, declarations included.
  */
@@ -40,6 +41,8 @@
       var f = form.elements, players = {}, tags = {};
       ["N", "W", "S", "E"].forEach(function (s) { if (f["player-" + s].value.trim()) players[s] = f["player-" + s].value.trim(); });
       ["Event", "Match", "DealNo"].forEach(function (n) { if (f[n].value.trim()) tags[n] = f[n].value.trim(); });
+      /* an event's table (/record?event=...&round=...&table=...): its Round, Table and Board tags, kept hidden */
+      Array.prototype.forEach.call(form.querySelectorAll("input[data-tag]"), function (i) { tags[i.dataset.tag] = i.value; });
       var rules = (f.rules.value + " " + f.options.value.trim()).trim();
       var body = { rules: rules, players: players, tags: tags, dealer: f.dealer.value };
       ["deal", "stock", "turned"].forEach(function (n) { if (f[n].value.trim()) body[n] = f[n].value.trim(); });
