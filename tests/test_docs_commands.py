@@ -1,7 +1,8 @@
 """Every shell command of the README and of docs/*.md runs as written, and exits as the docs say.
 
-Each ```sh block runs in bash, in document order, in one scratch folder holding ``samples/`` and the
-files the docs make first (``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
+Each ```sh block runs in bash, in document order, in one scratch folder holding ``samples/``,
+``docs/club-evening/`` (the deals docs/club.md's evening imports) and the files the docs make first
+(``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
 ``TUTEPGN_DB`` at its archive.  A command exits 0 unless its comment says ``exit N``.  A block that
 talks to ``http://127.0.0.1:8000`` gets a real service (``tute serve``) on a free port, over the same
 archive, with the key file the docs make.  The commands not run are listed in :data:`NOT_RUN` with the
@@ -95,11 +96,13 @@ def script(lines: list[str], port: int) -> str:
 
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder the commands run in: samples/, club.tpgn (docs/validate.md), a key file, and a home."""
+    """The folder the commands run in: samples/, docs/club-evening/ (the tables recorded card by card in
+    docs/club.md's evening), club.tpgn (docs/validate.md), a key file, and a home."""
     from test_docs_examples import club_record  # one copy of how the docs make club.tpgn
 
     folder = tmp_path_factory.mktemp("cmds")
     shutil.copytree(ROOT / "samples", folder / "samples")
+    shutil.copytree(ROOT / "docs" / "club-evening", folder / "docs" / "club-evening")
     (folder / "club.tpgn").write_text(club_record(), encoding="utf-8")
     (folder / "more.tpgn").write_text((ROOT / "samples" / "tutes.tpgn").read_text(encoding="utf-8"),
                                       encoding="utf-8")
