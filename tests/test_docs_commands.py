@@ -6,7 +6,8 @@ Each ```sh block runs in bash, in document order, in one scratch folder holding 
 ``TUTEPGN_DB`` at its archive.  A command exits 0 unless its comment says ``exit N``.  A block that
 talks to ``http://127.0.0.1:8000`` gets a real service (``tute serve``) on a free port, over the same
 archive, with the key file the docs make.  The commands not run are listed in :data:`NOT_RUN` with the
-reason, and each must still be in the docs (so the list cannot rot).
+reason, and each must still be in the docs (so the list cannot rot).  A block whose commands are an earlier
+block's, word for word (a translation's copy: only its comments differ), runs once, where it first appears.
 """
 
 from __future__ import annotations
@@ -67,6 +68,20 @@ def commands() -> list[tuple[str, list[str]]]:
 
 
 BLOCKS = commands()
+
+
+def repeats(blocks: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Each block that repeats an earlier one's commands, by its place, and the place of the first."""
+    first: dict[tuple[str, ...], str] = {}
+    found = {}
+    for where, lines in blocks:
+        earlier = first.setdefault(tuple(lines), where)
+        if earlier != where:
+            found[where] = earlier
+    return found
+
+
+REPEATS = repeats(BLOCKS)
 
 
 def skipped(line: str) -> str | None:
@@ -145,6 +160,8 @@ def service(scratch: Path) -> Iterator[int]:
 
 @pytest.mark.parametrize("where, lines", BLOCKS, ids=[w for w, _ in BLOCKS])
 def test_doc_commands_run(where: str, lines: list[str], scratch: Path, request: pytest.FixtureRequest) -> None:
+    if where in REPEATS:
+        pytest.skip(f"the same commands as {REPEATS[where]}, run there")
     if all(skipped(line) for line in lines):
         pytest.skip("; ".join(sorted({skipped(line) or "" for line in lines})))
     talks = any(SERVICE in line or line.startswith(("make run &", "TUTEPGN_API_KEYS_FILE=")) for line in lines)
