@@ -230,8 +230,7 @@ def standings(name: EventArg, db: DbOption = None,
               par: Annotated[bool, typer.Option("--par", help="Duplicate: add each entrant's difference to par.")] = False,
               output: OutputOption = None,
               ) -> None:
-    """The event's standings (a duplicate event's: by matchpoints), tie-breaks as docs/club.md says; with
-    --output, the standings and the cross-table as a PDF, a workbook or a CSV file to print or share."""
+    """The event's standings (a duplicate event's: by matchpoints), tie-breaks as docs/club.md says."""
     from tutepgn.tournament import ranking, standings as ordered
 
     form = None if as_json else written_form(getattr(fmt, "value", fmt), output)

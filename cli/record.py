@@ -52,14 +52,14 @@ def record(
     resume: Annotated[Path | None, typer.Option(help="Go on with an unfinished recording (a deal or a match) from its file.")] = None,
     single: Annotated[bool, typer.Option("--single", help="Record one deal, not a match until its target.")] = False,
     players: Annotated[str | None, typer.Option(help="The players' names in seat order (N W S E; N W E; N S), separated by commas; asked when not given.")] = None,
-    event: Annotated[str | None, typer.Option(help="The event (Event tag); asked when not given. With --round and --table: the stored event whose table plays.")] = None,
+    event: Annotated[str | None, typer.Option(help="The event (Event tag); asked when not given.")] = None,
     seed: Annotated[int | None, typer.Option(help="Shuffle the deal from this seed (the hands are then known).")] = None,
     deal: Annotated[str | None, typer.Option(help="The hands, when known, as in a Deal tag: 'N:1O 3O ... W:...'.")] = None,
     stock: Annotated[str | None, typer.Option(help="With --deal, 2 players: the stock from top to bottom, the turned card last.")] = None,
     turned: Annotated[str | None, typer.Option(help="The card turned to show trump (of the first deal); asked when not given.")] = None,
     dealer: Annotated[str, typer.Option(help="The (first) dealer's seat letter.")] = "N",
     tags: Annotated[list[str] | None, typer.Option("--tags", "--tag", help="A tag as Name=value, e.g. Site=Club; repeat for more.")] = None,
-    round_no: Annotated[int | None, typer.Option("--round", min=1, help="With --event and --table: a table of a stored event (tute event); its rules, players and tags are filled in.")] = None,
+    round_no: Annotated[int | None, typer.Option("--round", min=1, help="With --event (a stored event's name) and --table: record at the event's table, its rules, players and tags (Event, Round, Table) filled in.")] = None,
     table: Annotated[int | None, typer.Option("--table", min=1, help="The event's table (with --event and --round).")] = None,
     board: Annotated[int | None, typer.Option("--board", min=1, help="A duplicate event: record this board, its hands as every table deals them.")] = None,
     db: Annotated[Path | None, typer.Option("--db", envvar="TUTEPGN_DB", help="The archive file that holds the event (--round, --table).")] = None,
@@ -74,9 +74,7 @@ def record(
     it); a refused entry is not applied.  With --seed or --deal the hands are
     known and one deal is recorded.  The file is rewritten after every entry;
     Ctrl-C or the end of input stops with everything entered saved, and
-    --resume FILE goes on.  With --event, --round and --table the deal is
-    played at a table of a stored event: its players and tags (Event, Round,
-    Table) are filled in, and with --board a duplicate board's hands.
+    --resume FILE goes on.
     """
     try:
         if round_no is not None or table is not None or board is not None:

@@ -128,6 +128,39 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
                        ("GET", "/view", {"params": {"p": "torofun-4p N"}}, 422),
                        ("GET", "/view", {"params": {"p": "x" * 9000}}, 422)],
+    ("GET", "/api/v1/events"): [("DELETE", "/api/v1/events", {}, 405)],
+    ("POST", "/api/v1/events"): [("POST", "/api/v1/events", {"json": {"name": "x"}}, 401),
+                                 ("POST", "/api/v1/events", {"json": {"name": "x"}, "headers": {"X-API-Key": "wrong"}}, 403),
+                                 ("POST", "/api/v1/events", {"json": {"name": ""}, "headers": {"X-API-Key": KEY}}, 422),
+                                 ("POST", "/api/v1/events", {"json": {"name": "x", "rules": "no-such-preset"},
+                                                             "headers": {"X-API-Key": KEY}}, 422),
+                                 ("POST", "/api/v1/events", {"content": TOO_LARGE, "headers": {"X-API-Key": KEY}}, 413)],
+    ("GET", "/api/v1/events/{name}"): [("GET", "/api/v1/events/nope", {}, 404)],
+    ("POST", "/api/v1/events/{name}/entrants"): [
+        ("POST", "/api/v1/events/nope/entrants", {"json": {"entrants": ["Ana/Bea"]}}, 401),
+        ("POST", "/api/v1/events/nope/entrants", {"json": {"entrants": ["Ana/Bea"]}, "headers": {"X-API-Key": KEY}}, 404),
+        ("POST", "/api/v1/events/nope/entrants", {"json": {"entrants": []}, "headers": {"X-API-Key": KEY}}, 422)],
+    ("POST", "/api/v1/events/{name}/rounds"): [("POST", "/api/v1/events/nope/rounds", {"json": {}}, 401),
+                                               ("POST", "/api/v1/events/nope/rounds", {"json": {}, "headers": {"X-API-Key": KEY}}, 404)],
+    ("PUT", "/api/v1/events/{name}/rounds/{n}/tables/{t}/result"): [
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/result", {"json": {"matches": [1, 0]}}, 401),
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/result", {"json": {"matches": [1, 0]}, "headers": {"X-API-Key": KEY}}, 404),
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/result", {"json": {"matches": [-1, 0]}, "headers": {"X-API-Key": KEY}}, 422)],
+    ("PUT", "/api/v1/events/{name}/rounds/{n}/tables/{t}/boards/{b}"): [
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/boards/1", {"json": {"points": [1, 0]}}, 401),
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/boards/1", {"json": {"points": [1, 0]}, "headers": {"X-API-Key": KEY}}, 404),
+        ("PUT", "/api/v1/events/nope/rounds/1/tables/1/boards/0", {"json": {"points": [1, 0]}, "headers": {"X-API-Key": KEY}}, 422)],
+    ("GET", "/api/v1/events/{name}/standings"): [("GET", "/api/v1/events/nope/standings", {}, 404)],
+    ("GET", "/api/v1/events/{name}/crosstable"): [("GET", "/api/v1/events/nope/crosstable", {}, 404)],
+    ("GET", "/api/v1/events/{name}/entrants/{number}/history"): [("GET", "/api/v1/events/nope/entrants/1/history", {}, 404),
+                                                                   ("GET", "/api/v1/events/nope/entrants/x/history", {}, 422)],
+    ("GET", "/events"): [("POST", "/events", {}, 405)],
+    ("GET", "/events/{name}"): [("GET", "/events/nope", {}, 404)],
+    ("GET", "/events/{name}/rounds/{n}"): [("GET", "/events/nope/rounds/1", {}, 404),
+                                             ("GET", "/events/nope/rounds/x", {}, 422)],
+    ("GET", "/events/{name}/rounds/{n}/tables/{t}"): [("GET", "/events/nope/rounds/1/tables/1", {}, 404)],
+    ("GET", "/events/{name}/standings"): [("GET", "/events/nope/standings", {}, 404)],
+    ("GET", "/events/{name}/crosstable"): [("GET", "/events/nope/crosstable", {}, 404)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -155,7 +188,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 51 and routes == set(CASES)
+    assert len(routes) == 67 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

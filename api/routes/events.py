@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, Field, model_validator
 
 from tutepgn.archive import Archive
@@ -86,7 +86,7 @@ class BoardBody(BaseModel):
 WORDS = {"torneo": N_("tournament"), "liga": N_("league"), "swiss": N_("Swiss"), "round-robin": N_("all-play-all"),
          "knockout": N_("knockout"), "duplicate": N_("duplicate")}
 """The events' kinds and formats as the pages say them (the API's values are the library's)."""
-NOT_FOUND = {404: {"model": Problem, "description": "No event of that name."}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem, "description": "No event of that name."}}
 REFUSED: dict[int | str, dict[str, Any]] = {
     **NOT_FOUND, 401: {"model": Problem, "description": "No API key (and the request is not from this machine)."},
     403: {"model": Problem, "description": "The key is not valid."},
@@ -190,7 +190,8 @@ def router(service: Service) -> APIRouter:
     @api.get("/{name}/entrants/{number}/history", response_model=list[Encounter], responses=NOT_FOUND,
              summary="An entrant's rounds: table, opponent and result, its own side first")
     def history_json(name: Name, number: Annotated[int, Path(ge=1, le=100_000)], view: Reader) -> list[Encounter]:
-        return read(view, "path.number", lambda: history(events.load_event(view, name), number))
+        event = read(view, "path.name", lambda: events.load_event(view, name))
+        return read(view, "path.number", lambda: history(event, number))
 
     # -- Pages ------------------------------------------------------------------------------------------------
     def page(request: Request, template: str, context: dict[str, Any]) -> HTMLResponse:
@@ -233,6 +234,12 @@ def router(service: Service) -> APIRouter:
         event = loaded(view, name)
         return page(request, "event_standings.html", {"event": event, "lines": standings(event),
                                                       "cross": crosstable(event)})
+
+    @pages.get("/events/{name}/crosstable", response_class=RedirectResponse)
+    def crosstable_page(name: Name, view: Reader) -> RedirectResponse:
+        """The cross-table is on the standings page, under the standings."""
+        loaded(view, name)
+        return RedirectResponse(f"/events/{quote(name, safe='')}/standings#crosstable", status_code=303)
 
     both = APIRouter()
     both.include_router(api)
