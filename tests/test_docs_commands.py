@@ -12,6 +12,7 @@ block's, word for word (a translation's copy: only its comments differ), runs on
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -188,6 +189,38 @@ def test_the_readme_search_showcase_finds_deals(scratch: Path) -> None:
     command = line.split("  #")[0].replace("tute ", f"{sys.executable} -m tutepgn.cli ", 1) + " --format nl"
     run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True, text=True, check=True)
     assert len(run.stdout.splitlines()) >= 1
+
+
+EVENING = "Tarde de San Martín"
+"""The event docs/club.md's walkthrough plays (its archive: /tmp/tarde.duckdb, in the scratch folder)."""
+
+
+def doc_rows(text: str, header: str) -> list[list[str]]:
+    """The cells of each row of the Markdown table whose heading row starts with ``header``."""
+    start = text.index(header)
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_club_evening_ends_as_its_tables_say(scratch: Path, request: pytest.FixtureRequest) -> None:
+    """docs/club.md's final standings of the evening (both languages' tables) are what its commands give."""
+    db = scratch / "tarde.duckdb"
+    if not db.exists():  # this test run alone: the evening's block first
+        where, lines = next((w, b) for w, b in BLOCKS if any(line.startswith(f'tute event new "{EVENING}"')
+                                                            for line in b))
+        test_doc_commands_run(where, lines, scratch, request)
+    run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "event", "standings", EVENING, "--format", "json",
+                          "--db", str(db)], cwd=scratch, env=environment(scratch), capture_output=True, text=True,
+                         check=True)
+    given = [[str(line["place"]), line["name"], str(line["matches_won"]), f"{line['deals_difference']:+d}",
+              f"{line['points_difference']:+d}"] for line in json.loads(run.stdout)]
+    text = (ROOT / "docs" / "club.md").read_text(encoding="utf-8")
+    for header in ("| puesto | pareja |", "| place | pair |"):
+        assert [row[:5] for row in doc_rows(text, header)] == given, header
 
 
 def test_every_command_left_out_is_still_in_the_docs() -> None:
