@@ -69,6 +69,10 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/api/v1/matches/{match_id}/sheet.{fmt}"): [("GET", "/api/v1/matches/none/sheet.pdf", {}, 404),
                                                         ("GET", "/api/v1/matches/none/sheet.txt", {}, 422)],
     ("GET", "/api/v1/players/{name}/sheet.{fmt}"): [("GET", "/api/v1/players/Nobody/sheet.xlsx", {}, 404)],
+    ("GET", "/events/{name}/standings.{fmt}"): [("GET", "/events/Nobody/standings.pdf", {}, 404),
+                                               ("GET", "/events/Nobody/standings.doc", {}, 422)],
+    ("GET", "/events/{name}/rounds/{round_no}/sheets.pdf"): [("GET", "/events/Nobody/rounds/1/sheets.pdf", {}, 404),
+                                                            ("GET", "/events/Nobody/rounds/x/sheets.pdf", {}, 422)],
     ("GET", "/api/v1/health"): [("POST", "/api/v1/health", {}, 405)],  # its 503 is in tests/hostile/test_faults.py
     ("GET", "/api/v1/rules"): [("POST", "/api/v1/rules", {}, 405)],
     ("GET", "/api/v1/rules/{name}"): [("GET", "/api/v1/rules/no-such-preset", {}, 404)],
@@ -102,7 +106,9 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/"): [("POST", "/", {}, 405)],
     ("GET", "/deals/{deal_id}"): [("GET", "/deals/1", {}, 404), ("GET", "/deals/x", {}, 422)],
     ("GET", "/validate"): [("POST", "/validate", {}, 405)],
-    ("GET", "/record"): [("POST", "/record", {}, 405)],
+    ("GET", "/record"): [("POST", "/record", {}, 405),
+                         ("GET", "/record", {"params": {"event": "Nobody", "round": 1, "table": 1}}, 404),
+                         ("GET", "/record", {"params": {"event": "Nobody", "round": "x", "table": 1}}, 422)],
     ("GET", "/record/{recording_id}"): [("GET", "/record/no-such-recording", {}, 404)],
     ("GET", "/live/{recording_id}"): [("GET", "/live/no-such-recording", {}, 404)],
     ("GET", "/i18n/{lang}.js"): [("GET", "/i18n/fr.js", {}, 404)],
@@ -188,7 +194,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 67 and routes == set(CASES)
+    assert len(routes) == 69 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

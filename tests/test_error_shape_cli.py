@@ -62,6 +62,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "event standings": (["Nope", "--db", "{db}", "--json"], 2),
     "event crosstable": (["Nope", "--db", "{db}", "--json"], 2),
     "event history": (["Nope", "1", "--db", "{db}", "--json"], 2),
+    "event sheets": (["Nope", "--url", "http://192.168.1.10:8000", "--db", "{db}", "--json"], 2),
     "event ratings": (["--db", "{missing}", "--json"], 2),
 }
 

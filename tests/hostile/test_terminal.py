@@ -106,9 +106,11 @@ CASES: dict[str, list[tuple[list[str], bool]] | str] = {
     "event add": [([NAME, "Ana/Bea", "--db", "{db}"], True)],  # no such event: the error names it
     "event pair": [([NAME, "--db", "{db}"], True)],
     "event result": [([NAME, "2-1", "--round", "1", "--table", "1", "--db", "{db}"], True)],
-    "event standings": [([NAME, "--db", "{db}"], True), ([NAME, "--db", "{db}", "--format", "json"], True)],
+    "event standings": [([NAME, "--db", "{db}"], True), ([NAME, "--db", "{db}", "--format", "json"], True),
+                        ([NAME, "--db", "{db}", "--output", "{folder}/s.pdf"], True)],
     "event crosstable": [([NAME, "--db", "{db}"], True)],
     "event history": [([NAME, "1", "--db", "{db}"], True)],
+    "event sheets": [([NAME, "--url", "http://192.168.1.10:8000", "--db", "{db}"], True)],
     "event ratings": [(["--db", "{db}", "--pairs"], False)],
 }
 
