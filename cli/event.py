@@ -233,7 +233,7 @@ def standings(name: EventArg, db: DbOption = None,
     """The event's standings (a duplicate event's: by matchpoints), tie-breaks as docs/club.md says."""
     from tutepgn.tournament import ranking, standings as ordered
 
-    form = None if as_json else written_form(getattr(fmt, "value", fmt), output)
+    form = written_form("json" if as_json else getattr(fmt, "value", fmt), output)
     event = stored(db, name)
     if form is not None and output is not None:
         from tutepgn.archive.event_sheets import standings_download

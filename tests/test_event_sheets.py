@@ -28,8 +28,8 @@ from tutepgn.archive.event_sheets import standings_download, table_sheets_pdf, t
 from tutepgn.archive.events import add_entrants, create_event, enter_board, enter_result, load_event, pair_round
 from tutepgn.errors import EventError
 from tutepgn.notation import read_record
-from tutepgn.tournament import (BoardResult, Event, Result, board_deal, board_start, next_round, ranking, seats,
-                                standings, table_start)
+from tutepgn.tournament import (BoardResult, Event, Result, Round, Table, board_deal, board_start, next_round,
+                                ranking, seats, standings, table_start)
 from tutepgn.tournament.event import add_entrant
 
 DAY = date(2026, 12, 6)
@@ -176,6 +176,14 @@ def test_a_two_player_board_gives_the_stock_and_seats_home_north_away_south() ->
     assert set(board.hands) == {"N", "S"} and board.stock is not None and board.stock.split()[-1] == board.turned
     text = text_of(table_sheets_pdf(event, 1, BASE, "en").body)[0]
     assert f"stock {board.stock}" in " ".join(text.split())  # the stock wraps in its cell
+
+
+def test_a_round_of_byes_only_says_so_on_one_page() -> None:
+    event = Event.new("Solo")
+    event.entrants.append(add_entrant(event, "Ana/Bea"))
+    event.rounds.append(Round(number=1, tables=[Table(number=1, home=1)]))
+    [text] = text_of(table_sheets_pdf(event, 1, BASE, "es").body)
+    assert "Descansa: 1. Ana/Bea\nEn esta ronda no juega ninguna mesa." in text
 
 
 def test_unknown_rounds_boards_and_byes_are_refused() -> None:
@@ -342,6 +350,8 @@ def test_tute_event_standings_writes_the_files_and_keeps_its_table(archive_file:
     assert "--output FILE" in tute(db, "event", "standings", "Otoño", "-f", "pdf", status=2).stderr
     assert "--output writes" in tute(db, "event", "standings", "Otoño", "-o", str(tmp_path / "s.txt"),
                                      status=2).stderr
+    assert "--output writes" in tute(db, "event", "standings", "Otoño", "--json", "-o", str(tmp_path / "s.pdf"),
+                                     status=2).stderr  # JSON goes to stdout, never to a file named .pdf
 
 
 def test_tute_event_sheets_writes_the_round_s_pdf(archive_file: Path, tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def table_sheets_pdf(event: Event, round_no: int, base_url: str, lang: str, *,
         tables = [table for t in rnd.tables if not t.bye
                   for table in sheet_tables(event, rnd, t.number, table_url(base_url, event.name, round_no, t.number))]
         if not tables:
-            tables = [Table(_("No table plays in this round."), (), [])]
+            lines.append(_("No table plays in this round."))
         body = tables_pdf(title, "\n".join(lines), tables, lang, printed=printed)
     return Download(body, MEDIA_TYPES["pdf"], file_name("tute-sheets", event.name, "round", str(round_no)) + ".pdf")
 
