@@ -1,15 +1,18 @@
 """Every shell command of the README and of docs/*.md runs as written, and exits as the docs say.
 
-Each ```sh block runs in bash, in document order, in one scratch folder holding ``samples/`` and the
-files the docs make first (``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
+Each ```sh block runs in bash, in document order, in one scratch folder holding ``samples/``,
+``docs/club-evening/`` (the deals docs/club.md's evening imports) and the files the docs make first
+(``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
 ``TUTEPGN_DB`` at its archive.  A command exits 0 unless its comment says ``exit N``.  A block that
 talks to ``http://127.0.0.1:8000`` gets a real service (``tute serve``) on a free port, over the same
 archive, with the key file the docs make.  The commands not run are listed in :data:`NOT_RUN` with the
-reason, and each must still be in the docs (so the list cannot rot).
+reason, and each must still be in the docs (so the list cannot rot).  A block whose commands are an earlier
+block's, word for word (a translation's copy: only its comments differ), runs once, where it first appears.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -68,6 +71,20 @@ def commands() -> list[tuple[str, list[str]]]:
 BLOCKS = commands()
 
 
+def repeats(blocks: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Each block that repeats an earlier one's commands, by its place, and the place of the first."""
+    first: dict[tuple[str, ...], str] = {}
+    found = {}
+    for where, lines in blocks:
+        earlier = first.setdefault(tuple(lines), where)
+        if earlier != where:
+            found[where] = earlier
+    return found
+
+
+REPEATS = repeats(BLOCKS)
+
+
 def skipped(line: str) -> str | None:
     """Why a command is not run, or None."""
     return next((why for start, why in NOT_RUN.items() if line.lstrip().startswith(start)), None)
@@ -95,11 +112,13 @@ def script(lines: list[str], port: int) -> str:
 
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder the commands run in: samples/, club.tpgn (docs/validate.md), a key file, and a home."""
+    """The folder the commands run in: samples/, docs/club-evening/ (the tables recorded card by card in
+    docs/club.md's evening), club.tpgn (docs/validate.md), a key file, and a home."""
     from test_docs_examples import club_record  # one copy of how the docs make club.tpgn
 
     folder = tmp_path_factory.mktemp("cmds")
     shutil.copytree(ROOT / "samples", folder / "samples")
+    shutil.copytree(ROOT / "docs" / "club-evening", folder / "docs" / "club-evening")
     (folder / "club.tpgn").write_text(club_record(), encoding="utf-8")
     (folder / "more.tpgn").write_text((ROOT / "samples" / "tutes.tpgn").read_text(encoding="utf-8"),
                                       encoding="utf-8")
@@ -142,6 +161,8 @@ def service(scratch: Path) -> Iterator[int]:
 
 @pytest.mark.parametrize("where, lines", BLOCKS, ids=[w for w, _ in BLOCKS])
 def test_doc_commands_run(where: str, lines: list[str], scratch: Path, request: pytest.FixtureRequest) -> None:
+    if where in REPEATS:
+        pytest.skip(f"the same commands as {REPEATS[where]}, run there")
     if all(skipped(line) for line in lines):
         pytest.skip("; ".join(sorted({skipped(line) or "" for line in lines})))
     talks = any(SERVICE in line or line.startswith(("make run &", "TUTEPGN_API_KEYS_FILE=")) for line in lines)
@@ -168,6 +189,38 @@ def test_the_readme_search_showcase_finds_deals(scratch: Path) -> None:
     command = line.split("  #")[0].replace("tute ", f"{sys.executable} -m tutepgn.cli ", 1) + " --format nl"
     run = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, capture_output=True, text=True, check=True)
     assert len(run.stdout.splitlines()) >= 1
+
+
+EVENING = "Tarde de San Martín"
+"""The event docs/club.md's walkthrough plays (its archive: /tmp/tarde.duckdb, in the scratch folder)."""
+
+
+def doc_rows(text: str, header: str) -> list[list[str]]:
+    """The cells of each row of the Markdown table whose heading row starts with ``header``."""
+    start = text.index(header)
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_club_evening_ends_as_its_tables_say(scratch: Path, request: pytest.FixtureRequest) -> None:
+    """docs/club.md's final standings of the evening (both languages' tables) are what its commands give."""
+    db = scratch / "tarde.duckdb"
+    if not db.exists():  # this test run alone: the evening's block first
+        where, lines = next((w, b) for w, b in BLOCKS if any(line.startswith(f'tute event new "{EVENING}"')
+                                                            for line in b))
+        test_doc_commands_run(where, lines, scratch, request)
+    run = subprocess.run([sys.executable, "-m", "tutepgn.cli", "event", "standings", EVENING, "--format", "json",
+                          "--db", str(db)], cwd=scratch, env=environment(scratch), capture_output=True, text=True,
+                         check=True)
+    given = [[str(line["place"]), line["name"], str(line["matches_won"]), f"{line['deals_difference']:+d}",
+              f"{line['points_difference']:+d}"] for line in json.loads(run.stdout)]
+    text = (ROOT / "docs" / "club.md").read_text(encoding="utf-8")
+    for header in ("| puesto | pareja |", "| place | pair |"):
+        assert [row[:5] for row in doc_rows(text, header)] == given, header
 
 
 def test_every_command_left_out_is_still_in_the_docs() -> None:
