@@ -1,30 +1,18 @@
 /* The events' pages (/events...): each form is sent to the JSON API (api/routes/events.py) and the page follows
  * the answer; a refusal is shown with its reason in #event-error.
- * The write key is the recorder's (record.js): kept in this browser (localStorage), brought by a join URL's
- * fragment (#key=...), sent as X-API-Key.  Without one nothing is sent, so the machine the service runs on
- * writes with none (docs/security.md).
+ * The write key is this browser's, the recorder's too (writekey.js: kept here, brought by a join URL's #key=...).
  */
 (function () {
   "use strict";
-  var KEY_STORE = "tutepgn-write-key";
-
-  var joined = /^#key=([\w-]+)$/.exec(location.hash);
-  if (joined) {
-    localStorage.setItem(KEY_STORE, joined[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-
-  function key() { return localStorage.getItem(KEY_STORE) || ""; }
+  var key = tuteWriteKey.get;
 
   Array.prototype.forEach.call(document.querySelectorAll("input.write-key"), function (input) {
     input.value = key();
-    input.addEventListener("change", function () { localStorage.setItem(KEY_STORE, input.value.trim()); });
+    input.addEventListener("change", function () { tuteWriteKey.set(input.value); });
   });
 
   function send(method, url, body) {
-    var headers = { "Content-Type": "application/json" };
-    if (key()) headers["X-API-Key"] = key();
-    return fetch(url, { method: method, headers: headers, body: JSON.stringify(body || {}) })
+    return fetch(url, { method: method, headers: tuteWriteKey.headers(true), body: JSON.stringify(body || {}) })
       .then(function (r) { return r.json().then(function (data) { return { status: r.status, data: data }; }); });
   }
 

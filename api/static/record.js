@@ -1,9 +1,7 @@
 /* The phone recorder: start a recording (/record), then tap each card as it is played (/record/{id}); once the
  * deal is over, "Next deal" starts the match's next one (same players, the next dealer, the standing carried).
  * Every entry is posted to the service, which saves it before it answers; a refusal is shown with its reason.
- * The write key is kept in this browser (localStorage) and sent as X-API-Key; a table's join URL brings it in its
- * fragment (/record#key=...), which no browser sends to a server: it is kept, then dropped from the address.
- * Without a key nothing is sent, so the machine the service runs on writes with none (docs/security.md).
+ * The write key is this browser's (writekey.js: a table's join URL brings it, /record#key=...).
  * The start page may come filled in from an event's table (players, tags; a duplicate board's hands as dealt).
  * The page's state is the public one (no legal declarations: they would tell spectators what a hand holds); the
  * state is read again as the scorer, and every answer to an entry carries the scorer's state, declarations included.
@@ -11,21 +9,7 @@
 (function () {
   "use strict";
   var SUITS = ["O", "C", "E", "B"];
-  var KEY_STORE = "tutepgn-write-key";
-
-  var joined = /^#key=([\w-]+)$/.exec(location.hash);
-  if (joined) {
-    localStorage.setItem(KEY_STORE, joined[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-
-  function key() { return localStorage.getItem(KEY_STORE) || ""; }
-
-  function headers(json) {
-    var h = json ? { "Content-Type": "application/json" } : {};
-    if (key()) h["X-API-Key"] = key();
-    return h;
-  }
+  var key = tuteWriteKey.get, headers = tuteWriteKey.headers;
 
   function post(url, body) {
     return fetch(url, { method: "POST", headers: headers(true), body: JSON.stringify(body || {}) })
@@ -47,7 +31,7 @@
       var body = { rules: rules, players: players, tags: tags, dealer: f.dealer.value };
       ["deal", "stock", "turned"].forEach(function (n) { if (f[n].value.trim()) body[n] = f[n].value.trim(); });
       if (f.seed.value.trim()) body.seed = parseInt(f.seed.value, 10);
-      localStorage.setItem(KEY_STORE, f.key.value);
+      tuteWriteKey.set(f.key.value);
       var error = document.getElementById("start-error");
       post("/api/v1/recordings", body).then(function (r) {
         if (r.status === 201) { location.href = "/record/" + encodeURIComponent(r.data.id); return; }
@@ -67,7 +51,7 @@
   var message = document.getElementById("message");
   var keyInput = document.getElementById("key");
   keyInput.value = key();
-  keyInput.addEventListener("change", function () { localStorage.setItem(KEY_STORE, keyInput.value); scorerState(); });
+  keyInput.addEventListener("change", function () { tuteWriteKey.set(keyInput.value); scorerState(); });
   var state = JSON.parse(box.dataset.state);
 
   function say(html, kind) {
