@@ -1,9 +1,11 @@
-"""Standings of a league of 200 players over 10,000 matches (target: under 1 s).
+"""Standings and ratings of a league of 200 players over 10,000 matches (target: under 1 s each).
 
 The league is all-play-all (the circle method: 100 tables a round, 100 rounds), each match's result drawn
 from a seed.  Timed, each ``--runs`` times: the standings with their tie-breaks and the cross-table on the
-event in memory (:mod:`tutepgn.tournament`), and the same standings read from an archive file first
-(:func:`tutepgn.archive.events.load_event`, what ``tute event standings`` does).  Printed: median and p90.
+event in memory (:mod:`tutepgn.tournament`), the ratings of every player over the league's matches in order
+(:func:`tutepgn.tournament.ratings.rate`, OpenSkill), and the same standings read from an archive file first
+(:func:`tutepgn.archive.events.load_event`, what ``tute event standings`` does).  Printed: median and p90 of the
+wall time (``bench/ratings.py`` times the ratings over a mix of 2-, 3-player and pairs' matches, with CPU time).
 
     python bench/event.py [--players 200] [--matches 10000] [--runs 7] [--no-archive]
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 from tutepgn.archive import Archive
 from tutepgn.archive.events import create_event, load_event
 from tutepgn.tournament import Entrant, Event, Result, crosstable, next_round, standings
+from tutepgn.tournament.ratings import Outcome, rate
 
 TARGET = 1.0
 
@@ -43,6 +46,19 @@ def league(players: int, matches: int, seed: int = 1) -> Event:
                 played += 1
         event.rounds.append(rnd)
     return event
+
+
+def outcomes(event: Event) -> list[Outcome]:
+    """The league's matches as the ratings read them: round by round, the winner first."""
+    told = []
+    for rnd in event.rounds:
+        for r in rnd.results.values():
+            t = rnd.table(r.table)
+            assert t.away is not None
+            sides = (event.entrant(t.home).players, event.entrant(t.away).players)
+            told.append(Outcome(f"R{rnd.number:03}-T{t.number:03}", None, len(told), sides,
+                                (0, 1) if r.matches[0] > r.matches[1] else (1, 0)))
+    return told
 
 
 def timed(work: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -69,6 +85,8 @@ def main() -> None:
     lines: list[tuple[str, float, float]] = [
         ("standings (in memory)", *timed(lambda: standings(event), args.runs)),
         ("cross-table (in memory)", *timed(lambda: crosstable(event), args.runs))]
+    told = outcomes(event)
+    lines.append(("ratings (every player, in order)", *timed(lambda: rate(told), args.runs)))
     if not args.no_archive:
         with tempfile.TemporaryDirectory() as folder:
             archive = Archive(Path(folder) / "bench.duckdb")
