@@ -3,7 +3,9 @@
 A twin has the same number of headings at each level and the same code blocks in the same order (a shell
 block's commands word for word, its comments free to be Spanish; any other block as it is), so a section
 or a command added to an English doc fails here until its Spanish twin has it too.  Every relative link of
-the Spanish docs (and of README.md to README.es.md) reaches a file, and a link's ``#anchor`` a heading of it.
+the Spanish docs reaches a file, and a link's ``#anchor`` a heading of it.  The commands and Python blocks
+themselves run in the English twins (tests/test_docs_commands.py and test_docs_examples.py read README.md and
+docs/*.md, docs/club.md's Spanish sections included), which is why a twin's blocks must be the same.
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ REQUIRED = ["record.md", "validate.md", "analysis.md", "service.md", "club.md", 
 """The user's docs that must have a Spanish twin."""
 
 SPANISH_PARTS = {"club.md": ("Una tarde de club", "Español")}
-"""Sections of an English doc already written in Spanish (the doc is bilingual): its Spanish twin translates
-the English sections, so these sections and their subsections are not counted in the English doc."""
+"""Sections of a bilingual English doc written in Spanish, by title (with their subsections)."""
+
+ENGLISH_PARTS = {"club.md": ("A club evening", "English")}
+"""The same doc's sections in English.  Its Spanish twin has the English part's headings (a section added
+in English needs its Spanish twin) and the Spanish part's code blocks (the Spanish sections' own examples)."""
 
 PENDING = {ES / "glosario.md"}
 """Link targets written by another branch of issue 35 (esterms): a link to them is not checked until they exist."""
@@ -46,13 +51,9 @@ def headings(text: str) -> list[tuple[int, str]]:
     return [(len(m.group(1)), m.group(2)) for m in HEADING.finditer(without_code(text))]
 
 
-def english_parts(path: Path, text: str) -> str:
-    """The English doc less its sections already in Spanish (:data:`SPANISH_PARTS`)."""
-    skip = SPANISH_PARTS.get(path.name)
-    if not skip or path.parent.name == "es":
-        return text
-    out, dropping = [], 0
-    in_code = False
+def without_sections(text: str, titles: tuple[str, ...]) -> str:
+    """The doc less the sections with these titles, each with its subsections."""
+    out, dropping, in_code = [], 0, False
     for line in text.splitlines(keepends=True):
         if line.startswith("```"):
             in_code = not in_code
@@ -61,11 +62,21 @@ def english_parts(path: Path, text: str) -> str:
             level = len(m.group(1))
             if dropping and level <= dropping:
                 dropping = 0
-            if not dropping and m.group(2) in skip:
+            if not dropping and m.group(2) in titles:
                 dropping = level
         if not dropping:
             out.append(line)
     return "".join(out)
+
+
+def english_part(path: Path) -> str:
+    """What a Spanish twin's headings follow: the doc less its sections already in Spanish."""
+    return without_sections(path.read_text(encoding="utf-8"), SPANISH_PARTS.get(path.name, ()))
+
+
+def examples_part(path: Path) -> str:
+    """What a Spanish twin's code blocks follow: a bilingual doc's Spanish part, else the whole doc."""
+    return without_sections(path.read_text(encoding="utf-8"), ENGLISH_PARTS.get(path.name, ()))
 
 
 def command(line: str) -> str:
@@ -102,7 +113,7 @@ def test_the_user_docs_have_spanish_twins() -> None:
 
 @pytest.mark.parametrize("english, spanish", TWINS, ids=[s.relative_to(ROOT).as_posix() for _e, s in TWINS])
 def test_a_spanish_twin_has_the_english_sections(english: Path, spanish: Path) -> None:
-    en = english_parts(english, english.read_text(encoding="utf-8"))
+    en = english_part(english)
     es = spanish.read_text(encoding="utf-8")
     assert levels(headings(es)) == levels(headings(en)), (
         f"{spanish.name}: headings by level differ from {english.name}'s "
@@ -111,7 +122,7 @@ def test_a_spanish_twin_has_the_english_sections(english: Path, spanish: Path) -
 
 @pytest.mark.parametrize("english, spanish", TWINS, ids=[s.relative_to(ROOT).as_posix() for _e, s in TWINS])
 def test_a_spanish_twin_has_the_english_code_blocks(english: Path, spanish: Path) -> None:
-    en = blocks(english_parts(english, english.read_text(encoding="utf-8")))
+    en = blocks(examples_part(english))
     es = blocks(spanish.read_text(encoding="utf-8"))
     for i, (a, b) in enumerate(zip(en, es, strict=False)):
         assert a == b, f"{spanish.name}: code block {i + 1} is not {english.name}'s:\n{b[1]}\n---\n{a[1]}"
@@ -135,6 +146,17 @@ def anchors(path: Path) -> set[str]:
         seen[base] = n + 1
         out.add(base if n == 0 else f"{base}-{n}")
     return out
+
+
+def test_a_section_added_in_english_is_missed_in_spanish() -> None:
+    """The rule itself: an English doc with one more section (or command) than its twin fails the comparison."""
+    english = "# T\n\n## A\n\n```sh\ntute rules  # the presets\n```\n"
+    spanish = "# T\n\n## A\n\n```sh\n# los presets\ntute rules  # los presets\n```\n"
+    assert levels(headings(english)) == levels(headings(spanish)) and blocks(english) == blocks(spanish)
+    grown = english + "\n## B\n\n```sh\ntute validate samples/\n```\n"
+    assert levels(headings(grown)) != levels(headings(spanish)) and blocks(grown) != blocks(spanish)
+    bilingual = "# T\n\n## Una\n\n```sh\nx\n```\n\n### Sub\n\n## One\n\n```sh\ny\n```\n\n## Both\n"
+    assert without_sections(bilingual, ("Una",)) == "# T\n\n## One\n\n```sh\ny\n```\n\n## Both\n"
 
 
 def test_the_slug_is_githubs() -> None:
