@@ -126,7 +126,8 @@ class Decision:
     """A rule the engine applies where the texts are silent, with no option of its own.
 
     docs/rules.md states it under a heading equal to ``title``; ``applies``
-    says which rulesets it concerns, so ``tute rules NAME`` lists only those.
+    says which rulesets it concerns, so ``tute rules NAME`` lists only those.  ``statement`` is exact, with
+    the options it concerns named; ``plain`` says it for players.
     """
 
     key: str
@@ -134,6 +135,8 @@ class Decision:
     statement: str
     quotes: tuple[Quote, ...]
     applies: Callable[[Ruleset], bool]
+    plain: str
+    """The decision told to players: what happens at the table, without option ids (the rules page)."""
 
     @property
     def link(self) -> str:

@@ -403,7 +403,7 @@ def _words(name: str) -> list[str]:
     return "".join(c if c.isalnum() else " " for c in plain).split()
 
 
-def _named(name: str) -> list[str]:
+def named(name: str) -> list[str]:
     """The presets whose name in some language holds every word of ``name`` (after "tute", which all share)."""
     from .i18n import LANGUAGES, speaking
 
@@ -427,7 +427,7 @@ def preset(name: str) -> Ruleset:
     key = ALIASES.get(key, key)
     if key in PRESETS:
         return PRESETS[key]
-    found = _named(name)
+    found = named(name)
     if len(found) == 1:
         return PRESETS[found[0]]
     if found:

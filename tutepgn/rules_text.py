@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from .cards import CARD_RANK, CARD_SUIT, SUIT_LETTERS, SUIT_NAMES, card_from_code
 from .i18n import N_, gettext as _, ngettext
+from .citations import Quote
 from .rules import Ruleset
+from .sources import source_of
 
 RANK_WORDS = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
 """The ranks the Spanish pack names by a word (the same words in both languages); the others by their number."""
@@ -27,10 +29,12 @@ RANK_WORDS = {1: "as", 10: "sota", 11: "caballo", 12: "rey"}
 
 @dataclass(frozen=True, slots=True)
 class Sentence:
-    """One rule in words, and the options whose values it tells."""
+    """One rule in words, the options whose values it tells, and the sources' quotes behind those values (each
+    quote once in a ruleset's telling: at the first sentence that rests on it)."""
 
     options: tuple[str, ...]
     text: str
+    quotes: tuple[Quote, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,21 +90,21 @@ def _trump(r: Ruleset) -> str:
     if r.trump_card == "dealer_last":
         return _("The dealer deals the whole pack and shows the last card, the muestra: its suit is trump, and the "
                  "dealer keeps it.")
-    return _("The cards not dealt are the monte; the one under it is turned face up, the muestra: its suit is "
+    return _("The cards not dealt are the stock; the one under it is turned face up, the muestra: its suit is "
              "trump, and it is the last card drawn.")
 
 
 def _first_trump(r: Ruleset) -> str:
     if r.first_deal_trump is None:
-        return _("Trump is the muestra's suit in every juego.")
-    return _("In the first juego of a partida trump is {suit}, whatever the muestra.",
+        return _("Trump is the muestra's suit in every deal.")
+    return _("In a match's first deal trump is {suit}, whatever the muestra.",
              suit=SUIT_NAMES[SUIT_LETTERS.index(r.first_deal_trump)])
 
 
 def _first_leader(r: Ruleset) -> str:
     if r.first_deal_leader_card is None:
         return _("Mano, the player after the dealer, leads the first trick.")
-    return _("In the first juego of a partida whoever holds {card} leads; afterwards, mano leads.",
+    return _("In a match's first deal whoever holds {card} leads; afterwards, mano leads.",
              card=card_words(r.first_deal_leader_card))
 
 
@@ -111,8 +115,8 @@ def _free_play(r: Ruleset) -> str:
     if not has_stock(r):
         return _("The whole pack is dealt, so the duties below apply from the first trick.")
     if r.free_play_while_stock:
-        return _("While the monte has cards you may play any card; the duties below apply once it is used up.")
-    return _("The duties below apply from the first trick, monte or not.")
+        return _("While the stock has cards you may play any card; the duties below apply once it is used up.")
+    return _("The duties below apply from the first trick, stock or not.")
 
 
 def _follow(r: Ruleset) -> str:
@@ -203,31 +207,31 @@ def _per_trick(r: Ruleset) -> str:
 
 
 def _forty_first(r: Ruleset) -> str:
-    return _("If you can cantar las cuarenta, you must sing them before any veinte.") if r.forty_first \
-        else _("Las cuarenta need not come before the veintes.")
+    return _("If you can sing las cuarenta, you must sing them before any 20.") if r.forty_first \
+        else _("Las cuarenta need not come before a 20.")
 
 
 def _first_win(r: Ruleset) -> str:
-    return _("A side that does not cantar right after its first won trick cannot cantar in that juego.") \
-        if r.cante_only_if_sung_at_first_win else _("You may cantar after any trick you win, the first or a later one.")
+    return _("A side that sings no cante right after its first won trick cannot sing one in that deal.") \
+        if r.cante_only_if_sung_at_first_win else _("You may sing a cante after any trick you win, the first or a later one.")
 
 
 def _forfeit(r: Ruleset) -> str:
-    return _("A cante you could have sung after a won trick, and did not, is lost for the juego.") \
+    return _("A cante you could have sung after a won trick, and did not, is lost for the deal.") \
         if r.forfeit_unsung_cantes else _("A cante not sung now may be sung after a later won trick.")
 
 
 def _after_draw(r: Ruleset) -> str | None:
     if not has_stock(r):
         return None
-    return _("You cantar only after a trick followed by a draw from the monte: once it is used up, no more cantes.") \
-        if r.declare_only_after_draw else _("You may cantar after the monte is used up too.")
+    return _("You sing only after a trick followed by a draw from the stock: once it is used up, no more cantes.") \
+        if r.declare_only_after_draw else _("You may sing after the stock is used up too.")
 
 
 def _last_drawn(r: Ruleset) -> str | None:
     if not has_stock(r):
         return None
-    return _("No cante or tute with a rey or caballo taken in the last draw of the monte.") \
+    return _("No cante or tute with a rey or caballo taken in the last draw of the stock.") \
         if r.no_declare_with_last_drawn else _("A rey or caballo taken in the last draw may be sung too.")
 
 
@@ -241,22 +245,22 @@ def _tute_when(r: Ruleset) -> str:
 
 
 def _tute_blocked(r: Ruleset) -> str:
-    return _("No tute once your side has sung a cante in the juego.") if r.tute_blocked_by_earlier_cante \
+    return _("No tute once your side has sung a cante in the deal.") if r.tute_blocked_by_earlier_cante \
         else _("You may sing tute even after your side's cantes.")
 
 
 def _tute_wins(r: Ruleset) -> str:
     if r.tute_effect == "win_match":
-        return _("Tute wins the whole partida at once.")
-    return ngettext("Tute wins the juego at once and scores {n} tanto.",
-                    "Tute wins the juego at once and scores {n} tantos.", r.tute_match_points)
+        return _("Tute wins the whole match at once.")
+    return ngettext("Tute wins the deal at once and scores {n} match point.",
+                    "Tute wins the deal at once and scores {n} match points.", r.tute_match_points)
 
 
 def _tute_below(r: Ruleset) -> str | None:
     if r.tute_effect == "win_match" or r.tute_wins_match_below_target is None:
         return None
-    return ngettext("In a partida to fewer than {n} tanto, tute wins the whole partida.",
-                    "In a partida to fewer than {n} tantos, tute wins the whole partida.",
+    return ngettext("In a match to fewer than {n} match point, tute wins the whole match.",
+                    "In a match to fewer than {n} match points, tute wins the whole match.",
                     r.tute_wins_match_below_target)
 
 
@@ -269,31 +273,31 @@ def _last_trick(r: Ruleset) -> str:
 
 
 def _deal_points(r: Ruleset) -> str:
-    return ngettext("The side with the most points wins the juego and {n} tanto of the partida.",
-                    "The side with the most points wins the juego and {n} tantos of the partida.", r.deal_points)
+    return ngettext("The side with the most points wins the deal and {n} match point.",
+                    "The side with the most points wins the deal and {n} match points.", r.deal_points)
 
 
 def _double(r: Ruleset) -> str:
     if r.double_threshold is None:
-        return _("No juego scores double.")
+        return _("No deal scores double.")
     if r.double_basis == "total":
-        return ngettext("A juego won with more than {points} points, cantes included, scores {n} tanto.",
-                        "A juego won with more than {points} points, cantes included, scores {n} tantos.",
+        return ngettext("A deal won with more than {points} points, cantes included, scores {n} match point.",
+                        "A deal won with more than {points} points, cantes included, scores {n} match points.",
                         r.double_points, points=r.double_threshold)
-    return ngettext("A juego won with more than {points} points in cards and last trick (cantes not counted) "
-                    "scores {n} tanto.",
-                    "A juego won with more than {points} points in cards and last trick (cantes not counted) "
-                    "scores {n} tantos.", r.double_points, points=r.double_threshold)
+    return ngettext("A deal won with more than {points} points in cards and last trick (cantes not counted) "
+                    "scores {n} match point.",
+                    "A deal won with more than {points} points in cards and last trick (cantes not counted) "
+                    "scores {n} match points.", r.double_points, points=r.double_threshold)
 
 
 def _target(r: Ruleset) -> str:
-    return ngettext("The partida goes to {n} tanto.", "The partida goes to {n} tantos.", r.match_target)
+    return ngettext("The match goes to {n} match point.", "The match goes to {n} match points.", r.match_target)
 
 
 def _choices(r: Ruleset) -> str | None:
     if not r.match_target_choices:
         return None
-    return _("Partidas are also played to {choices} tantos.",
+    return _("Matches are also played to {choices} match points.",
              choices=either([str(n) for n in r.match_target_choices]))
 
 
@@ -330,18 +334,28 @@ order a table explains the game."""
 
 
 def told(r: Ruleset) -> list[Section]:
-    """``r`` in sentences, in the language spoken: a section per part of the game, the sentences that apply."""
+    """``r`` in sentences, in the language spoken: a section per part of the game, the sentences that apply,
+    each with the quotes behind its values (none for an option ``r`` overrides: its value is no source's)."""
+    overridden, shown = r.overrides(), set()
     sections = []
     for title, tellers in SECTIONS:
-        sentences = tuple(Sentence(options, text) for options, tell in tellers if (text := tell(r)) is not None)
+        sentences = []
+        for options, tell in tellers:
+            text = tell(r)
+            if text is None:
+                continue
+            quotes = [q for name in options if name not in overridden for q in source_of(r.preset, name).quotes]
+            fresh = tuple(q for q in dict.fromkeys(quotes) if (q.text, q.original) not in shown)
+            shown.update((q.text, q.original) for q in fresh)
+            sentences.append(Sentence(options, text, fresh))
         if sentences:
-            sections.append(Section(_(title), sentences))
+            sections.append(Section(_(title), tuple(sentences)))
     return sections
 
 
 def summary(r: Ruleset) -> str:
     """A ruleset in one line: who plays, the cards each, how trump shows and the partida's target."""
     who = _("four in pairs") if r.partnerships else ngettext("{n} player", "{n} players", r.players)
-    return ngettext("{who}, {cards} cards each, {trump}; partida to {n} tanto.",
-                    "{who}, {cards} cards each, {trump}; partida to {n} tantos.", r.match_target, who=who,
-                    cards=r.hand_size, trump=_("with a monte") if has_stock(r) else _("the whole pack dealt"))
+    return ngettext("{who}, {cards} cards each, {trump}; match to {n} match point.",
+                    "{who}, {cards} cards each, {trump}; match to {n} match points.", r.match_target, who=who,
+                    cards=r.hand_size, trump=_("with a stock") if has_stock(r) else _("the whole pack dealt"))

@@ -518,7 +518,9 @@ DECISIONS: tuple[Decision, ...] = (
             "el jugador que gana la baza sale en la siguiente y también puede cantar"),
          tl("kung hindi, mawawala ang pagkakataon", N_("otherwise the chance is lost"),
             "si no, se pierde la ocasión")),
-        lambda r: r.forfeit_unsung_cantes or r.cante_only_if_sung_at_first_win),
+        lambda r: r.forfeit_unsung_cantes or r.cante_only_if_sung_at_first_win,
+        plain=N_("What you did not sing is judged at the next lead, on the hands as they are then: a cante completed "
+                   "by an exchange must be sung before that lead. Only what you could sing then is lost.")),
     Decision(
         "exchange_is_not_a_cante", N_("An exchange is not a cante"),
         N_("The exchange is a declaration in our notation, written between tricks like a cante, but every rule that "
@@ -532,7 +534,9 @@ DECISIONS: tuple[Decision, ...] = (
          tl("Ang operasyon na ito ay maaari lamang isagawa hanggang sa manalo ng trick",
             N_("this operation may only be done upon winning a trick"),
             "esta operación solo puede hacerse al ganar una baza")),
-        _exchanges),
+        _exchanges,
+        plain=N_("Exchanging the 7 or the 2 is not singing: it does not break your silence, does not use up a cante "
+                   "and does not bar a later tute.")),
     Decision(
         "exchanges_in_any_order", N_("Exchanges and cantes in one window, in any order"),
         N_("Between two tricks the player on lead may exchange before or after the side's cantes, and may exchange "
@@ -541,7 +545,9 @@ DECISIONS: tuple[Decision, ...] = (
         (tl("Maaari ring palitan ang 7, 6, 5 o 4 para sa 2 ng parehong suit",
             N_("a 7, 6, 5 or 4 may also be exchanged for the 2 of the same suit"),
             "también se puede cambiar un 7, 6, 5 o 4 por el 2 del mismo palo"),),
-        _exchanges),
+        _exchanges,
+        plain=N_("Between two tricks the player on lead may exchange before or after the cantes, and exchange twice "
+                   "(the 7, then the 2 for that 7) where both exchanges are allowed.")),
     Decision(
         "tie_goes_to_the_latest_trick", N_("A tied deal goes to the side that won the latest trick"),
         N_("When sides tie for the most points, the deal goes to the tied side that won the latest trick; with two "
@@ -550,7 +556,8 @@ DECISIONS: tuple[Decision, ...] = (
         (fr("S´il y a égalité entre les deux couples ce sera le couple qui ait emporté le dernier pli celui qui "
             "emportera le point", N_("if the two pairs tie, the pair that won the last trick takes the point"),
             "si hay empate entre las dos parejas, se llevará el punto la pareja que haya ganado la última baza"),),
-        lambda r: True),
+        lambda r: True,
+        plain=N_("A tied deal goes to the tied side that won the latest trick.")),
     Decision(
         "winner_draws_first", N_("The trick winner draws first"),
         N_("After each trick with a stock each player draws one card, the trick winner first, and the turned card is "
@@ -561,14 +568,16 @@ DECISIONS: tuple[Decision, ...] = (
          tl("sa bawat tapos na trick, parehong manlalaro ay kailangang kumuha ng baraha mula sa deck",
             N_("after each finished trick, both players must take a card from the deck"),
             "tras cada baza terminada, los dos jugadores tienen que coger una carta del monte")),
-        lambda r: r.trump_card == "stock_bottom"),
+        lambda r: r.trump_card == "stock_bottom",
+        plain=N_("After each trick the winner draws first; the muestra is the last card drawn.")),
     Decision(
         "first_leader_card_missing", N_("Mano leads when no one holds the first leader's card"),
         N_("In a match's first deal the holder of first_deal_leader_card leads; if no one holds it (a custom ruleset "
         "that removes its rank), mano leads."),
         (fr("et le joueur qui a le 2 d´or a la main", N_("and the player who holds the 2 of oros leads"),
             "y el jugador que tiene el 2 de oros es mano"),),
-        lambda r: r.first_deal_leader_card is not None),
+        lambda r: r.first_deal_leader_card is not None,
+        plain=N_("If no one holds the card that leads a match's first deal, mano leads.")),
     Decision(
         "hidden_cards_in_the_players_favour", N_("A reconstructed stock judges hidden cards in the player's favour"),
         N_("When a record without its Stock tag is validated on a reconstructed stock, a rule that depends on cards no "
@@ -580,7 +589,9 @@ DECISIONS: tuple[Decision, ...] = (
         (tl("hangga't ang knight o king ay hindi ang huling barahang nakuha",
             N_("as long as the knight or king is not the last card drawn"),
             "siempre que el caballo o el rey no sea la última carta robada"),),
-        lambda r: r.trump_card == "stock_bottom"),
+        lambda r: r.trump_card == "stock_bottom",
+        plain=N_("When a record does not give the order of the stock, the cards nobody saw are judged in the player's "
+                   "favour.")),
 )
 """What the engine decides where the texts are silent and no option says it; docs/rules.md §6 states each."""
 
