@@ -356,6 +356,7 @@ def told(r: Ruleset) -> list[Section]:
 def summary(r: Ruleset) -> str:
     """A ruleset in one line: who plays, the cards each, how trump shows and the partida's target."""
     who = _("four in pairs") if r.partnerships else ngettext("{n} player", "{n} players", r.players)
-    return ngettext("{who}, {cards} cards each, {trump}; match to {n} match point.",
+    line = ngettext("{who}, {cards} cards each, {trump}; match to {n} match point.",
                     "{who}, {cards} cards each, {trump}; match to {n} match points.", r.match_target, who=who,
                     cards=r.hand_size, trump=_("with a stock") if has_stock(r) else _("the whole pack dealt"))
+    return line[:1].upper() + line[1:]
