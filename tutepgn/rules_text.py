@@ -166,7 +166,7 @@ def _partner(r: Ruleset) -> str | None:
 
 
 def _exchange(r: Ruleset, holder: int, allowed: bool, ranks: tuple[int, ...]) -> str | None:
-    if not allowed:
+    if not allowed or not ranks:  # allowed for no muestra at all: no exchange
         return None
     if set(ranks) >= {1, 2, 3, 4, 5, 6, 7, 10, 11, 12} - {holder}:
         return _("Whoever holds the {rank} of trump may exchange it for the muestra.", rank=holder)
