@@ -117,3 +117,11 @@ def test_tute_rules_never_cuts_a_name_in_a_narrow_terminal(lang: str) -> None:
     assert all(key in run.stdout for key in PRESETS)
     words = run.stdout.replace("│", " ").split()
     assert all(word in words for name in names for word in name.split())
+
+
+def test_docs_rules_gives_every_name_for_players() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    for key in PRESETS:
+        for lang in ("es", "en"):
+            with speaking(lang):
+                assert f"| `{key}` |" in text and f" {display_name(key)} |" in text, (key, lang)
