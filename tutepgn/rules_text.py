@@ -336,7 +336,7 @@ order a table explains the game."""
 def told(r: Ruleset) -> list[Section]:
     """``r`` in sentences, in the language spoken: a section per part of the game, the sentences that apply,
     each with the quotes behind its values (none for an option ``r`` overrides: its value is no source's)."""
-    overridden, shown = r.overrides(), set()
+    overridden, shown = r.overrides(), set[tuple[str, str]]()
     sections = []
     for title, tellers in SECTIONS:
         sentences = []

@@ -90,8 +90,7 @@ _TL_4P = tl("4 manlalaro: 10 baraha bawat isa (isang buong deck ng 40 baraha ang
             "4 jugadores: 10 cartas cada uno (se usa la baraja entera de 40 cartas)")
 _TL_LAST_CARD = tl("Ang huling barahang ibinigay ay ang magmamarka ng trump", N_("the last card dealt marks trump"),
                    "la última carta repartida marca el triunfo")
-_TL_NO_EXCHANGE = cite(TOROFUN, tl("2-manlalaro na mode", N_("2-player mode"),
-                                   "modalidad de 2 jugadores"),
+_TL_NO_EXCHANGE = cite(TOROFUN, tl("2-manlalaro na mode", N_("2-player mode"), "modalidad de 2 jugadores"),
                        note=N_("the only section giving the exchange; here the whole pack is dealt and the turned card "
                                "stays in the dealer's hand"))
 _TL_NO_DRAW = cite(TOROFUN, tl("Pagdeklara sa 2-manlalaro na mode", N_("declaring in 2-player mode"),
@@ -103,8 +102,7 @@ _TL_OVERTRUMP = tl("Maglaro ng barahang trump suit na may mas mataas na halaga k
                    "nilalaro", N_("play a trump higher than any other card played"),
                    "jugar un triunfo más alto que cualquier otra carta jugada")
 _TL_UNDERTRUMP = tl("Maglaro ng anumang iba pang baraha, maging ito man ay trump suit o hindi",
-                    N_("(else) play any other card, trump or not"),
-                    "jugar cualquier otra carta, sea de triunfo o no")
+                    N_("(else) play any other card, trump or not"), "jugar cualquier otra carta, sea de triunfo o no")
 _TL_FIRST_WIN = tl("Kailangang gawing agarang deklarasyon ito pagkatapos manalo ng unang trick, kung hindi, "
                    "mawawala ang pagkakataon", N_("it must be declared at once after winning the first trick, otherwise "
                                                   "the chance is lost"),
@@ -191,8 +189,7 @@ _TOROFUN: dict[str, Citation] = {
                                         "points of the last trick"),
                                      "en cada juego se puede llegar a 120 puntos (30 por palo), aparte de los 10 puntos de la última baza"), decision=True,
                          note=N_("over 120 counts card points plus the last ten; declarations do not count")),
-    "double_points": cite(TOROFUN, tl("ay makakuha ng dalawang laro", N_("gets two games"),
-                                      "se lleva dos juegos")),
+    "double_points": cite(TOROFUN, tl("ay makakuha ng dalawang laro", N_("gets two games"), "se lleva dos juegos")),
     "match_target": cite(TOROFUN, tl("Kung walang napagkasunduan, ang laro ay nilalaro sa isang round lamang",
                                      N_("if nothing was agreed, the game is played to one round"),
                                      "si no se ha acordado nada, la partida se juega a un solo juego")),
@@ -516,8 +513,7 @@ DECISIONS: tuple[Decision, ...] = (
         (tl("Ang manlalaro na nanalo sa trick ang nagsisimula sa susunod na kamay at may opsyon din na gumawa ng "
             "deklarasyon", N_("the player who won the trick leads the next one and may also make a declaration"),
             "el jugador que gana la baza sale en la siguiente y también puede cantar"),
-         tl("kung hindi, mawawala ang pagkakataon", N_("otherwise the chance is lost"),
-            "si no, se pierde la ocasión")),
+         tl("kung hindi, mawawala ang pagkakataon", N_("otherwise the chance is lost"), "si no, se pierde la ocasión")),
         lambda r: r.forfeit_unsung_cantes or r.cante_only_if_sung_at_first_win,
         plain=N_("What you did not sing is judged at the next lead, on the hands as they are then: a cante completed "
                    "by an exchange must be sung before that lead. Only what you could sing then is lost.")),
