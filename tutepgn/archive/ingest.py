@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ArchiveWriteError
-from ..i18n import gettext as _
+from ..i18n import gettext as _, ngettext
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
@@ -181,9 +181,11 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
                 for name, value in own.items():
                     con.execute(f"SET {name} = ?", [value])
     except duckdb.Error as exc:
-        raise ArchiveWriteError(_("the archive could not be written ({reason}); {committed:,} records were committed "
-                                  "before that: import again to finish (stored records are skipped)", reason=exc,
-                                  committed=committed),
+        raise ArchiveWriteError(ngettext("the archive could not be written ({reason}); {n:,} record was committed "
+                                         "before that: import again to finish (stored records are skipped)",
+                                         "the archive could not be written ({reason}); {n:,} records were committed "
+                                         "before that: import again to finish (stored records are skipped)",
+                                         committed, reason=exc),
                                 committed=committed) from exc
     try:  # every record is committed: whatever fails from here on, the import did its work and says so
         con.execute("CHECKPOINT")

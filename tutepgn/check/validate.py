@@ -32,7 +32,7 @@ from ..cards import CODES, SUIT_LETTERS, Mask, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
-from ..i18n import gettext as _, language, speaking
+from ..i18n import gettext as _, language, ngettext, speaking
 from ..lazy import lazy_exports
 from ..notation import (
     UNFINISHED, Header, NotationError, Record, Source, batch_records, format_side_values, iter_raw_records,
@@ -316,8 +316,10 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
     assert sheet is not None  # the deal was replayed to its end or to the record's: the sheet is counted
     if not over and record.termination != UNFINISHED:
         report.findings.append(Finding(
-            "error", "incomplete", _("the record ends ({marker}) before the deal is over: {n} cards were never played",
-                                     marker=record.termination, n=verdict.cards_left), line=_termination_line(record)))
+            "error", "incomplete", ngettext("the record ends ({marker}) before the deal is over: {n} card was never played",
+                                            "the record ends ({marker}) before the deal is over: {n} cards were never played",
+                                            verdict.cards_left, marker=record.termination),
+            line=_termination_line(record)))
     if over and record.termination == UNFINISHED:
         report.findings.append(Finding("warning", "unfinished_marker", _("the record ends with * but the deal is over"),
                                        line=_termination_line(record)))
@@ -390,7 +392,8 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
         reasons = []
         refused_here = [c for c in refused if c.side == side]
         if refused_here and sum(c.points for c in refused_here) == diff:
-            reasons.append(_("the difference is the refused cante(s) {cantes}", cantes=", ".join(
+            reasons.append(ngettext("the difference is the refused cante {cantes}",
+                                    "the difference is the refused cantes {cantes}", len(refused_here), cantes=", ".join(
                 _("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit], rule=c.reason)
                 for c in refused_here)))
         if abs(diff) == rules.last_trick_bonus:
