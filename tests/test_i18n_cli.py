@@ -31,10 +31,10 @@ def header_words(text: str) -> set[str]:
 
 def test_the_import_summary_in_spanish(imported: tuple[Path, str]) -> None:
     db, said = imported
-    assert "registros leídos: 6; añadidos: 6; ya en el archivo: 0; con errores: 0;" in said and "registros/s" in said
+    assert "6 registros leídos. Añadidos: 6; ya en el archivo: 0; con errores: 0;" in said and "registros/s" in said
     assert "records" not in said and "added" not in said
     again = tute("import", str(SAMPLES[1]), "--db", str(db), "--jobs", "1")
-    assert "1 records read, 0 added, 1 already in the archive, 0 invalid;" in again.stderr
+    assert "1 record read, 0 added, 1 already in the archive, 0 invalid;" in again.stderr
 
 
 def test_search_and_stats_tables_in_spanish(imported: tuple[Path, str]) -> None:

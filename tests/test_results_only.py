@@ -182,7 +182,7 @@ def test_the_summary_counts_them_apart_from_valid_play() -> None:
         summary.add(report.to_dict())
     assert (summary.valid, summary.result_only, summary.invalid) == (0, 3, 1)
     with speaking("es"):
-        assert str(summary).endswith("; 3 sin jugadas")
+        assert str(summary).endswith("; sin jugadas: 3")
 
 
 # -- The archive and the pages --------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ TUTE = Path(sys.executable).with_name("tute")
 
 runner = CliRunner()
 
-SUMMARY = re.compile(r"(\d+) records: (\d+) valid, (\d+) invalid, (\d+) score mismatches, (\d+) result mismatches, "
+SUMMARY = re.compile(r"(\d+) records?: (\d+) valid, (\d+) invalid, (\d+) score mismatches, (\d+) result mismatches, "
                      r"(\d+) with parse errors; (\d+\.\d\d) s")
 
 

@@ -315,11 +315,10 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
     sheet, over, rules = verdict.sheet, verdict.over, header.rules
     assert sheet is not None  # the deal was replayed to its end or to the record's: the sheet is counted
     if not over and record.termination != UNFINISHED:
-        report.findings.append(Finding(
-            "error", "incomplete", ngettext("the record ends ({marker}) before the deal is over: {n} card was never played",
-                                            "the record ends ({marker}) before the deal is over: {n} cards were never played",
-                                            verdict.cards_left, marker=record.termination),
-            line=_termination_line(record)))
+        words = ngettext("the record ends ({marker}) before the deal is over: {n} card was never played",
+                         "the record ends ({marker}) before the deal is over: {n} cards were never played",
+                         verdict.cards_left, marker=record.termination)
+        report.findings.append(Finding("error", "incomplete", words, line=_termination_line(record)))
     if over and record.termination == UNFINISHED:
         report.findings.append(Finding("warning", "unfinished_marker", _("the record ends with * but the deal is over"),
                                        line=_termination_line(record)))
@@ -392,10 +391,10 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
         reasons = []
         refused_here = [c for c in refused if c.side == side]
         if refused_here and sum(c.points for c in refused_here) == diff:
+            named = ", ".join(_("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit],
+                                rule=c.reason) for c in refused_here)
             reasons.append(ngettext("the difference is the refused cante {cantes}",
-                                    "the difference is the refused cantes {cantes}", len(refused_here), cantes=", ".join(
-                _("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit], rule=c.reason)
-                for c in refused_here)))
+                                    "the difference is the refused cantes {cantes}", len(refused_here), cantes=named))
         if abs(diff) == rules.last_trick_bonus:
             has_it = sheet.last_trick_side == side
             reasons.append(_("the last ten may have been counted twice") if diff > 0 and has_it
