@@ -1,14 +1,23 @@
-"""The command-line framework's own words in Spanish (cli/usage.py): typer's usage errors, the hint to ask for
-help and the errors of a missing file, said by the installed ``tute`` run as a user would, leave no English."""
+"""The frameworks' own words in Spanish: typer's usage errors, the hint to ask for help and the errors of a
+missing file, said by the installed ``tute`` run as a user would (cli/usage.py); the service's refusals (its
+404s, the router's own, the keys'), a damaged share link, the analysis' commands on the deal page and the link to
+the English API reference (/docs), over HTTP, in both languages."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from test_i18n_messages import tute
+from tutepgn.api.app import Settings, create_app
+from tutepgn.archive import Archive
+from tutepgn.notation.share import deal_link
 
 ENGLISH = ("No such option", "No such command", "Did you mean", "Possible options", "Missing argument",
            "Missing option", "Missing command", "Invalid value", "Try '", "for help", "Usage:", "does not exist",
@@ -49,3 +58,110 @@ def test_a_usage_error_as_json_says_its_detail_in_spanish() -> None:
     problem = json.loads(run.stderr)
     assert run.returncode == 2 and problem["status"] == 2 and problem["title"] == "Error de uso"
     assert problem["detail"].startswith("No existe la opción --bogus")
+
+
+# -- The service: its refusals, the share links, the analysis marks and /docs, in the reader's language ---------
+
+ROOT = Path(__file__).resolve().parent.parent
+ANALYSED = ROOT / "samples" / "torofun-4p-analysed.tpgn"
+KEY = "tk_esframe_test_key"
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+ENGLISH = {"Accept-Language": "en"}
+PAGE = {"Accept": "text/html"}
+SERVICE_ENGLISH = ("no player", "no match", "in the archive", "Not Found", "Method Not Allowed", "not valid",
+                   "the link", "damaged", "copy the whole link", "Error -3", "decompress", "give d=", "nothing here")
+"""The English of the service's refusals, none of which a Spanish answer may hold."""
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The service over an archive holding the analysed sample (its comments carry [%dd] [%best] [%win])."""
+    db = tmp_path_factory.mktemp("esframe") / "a.duckdb"
+    archive = Archive(db)
+    summary = archive.import_sources([ANALYSED, ROOT / "samples" / "ludoteka-match.tpgn"])
+    archive.close()
+    assert summary.added == 6, summary
+    with TestClient(create_app(Settings(db=db, api_keys=frozenset({KEY})))) as served:
+        yield served
+
+
+def visible_text(html: str) -> str:
+    """What a reader sees of a page as served: its text and its attributes, without its scripts and the data
+    the scripts read (data-frames: the record's comments, said in words by replay.js)."""
+    html = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    return re.sub(r"""\sdata-[\w-]+=("[^"]*"|'[^']*')""", "", html)
+
+
+@pytest.mark.parametrize(("path", "spanish", "english"), [
+    ("/players/Nadie", "no hay ningún jugador 'Nadie' en el archivo", "no player 'Nadie' in the archive"),
+    ("/api/v1/players/Nadie", "no hay ningún jugador 'Nadie' en el archivo", "no player 'Nadie' in the archive"),
+    ("/matches/Ninguna", "no hay ninguna partida 'Ninguna' en el archivo", "no match 'Ninguna' in the archive"),
+    ("/api/v1/players/Nadie/rating", "Nadie' no tiene ninguna partida puntuada", "no rated match of 'Nadie'"),
+    ("/nowhere", "aquí no hay nada", "nothing here: no page and no API endpoint has this address"),
+    ("/api/v1/nowhere", "aquí no hay nada", "nothing here: no page and no API endpoint has this address"),
+    ("/view", "da d= (el enlace de un juego)", "give d= (a deal's link)"),
+    ("/view?d=____", "el enlace está dañado", "the link is damaged: part of it was changed or lost"),
+    ("/view?d=not*base64", "el enlace está dañado", "the link is damaged: it holds characters"),
+])
+def test_a_refusal_is_said_in_the_readers_language(client: TestClient, path: str, spanish: str,
+                                                   english: str) -> None:
+    for accept in ({}, PAGE):
+        es = client.get(path, headers={**SPANISH, **accept})
+        en = client.get(path, headers={**ENGLISH, **accept})
+        assert es.status_code == en.status_code and es.status_code in (404, 422), es.text
+        detail = es.json()["detail"] if not accept else visible_text(es.text)
+        assert spanish in html.unescape(detail), detail
+        assert not [word for word in SERVICE_ENGLISH if word in html.unescape(detail)], detail
+        assert english in html.unescape(en.json()["detail"] if not accept else en.text)
+
+
+def test_a_truncated_link_never_shows_zlibs_words(client: TestClient) -> None:
+    token = deal_link(ANALYSED.read_text(encoding="utf-8")).split("?d=")[1]
+    for cut in (token[:40], token[:-12], token[:17] + "A" * 30 + token[47:]):
+        es = client.get("/view", params={"d": cut}, headers=SPANISH)
+        en = client.get("/view", params={"d": cut}, headers=ENGLISH)
+        assert es.status_code == en.status_code == 422, es.text
+        assert "enlace" in es.json()["detail"] and re.search(r"cut short|damaged", en.json()["detail"])
+        assert not [word for word in SERVICE_ENGLISH if word in es.json()["detail"]], es.json()["detail"]
+        assert not re.search(r"Error -?\d|decompress|zlib|invalid", es.json()["detail"] + en.json()["detail"])
+
+
+def test_a_write_keys_refusal_in_the_readers_language(client: TestClient) -> None:
+    for headers, status, spanish, english in (({}, 401, "clave", "needs an API key"),
+                                              ({"X-API-Key": "tk_not_a_key_at_all"}, 403, "esa clave de API no es "
+                                               "válida", "that API key is not valid")):
+        es = client.post("/api/v1/import", content="", headers={**headers, **SPANISH})
+        en = client.post("/api/v1/import", content="", headers={**headers, **ENGLISH})
+        assert es.status_code == en.status_code == status
+        assert spanish in es.json()["detail"] and english in en.json()["detail"]
+
+
+def test_a_method_an_address_does_not_take_is_said_in_words(client: TestClient) -> None:
+    es = client.delete("/api/v1/deals", headers=SPANISH)
+    assert es.status_code == 405 and es.json()["detail"] == "esta dirección no acepta ese método (mira la cabecera Allow)"
+    assert client.delete("/api/v1/deals", headers=ENGLISH).json()["detail"].startswith("this address does not take")
+
+
+def test_the_deal_page_shows_no_command_of_the_analysis(client: TestClient) -> None:
+    [row] = client.get("/api/v1/deals", params={"event": "Simulated deals"}).json()["items"]
+    for headers in (SPANISH, ENGLISH):
+        page = client.get(f"/deals/{row['id']}", headers={**headers, **PAGE})
+        assert page.status_code == 200
+        seen = visible_text(page.text)
+        assert "[%" not in seen and "%dd" not in seen and "%win" not in seen
+        frames = json.loads(html.unescape(re.search(r"data-frames='([^']*)'", page.text)[1]))
+        commands = {name for f in frames for c in f["comments"] for name in re.findall(r"\[%(\w+)", c)}
+        assert commands == {"dd", "best", "win"}  # the sample's; replay.js says each in words:
+        replay = (ROOT / "api" / "static" / "replay.js").read_text(encoding="utf-8")
+        assert all(f'name === "{name}"' in replay for name in commands)
+    script = client.get("/i18n/es.js").text
+    spanish = json.loads(re.search(r"TUTE_MESSAGES = (.*);\n", script)[1])  # what the pages' t() says
+    assert "a cartas vistas" in spanish["with every hand visible (a cartas vistas): {points} points"]
+    assert spanish["dubious"] != "dubious" and spanish["see its page"] == "ver su página"
+
+
+def test_the_link_to_the_api_reference_says_it_is_in_english(client: TestClient) -> None:
+    es = visible_text(client.get("/", headers={**SPANISH, **PAGE}).text)
+    en = visible_text(client.get("/", headers={**ENGLISH, **PAGE}).text)
+    assert re.search(r'<a href="/docs" hreflang="en"[^>]*>API <small>\(técnica, en inglés\)</small></a>', es), es
+    assert re.search(r'<a href="/docs" hreflang="en"[^>]*>API</a>', en)
