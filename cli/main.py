@@ -328,6 +328,8 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
             raise fail(exc) from None
         except TyperException as exc:
             raise said(exc) from None
+        except (KeyboardInterrupt, EOFError):  # what typer would say "Aborted!" of, in English
+            raise usage.aborted() from None
 
 
 def said(exc: TyperException) -> Any:

@@ -70,6 +70,8 @@ TRY = N_("Try '{command} {option}' for help.")
 """The hint under the usage line."""
 ERROR = N_("Error: {message}")
 """The line of the error itself."""
+ABORTED = N_("Aborted!")
+"""What typer says when Ctrl-C (or the end of the input at a prompt) stops a command."""
 
 
 @cache
@@ -112,6 +114,14 @@ def show(exc: TyperException) -> typer.Exit:
         typer.echo(f"{ctx.get_usage()}\n{hint}", err=True)
     typer.echo(_(ERROR, message=spoken(exc.format_message())), err=True)
     return typer.Exit(exc.exit_code)
+
+
+def aborted() -> typer.Exit:
+    """Say that the command was stopped (Ctrl-C, or no more input at a prompt), as typer does in English, and give
+    the exit to raise (status 1, as typer's)."""
+    typer.echo("", err=True)
+    typer.echo(_(ABORTED), err=True)
+    return typer.Exit(1)
 
 
 def reason(exc: OSError) -> str:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import html
 import json
 import re
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,6 +61,15 @@ def test_a_usage_error_as_json_says_its_detail_in_spanish() -> None:
     problem = json.loads(run.stderr)
     assert run.returncode == 2 and problem["status"] == 2 and problem["title"] == "Error de uso"
     assert problem["detail"].startswith("No existe la opción --bogus")
+
+
+def test_ctrl_c_is_said_in_spanish() -> None:
+    command = [str(Path(sys.executable).parent / "tute"), "--lang", "es", "simulate", "--deals", "100000000"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as run:
+        assert run.stdout is not None and run.stdout.readline()  # under way: its first record is out
+        run.send_signal(signal.SIGINT)
+        _out, said = run.communicate(timeout=120)
+    assert run.returncode == 1 and said == "\nInterrumpido.\n", said
 
 
 # -- The service: its refusals, the share links, the analysis marks and /docs, in the reader's language ---------
