@@ -127,6 +127,13 @@ def test_a_refusal_is_said_in_the_readers_language(client: TestClient, path: str
         assert english in html.unescape(en.json()["detail"] if not accept else en.text)
 
 
+def test_a_page_not_found_names_no_parameter_of_the_code(client: TestClient) -> None:
+    for path in ("/events/Ninguno", "/deals/abc"):
+        page = client.get(path, headers={**SPANISH, **PAGE})
+        assert page.status_code in (404, 422) and "path." not in visible_text(page.text)
+        assert client.get("/api/v1" + path).json()["errors"][0]["text"].startswith("path.")  # the API's names it
+
+
 def test_a_truncated_link_never_shows_zlibs_words(client: TestClient) -> None:
     token = deal_link(ANALYSED.read_text(encoding="utf-8")).split("?d=")[1]
     for cut in (token[:40], token[:-12], token[:17] + "A" * 30 + token[47:]):
