@@ -30,48 +30,34 @@ TEMPLATES = (
     N_("Missing argument {name}."),
     N_("Missing option {name}. {message}"),
     N_("Missing option {name}."),
-    N_("Missing parameter: {name}"),
     N_("Invalid value for {name}: {message}"),
-    N_("Invalid value: {message}"),
     N_("Got unexpected extra argument(s) ({arguments})"),
     N_("Option {name} does not take a value."),
     N_("Option {name} requires an argument."),
     N_("Option {name} requires {count} arguments."),
-    N_("Argument {name} takes {count} values."),
-    N_("Value must be an iterable."),
-    N_("Value {value} is not a valid {kind}."),
-    N_("File {path} does not exist."),
-    N_("Directory {path} does not exist."),
-    N_("Path {path} does not exist."),
-    N_("File {path} is a file."),
-    N_("Directory {path} is a file."),
-    N_("Path {path} is a file."),
-    N_("File {path} is a directory."),
-    N_("Directory {path} is a directory."),
-    N_("Path {path} is a directory."),
-    N_("File {path} is not readable."),
-    N_("Directory {path} is not readable."),
-    N_("Path {path} is not readable."),
-    N_("File {path} is not writable."),
-    N_("Directory {path} is not writable."),
-    N_("Path {path} is not writable."),
-    N_("Could not open file {path}: {message}"),
     N_("Value error, {message}"),
     N_("{value} is not one of {choices}."),
-    N_("{path}: {message}"),
     *PYDANTIC_MESSAGES.values(),
 )
-"""Every message typer words itself (``typer/_click``, ``typer/core.py``, its path checks), in its words, the most
-particular first: the first template an error's whole text matches says it (a nested ``{message}`` spoken too)."""
+"""Every message typer words itself (``typer/_click``, ``typer/core.py``) that the options of ``tute`` can meet, in
+its words: of the templates an error's whole text matches, the most particular (the most words of its own, not
+placeholders) says it, a nested ``{message}`` spoken too."""
 REASONS = (N_("No such file or directory"), N_("Permission denied"), N_("Is a directory"), N_("Not a directory"),
-           N_("File exists"), N_("No space left on device"), N_("unknown error"))
-"""The system's reasons (``strerror``) typer quotes after a file it could not open."""
+           N_("File exists"), N_("No space left on device"))
+"""The system's reasons (``strerror``) for a file it would not open or write, as the commands quote them."""
 TRY = N_("Try '{command} {option}' for help.")
 """The hint under the usage line."""
 ERROR = N_("Error: {message}")
 """The line of the error itself."""
 ABORTED = N_("Aborted!")
 """What typer says when Ctrl-C (or the end of the input at a prompt) stops a command."""
+
+
+@cache
+def particular_first() -> list[str]:
+    """:data:`TEMPLATES`, those with more words of their own first: "greater than or equal to {ge}" is tried
+    before "greater than {gt}", which its text matches too."""
+    return sorted(TEMPLATES, key=lambda t: -sum(len(literal) for literal, *_rest in string.Formatter().parse(t)))
 
 
 @cache
@@ -92,7 +78,7 @@ def spoken(text: str) -> str:
         return text
     if text in REASONS:
         return _(text)
-    for template in TEMPLATES:
+    for template in particular_first():
         found = pattern(template).match(text)
         if found:
             values = found.groupdict()

@@ -25,7 +25,8 @@ from tutepgn.notation.share import deal_link
 ENGLISH = ("No such option", "No such command", "Did you mean", "Possible options", "Missing argument",
            "Missing option", "Missing command", "Invalid value", "Try '", "for help", "Usage:", "does not exist",
            "unexpected extra", "is not one of", "No such file", "no such file", "not a file of records",
-           "cannot read", "[OPTIONS]", "Value error")
+           "cannot read", "[OPTIONS]", "Value error", "Input should", "greater than", "or equal", "requires",
+           "does not take")
 """Words of typer's (click's) messages and of a system's reasons, none of which a Spanish error may hold."""
 
 
@@ -36,6 +37,10 @@ ENGLISH = ("No such option", "No such command", "Did you mean", "Possible option
     (["validate"], ["Uso: tute validate [OPCIONES]", "Falta el argumento"]),
     (["rules", "--format", "xml"], ["Valor no válido en '--format'", "'xml' no es ninguno de estos"]),
     (["convert", "a", "b", "c"], ["Sobra lo que sigue en la línea de órdenes: b c"]),
+    (["validate", "x.tpgn", "--jobs"], ["La opción '--jobs' necesita un valor."]),
+    (["validate", "--json=yes", "x.tpgn"], ["La opción '--json' no lleva valor."]),
+    (["import", "x.tpgn", "--to", "parquet"], ["La opción '--to' necesita 2 valores."]),
+    (["import", "x.tpgn", "--batch-size", "0"], ["Valor no válido en '--batch-size': Debe ser mayor o igual que 1"]),
     (["validate", "{missing}"], ["no existe ese archivo ni esa carpeta"]),
     (["replay", "{missing}"], ["no se puede leer", "no existe ese archivo ni esa carpeta"]),
     (["validate", "/dev/null"], ["es un dispositivo de caracteres, no un archivo de registros"]),
