@@ -94,10 +94,10 @@ def show(exc: TyperException) -> typer.Exit:
     to ask for help, and the error."""
     ctx = getattr(exc, "ctx", None)
     if ctx is not None:
-        hint = ""
+        typer.echo(ctx.get_usage(), err=True)
         if ctx.command.get_help_option(ctx) is not None:
-            hint = _(TRY, command=ctx.command_path, option=ctx.help_option_names[0]) + "\n"
-        typer.echo(f"{ctx.get_usage()}\n{hint}", err=True)
+            typer.echo(_(TRY, command=ctx.command_path, option=ctx.help_option_names[0]), err=True)
+        typer.echo(err=True)
     typer.echo(_(ERROR, message=spoken(exc.format_message())), err=True)
     return typer.Exit(exc.exit_code)
 
