@@ -33,3 +33,14 @@ def no_process_outlives_its_file() -> Iterator[None]:
     yield
     for child in multiprocessing.active_children():
         child.terminate()
+
+
+@pytest.fixture(autouse=True)
+def consoles_measured_per_test() -> Iterator[None]:
+    """The CLI's consoles are made once per process and take their width from ``COLUMNS`` then (a command runs once
+    per process); a test that invokes the CLI in this process with its own ``COLUMNS`` gets consoles made for it,
+    whichever test ran before."""
+    from tutepgn.cli.output import console
+
+    console.cache_clear()
+    yield
