@@ -1,6 +1,6 @@
 """What a Spanish page must not hold (issue 35), for tests/test_browser_spanish.py: the English words of the
-program's own messages and of its frameworks', a program's command text (``[%dd 71]``), and the seats' and suits'
-letters, in the text a person reads.
+program's own messages and of its frameworks', a program's command text (``[%dd 71]``), the seats' and suits'
+letters (and card codes, 12C), and the notation's dates (2025.03.15), in the text a person reads.
 
 The English words are read from the catalogue, so that the list grows with the messages: a word of an English
 message (a msgid) that no Spanish translation uses is English only.  The translations keep some English words on
@@ -59,6 +59,9 @@ RUN = re.compile(r"\S+")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 PUNCTUATION = ".,;:!?()[]{}\"'«»“”*¿¡…·|"
 COMMANDS = "[%"
+DATE = re.compile(r"\b\d{4}\.\d{2}\.\d{2}\b")
+"""A date as the notation writes it (2025.03.15): in running text a date is written "15 de marzo de 2025" or
+15/03/2025."""
 
 
 def words(text: str) -> Iterator[tuple[int, str]]:
@@ -121,8 +124,8 @@ def framework() -> set[str]:
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing a Spanish page must not say: what (``english``, ``commands``, ``seat``, ``suit``, ``card``), the
-    text itself, and its context in the page."""
+    """One thing a Spanish page must not say: what (``english``, ``commands``, ``seat``, ``suit``, ``card``,
+    ``date``), the text itself, and its context in the page."""
 
     kind: str
     what: str
@@ -151,6 +154,8 @@ def findings(text: str) -> list[Finding]:
         previous.append(word)
     for match in re.finditer(re.escape(COMMANDS), text):
         found.append(Finding("commands", COMMANDS, context(text, match.start(), 2)))
+    for match in DATE.finditer(text):
+        found.append(Finding("date", match[0], context(text, match.start(), len(match[0]))))
     for at, token in tokens(text):
         kind = ("seat" if token in SEAT_LETTERS else "suit" if token in SUIT_LETTERS else
                 "card" if CARD_CODE.match(token) else None)
