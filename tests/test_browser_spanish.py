@@ -65,9 +65,11 @@ HIDDEN = "code, pre, kbd, samp, svg, .notation, script, style, template, [lang]:
 """Notation and pictures, shown on purpose, and text marked as another language's (a source quoted in French):
 left out of the text checked."""
 TEXT = """(hidden) => {
-  const style = document.createElement("style");
-  style.textContent = hidden + " { display: none !important; }";
-  document.head.appendChild(style);
+  const put = [];
+  for (const el of document.querySelectorAll(hidden)) {  // inline, as the pages' CSP allows no new <style>
+    put.push([el, el.style.getPropertyValue("display"), el.style.getPropertyPriority("display")]);
+    el.style.setProperty("display", "none", "important");
+  }
   const text = [document.body.innerText];
   for (const el of document.querySelectorAll("[placeholder], [title], [aria-label], [alt], input[type=submit]")) {
     if (el.closest(hidden) || !el.checkVisibility()) continue;
@@ -75,7 +77,7 @@ TEXT = """(hidden) => {
       if (el.hasAttribute(a) && (a !== "value" || el.type === "submit")) text.push(el.getAttribute(a));
     }
   }
-  style.remove();
+  for (const [el, value, priority] of put) el.style.setProperty("display", value, priority);
   return text.join("\\n");
 }"""
 SCREENSHOTS = os.environ.get("TUTE_SCREENSHOTS") == "1"
@@ -290,8 +292,7 @@ def _screenshots(page: Page, device: str, name: str) -> None:
     target = IMAGES / f"{shots[device, name]}.png"
     target.parent.mkdir(parents=True, exist_ok=True)
     if name == "deal":
-        page.locator("#analysis").scroll_into_view_if_needed()
-        shot = page.screenshot()  # the board and the analysis beside it, as a reader sees them
+        shot = page.locator("#analysis").screenshot()  # the analysis's box: its marks, chances and graph
     else:
         shot = page.screenshot(scale="css")
     image = Image.open(io.BytesIO(shot)).convert("RGB").quantize(colors=128)
