@@ -190,24 +190,28 @@ MISSING = ("not-found", "no-deal")
 """The pages that are not there on purpose: the error page, in Spanish."""
 
 
+def _path(site: Site, name: str) -> str:
+    """The path of the page ``name`` (the share link's is read from the deal's page)."""
+    event = f"/events/{quote(EVENT, safe='')}"
+    if name.startswith("rules-"):
+        return f"/rules/{name[6:]}"
+    return {"search": "/", "search-results": f"/?player={quote(site.player)}", "deal": f"/deals/{site.deal}",
+            "match": f"/matches/{quote(site.match, safe='')}", "player": f"/players/{quote(site.player)}",
+            "puzzles": f"/players/{quote(site.player)}/puzzles", "stats": "/stats", "ratings": "/ratings",
+            "rules": "/rules", "validate": "/validate", "validate-findings": "/validate", "record": "/record",
+            "recording": f"/record/{site.recording}", "live": f"/live/{site.recording}", "events": "/events",
+            "event": event, "round": f"{event}/rounds/1", "table": f"{event}/rounds/1/tables/1",
+            "standings": f"{event}/standings", "not-found": "/nada-por-aqui", "no-deal": "/deals/999999"}[name]
+
+
 def _open(page: Page, site: Site, name: str) -> int:
     """Go to the page ``name`` and wait until its scripts have drawn it; its HTTP status."""
-    event = f"/events/{quote(EVENT, safe='')}"
-    paths = {"search": "/", "search-results": f"/?player={quote(site.player)}", "deal": f"/deals/{site.deal}",
-             "match": f"/matches/{quote(site.match, safe='')}", "player": f"/players/{quote(site.player)}",
-             "puzzles": f"/players/{quote(site.player)}/puzzles", "stats": "/stats", "ratings": "/ratings",
-             "rules": "/rules", "validate": "/validate", "validate-findings": "/validate", "record": "/record",
-             "recording": f"/record/{site.recording}", "live": f"/live/{site.recording}", "events": "/events",
-             "event": event, "round": f"{event}/rounds/1", "table": f"{event}/rounds/1/tables/1",
-             "standings": f"{event}/standings", "not-found": "/nada-por-aqui", "no-deal": "/deals/999999"}
-    if name.startswith("rules-"):
-        path = f"/rules/{name[6:]}"
-    elif name == "share-link":
+    if name == "share-link":
         page.goto(_lang(page, f"{site.url}/deals/{site.deal}"))
         href = page.locator("#share").get_attribute("href") or ""
         path = href[href.index("/view"):]
     else:
-        path = paths[name]
+        path = _path(site, name)
     response = page.goto(_lang(page, site.url + path))
     if name == "deal":
         expect(page.locator("#replay")).to_have_attribute("data-analysis", "ready", timeout=60_000)
@@ -298,3 +302,17 @@ def _screenshots(page: Page, device: str, name: str) -> None:
     image = Image.open(io.BytesIO(shot)).convert("RGB").quantize(colors=128)
     image.save(target, optimize=True)
     assert target.stat().st_size < MAX_IMAGE, (target, target.stat().st_size)
+
+
+NOT_WALKED = {"/docs": "the API's reference, for programmers: technical and in English (docs/service.md)"}
+"""The menu's links the walk leaves out, each with its reason."""
+
+
+def test_the_walk_covers_every_link_of_the_menu(browser: Browser, site: Site) -> None:
+    """A page added to the menu is walked too (or said here why not)."""
+    walked = {_path(site, name) for name in pages() if name != "share-link"}
+    page = browser.new_page()
+    page.goto(f"{site.url}/?lang=es")
+    menu = {a.get_attribute("href") or "" for a in page.locator("header nav:not(.languages) a").all()}
+    page.close()
+    assert len(menu) >= 7 and menu - walked - set(NOT_WALKED) == set(), menu - walked
