@@ -14,7 +14,7 @@ from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag,
                                 format_option, out)
 from tutepgn.cli.rules import ruleset as ruleset_of
 from tutepgn.errors import NotationError
-from tutepgn.i18n import N_, gettext as _
+from tutepgn.i18n import N_, gettext as _, ngettext
 from tutepgn.notation.inputs import expand
 
 
@@ -104,8 +104,10 @@ def _write_fixed(path: Path, reports: list[dict], in_place: bool) -> None:
     if not fixed:
         err.print(_("{path}: nothing to fix", path=path), soft_wrap=True)
         return
-    message = (_("{path}: corrected Score/Result in {n} record(s), written to {target} (original kept as {backup})",
-                 path=path, n=fixed, target=target, backup=backup) if backup else
-               _("{path}: corrected Score/Result in {n} record(s), written to {target}", path=path, n=fixed,
-                 target=target))
+    message = (ngettext("{path}: corrected Score/Result in {n} record, written to {target} (original kept as {backup})",
+                        "{path}: corrected Score/Result in {n} records, written to {target} (original kept as {backup})",
+                        fixed, path=path, target=target, backup=backup) if backup else
+               ngettext("{path}: corrected Score/Result in {n} record, written to {target}",
+                        "{path}: corrected Score/Result in {n} records, written to {target}", fixed, path=path,
+                        target=target))
     err.print(message, soft_wrap=True)

@@ -40,8 +40,8 @@ PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scal
 WORDS = {"en": {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "y": "chance of winning the deal",
                 "x": "trick", "points": "Points with cantes", "see": "See the best line", "back": "Back to the game",
                 "exact": "exact"},
-         "es": {"??": "error grave", "?": "error", "?!": "imprecisión", "y": "probabilidad de ganar la partida",
-                "x": "baza", "points": "Puntos con cantes", "see": "Ver la mejor línea", "back": "Volver a la partida",
+         "es": {"??": "error grave", "?": "error", "?!": "imprecisión", "y": "probabilidad de ganar el juego",
+                "x": "baza", "points": "Puntos con cantes", "see": "Ver la mejor línea", "back": "Volver al juego",
                 "exact": "exacta"}}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium")
@@ -237,7 +237,7 @@ def test_summary_outcome_par_accuracy_and_match(browser: Browser, site: tuple[st
     page, errors = _open(browser, site, analysis, "es", DESKTOP)
     summary = page.locator("#analysis-summary")
     winner = analysis["sides"][analysis["outcome"]["winner"]]
-    expect(summary).to_contain_text(f"{winner} gana la partida")
+    expect(summary).to_contain_text(f"{winner} gana el juego")
     expect(summary).to_contain_text(f"par {analysis['sides'][0]} {analysis['par'][0]}")
     for seat, accuracy in zip(analysis["seats"], analysis["accuracy"]):
         expect(summary.locator(".acc", has_text=seat)).to_contain_text(f"{round(accuracy)}%")

@@ -107,7 +107,7 @@ def test_a_share_link_opens_in_a_fresh_page_without_the_archive(services: tuple[
     errors = failures(page)
     page.goto(f"{archived}/deals/{deal_id(archived, 'torofun-4p')}")
     share = page.locator("#share")
-    expect(share).to_have_text("Compartir esta partida" if lang == "es" else "Share this deal")
+    expect(share).to_have_text("Compartir este juego" if lang == "es" else "Share this deal")
     href = share.get_attribute("href")
     assert href and href.startswith("/view?d=") and len(href) < 2000
     context.close()
@@ -123,7 +123,7 @@ def test_a_share_link_opens_in_a_fresh_page_without_the_archive(services: tuple[
         expect(page.locator(f'.seat[data-seat="{seat}"]')).to_be_visible()
     page.keyboard.press("End")
     expect(page.locator("#frame-index")).to_have_text(str(count))
-    expect(page.locator("#note")).to_contain_text("Fin de la partida" if lang == "es" else "Deal over")
+    expect(page.locator("#note")).to_contain_text("Fin del juego" if lang == "es" else "Deal over")
     if device == "phone":
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "sideways scroll"
         width = page.locator('.hand[data-seat="S"] svg.card, #trick svg.card').first.bounding_box()

@@ -68,7 +68,7 @@ def test_a_table_phone_enters_its_result(phone: tuple[str, Page]) -> None:
                         ("home_points", "310"), ("away_points", "240")):
         result.locator(f'input[name="{name}"]').fill(value)
     page.get_by_role("button", name="Guardar resultado").tap()
-    saved = "Resultado: encuentros 2-1, partidas 5-3, puntos 310-240"
+    saved = "Resultado: partidas 2-1, juegos 5-3, puntos 310-240"
     expect(page.locator("#saved")).to_have_text(saved)
     expect(page.locator("#event-error")).to_be_hidden()
     expect(page.locator("#record-link")).to_have_attribute(

@@ -31,7 +31,7 @@ BROKEN = """[Event "Broken"]
 1. N 1O 3X
 """
 """A record with two errors: a card of no Spanish pack (3X), and a deal that ends before its end."""
-WORDS = {"es": {"search": "Buscar", "match": "Encuentro", "share": "Compartir", "card": "no es una carta de la baraja"},
+WORDS = {"es": {"search": "Buscar", "match": "Partida", "share": "Compartir", "card": "no es una carta de la baraja"},
          "en": {"search": "Search", "match": "Match", "share": "Share", "card": "is not a card of the Spanish pack"}}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium")

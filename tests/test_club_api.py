@@ -84,7 +84,7 @@ def test_the_match_page_and_the_deciding_deal_show_the_result(client: TestClient
     assert f'id="next-deal" href="/deals/{match["deals"][1]["summary"]["id"]}"' in opening
     assert 'href="/players/Elena%20Prieto"' in opening
     spanish = client.get(f"/deals/{last}?lang=es", headers=PAGE).text
-    assert "Esta partida decide el encuentro: lo gana NS" in spanish
+    assert "Este juego decide la partida: la gana NS" in spanish
 
 
 def test_a_deal_without_a_match_has_no_match_bar(client: TestClient) -> None:

@@ -271,7 +271,7 @@ def test_the_table_result_from_its_recorded_deals(local: TestClient, paired: dic
     page = local.get(f"/events/{quote(EVENT)}/rounds/1/tables/{table['number']}", params={"lang": "es"},
                      headers=PAGE)
     assert page.text.count('href="/deals/') == len(texts) and 'href="/matches/navidad-r1-m2"' in page.text
-    assert "Resultado de las partidas anotadas" in page.text
+    assert "Resultado de los juegos anotados" in page.text
 
 
 IDS = {"/events": ['<form id="new-event"', 'name="name"', 'name="kind"', 'name="rules"', 'name="format"',
@@ -285,8 +285,8 @@ IDS = {"/events": ['<form id="new-event"', 'name="name"', 'name="kind"', 'name="
                                          'href="/record?event=Torneo+de+Navidad&amp;round=1&amp;table=1"'],
        "/events/{e}/standings": ['<table class="results" id="standings"', 'data-entrant="1"', 'id="tie-breaks"',
                                  'standings.pdf"', 'standings.xlsx"', 'standings.csv"', 'id="crosstable"']}
-WORDS = {"es": ["Torneos", "Emparejar la ronda siguiente", "Guardar resultado", "Anotar partida", "Clasificación",
-                "Resultado de las partidas anotadas"],
+WORDS = {"es": ["Torneos", "Emparejar la ronda siguiente", "Guardar resultado", "Anotar juego", "Clasificación",
+                "Resultado de los juegos anotados"],
          "en": ["Events", "Pair the next round", "Save the result", "Record a deal here", "Standings",
                 "Result from the recorded deals"]}
 

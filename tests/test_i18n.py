@@ -23,14 +23,19 @@ def test_every_message_of_the_sources_has_its_spanish_translation() -> None:
     assert catalogue_problems("es") == []
 
 
-# The units of play in Spanish (docs/i18n.md, "The words of the game"): a deal is a partida, a match an
-# encuentro; mano is a hand of cards or, alone, the seat that leads first, never a deal.
+# The units of play in Spanish (docs/i18n.md, "The words of the game"; docs/es/glosario.md): a deal is a juego, a
+# match a partida, encuentro only two sides meeting in an event's round; double dummy is "a cartas vistas"; mano is a
+# hand of cards or, alone, the seat that leads first, never a deal.
 HOLDING = re.compile(r"\b(hands?|held|holdings?|mano)\b", re.IGNORECASE)
 MANO = re.compile(r"\bmanos?\b", re.IGNORECASE)
 A_DEAL = re.compile(r"\b(this|that|each|every|first|last|next|tied|doubled|archived|unfinished|live|one) deal\b"
                     r"|\bdeal (over|is over|ends|\{)", re.IGNORECASE)
 A_MATCH = re.compile(r"\b(the|a|each|its|this|whole) match\b|\bmatch's|\bmatch (points?|standing|target|\{match\})"
                      r"|\b(complete|or) matches\b", re.IGNORECASE)
+A_PAIRING = re.compile(r"\b(encounters?|meets?|met|pairings?)\b", re.IGNORECASE)
+JUEGO = re.compile(r"\bjuegos?\b", re.IGNORECASE)
+PARTIDA = re.compile(r"\bpartidas?\b", re.IGNORECASE)
+ENCUENTRO = re.compile(r"\bencuentros?\b", re.IGNORECASE)
 
 
 def misnamed_units(entries: Iterable[tuple[str, str | tuple[str, ...]]]) -> list[str]:
@@ -40,19 +45,26 @@ def misnamed_units(entries: Iterable[tuple[str, str | tuple[str, ...]]]) -> list
         for text in (spanish,) if isinstance(spanish, str) else spanish:
             if MANO.search(text) and not HOLDING.search(english):
                 wrong.append(f"mano where the English holds no hand: {english!r} -> {text!r}")
-            if A_DEAL.search(english) and "partida" not in text.lower():
-                wrong.append(f"a deal that is no partida: {english!r} -> {text!r}")
-            if A_MATCH.search(english) and "encuentro" not in text.lower():
-                wrong.append(f"a match that is no encuentro: {english!r} -> {text!r}")
+            if A_DEAL.search(english) and not JUEGO.search(text):
+                wrong.append(f"a deal that is no juego: {english!r} -> {text!r}")
+            if A_MATCH.search(english) and not PARTIDA.search(text):
+                wrong.append(f"a match that is no partida: {english!r} -> {text!r}")
+            if ENCUENTRO.search(text) and not A_PAIRING.search(english):
+                wrong.append(f"encuentro where no event's sides meet: {english!r} -> {text!r}")
+            if "doble muerto" in text.lower():
+                wrong.append(f"doble muerto, not a cartas vistas: {english!r} -> {text!r}")
     return wrong
 
 
-def test_a_deal_is_a_partida_a_match_an_encuentro_and_mano_never_a_deal() -> None:
-    wrong = misnamed_units([("the deal is over", "la mano ha terminado"), ("Share this deal", "Compartir este reparto"),
-                            ("and the match", "y la partida"), ("cards missing from the hands: {cards}",
-                                                                "faltan cartas en las manos: {cards}")])
-    assert [w.split(":")[0] for w in wrong] == ["mano where the English holds no hand", "a deal that is no partida",
-                                                "a deal that is no partida", "a match that is no encuentro"]
+def test_a_deal_is_a_juego_a_match_a_partida_and_encuentro_only_an_events_pairing() -> None:
+    wrong = misnamed_units([("the deal is over", "la mano ha terminado"), ("Share this deal", "Compartir esta partida"),
+                            ("and the match", "y el encuentro"), ("cards missing from the hands: {cards}",
+                                                                "faltan cartas en las manos: {cards}"),
+                            ("the matches won in the encounters", "las partidas ganadas en los encuentros"),
+                            ("double dummy", "a doble muerto"), ("next deal", "siguiente juego")])
+    assert [w.split(":")[0] for w in wrong] == [
+        "mano where the English holds no hand", "a deal that is no juego", "a deal that is no juego",
+        "a match that is no partida", "encuentro where no event's sides meet", "doble muerto, not a cartas vistas"]
     assert misnamed_units(i18n.catalogue("es").items()) == []
 
 
@@ -73,7 +85,7 @@ def test_messages_are_looked_up_in_the_language_spoken() -> None:
     with i18n.speaking("es_ES.UTF-8"):
         assert i18n.language() == "es" and i18n.gettext("Search") == "Buscar"
         assert i18n.gettext("not in the catalogue {x}", x=1) == "not in the catalogue 1"
-        assert i18n.ngettext("{n} deal", "{n} deals", 2) == "2 partidas"
+        assert i18n.ngettext("{n} deal", "{n} deals", 2) == "2 juegos"
         assert i18n.ngettext("{n} thing not in it", "{n} things not in it", 2) == "2 things not in it"  # English
     assert i18n.language() == "en"
     with pytest.raises(SettingError, match="the languages are es, en"):

@@ -31,10 +31,10 @@ def header_words(text: str) -> set[str]:
 
 def test_the_import_summary_in_spanish(imported: tuple[Path, str]) -> None:
     db, said = imported
-    assert "6 registros leídos, 6 añadidos, 0 ya en el archivo, 0 con errores;" in said and "registros/s" in said
+    assert "6 registros leídos. Añadidos: 6; ya en el archivo: 0; con errores: 0;" in said and "registros/s" in said
     assert "records" not in said and "added" not in said
     again = tute("import", str(SAMPLES[1]), "--db", str(db), "--jobs", "1")
-    assert "1 records read, 0 added, 1 already in the archive, 0 invalid;" in again.stderr
+    assert "1 record read, 0 added, 1 already in the archive, 0 invalid;" in again.stderr
 
 
 def test_search_and_stats_tables_in_spanish(imported: tuple[Path, str]) -> None:
@@ -44,15 +44,15 @@ def test_search_and_stats_tables_in_spanish(imported: tuple[Path, str]) -> None:
     assert {"fecha", "evento", "reglas", "jugadores", "triunfo", "tanteo", "resultado", "sin", "errores"} \
         <= header_words(found.stdout)
     assert not {"date", "event", "players", "trump", "score", "valid"} & header_words(found.stdout)
-    assert "6 partidas, se muestran 1-6" in found.stdout and "showing" not in found.stdout
+    assert "6 juegos, se muestran 1-6" in found.stdout and "showing" not in found.stdout
     none = tute("--lang", "es", "search", "--db", str(db), "--player", "Nadie")
-    assert "ninguna partida cumple --player Nadie (de 6 partidas)" in none.stderr
+    assert "ningún juego cumple --player Nadie (juegos: 6)" in none.stderr
     stats = tute("--lang", "es", "stats", "--db", str(db))
     assert stats.returncode == 0, stats.stderr
-    for words in ("6 partidas, 6 terminadas, 0 con errores", "Jugadores", "Reglamentos", "Palos de triunfo",
+    for words in ("juegos: 6; terminados: 6; con errores: 0", "Jugadores", "Reglamentos", "Palos de triunfo",
                   "Las cuarenta: el bando que recibió el rey y el caballo del triunfo ganó", "Mano: el bando de la mano"):
         assert words in stats.stdout, words
-    assert {"jugador", "partidas", "ganadas", "media", "reglamento"} <= header_words(stats.stdout)
+    assert {"jugador", "juegos", "ganados", "media", "reglamento"} <= header_words(stats.stdout)
     assert not {"player", "deals", "wins", "average", "ruleset", "won"} & header_words(stats.stdout)
 
 
@@ -75,9 +75,9 @@ def test_record_prompts_and_stop_in_spanish(tmp_path: Path) -> None:
     run = tute("--lang", "es", "record", "--rules", "playcard-2p", "--single", "-o", str(tmp_path / "r.tpgn"),
                stdin="Liga\nAna\nBea\n")
     assert run.returncode == 0, run.stderr
-    for words in ("Evento: ", "Jugador en N (North): ", "Anotando una partida de playcard-2p", "manos desconocidas",
-                  "Introduce las cartas según se juegan", "Partida 1, da N. La muestra: ",
-                  "Detenido antes de la siguiente partida: no se ha escrito nada."):
+    for words in ("Evento: ", "Jugador en N (North): ", "Anotando un juego de playcard-2p", "manos desconocidas",
+                  "Introduce las cartas según se juegan", "Juego 1, da N. La muestra: ",
+                  "Detenido antes del siguiente juego: no se ha escrito nada."):
         assert words in run.stdout, words
     assert not any(words in run.stdout for words in ("Event:", "Recording", "hands unknown", "turned card", "Stopped"))
 
@@ -86,7 +86,7 @@ def test_errors_say_their_label_and_title_in_spanish(imported: tuple[Path, str])
     db, _said = imported
     missing = tute("--lang", "es", "show", "99999", "--db", str(db))
     assert missing.returncode == 2
-    assert missing.stderr.startswith("error: no hay ninguna partida 99999 en ") and "no deal" not in missing.stderr
+    assert missing.stderr.startswith("error: no hay ningún juego 99999 en ") and "no deal" not in missing.stderr
     syntax = tute("--lang", "es", "validate", "--strict", "-", stdin='[Rules "playcard-2p"]\n1. N 13O 2O\n*\n')
     assert syntax.returncode == 2 and syntax.stderr.startswith("error de sintaxis: ")
     problems = {lang: json.loads(tute(*lang, "search", "--db", str(db), "--sort", "nada", "--json").stderr)

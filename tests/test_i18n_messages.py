@@ -166,7 +166,7 @@ def test_validate_prints_a_finding_in_spanish_and_in_english(tmp_path: Path) -> 
     spanish_duty = next(line for line in spanish.stdout.splitlines() if code.split(" ")[0] in line)
     assert "error baza" in spanish_duty and "lo incumple (puede jugar" in spanish_duty
     assert any(word in spanish_duty for word in ("debe asistir", "debe montar", "debe fallar", "debe echar"))
-    assert "registros: 0 válidos, 1 no válidos" in spanish.stderr and "records: 0 valid, 1 invalid" in english.stderr
+    assert "1 registro. Válidos: 0; no válidos: 1" in spanish.stderr and "1 record: 0 valid, 1 invalid" in english.stderr
 
 
 def test_a_syntax_error_is_located_in_spanish(tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_rules_explained_in_spanish() -> None:
     spanish = tute("--lang", "es", "rules", "torofun-4p")
     assert spanish.returncode == 0
     for words in ("Reglamento torofun-4p", "significado", "Número de", "Quien no tiene del palo que salió",
-                  "Decisiones que toma el motor", "Una partida empatada es para el bando"):
+                  "Decisiones que toma el motor", "Un juego empatado es para el bando"):
         assert words in spanish.stdout, words
     assert "4 manlalaro" in spanish.stdout  # the quoted source sentence stays in its own language
     english = tute("rules", "torofun-4p")

@@ -61,7 +61,7 @@ def test_problems_speak_the_readers_language_and_keep_their_shape(tmp_path: Path
     assert english.headers["content-type"] == spanish.headers["content-type"] == "application/problem+json"
     assert english.json()["title"] == "Not found" and english.json()["detail"] == "no deal 12345 in the archive"
     assert spanish.json() == {**english.json(), "title": "No encontrado",
-                              "detail": "no hay ninguna partida 12345 en el archivo"}
+                              "detail": "no hay ningún juego 12345 en el archivo"}
     # Work done on the posted-records threads speaks the request's language too.
     two = '[Event "a"]\n[Rules "torofun-4p"]\n\n*\n\n[Event "b"]\n[Rules "torofun-4p"]\n\n*\n'
     refused = client.post("/api/v1/analyse", content=two, headers={**SPANISH, "Content-Type": "text/plain"})
@@ -69,10 +69,10 @@ def test_problems_speak_the_readers_language_and_keep_their_shape(tmp_path: Path
     assert refused.json()["detail"] == "envía un registro para analizar, no 2"
     # A browser asking for a page gets the problem as a page in its language.
     page = client.get("/deals/12345", headers={**SPANISH, "Accept": "text/html"})
-    assert page.status_code == 404 and "404 · No encontrado" in page.text and "Buscar partidas</a>" in page.text
+    assert page.status_code == 404 and "404 · No encontrado" in page.text and "Buscar juegos</a>" in page.text
     # The search page's count and its filters' descriptions.
     search = client.get("/?player=Nadie", headers={**SPANISH, "Accept": "text/html"})
-    assert '<span data-total="0">0</span> partidas' in search.text and "Ninguna partida cumple estos filtros" in search.text
+    assert '<span data-total="0">0</span> juegos' in search.text and "Ningún juego cumple estos filtros" in search.text
     assert 'title="El nombre de un jugador, en cualquier puesto (o en `seat`)."' in search.text
     more = client.get("/?site=Casino", headers={**SPANISH, "Accept": "text/html"}).text  # a filter of "more"
     assert "<details open>" in more and "<summary>Más filtros</summary>" in more
@@ -102,8 +102,8 @@ def test_a_spanish_browser_reads_the_search_page_in_spanish_until_it_switches(ba
     page = context.new_page()
     page.goto(base_url + "/")
     expect(page.locator("html")).to_have_attribute("lang", "es")
-    expect(page.locator("h1")).to_have_text("Buscar partidas")
-    expect(page.locator("#total")).to_contain_text("partidas")
+    expect(page.locator("h1")).to_have_text("Buscar juegos")
+    expect(page.locator("#total")).to_contain_text("juegos")
     expect(page.locator("summary")).to_have_text("Más filtros")
     expect(page.locator('select[name="valid"] option[value="true"]')).to_have_text("sí")
     expect(page.locator('select[name="sort"] option[value="-date"]')).to_have_text("las más recientes primero")
@@ -114,7 +114,7 @@ def test_a_spanish_browser_reads_the_search_page_in_spanish_until_it_switches(ba
     page.goto(base_url + "/?valid=true")  # the cookie remembers the switch over the browser's language
     expect(page.locator("h1")).to_have_text("Search deals")
     _switch(page, "es")
-    expect(page.locator("h1")).to_have_text("Buscar partidas")
+    expect(page.locator("h1")).to_have_text("Buscar juegos")
     expect(page.locator('select[name="valid"]')).to_have_value("true")  # the search is kept
     context.close()
 

@@ -26,7 +26,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 MATCH = "SanJose2025-R3-M2"
 """samples/ludoteka-match.tpgn: five deals, NS reaching the target of 4 on the fifth."""
 DAY = date(2026, 12, 6)
-COLUMNS = ("pareja", "encuentros ganados", "diferencia de puntos", "media")
+COLUMNS = ("pareja", "partidas ganadas", "diferencia de puntos", "media")
 ROWS = [(f"Pareja {n:03d} Núñez", 60 - n, 200 - 7 * n, round(n / 3, 2)) for n in range(60)]
 
 
@@ -43,7 +43,7 @@ def test_a_long_table_runs_over_pages_in_order_with_its_heading_and_page_numbers
     assert texts[0].startswith("Clasificación — Liga de otoño\nRonda 3 · Club San José\n6 de diciembre de 2026")
     for number, text in enumerate(texts, start=1):
         assert f"página {number} de {len(texts)}" in text
-        assert "pareja encuentros ganados diferencia de puntos media" in text  # the heading on every page
+        assert "pareja partidas ganadas diferencia de puntos media" in text  # the heading on every page
     whole_rows = [re.findall(r"^Pareja (\d{3}) Núñez -?\d+ -?\d+ [\d,]+$", text, re.M) for text in texts]
     assert [int(n) for rows in whole_rows for n in rows] == list(range(60))  # each row whole, once, in order
     assert all(rows for rows in whole_rows)
@@ -189,9 +189,9 @@ def test_downloads_answer_as_attachments_of_their_type(client: TestClient, url: 
 
 def test_the_match_score_sheet_holds_each_deal_and_the_running_standing(client: TestClient) -> None:
     [text] = pages(client.get(f"/api/v1/matches/{MATCH}/sheet.pdf", params={"lang": "es"}).content)
-    assert text.startswith(f"Encuentro {MATCH}\nN Elena Prieto · W Gloria Sastre · S Hugo Benavides · E Manuel "
-                           "Ortega — NS gana el encuentro NS 4 · WE")
-    assert "partida fecha quien da triunfo puntos NS puntos WE resultado tantos del encuentro NS tantos del encuentro WE marcador NS " \
+    assert text.startswith(f"Partida {MATCH}\nN Elena Prieto · W Gloria Sastre · S Hugo Benavides · E Manuel "
+                           "Ortega — NS gana la partida NS 4 · WE")
+    assert "juego fecha quien da triunfo puntos NS puntos WE resultado tantos de la partida NS tantos de la partida WE marcador NS " \
            "marcador WE" in " ".join(text.split())  # the headings wrapped word by word: an upright page
     deals = re.findall(r"^(\d) 2025\.03\.15 [NWSE] \w+ (\d+) (\d+) (\w+\+\d) (\d) (\d) (\d) (\d)$", text, re.M)
     assert [(d[0], d[6], d[7]) for d in deals] == [("1", "1", "0"), ("2", "1", "1"), ("3", "1", "2"),
@@ -205,7 +205,7 @@ def test_the_match_score_sheet_holds_each_deal_and_the_running_standing(client: 
 def test_the_statistics_csv_follows_the_page_language_and_the_filters(client: TestClient) -> None:
     spanish = client.get("/api/v1/stats.csv", params={"lang": "es", "rules": "ludoteka-pairs"}).text
     heading, *rows = spanish.lstrip("\ufeff").splitlines()
-    assert heading == "jugador;partidas;partidas ganadas;ganadas (%);puntos, de media;cantes;tutes"
+    assert heading == "jugador;juegos;juegos ganados;ganados (%);puntos, de media;cantes;tutes"
     stats = client.get("/api/v1/stats", params={"rules": "ludoteka-pairs"}).json()
     first = stats["players"][0]
     assert rows[0].split(";")[:4] == [first["player"], str(first["deals"]), str(first["wins"]),

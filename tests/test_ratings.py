@@ -192,7 +192,7 @@ def test_the_ranking_page_in_spanish_and_english(client: TestClient) -> None:
     top = client.get("/api/v1/ratings").json()[0]
     page = client.get("/ratings", headers=PAGE, params={"lang": "es"})
     assert page.status_code == 200 and 'id="ranking"' in page.text
-    assert "Clasificación" in page.text and "encuentros ganados" in page.text
+    assert "Clasificación" in page.text and "partidas ganadas" in page.text
     assert f'href="/players/{quote(top["name"])}"' in page.text
     assert f'{top["rating"]:.1f}' in page.text and "viewport" in page.text
     client.cookies.clear()

@@ -133,7 +133,7 @@ def test_a_result_the_score_does_not_give_is_refused_where_it_stands(lang: str, 
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "the Score NS:300 WE:38 is no deal's count under ludoteka-pairs: the sides' totals add up to 338"),
-    ("es", "la etiqueta Score NS:300 WE:38 no es la cuenta de ninguna partida con ludoteka-pairs: los bandos suman 338"),
+    ("es", "la etiqueta Score NS:300 WE:38 no es la cuenta de ningún juego con ludoteka-pairs: los bandos suman 338"),
 ])
 def test_an_impossible_score_is_refused_at_its_tag(lang: str, words: str) -> None:
     with speaking(lang):
@@ -182,7 +182,7 @@ def test_the_summary_counts_them_apart_from_valid_play() -> None:
         summary.add(report.to_dict())
     assert (summary.valid, summary.result_only, summary.invalid) == (0, 3, 1)
     with speaking("es"):
-        assert str(summary).endswith("; 3 sin jugadas")
+        assert str(summary).endswith("; sin jugadas: 3")
 
 
 # -- The archive and the pages --------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_analyse_skips_them_and_says_why(archive_file: Path, tmp_path: Path) -> 
     with Archive(copy) as archive, speaking("es"):
         summary = archive.analyse()
         assert (summary.analysed, summary.result_only) == (0, 4)
-        assert "4 partidas sin jugadas omitidas: no tienen jugadas que analizar" in str(summary)
+        assert "juegos sin jugadas omitidos: 4 (no tienen jugadas que analizar)" in str(summary)
 
 
 @pytest.fixture(scope="module")

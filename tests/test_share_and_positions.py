@@ -197,4 +197,4 @@ def test_the_view_page_shows_a_link_or_a_position_with_an_empty_archive(tmp_path
     bad = client.get("/view", params={"p": "torofun-4p N"}, headers={"Accept": "application/json"})
     assert bad.status_code == 422 and "field 2 (dealer)" in bad.json()["detail"]
     spanish = client.get(deal_link(record.tpgn()), headers={"Accept": "text/html", "Accept-Language": "es"})
-    assert "Compartir esta partida" in spanish.text and "Momento" in spanish.text
+    assert "Compartir este juego" in spanish.text and "Momento" in spanish.text

@@ -28,7 +28,7 @@ TUTE = Path(sys.executable).with_name("tute")
 
 runner = CliRunner()
 
-SUMMARY = re.compile(r"(\d+) records: (\d+) valid, (\d+) invalid, (\d+) score mismatches, (\d+) result mismatches, "
+SUMMARY = re.compile(r"(\d+) records?: (\d+) valid, (\d+) invalid, (\d+) score mismatches, (\d+) result mismatches, "
                      r"(\d+) with parse errors; (\d+\.\d\d) s")
 
 
@@ -264,7 +264,7 @@ def test_fix_results_writes_a_fixed_copy(tmp_path: Path) -> None:
     assert result.exit_code == 1  # the input was wrong; the fix is a new file
     assert path.read_text(encoding="utf-8") == original
     fixed = tmp_path / "club.fixed.tpgn"
-    assert "corrected Score/Result in 1 record(s)" in result.stderr and str(fixed) in result.stderr
+    assert "corrected Score/Result in 1 record," in result.stderr and str(fixed) in result.stderr
     text = fixed.read_text(encoding="utf-8")
     assert text.startswith(good + "\n")  # a correct record keeps its exact text, comments and all
     assert text[len(good) + 1:] == one_record("torofun-3p", 12)  # the wrong one: Score and Result recomputed

@@ -77,7 +77,7 @@ REFUSALS = {
     "cante_suit_sung": N_("{suit} was already sung in this deal"),
     "cante_only_if_sung_at_first_win": N_("the side sang no cante right after its first won trick, so it may not sing in this deal"),
     "forfeit_unsung_cantes": N_("the cante in {suit} was lost: the side won a trick while it could sing it and sang no cante"),
-    "cantes_per_trick": N_("at most {limit} cante(s) after one won trick"),
+    "cantes_per_trick": N_("cantes after one won trick: at most {limit}"),
     "forty_first": N_("must sing the 40 ({trump}) before a 20"),
     "tute_rank": N_("a tute is four reyes (12) or four caballos (11)"),
     "tute_by_leader": N_("before the first trick only the leader may announce tute"),

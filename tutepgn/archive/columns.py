@@ -19,7 +19,7 @@ import hashlib
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..limits import INT32_MAX, MAX_DECLARATIONS, MAX_RULE_VALUE, MAX_TRICKS, YEAR_MAX
 
 if TYPE_CHECKING:
@@ -187,7 +187,8 @@ def check_columns(names: tuple[str, ...]) -> None:
     """Refuse names that are not columns of table deals (they are put into SQL text)."""
     bad = [c for c in names if c not in DEAL_COLUMNS]
     if bad:
-        raise ValueError(_("unknown column(s) {columns}", columns=", ".join(bad)))
+        raise ValueError(ngettext("unknown column {columns}", "unknown columns {columns}", len(bad),
+                                  columns=", ".join(bad)))
 
 
 check_columns(CSV_COLUMNS + SUMMARY_COLUMNS)

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ArchiveWriteError
-from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
@@ -59,14 +59,19 @@ class ImportSummary:
     def __str__(self) -> str:
         """The summary in words, in the language spoken."""
         rate = self.records / self.seconds if self.seconds else 0
-        counts = {"records": self.records, "added": self.added, "invalid": self.invalid, "rate": rate,
+        counts = {"added": self.added, "invalid": self.invalid, "rate": rate,
                   "already": self.records - self.added - self.skipped_invalid, "skipped": self.skipped_invalid,
                   "seconds": self.seconds}
         if self.skipped_invalid:
-            return _("{records:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} "
-                     "invalid ({skipped:,} skipped); {seconds:.1f} s, {rate:,.0f} records/s", **counts)
-        return _("{records:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} invalid; "
-                 "{seconds:.1f} s, {rate:,.0f} records/s", **counts)
+            return ngettext("{n:,} record read, {added:,} added, {already:,} already in the archive, {invalid:,} "
+                            "invalid ({skipped:,} skipped); {seconds:.1f} s, {rate:,.0f} records/s",
+                            "{n:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} "
+                            "invalid ({skipped:,} skipped); {seconds:.1f} s, {rate:,.0f} records/s",
+                            self.records, **counts)
+        return ngettext("{n:,} record read, {added:,} added, {already:,} already in the archive, {invalid:,} invalid; "
+                        "{seconds:.1f} s, {rate:,.0f} records/s",
+                        "{n:,} records read, {added:,} added, {already:,} already in the archive, {invalid:,} invalid; "
+                        "{seconds:.1f} s, {rate:,.0f} records/s", self.records, **counts)
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON data."""
@@ -181,9 +186,11 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
                 for name, value in own.items():
                     con.execute(f"SET {name} = ?", [value])
     except duckdb.Error as exc:
-        raise ArchiveWriteError(_("the archive could not be written ({reason}); {committed:,} records were committed "
-                                  "before that: import again to finish (stored records are skipped)", reason=exc,
-                                  committed=committed),
+        raise ArchiveWriteError(ngettext("the archive could not be written ({reason}); {n:,} record was committed "
+                                         "before that: import again to finish (stored records are skipped)",
+                                         "the archive could not be written ({reason}); {n:,} records were committed "
+                                         "before that: import again to finish (stored records are skipped)",
+                                         committed, reason=exc),
                                 committed=committed) from exc
     try:  # every record is committed: whatever fails from here on, the import did its work and says so
         con.execute("CHECKPOINT")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from ..cards import CODES, SUIT_LETTERS
 from ..errors import NotationError
 from ..events import Exchange, Play
-from ..i18n import gettext as _
+from ..i18n import gettext as _, ngettext
 from ..notation import UNFINISHED, Record
 from ..rules import SEAT_NAMES, Ruleset
 from ..score import ScoreSheet
@@ -233,10 +233,12 @@ class Summary:
 
     def __str__(self) -> str:
         rate = _(", {rate} records/s", rate=format(self.records / self.seconds, ",.0f")) if self.seconds > 0 else ""
-        return _("{records} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
-                 "mismatches, {parse} with parse errors; {seconds} s{rate}", records=self.records, valid=self.valid,
-                 invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
-                 parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate) + (
+        return ngettext("{n} record: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
+                        "mismatches, {parse} with parse errors; {seconds} s{rate}",
+                        "{n} records: {valid} valid, {invalid} invalid, {score} score mismatches, {result} result "
+                        "mismatches, {parse} with parse errors; {seconds} s{rate}", self.records, valid=self.valid,
+                        invalid=self.invalid, score=self.score_mismatches, result=self.result_mismatches,
+                        parse=self.parse_errors, seconds=format(self.seconds, ".2f"), rate=rate) + (
                      _("; {n} result only", n=self.result_only) if self.result_only else "")
 
 
@@ -258,7 +260,7 @@ def result_sentence(report: ReportModel) -> str:
     if sheet.wins_match:
         words.append(_("and the match"))
     else:
-        words.append(_("for {points} match point(s)", points=sheet.match_points[sheet.winner]))
+        words.append(ngettext("for {n} match point", "for {n} match points", sheet.match_points[sheet.winner]))
     claimed = report.claimed_result
     verdict = "" if claimed is None else (_(" The Result tag agrees.") if report.result_ok
                                           else _(" The Result tag says {result}.", result=claimed))

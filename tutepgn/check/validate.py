@@ -32,7 +32,7 @@ from ..cards import CODES, SUIT_LETTERS, Mask, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
-from ..i18n import gettext as _, language, speaking
+from ..i18n import gettext as _, language, ngettext, speaking
 from ..lazy import lazy_exports
 from ..notation import (
     UNFINISHED, Header, NotationError, Record, Source, batch_records, format_side_values, iter_raw_records,
@@ -315,9 +315,10 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
     sheet, over, rules = verdict.sheet, verdict.over, header.rules
     assert sheet is not None  # the deal was replayed to its end or to the record's: the sheet is counted
     if not over and record.termination != UNFINISHED:
-        report.findings.append(Finding(
-            "error", "incomplete", _("the record ends ({marker}) before the deal is over: {n} cards were never played",
-                                     marker=record.termination, n=verdict.cards_left), line=_termination_line(record)))
+        words = ngettext("the record ends ({marker}) before the deal is over: {n} card was never played",
+                         "the record ends ({marker}) before the deal is over: {n} cards were never played",
+                         verdict.cards_left, marker=record.termination)
+        report.findings.append(Finding("error", "incomplete", words, line=_termination_line(record)))
     if over and record.termination == UNFINISHED:
         report.findings.append(Finding("warning", "unfinished_marker", _("the record ends with * but the deal is over"),
                                        line=_termination_line(record)))
@@ -390,9 +391,10 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
         reasons = []
         refused_here = [c for c in refused if c.side == side]
         if refused_here and sum(c.points for c in refused_here) == diff:
-            reasons.append(_("the difference is the refused cante(s) {cantes}", cantes=", ".join(
-                _("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit], rule=c.reason)
-                for c in refused_here)))
+            named = ", ".join(_("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit],
+                                rule=c.reason) for c in refused_here)
+            reasons.append(ngettext("the difference is the refused cante {cantes}",
+                                    "the difference is the refused cantes {cantes}", len(refused_here), cantes=named))
         if abs(diff) == rules.last_trick_bonus:
             has_it = sheet.last_trick_side == side
             reasons.append(_("the last ten may have been counted twice") if diff > 0 and has_it
