@@ -34,8 +34,11 @@ def rules(
     """List the presets, or print every option of one with its value and source, and the engine's decisions."""
     form = chosen(fmt, as_json)
     if name is None:
+        from tutepgn.rules_text import summary
+
         presets = rules_mod.PRESETS
-        emit(form, {k: {"players": v.players, "partnerships": v.partnerships} for k, v in presets.items()},
+        emit(form, {k: {"name": rules_mod.display_name(k), "players": v.players, "partnerships": v.partnerships,
+                        "summary": summary(v)} for k, v in presets.items()},
              render=lambda: [presets_table(presets)])
         return
     from tutepgn.sources import decisions_for  # the citations load for one ruleset's options, not for the list
@@ -50,14 +53,18 @@ def rules(
 
 
 def presets_table(presets: dict[str, rules_mod.Ruleset]) -> Table:
-    """The presets as ``tute rules`` prints them (rich loads here, when a table is printed)."""
+    """The presets as ``tute rules`` prints them: each one's name for players, its id (what ``--rules`` and the
+    files write, never cut), and a line about it; the words wrap, in any width (rich loads here)."""
     from rich.table import Table
 
-    table = Table(_("preset"), _("players"), _("cards each"), _("trump card"), _("match target"),
-                  title=_("Rulesets"))
+    from tutepgn.rules_text import summary
+
+    table = Table(title=_("Rulesets"), show_lines=True)
+    table.add_column(_("name"), overflow="fold", ratio=2)
+    table.add_column(_("id"), no_wrap=True, min_width=max(map(len, presets)))
+    table.add_column(_("how it is played"), overflow="fold", ratio=3)
     for key, r in presets.items():
-        table.add_row(key, _("{n} in pairs", n=r.players) if r.partnerships else str(r.players), str(r.hand_size),
-                      r.trump_card, str(r.match_target))
+        table.add_row(rules_mod.display_name(key), key, summary(r))
     return table
 
 
@@ -65,7 +72,7 @@ def ruleset_tables(r: rules_mod.Ruleset, rows: list[dict[str, Any]], decisions: 
     """One ruleset's options and the engine's decisions for it, as ``tute rules NAME`` prints them."""
     from rich.table import Table
 
-    table = Table(title=_("Ruleset {ruleset}", ruleset=r), show_lines=True)
+    table = Table(title=_("Ruleset {ruleset}", ruleset=r), caption=rules_mod.display_name(r.preset), show_lines=True)
     for col in (N_("option"), N_("value"), N_("meaning"), N_("source")):
         table.add_column(_(col), overflow="fold")
     for row in rows:

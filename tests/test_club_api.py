@@ -14,7 +14,8 @@ from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.notation import read_record
 from tutepgn.check.replay import frame_data, frames
-from tutepgn.rules import PRESETS, option_rows, preset
+from tutepgn.rules import PRESETS, display_name, option_rows, preset
+from tutepgn.rules_text import told as told_rules
 from tutepgn.sources import decisions_for
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -133,16 +134,22 @@ def test_the_stats_page_shows_the_stats_of_the_search_filters(client: TestClient
     assert "Estadísticas" in client.get("/stats?lang=es", headers=PAGE).text
 
 
-def test_the_rules_page_shows_every_preset_as_tute_rules_does(client: TestClient) -> None:
-    page = client.get("/rules", headers=PAGE).text
+def test_the_rules_pages_tell_each_preset_by_its_name_with_the_options_folded(client: TestClient) -> None:
+    index = client.get("/rules", headers=PAGE).text
     for name in PRESETS:
-        assert f'id="{name}"' in page
-        rows = option_rows(preset(name))
-        assert all(f'data-option="{row["option"]}"' in page for row in rows)
+        assert f'href="/rules/{name}"' in index and display_name(name) in index
+        page = client.get(f"/rules/{name}", headers=PAGE).text
+        told, fold = page.split('<details class="technical"')
+        assert f"<h1>{display_name(name)}</h1>" in told
+        assert all(sentence.text.replace("'", "&#39;") in told for section in told_rules(preset(name))
+                   for sentence in section.sentences)
         for decision in decisions_for(preset(name)):
-            assert decision.title.replace("'", "&#39;") in page
-    first = option_rows(preset(next(iter(PRESETS))))[0]["source"]
-    assert first.replace('"', "&#34;").replace("'", "&#39;")[:40] in page
+            assert decision.plain.replace("'", "&#39;") in told and decision.statement.replace("'", "&#39;") in fold
+        assert all(f'data-option="{row["option"]}"' in fold and f'data-option="{row["option"]}"' not in told
+                   for row in option_rows(preset(name)))
+    spanish = client.get("/rules/tute a tres?lang=es", headers=PAGE)
+    assert spanish.status_code == 200 and "<h1>Tute a tres</h1>" in spanish.text and "Detalles técnicos" in spanish.text
+    assert client.get("/rules/parejas", headers=PAGE).status_code == 404  # two presets are played in pairs
 
 
 def test_pasted_records_come_with_their_boards(client: TestClient) -> None:

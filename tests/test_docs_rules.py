@@ -265,6 +265,7 @@ def test_tute_rules_json_gives_the_citations_and_decisions() -> None:
     assert trump["quotes"][0] == {"source": "Mga Patakaran ng Tute (Tagalog)", "language": "Tagalog",
                                   "original": "Ang huling barahang ibinigay ay ang magmamarka ng trump",
                                   "english": "the last card dealt marks trump",
+                                  "spanish": "la última carta repartida marca el triunfo",
                                   "rendering": "the last card dealt marks trump"}  # in the language asked
     assert [d["decision"] for d in data["decisions"]] == [d.key for d in decisions_for(PRESETS["torofun-2p"])]
     silence = data["decisions"][0]

@@ -131,6 +131,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/api/v1/players/{name}/rating"): [("GET", "/api/v1/players/nobody/rating", {}, 404)],
     ("GET", "/stats"): [("POST", "/stats", {}, 405)],
     ("GET", "/rules"): [("POST", "/rules", {}, 405)],
+    ("GET", "/rules/{name}"): [("GET", "/rules/no-such-preset", {}, 404), ("GET", "/rules/parejas", {}, 404)],
     ("GET", "/view"): [("GET", "/view", {}, 422), ("GET", "/view", {"params": {"d": "not*base64"}}, 422),
                        ("GET", "/view", {"params": {"p": "torofun-4p N"}}, 422),
                        ("GET", "/view", {"params": {"p": "x" * 9000}}, 422)],
@@ -194,7 +195,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 69 and routes == set(CASES)
+    assert len(routes) == 70 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

@@ -18,7 +18,7 @@ from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.citations import TEXTS
 from tutepgn.notation.convert import convert
-from tutepgn.i18n import catalogue
+from tutepgn.i18n import catalogue, speaking
 from tutepgn.notation import read_record
 from tutepgn.check.replay import frames
 from tutepgn.sources import DECISIONS, SOURCES
@@ -84,7 +84,8 @@ def test_tute_rules_quotes_each_source_with_a_rendering_in_the_language_spoken()
     spanish, english = tute("--lang", "es", "rules", "ludoteka-pairs"), tute("rules", "ludoteka-pairs")
     assert spanish.returncode == english.returncode == 0
     quote = "«Si on joue entre 4 personnes il est joué en couples»"  # the source's own words, in both
-    assert f'Reglas de Ludoteka (francés): {quote} — "con 4 personas se juega por parejas" (véase' in spanish.stdout
+    assert f'Reglas de Ludoteka (francés): {quote} — "si se juega entre 4 personas, se juega por parejas" (véase' \
+        in spanish.stdout
     assert f'Ludoteka rules (French): {quote} — "with 4 people it is played in pairs" (see' in english.stdout
     assert "it is played in pairs" not in spanish.stdout and "decisión: " in spanish.stdout
 
@@ -92,25 +93,29 @@ def test_tute_rules_quotes_each_source_with_a_rendering_in_the_language_spoken()
 def test_the_rules_api_and_page_give_the_rendering_in_the_language_asked(tmp_path: Path) -> None:
     with app_over(tmp_path) as client:
         answers = {lang: client.get(f"/api/v1/rules/ludoteka-pairs?lang={lang}").json() for lang in ("es", "en")}
-        page = client.get("/rules?lang=es").text
+        page = client.get("/rules/ludoteka-pairs?lang=es").text
     quotes = {lang: answer["citations"]["players"]["quotes"][0] for lang, answer in answers.items()}
     assert quotes["es"]["english"] == quotes["en"]["english"] == quotes["en"]["rendering"] \
-        == "with 4 people it is played in pairs"  # the stored translation stays; the rendering is spoken
-    assert quotes["es"]["rendering"] == "con 4 personas se juega por parejas"
+        == "with 4 people it is played in pairs"  # the stored translations stay; the rendering is spoken
+    assert quotes["es"]["spanish"] == quotes["es"]["rendering"] == "si se juega entre 4 personas, se juega por parejas"
     assert {k: v for k, v in quotes["es"].items() if k != "rendering"} == \
         {k: v for k, v in quotes["en"].items() if k != "rendering"}
-    assert "— &#34;con 4 personas se juega por parejas&#34;" in page or '— "con 4 personas se juega por parejas"' in page
+    assert "<span class=\"translation\">— si se juega entre 4 personas, se juega por parejas</span>" in page
     assert "with 4 people it is played in pairs" not in page
 
 
-def test_every_quote_rendering_and_note_of_the_sources_is_in_spanish() -> None:
-    """The quotes' translations and our notes are marked for the catalogue where they are written (a new one
-    left unmarked is shown in English to a Spanish reader): each has its Spanish."""
+def test_every_quote_has_its_translation_in_each_language_and_every_note_its_spanish() -> None:
+    """A quote carries its translations, each made from the original (not Spanish from English); our notes, the
+    texts' names and the decisions told to players are messages of the catalogue: each has its Spanish."""
     citations = [c for options in SOURCES.values() for c in options.values()]
-    words = {q.english for c in citations for q in c.quotes} | {q.english for d in DECISIONS for q in d.quotes} \
-        | {c.note for c in citations if c.note} | {t.label for t in TEXTS.values()}
+    quotes = {q for c in citations for q in c.quotes} | {q for d in DECISIONS for q in d.quotes}
+    assert len(quotes) > 90 and [q.original for q in quotes if not q.english or not q.spanish or
+                                 q.spanish == q.english] == []
+    with speaking("es"):
+        assert {q.rendering() for q in quotes} == {q.spanish for q in quotes}
+    words = {c.note for c in citations if c.note} | {t.label for t in TEXTS.values()} | {d.plain for d in DECISIONS}
     spanish = catalogue("es")
-    assert len(words) > 150 and sorted(w for w in words if w not in spanish) == []
+    assert len(words) > 60 and sorted(w for w in words if w not in spanish) == []
 
 
 def test_the_presets_list_is_each_preset_in_the_language_asked(tmp_path: Path) -> None:

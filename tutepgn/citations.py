@@ -2,15 +2,17 @@
 
 Users have the project and its docs, not the source texts, so a citation
 names the text as a reader knows it (:data:`TEXTS`), quotes the sentence in
-its own language with a translation, and points at the section of
-``docs/rules.md`` that states the rule in our words.  The translation is kept
-in English (``Quote.english``, marked ``N_`` in :mod:`tutepgn.sources`) and
-shown in the language being spoken (:meth:`Quote.rendering`), as the names of
-the texts and the words around the quotes are.  The data (which value
+its own language with its translation into each language spoken (``Quote.english``
+and ``Quote.spanish``, each made from the original, not one from the other),
+and points at the section of ``docs/rules.md`` that states the rule in our
+words.  :meth:`Quote.rendering` is the translation in the language being
+spoken; the names of the texts and the words around the quotes are messages of
+the catalogue.  The data (which value
 cites what, and the decisions the engine makes where the texts are silent) is
 in :mod:`tutepgn.sources`.
 
->>> c = Citation("ludoteka-pairs", (Quote("fr", "il devra chanter 40 avant 20", "he must sing 40 before 20"),))
+>>> c = Citation("ludoteka-pairs", (Quote("fr", "il devra chanter 40 avant 20", "he must sing 40 before 20",
+...                                        "deberá cantar las cuarenta antes que las veinte"),))
 >>> print(c)
 Ludoteka rules (French): «il devra chanter 40 avant 20» — "he must sing 40 before 20" (see docs/rules.md#ludoteka-pairs)
 """
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .i18n import N_, gettext as _
+from .i18n import N_, gettext as _, language
 
 if TYPE_CHECKING:
     from .rules import Ruleset
@@ -56,25 +58,27 @@ TEXTS: dict[str, SourceText] = {
 @dataclass(frozen=True, slots=True)
 class Quote:
     """A sentence (or part of one, ``…`` marking a cut) copied exactly from a source text, with its translation
-    into English (the catalogue's source language: :meth:`rendering` gives it in the language spoken)."""
+    into each language spoken, each made from the original (:meth:`rendering` gives the one spoken)."""
 
     text: str
     original: str
     english: str
+    spanish: str
 
     def rendering(self) -> str:
         """The translation of the sentence in the language being spoken."""
-        return _(self.english)
+        return self.spanish if language() == "es" else self.english
 
     def __str__(self) -> str:
         return f'{_(TEXTS[self.text].label)}: «{self.original}» — "{self.rendering()}"'
 
     def to_dict(self) -> dict[str, str]:
-        """The quote as JSON: the source's name and language, the original words, the English translation and
-        the translation in the language asked (``rendering``; the same as ``english`` in English)."""
+        """The quote as JSON: the source's name and language, the original words, its English and Spanish
+        translations and the one in the language asked (``rendering``)."""
         source = TEXTS[self.text]
         return {"source": source.label, "language": source.language, "original": self.original,
-                "english": self.english, "rendering": self.rendering()}
+                "english": self.english, "spanish": self.spanish,
+                "rendering": self.rendering()}
 
 
 def anchor(heading: str) -> str:
@@ -122,7 +126,8 @@ class Decision:
     """A rule the engine applies where the texts are silent, with no option of its own.
 
     docs/rules.md states it under a heading equal to ``title``; ``applies``
-    says which rulesets it concerns, so ``tute rules NAME`` lists only those.
+    says which rulesets it concerns, so ``tute rules NAME`` lists only those.  ``statement`` is exact, with
+    the options it concerns named; ``plain`` says it for players.
     """
 
     key: str
@@ -130,6 +135,8 @@ class Decision:
     statement: str
     quotes: tuple[Quote, ...]
     applies: Callable[[Ruleset], bool]
+    plain: str
+    """The decision told to players: what happens at the table, without option ids (the rules page)."""
 
     @property
     def link(self) -> str:

@@ -212,13 +212,17 @@ class Ruleset:
     # -- Notation ------------------------------------------------------------
     @classmethod
     def from_spec(cls, spec: str) -> "Ruleset":
-        """Read ``PRESET [option=value ...]``, as written in a Rules tag."""
+        """Read ``PRESET [option=value ...]``, as written in a Rules tag (the preset by id, or by a name for
+        players of one word or several: every word before the first ``option=value``)."""
         words = spec.split()
         if not words:
             raise UnknownRuleset(_("empty ruleset: give a preset name, e.g. ludoteka-pairs"))
-        base = preset(words[0])
+        first = words[0].lower()
+        named = 1 if ALIASES.get(first, first) in PRESETS else \
+            next((i for i, word in enumerate(words) if "=" in word), len(words)) or 1
+        base = preset(" ".join(words[:named]))  # a name for players may have several words: "tute a tres"
         overrides: dict[str, str] = {}
-        for word in words[1:]:
+        for word in words[named:]:
             name, eq, value = word.partition("=")
             if not eq or not name:
                 raise UnknownRuleset(_("{word} is not an override: write option=value", word=repr(word)))
@@ -374,17 +378,63 @@ PRESETS: dict[str, Ruleset] = {
 }
 
 ALIASES = {"ludoteka": "ludoteka-pairs", "playcard": "playcard-2p", "torofun": "torofun-2p"}
+"""Short names kept from before the presets had names for players."""
+
+NAMES: dict[str, str] = {
+    "ludoteka-pairs": N_("Tute in pairs (Ludoteka)"),
+    "torofun-4p": N_("Tute in pairs (Torofun)"),
+    "playcard-2p": N_("Tute for two (Playcard)"),
+    "torofun-2p": N_("Tute for two (Torofun)"),
+    "torofun-3p": N_("Tute for three"),
+}
+"""Each preset's name for players (``_(NAMES[id])`` in the language spoken); the ids stay what files write."""
+
+
+def display_name(preset_id: str) -> str:
+    """A preset's name for players in the language spoken ("Tute a tres")."""
+    return _(NAMES[preset_id])
+
+
+def _words(name: str) -> list[str]:
+    """A name as the words it is matched by: lower case, no accents, no brackets or hyphens."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    return "".join(c if c.isalnum() else " " for c in plain).split()
+
+
+def named(name: str) -> list[str]:
+    """The presets whose name in some language holds every word of ``name`` (after "tute", which all share)."""
+    from .i18n import LANGUAGES, speaking
+
+    wanted = [w for w in _words(name) if w != "tute"]
+    found = []
+    for key, message in NAMES.items():
+        names = [key, message]
+        for lang in LANGUAGES:
+            with speaking(lang):
+                names.append(_(message))
+        if wanted and any(set(wanted) <= set(_words(n)) for n in names):
+            found.append(key)
+    return found
 
 
 def preset(name: str) -> Ruleset:
-    """Find a preset by name or alias, case-insensitively."""
+    """Find a preset by its id, an old alias, or its name for players in either language, case and accents
+    ignored; a name's words are enough when one preset alone has them all ("tute a tres", "tres", "parejas
+    ludoteka"), and several presets that have them are named in the refusal."""
     key = name.strip().lower()
     key = ALIASES.get(key, key)
-    try:
+    if key in PRESETS:
         return PRESETS[key]
-    except KeyError:
-        raise UnknownRuleset(_("unknown ruleset {name}; presets are {presets}", name=repr(name),
-                               presets=", ".join(PRESETS))) from None
+    found = named(name)
+    if len(found) == 1:
+        return PRESETS[found[0]]
+    if found:
+        raise UnknownRuleset(_("{name} may be {presets}: name one of them", name=repr(name),
+                               presets=" / ".join(f"{display_name(k)} ({k})" for k in found)))
+    raise UnknownRuleset(_("unknown ruleset {name}; presets are {presets}", name=repr(name),
+                           presets=", ".join(PRESETS)))
 
 
 def ruleset(spec: str | Ruleset) -> Ruleset:

@@ -1,18 +1,16 @@
-"""What a club reads beside a deal: a match, a player, the statistics and the rules, each as JSON and as a page.
+"""What a club reads beside a deal: a match, a player and the statistics, each as JSON and as a page.
 
 The JSON and the page of each come from the same library call (:mod:`tutepgn.archive.club`,
-:meth:`~tutepgn.archive.Archive.stats`, :func:`tutepgn.rules.option_rows`).
+:meth:`~tutepgn.archive.Archive.stats`); the rules page is ``routes/rules.py``'s.
 """
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import Archive, MatchView, PlayerView, SearchFilters, matches, player
 from tutepgn.archive.ratings import player_rating
-from tutepgn.rules import PRESETS, option_rows, preset
-from tutepgn.sources import decisions_for
 
 from ..deps import Service, search_filters
 from ..language import PAGES
@@ -36,12 +34,6 @@ def found_player(service: Service, view: Archive, name: str) -> PlayerView:
     if told is None:
         raise HTTPException(404, f"no player {name!r} in the archive")
     return told
-
-
-def rules_shown() -> list[dict[str, Any]]:
-    """Every preset as the rules page shows it: its options with their sources, and the engine's decisions."""
-    return [{"name": name, "rows": option_rows(preset(name)), "decisions": decisions_for(preset(name))}
-            for name in PRESETS]
 
 
 def router(service: Service) -> APIRouter:
@@ -85,11 +77,6 @@ def router(service: Service) -> APIRouter:
         query = {k: v for k, v in request.query_params.items() if k in SearchFilters.model_fields}
         return PAGES.TemplateResponse(request, "stats.html", {"stats": stats, "error": error, "given": given,
                                                               "query": query, "suits": SUITS})
-
-    @pages.get("/rules", response_class=HTMLResponse)
-    def rules_page(request: Request) -> HTMLResponse:
-        """Every preset's options with the citation or decision behind each, as ``tute rules NAME`` lists them."""
-        return PAGES.TemplateResponse(request, "rules.html", {"presets": rules_shown()})
 
     both = APIRouter()
     both.include_router(api)

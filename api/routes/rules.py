@@ -1,15 +1,22 @@
-"""The rules presets, each option with the source sentence or decision behind its value."""
+"""The rules presets: each option with the source sentence or decision behind its value (JSON), and the rules
+page for players (``/rules``: the presets by name; ``/rules/{preset}``: one preset told in sentences, its
+sources quoted with their translation, the option ids and raw values in a fold of technical details)."""
 
 from functools import cache
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import TypeAdapter
 
+from tutepgn.citations import TEXTS
+from tutepgn.errors import UnknownRuleset
 from tutepgn.i18n import gettext as _
 from tutepgn.i18n import language, speaking
-from tutepgn.rules import OPTIONS, PRESETS, preset
+from tutepgn.rules import OPTIONS, PRESETS, Ruleset, display_name, named, option_rows, preset
+from tutepgn.rules_text import summary, told
 from tutepgn.sources import decisions_for, source_of
 
+from ..language import PAGES
 from ..models import RulesetInfo
 
 
@@ -33,8 +40,18 @@ def presets_json(lang: str) -> bytes:
         return _PRESETS_JSON.dump_json([ruleset_info(name) for name in PRESETS])
 
 
+def found(name: str) -> Ruleset:
+    """A preset by id or name for players; 404 if none (the library's reason when several presets have the name)."""
+    try:
+        return preset(name)
+    except UnknownRuleset as exc:
+        raise HTTPException(404, str(exc) if named(name) else _("no preset {name}; presets are {presets}",
+                                                                name=repr(name), presets=", ".join(PRESETS))) from None
+
+
 def router() -> APIRouter:
     api = APIRouter(prefix="/api/v1", tags=["rules"])
+    pages = APIRouter(include_in_schema=False)
 
     @api.get("/rules", response_model=list[RulesetInfo], summary="The rules presets")
     def rules_list() -> Response:
@@ -42,10 +59,24 @@ def router() -> APIRouter:
 
     @api.get("/rules/{name}", response_model=RulesetInfo, summary="One preset")
     def rules_one(name: str) -> RulesetInfo:
-        try:
-            return ruleset_info(preset(name).preset)
-        except ValueError:
-            raise HTTPException(404, _("no preset {name}; presets are {presets}", name=repr(name),
-                                       presets=", ".join(PRESETS))) from None
+        return ruleset_info(found(name).preset)
 
-    return api
+    @pages.get("/rules", response_class=HTMLResponse)
+    def rules_index(request: Request) -> HTMLResponse:
+        """The presets by their names for players, a line each, each linking to its page."""
+        return PAGES.TemplateResponse(request, "rules.html", {"presets": [
+            {"id": key, "name": display_name(key), "summary": summary(r)} for key, r in PRESETS.items()]})
+
+    @pages.get("/rules/{name}", response_class=HTMLResponse)
+    def rules_page(request: Request, name: str) -> HTMLResponse:
+        """One preset told to players, with the technical details folded."""
+        r = found(name)
+        return PAGES.TemplateResponse(request, "rules_preset.html", {
+            "id": r.preset, "name": display_name(r.preset), "summary": summary(r), "sections": told(r),
+            "decisions": decisions_for(r), "rows": option_rows(r), "texts": TEXTS,
+            "others": [{"id": key, "name": display_name(key)} for key in PRESETS if key != r.preset]})
+
+    both = APIRouter()
+    both.include_router(api)
+    both.include_router(pages)
+    return both

@@ -143,7 +143,7 @@ class Event(BaseModel):
         """A new event from what a person typed: a refusal is an :class:`EventError` (or the ruleset's
         :class:`~tutepgn.errors.UnknownRuleset`) in words, never a validation dump."""
         name = " ".join(name.split())
-        preset(rules)
+        rules = preset(rules).preset  # a name for players ("tute a tres") is kept as the id files write
         if not name or len(name) > 200:
             raise EventError(_("an event's name has 1 to 200 characters"))
         if kind not in KINDS or format not in FORMATS:
