@@ -33,6 +33,9 @@
     if (state.tags.MatchScore) info.push(t("match {standing}", { standing: state.tags.MatchScore }));
     $("#deal-info").textContent = info.join(" · ");
     $("#trick-no").textContent = state.trick_no;
+    /* the trump suit as the state computes it (the replay's frame: in a match's first deal it may not be the
+     * muestra's suit), then the muestra itself */
+    $("#trump").innerHTML = root.TuteCards.suitSVG(state.trump, 14) + " " + esc(root.TuteCards.suitWords(state.trump));
     $("#turned").innerHTML = root.cardSVG(state.turned);
     $("#stock-box").hidden = state.stock === null;
     $("#stock").textContent = state.stock === null ? "" : state.stock;

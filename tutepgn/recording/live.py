@@ -50,7 +50,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..notation import Record, format_side_values
 from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
-from .recorder import Recorder, Reply, is_undo
+from .recorder import Recorder, Reply, asks, is_undo
 from .session import NextDeal, following
 
 log = logging.getLogger("tutepgn.recording.live")
@@ -272,9 +272,9 @@ class Recording:
 
 
 def changes(text: str) -> bool:
-    """Whether an accepted entry may change the deal (``?`` and ``help`` only ask; a comment alone changes nothing
-    either, which :meth:`Recording.apply` finds)."""
-    return text.strip().lower() not in ("?", "help")
+    """Whether an accepted entry may change the deal (``?``, ``help``/``ayuda`` and ``end``/``fin`` do not; a
+    comment alone changes nothing either, which :meth:`Recording.apply` finds)."""
+    return not asks(text)
 
 
 def key_hash(key: str) -> str:

@@ -50,7 +50,8 @@ from ..rules import Ruleset, ruleset
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
 
 ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
-           "S x7B), ? or help for the position, undo (undo 3: the last three)")
+           "S x7B), ? or help for the position, undo to take back the last entry (undo 3: the last three), end to "
+           "stop (everything entered is kept)")
 """What the recorder reads, in words."""
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 """Tags the recorder writes itself, from the ruleset, the deal and the play."""
@@ -60,7 +61,11 @@ _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 with or without the space)."""
 _COMMENT = re.compile(r"\{[^}]*\}?|;.*")
 _DECLARATION = re.compile(r"[24]0|tute|x", re.I)
-_UNDO = re.compile(r"undo(?:\s+(\d+))?", re.I)
+_UNDO = re.compile(r"(?:undo|deshacer)(?:\s+(\d+))?", re.I)
+HELP_WORDS = ("?", "help", "ayuda")
+"""Entries that ask for the position, in either language (a table that speaks Spanish types ``ayuda``)."""
+END_WORDS = ("end", "fin")
+"""Entries that stop recording, keeping every entry (``tute record``: like the end of input)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +83,18 @@ class Reply:
     legal: str = ""
     rule: str | None = None
     frame: Frame | None = None
+    end: bool = False
 
 
 def is_undo(text: str) -> bool:
-    """Whether an entry takes entries back (``undo``, ``undo 3``), which some callers allow to fewer people."""
+    """Whether an entry takes entries back (``undo``, ``undo 3``, ``deshacer 3``), which some callers allow to fewer
+    people."""
     return _UNDO.fullmatch(text.strip()) is not None
+
+
+def asks(text: str) -> bool:
+    """Whether an entry only asks or stops (``?``, ``help``/``ayuda``, ``end``/``fin``): it changes no deal."""
+    return text.strip().lower() in HELP_WORDS + END_WORDS
 
 
 def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -445,12 +457,15 @@ class Recorder:
         text = line.strip()
         if not _COMMENT.sub("", text).strip():
             return Reply("")  # an empty line, or a comment alone
-        if text.lower() in ("?", "help"):
+        if text.lower() in HELP_WORDS:
             return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
+        if text.lower() in END_WORDS:
+            return Reply(_("every entry so far is saved; the deal can go on later from where it stopped"), end=True)
         undo = _UNDO.fullmatch(text)
         if undo:
             if undo[1] is not None and int(undo[1]) == 0:
-                return Reply(_("undo 0 takes nothing back: undo takes back the last entry, undo 3 the last three"),
+                return Reply(_("undo 0 takes nothing back: undo (or deshacer) takes back the last entry, undo 3 the "
+                               "last three"),
                              refused=True)
             return self.undo(int(undo[1] or 1))
         if self.deal.over:
