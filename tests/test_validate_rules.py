@@ -229,8 +229,12 @@ def test_card_not_held_and_a_later_must_follow(rules: str) -> None:
 def test_card_still_in_the_stock() -> None:
     # 10B lies in the stock: the replay takes it from there, and the stock runs one card short at the
     # last draw (the validator used to crash there with an IndexError).
+    # The second card out of its hand (S's, at the last draw) only follows from the first: one error, and the
+    # play after it is not judged (a note says so), nor the count.
     report = check(d2("1. N 10B 3O", *STOCK_PHASE[1:], "13. S 1C 12C"))
-    assert errors(report) == [("not_held", 7, 6, 1, "N"), ("not_held", 18, 10, 12, "S")]
+    assert errors(report) == [("not_held", 7, 6, 1, "N")]
+    assert [(f.code, f.line, f.column) for f in report.findings if f.code == "unjudged_rest"] == [("unjudged_rest", 18, 10)]
+    assert report.sheet is None and not any(f.code == "incomplete" for f in report.findings)
 
 
 @FOUR
@@ -338,7 +342,7 @@ def test_torofun_3p_declarations_between_single_players() -> None:
     report = check(d3(play))
     assert errors(report) == [("forfeit_unsung_cantes", 13, 1, 5, "N"), ("score_mismatch", 5, 1, None, None)]
     assert report.explanation == [("N claims 38 but counts 18 (18 in cards): the difference is the refused "
-                                   "cante(s) 20 in E (forfeit_unsung_cantes).")]
+                                   "cante(s) 20 in espadas (forfeit_unsung_cantes).")]
 
 
 def test_tute_not_held() -> None:
@@ -487,7 +491,7 @@ def test_refused_cante_counted_in_the_claimed_score() -> None:
     assert report.claimed_score == (111, 99) and report.sheet is not None and report.sheet.totals == (91, 99)
     assert report.explanation == [
         ("NS claims 111 but counts 91 (31 in cards + 60 in cantes): "
-         "the difference is the refused cante(s) 20 in O (cante_not_held).")]
+         "the difference is the refused cante(s) 20 in oros (cante_not_held).")]
     assert "WE+1" in one(report, "result_mismatch").message
 
 

@@ -28,10 +28,11 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..cards import CODES, SUIT_LETTERS, Mask, cards_in, mask_of, pack
+from ..cards import CODES, Mask, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
+from ..words import cards_words, seat_words, suit_words
 from ..i18n import gettext as _, language, speaking
 from ..lazy import lazy_exports
 from ..notation import (
@@ -93,20 +94,30 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     unread = _first_unread(record)
     verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
     if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
-        _replay(record, deal, report, unread)
+        stopped = _replay(record, deal, report, unread)
         verdict = Verdict(None, deal.score(report.match_target), deal.over, sum(h.bit_count() for h in deal.hands))
+        if stopped:
+            return report
     if unread is None:
         _judge_score(record, header, verdict, report)
     return report
 
 
 def _first_unread(record: Record) -> int | None:
-    """The first event that stands where the reader found an error (a card it could not read, kept as a
-    stand-in so that the record could be read on), or None."""
-    if not record.errors:
+    """The first event that stands where the reader found an error in the play, or after it: a card it could not
+    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong (one
+    card missing from a trick moves every later card to the next seat: judging them would report one error per
+    card, all following from the one).  None when the play was read without error."""
+    if not record.errors or not record.entries or record.entries[0].line is None:
         return None
-    at = {(e.line, e.column) for e in record.errors}
-    return next((i for i, e in enumerate(record.entries) if (e.line, e.column) in at), None)
+    first = record.entries[0].line
+    play = [(e.line, e.column or 0) for e in record.errors  # a trick's own error stands at its number, before its cards
+            if e.line is not None and e.line >= first]
+    if not play:
+        return None
+    at = min(play)
+    return next((i for i, e in enumerate(record.entries)
+                 if e.line is not None and (e.line, e.column or 0) >= at), None)
 
 
 def _tag_finding(exc: NotationError, code: str) -> Finding:
@@ -218,7 +229,7 @@ def _reconstructed_deal(record: Record, header: Header, report: Report) -> Deal 
         event = record.events[index]
         line, column = record.position(index) or (None, None)
         add(Finding("warning", "undecidable", _("the record does not determine whether this declaration uses the card "
-                    "{seat} drew last, which the rules forbid: taken as allowed", seat=names[event.seat]),
+                    "{seat} drew last, which the rules forbid: taken as allowed", seat=seat_words(names[event.seat])),
                     option="no_declare_with_last_drawn", line=line, column=column, seat=names[event.seat],
                     event=event.text(Context(names, header.trump))))
     if record.termination == UNFINISHED:
@@ -237,7 +248,7 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
     for seat, hand in enumerate(hands):
         if hand.bit_count() != rules.hand_size:
             report.findings.append(Finding("error", "hand_size", _(
-                "{seat} is dealt {n} cards; {preset} deals {size}", seat=names[seat], n=hand.bit_count(),
+                "{seat} is dealt {n} cards; {preset} deals {size}", seat=seat_words(names[seat]), n=hand.bit_count(),
                 preset=rules.preset, size=rules.hand_size), option="hand_size",
                                            line=line, seat=names[seat]))
     dealt = mask_of(stock or ())
@@ -245,7 +256,7 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
         dealt |= hand
     missing = pack(rules.removed_ranks) & ~dealt
     if missing and stock is not None:
-        cards = " ".join(CODES[c] for c in cards_in(missing))
+        cards = cards_words(cards_in(missing))
         report.findings.append(Finding("error", "pack", _("cards missing from the deal and stock: {cards}",
                                                           cards=cards), line=line))
     extra = dealt & ~pack(rules.removed_ranks)
@@ -259,17 +270,27 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
             last=CODES[stock[-1]]), line=record.tag_lines.get("Trump", line)))
 
 
+SEQUENCE_RULES = frozenset({"not_your_turn", "not_held"})
+"""Errors that may put the record's cards out of step with the table: after a second one, what follows only
+follows from them."""
+
+
 def _what(event: Action, deal: Deal) -> str:
     """An event for a finding: a card alone (the seat has a field of its own), a declaration in full."""
     return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
-def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None) -> None:
+def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None) -> bool:
     """Replay every event up to the ``unread`` one; report each illegal one, which the replay forced as the
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
-    (a card still held, a card missing at the end) would only follow from the stand-in."""
+    (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a second
+    card out of turn or out of the seat's hand: the cards then no longer follow the table (one card left out,
+    or a trick given to the wrong seat), and judging on would report one error per card, all following from
+    the first.  True when the play was judged only up to such a point (then the count and the result are not
+    judged either)."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
+    out_of_sequence = False
     for index, event, error, applied in replay(deal, events, only_illegal=True):
         assert error is not None  # only_illegal: every step is an illegal event
         line, column = record.position(index) or (None, None)
@@ -286,11 +307,20 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         trick = len(deal.tricks) + (1 if deal.trick or not played else 0)
         message = error.message
         if error.rule == "not_your_turn" and len(deal.trick) == 1:  # the lead of a trick
-            leader = names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader]
+            leader = seat_words(names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader])
             message = (_("trick {trick} is written as led by {seat}, but {leader}, who won trick {last}, leads it",
-                         trick=trick, seat=names[event.seat], leader=leader, last=trick - 1) if deal.tricks else
+                         trick=trick, seat=seat_words(names[event.seat]), leader=leader, last=trick - 1)
+                       if deal.tricks else
                        _("trick {trick} is written as led by {seat}, but {leader}, the first leader, leads it",
-                         trick=trick, seat=names[event.seat], leader=leader))
+                         trick=trick, seat=seat_words(names[event.seat]), leader=leader))
+        if error.rule in SEQUENCE_RULES:
+            if out_of_sequence:
+                report.findings.append(Finding("info", "unjudged_rest", _(
+                    "from this card on the play is not judged: after the error above the cards no longer follow "
+                    "the table's turns and hands, so every later card would be reported, following from it (and "
+                    "the count and the result with them)"), line=line, column=column))
+                return True
+            out_of_sequence = True
         report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
                                        trick=trick, seat=names[event.seat], event=text))
         if type(event) is Cante:
@@ -303,6 +333,7 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         report.findings.append(Finding("info", "unread_play", _("the play is judged up to the card that cannot be "
                                        "read; from there on nothing is judged (the cards, the count, the result)"),
                                        line=line, column=column))
+    return unread is not None
 
 
 def _termination_line(record: Record) -> int | None:
@@ -334,7 +365,8 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
         return
     if report.score_ok is False:
         claimed = report.claimed_score or ()
-        report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules)
+        report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules,
+                                           play_errors=any(f.severity == "error" for f in report.findings))
         report.findings.append(Finding(
             "error", "score_mismatch", _("the Score tag says {claimed}, the deal counts {counted}",
                                          claimed=format_side_values(claimed, rules),
@@ -356,7 +388,7 @@ def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -
     """Why the recomputed result is what it is, in a clause."""
     if sheet.winner is None:
         return ""
-    who = labels[sheet.winner]
+    who = seat_words(labels[sheet.winner])
     if sheet.tute is not None:
         return (_(" ({side} announced tute, which wins the match)", side=who) if sheet.wins_match
                 else _(" ({side} announced tute)", side=who))
@@ -370,8 +402,12 @@ def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -
 
 
 def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[RefusedCante],
-                  rules: Ruleset) -> list[str]:
-    """Sentences that say where a claimed count differs from the recomputed one, side by side."""
+                  rules: Ruleset, *, play_errors: bool = False) -> list[str]:
+    """Sentences that say where a claimed count differs from the recomputed one, side by side.
+
+    With ``play_errors`` (the play broke a rule: a revoke, a card out of turn) no trick is guessed to have been
+    credited to the wrong side: the recount follows the record's cards as forced, so a difference of one
+    trick's worth follows from the error already found, not from a second one."""
     labels = rules.side_labels
     out = []
     for side, label in enumerate(labels):
@@ -384,14 +420,14 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
         cantes = sheet.cante_points(side)
         if cantes:
             parts.append(_("{points} in cantes", points=cantes))
-        line = _("{side} claims {said} but counts {got} ({parts})", side=label, said=said, got=got,
+        line = _("{side} claims {said} but counts {got} ({parts})", side=seat_words(label), said=said, got=got,
                  parts=" + ".join(parts))
         diff = said - got
         reasons = []
         refused_here = [c for c in refused if c.side == side]
         if refused_here and sum(c.points for c in refused_here) == diff:
             reasons.append(_("the difference is the refused cante(s) {cantes}", cantes=", ".join(
-                _("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit], rule=c.reason)
+                _("{points} in {suit} ({rule})", points=c.points, suit=suit_words(c.suit), rule=c.reason)
                 for c in refused_here)))
         if abs(diff) == rules.last_trick_bonus:
             has_it = sheet.last_trick_side == side
@@ -399,7 +435,7 @@ def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[Ref
                            else _("the last ten went to the other side") if diff > 0
                            else _("the last ten may be missing from the claim"))
         tricks = [i + 1 for i, t in enumerate(sheet.tricks) if t.points == abs(diff) and t.points]
-        if tricks and diff != 0:
+        if tricks and diff != 0 and not play_errors:
             reasons.append(_("a trick worth {points} may have been credited to the wrong side (trick {tricks})",
                              points=abs(diff), tricks=", ".join(map(str, tricks[:4]))))
         if not reasons:
