@@ -3,7 +3,9 @@
 The language of a request (:func:`requested`): ``?lang=es`` (the pages' switch, remembered in a cookie),
 then the cookie, then the browser's ``Accept-Language``, then English.  :class:`Language` speaks it for the
 whole request (:mod:`tutepgn.i18n`), so pages, problems and validation findings come in it.  The templates
-share one Jinja environment (:data:`PAGES`) with ``_``/``ngettext`` and the language; the pages' scripts load
+share one Jinja environment (:data:`PAGES`) with ``_``/``ngettext``, the language, and the table's words for
+seats, suits, cards and dates (:mod:`tutepgn.words`: ``seat_words(seat)``, ``{{ date | date_words }}``); the
+pages' scripts load
 ``/i18n/<lang>.js``, which hands them the catalogue (``api/static/i18n.js`` has their ``t()``).
 """
 
@@ -20,7 +22,7 @@ from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tutepgn import i18n
+from tutepgn import i18n, words
 from tutepgn.errors import SettingError
 
 from .guards import adding_headers
@@ -62,7 +64,9 @@ def without_commands(text: str) -> str:
 
 
 PAGES.env.globals.update(_=i18n.gettext, ngettext=i18n.ngettext, language=i18n.language, languages=i18n.LANGUAGES,
-                         in_language=in_language, number=number)
+                         in_language=in_language, number=number, seat_words=words.seat_words,
+                         suit_words=words.suit_words, card_words=words.card_words)
+PAGES.env.filters["date_words"] = words.date_words
 PAGES.env.filters["without_commands"] = without_commands
 
 

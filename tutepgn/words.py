@@ -10,6 +10,7 @@ names a card, a suit or a seat passes it through these functions, so the two lan
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 
 from .cards import CARD_RANK, CARD_SUIT, CODES, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, Card, Suit
 from .i18n import language
@@ -56,3 +57,34 @@ def seat_words(seat: str) -> str:
     if words is None or not seat or any(ch not in words for ch in seat):
         return seat
     return "-".join(words[ch] for ch in seat)
+
+
+def date_words(text: str | date | None, *, short: bool = False) -> str:
+    """A record's date (``2025.03.15``, notation; ``??`` where unknown; or the archive's date) as the language being spoken writes it:
+    "15 de marzo de 2025" / "15 March 2025", or with ``short`` (a table's column) "15/03/2025" / "15 Mar 2025";
+    a date known to the month or the year alone says only what is known; an unreadable one is returned as it is,
+    and an unknown one is "?"."""
+    from babel.dates import format_date  # here: only pages and sheets show dates, and Babel takes time to load
+
+    if isinstance(text, date):  # the archive's date column
+        text = text.isoformat()
+    if not text or text.strip(" ?.") == "":
+        return "?"
+    parts = text.strip().replace("-", ".").split(".")
+    if len(parts) != 3 or not parts[0].isdigit():
+        return text
+    year, month, day = parts
+    lang = language()
+    where = "en_GB" if lang == "en" else lang  # 15 March 2025, as the British write it
+    try:
+        if month.isdigit() and day.isdigit():
+            when = date(int(year), int(month), int(day))
+            pattern = ("dd/MM/yyyy" if lang == "es" else "d MMM yyyy") if short else "long"
+        elif month.isdigit():
+            when = date(int(year), int(month), 1)
+            pattern = "MMMM 'de' yyyy" if lang == "es" else "MMMM yyyy"
+        else:
+            return year
+    except ValueError:  # 2025.02.30: shown as written, the validator reports it
+        return text
+    return format_date(when, format=pattern, locale=where)

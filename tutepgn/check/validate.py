@@ -513,7 +513,7 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
             names = rules.seat_names
             add(Finding("error", "dealer_rotation", _(
                 "the dealer should be {expected}, on the right of the last dealer {last}, not {dealer}",
-                expected=names[(state.dealer + 1) % n], last=names[state.dealer], dealer=names[dealer]),
+                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]), dealer=seat_words(names[dealer])),
                         line=record.tag_lines.get("Dealer")))
         if standing_before is not None and tuple(standing_before) != tuple(state.standing):
             add(Finding("error", "match_score", _("MatchScore says {claimed}, but the match stood at {standing} after "

@@ -46,6 +46,7 @@ from ..cards import CODES, CardSet, pack
 from ..check.validate import validate
 from ..errors import RecordingsFull
 from ..events import Context, Play
+from ..words import seat_words
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..notation import Record, format_side_values
@@ -447,7 +448,7 @@ class Recordings:
                 raise ValueError(_("the deal is not over: finish it before starting the next one"))
             if after.winner is not None:
                 raise ValueError(_("the match is over: {side} won it, {standing}",
-                                   side=recording.recorder.deal.rules.side_labels[after.winner],
+                                   side=seat_words(recording.recorder.deal.rules.side_labels[after.winner]),
                                    standing=format_side_values(list(after.standing), recording.recorder.deal.rules)))
             nxt = self.create(recording.start["rules"], seed=seed, deal=deal, stock=stock, turned=turned,
                               dealer=after.dealer, tags=after.tags, key=key, most=most, after=recording.id)

@@ -42,6 +42,7 @@ from ..check.validate import validate
 from ..engine import Deal
 from ..errors import EntryError, IllegalAction, NotationError
 from ..events import PLAYS, Action, Context, Play, parse_declaration
+from ..words import seat_words, cards_words
 from ..i18n import N_, gettext as _
 from ..limits import max_line_bytes
 from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
@@ -158,7 +159,7 @@ def _check_shape(rules: Ruleset, header: Header) -> None:
     hands = header.hands or ()
     for seat, mask in enumerate(hands):
         if mask.bit_count() != rules.hand_size:
-            raise ValueError(_("[Deal] {seat} holds {n} cards; a hand has {size}", seat=names[seat],
+            raise ValueError(_("[Deal] {seat} holds {n} cards; a hand has {size}", seat=seat_words(names[seat]),
                                n=mask.bit_count(), size=rules.hand_size))
     held = 0
     for mask in hands:
@@ -366,11 +367,11 @@ class Recorder:
                      cards=CardSet(pack(r.removed_ranks) & ~played))
             if deal.window_side is not None and not deal.trick:
                 text = _("{text}; {side} may declare (won the last trick)", text=text,
-                         side=r.side_labels[deal.window_side])
+                         side=seat_words(r.side_labels[deal.window_side]))
             return text
         plays = deal.legal_plays().codes()
         offered = self.declarations()
-        text = _("{seat} may play {cards}", seat=r.seat_names[deal.turn], cards=" ".join(plays))
+        text = _("{seat} may play {cards}", seat=seat_words(r.seat_names[deal.turn]), cards=" ".join(plays))
         return _("{text}; or declare: {declarations}", text=text, declarations=", ".join(offered)) if offered else text
 
     def declarations(self) -> list[str]:
@@ -538,7 +539,7 @@ class Recorder:
         if type(action) is Play and not deal.trick:
             t = deal.tricks[-1]
             words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),
-                           cards=" ".join(CODES[c] for c in t.cards), seat=names[t.winner], points=t.points))
+                           cards=cards_words(t.cards), seat=seat_words(names[t.winner]), points=t.points))
         if deal.over:
             sheet = deal.score(self._target)
             words.append(_("deal over: Score {score}, Result {result}", result=result_text(sheet, deal.rules),
