@@ -42,7 +42,7 @@ from ..check.validate import validate
 from ..engine import Deal
 from ..errors import EntryError, IllegalAction, NotationError
 from ..events import PLAYS, Action, Context, Play, parse_declaration
-from ..words import seat_words, cards_words
+from ..words import card_words, cards_words, seat_words
 from ..i18n import N_, gettext as _
 from ..limits import max_line_bytes
 from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
@@ -361,8 +361,8 @@ class Recorder:
             return _("the deal is over")
         if self.seen is not None:
             played = mask_of(e.card for e in deal.log if type(e) is Play)
-            seat = (_("the holder of {card}", card=r.first_deal_leader_card) if self.leader_unknown
-                    else r.seat_names[deal.turn])
+            seat = (_("the holder of {card}", card=card_words(r.first_deal_leader_card or "")) if self.leader_unknown
+                    else seat_words(r.seat_names[deal.turn]))
             text = _("{seat} plays next (hands unknown; not played yet: {cards})", seat=seat,
                      cards=CardSet(pack(r.removed_ranks) & ~played))
             if deal.window_side is not None and not deal.trick:
