@@ -118,13 +118,16 @@ def router() -> APIRouter:
 
     @routes.get("/i18n/{lang}.js")
     def catalogue_script(lang: str) -> Response:
-        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), cached a day: they change with a release."""
+        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), and the seats' words (:data:`tutepgn.words.SEAT_WORDS`,
+        for cards.js), cached a day: they change with a release."""
         try:
             code = i18n.checked(lang)
         except SettingError as exc:
             raise HTTPException(404, str(exc)) from exc
         messages = {} if code == i18n.SOURCE else dict(i18n.catalogue(code))
-        body = f"window.TUTE_LANG = {json.dumps(code)};\nwindow.TUTE_MESSAGES = {json.dumps(messages)};\n"
+        seats = words.SEAT_WORDS.get(code, {})  # the seats' words, for cards.js: the library's one table
+        body = (f"window.TUTE_LANG = {json.dumps(code)};\nwindow.TUTE_MESSAGES = {json.dumps(messages)};\n"
+                f"window.TUTE_SEAT_WORDS = {json.dumps(seats, ensure_ascii=False)};\n")
         return Response(body, media_type="text/javascript; charset=utf-8",
                         headers={"Cache-Control": "public, max-age=86400"})
 

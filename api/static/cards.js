@@ -161,9 +161,10 @@
 
   /* Cards, suits and seats as a sentence names them in the page's language: the same words as the library's
    * tutepgn/words.py (Spanish: "el caballo de copas", "bastos", "Norte", "Norte-Sur"; English names the suits and
-   * keeps the notation for cards and seats). */
-  var SEAT_WORDS = { es: { N: "Norte", S: "Sur", E: "Este", W: "Oeste" } };
-  function inWords() { return Object.prototype.hasOwnProperty.call(SEAT_WORDS, root.TUTE_LANG || "en"); }
+   * keeps the notation for cards and seats).  The seats' words come with the catalogue (/i18n/<lang>.js sets
+   * TUTE_SEAT_WORDS from tutepgn.words.SEAT_WORDS): none in English. */
+  function seatTable() { return root.TUTE_SEAT_WORDS || {}; }
+  function inWords() { return Object.keys(seatTable()).length > 0; }
   function suitWords(letter) { return SUITS[letter] ? SUITS[letter].name : letter; }
   function cardWords(code) {
     var c = parse(code);
@@ -172,8 +173,8 @@
     return (c.rank === 10 ? "la " : "el ") + name + " de " + SUITS[c.suit].name;
   }
   function seatWords(seat) {
-    var words = SEAT_WORDS[root.TUTE_LANG || "en"], text = String(seat || "");
-    if (!words || !text || text.split("").some(function (ch) { return !words[ch]; })) return text;
+    var words = seatTable(), text = String(seat || "");
+    if (!inWords() || !text || text.split("").some(function (ch) { return !words[ch]; })) return text;
     return text.split("").map(function (ch) { return words[ch]; }).join("-");
   }
 

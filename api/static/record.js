@@ -66,7 +66,8 @@
       return '<div class="pad-row" data-suit="' + suit + '">' + state.pack.filter(function (c) {
         return c.slice(-1) === suit;
       }).map(function (c) {
-        return '<button type="button" class="pc" data-card="' + c + '" aria-label="' + c + '">' + window.cardSVG(c) + "</button>";
+        return '<button type="button" class="pc" data-card="' + c + '" aria-label="' + esc(window.TuteCards.cardWords(c)) +
+               '">' + window.cardSVG(c) + "</button>";
       }).join("") + "</div>";
     }).join("");
   }
@@ -102,7 +103,8 @@
       var gone = !!played[b.dataset.card];
       b.classList.toggle("played", gone);
       b.disabled = gone || state.over;
-      b.setAttribute("aria-label", gone ? t("{card} played", { card: b.dataset.card }) : b.dataset.card);
+      var named = window.TuteCards.cardWords(b.dataset.card);
+      b.setAttribute("aria-label", gone ? t("{card} played", { card: named }) : named);
     });
     document.getElementById("declare").innerHTML = (state.declarations || []).map(function (d) {
       return '<button type="button" class="decl" data-entry="' + esc(d) + '">' + esc(declarationWords(d)) + "</button>";

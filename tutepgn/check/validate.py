@@ -33,7 +33,7 @@ from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .fastreplay import Verdict, check as fast_check
 from ..words import cards_words, seat_words, suit_words
-from ..i18n import gettext as _, language, speaking
+from ..i18n import gettext as _, language, ngettext, speaking
 from ..lazy import lazy_exports
 from ..notation import (
     UNFINISHED, Header, NotationError, Record, Source, batch_records, format_side_values, iter_raw_records,
@@ -94,13 +94,23 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     unread = _first_unread(record)
     verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
     if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
-        stopped = _replay(record, deal, report, unread)
+        stopped = _replay(record, deal, report, unread, _undealt(header))
         verdict = Verdict(None, deal.score(report.match_target), deal.over, sum(h.bit_count() for h in deal.hands))
         if stopped:
             return report
     if unread is None:
         _judge_score(record, header, verdict, report)
     return report
+
+
+def _undealt(header: Header) -> Mask:
+    """The cards of the pack the Deal and Stock tags give to nobody (reported with the tags), or 0 without them."""
+    if header.hands is None or header.turned is None:
+        return 0
+    dealt = mask_of(header.stock) | 1 << header.turned
+    for hand in header.hands:
+        dealt |= hand
+    return pack(header.rules.removed_ranks) & ~dealt
 
 
 def _first_unread(record: Record) -> int | None:
@@ -255,7 +265,16 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
     for hand in hands:
         dealt |= hand
     missing = pack(rules.removed_ranks) & ~dealt
-    if missing and stock is not None:
+    short = [f for f in report.findings if f.code == "hand_size" and f.line == line]
+    if missing and stock is not None and len(short) == 1 and sum(
+            rules.hand_size - h.bit_count() for h in hands) == missing.bit_count() and not dealt & ~pack(
+            rules.removed_ranks):
+        # One hand short by the cards missing from the pack: one finding says both (a card left out of the tag).
+        at = report.findings.index(short[0])
+        report.findings[at] = replace(short[0], message=ngettext(
+            "{finding}: {cards} is missing from it", "{finding}: {cards} are missing from it", missing.bit_count(),
+            finding=short[0].message, cards=cards_words(cards_in(missing))))
+    elif missing and stock is not None:
         cards = cards_words(cards_in(missing))
         report.findings.append(Finding("error", "pack", _("cards missing from the deal and stock: {cards}",
                                                           cards=cards), line=line))
@@ -280,14 +299,15 @@ def _what(event: Action, deal: Deal) -> str:
     return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
-def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None) -> bool:
+def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None, undealt: Mask = 0) -> bool:
     """Replay every event up to the ``unread`` one; report each illegal one, which the replay forced as the
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
     (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a second
     card out of turn or out of the seat's hand: the cards then no longer follow the table (one card left out,
     or a trick given to the wrong seat), and judging on would report one error per card, all following from
     the first.  True when the play was judged only up to such a point (then the count and the result are not
-    judged either)."""
+    judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
+    again when it is played."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
     out_of_sequence = False
@@ -302,6 +322,8 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
                 column=column,
                 seat=names[event.seat], event=text))
             break
+        if error.rule == "not_held" and type(event) is Play and undealt >> event.card & 1:
+            continue  # the Deal tag left it out: said once, with the tags
         # Read after the event was forced: a play is in the trick on the table, or completed the last one.
         played = applied and type(event) is Play
         trick = len(deal.tricks) + (1 if deal.trick or not played else 0)
