@@ -167,3 +167,13 @@ def test_spanish_findings_name_seats_and_cards_in_words() -> None:
 def test_every_sample_deal_still_validates() -> None:
     for record in iter_records(SAMPLE):
         assert not validate(record).errors
+
+
+def test_one_card_left_out_of_a_hand_in_the_deal_tag_gives_one_finding() -> None:
+    """The hand one card short, the card missing from the pack, and its play by a seat that was not dealt it:
+    one fact, one finding."""
+    text = first_deal().replace(" 6E 4B S:", " 6E S:")  # W's 4B left out of the Deal tag
+    with speaking("es"):
+        report = validate(read_record(text, strict=False))
+    assert [f.code for f in report.errors] == ["hand_size"], [f.message for f in report.errors]
+    assert report.errors[0].message == "Oeste recibe 9 cartas; ludoteka-pairs reparte 10: falta el 4 de bastos"
