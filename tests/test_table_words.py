@@ -20,7 +20,8 @@ from tutepgn.errors import IllegalPlay
 from tutepgn.i18n import speaking
 from tutepgn.notation import iter_records, read_record
 from tutepgn.recording.live import changes
-from tutepgn.recording.recorder import Recorder, asks, is_undo
+from tutepgn.recording.commands import asks, is_undo
+from tutepgn.recording.recorder import Recorder
 from tutepgn.rules import preset
 from tutepgn.words import card_words, cards_words, date_words, seat_words, suit_words
 

@@ -51,7 +51,8 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..notation import Record, format_side_values
 from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
-from .recorder import Recorder, Reply, asks, is_undo
+from .commands import asks, is_undo
+from .recorder import Recorder, Reply
 from .session import NextDeal, following
 
 log = logging.getLogger("tutepgn.recording.live")

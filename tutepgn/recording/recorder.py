@@ -48,6 +48,7 @@ from ..limits import max_line_bytes
 from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
 from ..notation.record import unreadable_start
 from ..rules import Ruleset, ruleset
+from .commands import END_WORDS, HELP_WORDS, UNDO
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
 
 ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
@@ -62,11 +63,6 @@ _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 with or without the space)."""
 _COMMENT = re.compile(r"\{[^}]*\}?|;.*")
 _DECLARATION = re.compile(r"[24]0|tute|x", re.I)
-_UNDO = re.compile(r"(?:undo|deshacer)(?:\s+(\d+))?", re.I)
-HELP_WORDS = ("?", "help", "ayuda")
-"""Entries that ask for the position, in either language (a table that speaks Spanish types ``ayuda``)."""
-END_WORDS = ("end", "fin")
-"""Entries that stop recording, keeping every entry (``tute record``: like the end of input)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +81,6 @@ class Reply:
     rule: str | None = None
     frame: Frame | None = None
     end: bool = False
-
-
-def is_undo(text: str) -> bool:
-    """Whether an entry takes entries back (``undo``, ``undo 3``, ``deshacer 3``), which some callers allow to fewer
-    people."""
-    return _UNDO.fullmatch(text.strip()) is not None
-
-
-def asks(text: str) -> bool:
-    """Whether an entry only asks or stops (``?``, ``help``/``ayuda``, ``end``/``fin``): it changes no deal."""
-    return text.strip().lower() in HELP_WORDS + END_WORDS
 
 
 def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -462,7 +447,7 @@ class Recorder:
             return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
         if text.lower() in END_WORDS:
             return Reply(_("every entry so far is saved; the deal can go on later from where it stopped"), end=True)
-        undo = _UNDO.fullmatch(text)
+        undo = UNDO.fullmatch(text)
         if undo:
             if undo[1] is not None and int(undo[1]) == 0:
                 return Reply(_("undo 0 takes nothing back: undo (or deshacer) takes back the last entry, undo 3 the "
