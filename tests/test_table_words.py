@@ -132,13 +132,24 @@ def test_one_card_missing_from_a_trick_gives_one_finding() -> None:
     assert report.explanation == [] or report.explanation is None
 
 
-def test_a_second_card_out_of_step_is_not_reported_but_noted() -> None:
-    """Two cards swapped between seats in one trick: the first is reported, and what follows from it is not."""
-    text = first_deal().replace("4. E 3B 2B 4O 1B", "4. E 3B 4O 2B 1B")  # N's 2B and S's 4O swapped
+def test_two_cards_swapped_are_both_named_and_what_follows_is_not() -> None:
+    """N's 2B and W's 4O swapped in trick 4: both cards are named; the swap gives the trick to N (4O is a trump),
+    so trick 5 seems led by the wrong seat and the count and result differ.  Before, those three were reported
+    too; they only follow from the swap."""
+    text = first_deal().replace("4. E 3B 2B 4O 1B", "4. E 3B 4O 2B 1B")
     report = validate(read_record(text, strict=False))
-    assert [f.code for f in report.errors] == ["not_held"]
+    assert [(f.code, f.seat) for f in report.errors] == [("not_held", "N"), ("not_held", "W")]
+    assert [(f.code, f.line) for f in report.findings if f.severity == "info"] == [("unjudged_rest", 27)]
+
+
+def test_a_trick_given_to_the_wrong_leader_is_not_followed_card_by_card() -> None:
+    """Trick 2 written as led by West (North won trick 1): every later card stands at the wrong seat.  Two
+    errors name it; a note says the rest is not judged; no count or result is blamed on it."""
+    text = first_deal().replace("2. N 6O 3O 2O 7O", "2. W 6O 3O 2O 7O")
+    report = validate(read_record(text, strict=False))
+    assert [f.code for f in report.errors] == ["not_your_turn", "not_held"], [f.message for f in report.errors]
     notes = [f for f in report.findings if f.code == "unjudged_rest"]
-    assert len(notes) == 1 and notes[0].severity == "info"
+    assert len(notes) == 1 and notes[0].severity == "info" and notes[0].line == 24
     assert not any(f.code in ("score_mismatch", "result_mismatch", "incomplete") for f in report.findings)
 
 

@@ -32,8 +32,12 @@ def suit_words(suit: Suit | str) -> str:
 
 def card_words(card: Card | str) -> str:
     """A card (an int or its code) as a sentence names it: "el caballo de copas", "la sota de oros", "el 7 de
-    bastos" in Spanish; ``11C`` in English."""
-    c = CODES.index(card) if isinstance(card, str) else card
+    bastos" in Spanish; ``11C`` in English.  Text that is not a card code is returned as it is."""
+    if isinstance(card, str):
+        if card not in CODES:
+            return card
+        card = CODES.index(card)
+    c = card
     if not _in_words():
         return CODES[c]
     rank = CARD_RANK[c]

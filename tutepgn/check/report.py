@@ -23,6 +23,7 @@ from ..cards import CODES, SUIT_LETTERS
 from ..errors import NotationError
 from ..events import Exchange, Play
 from ..i18n import gettext as _
+from ..words import seat_words
 from ..notation import UNFINISHED, Record
 from ..rules import SEAT_NAMES, Ruleset
 from ..score import ScoreSheet
@@ -247,10 +248,10 @@ def result_sentence(report: ReportModel) -> str:
     sides = report.sides
     if sheet.winner is None:
         return _("Unfinished: no winner yet.")
-    words = [_("{side} wins the deal", side=sides[sheet.winner])]
+    words = [_("{side} wins the deal", side=seat_words(sides[sheet.winner]))]
     if sheet.tute:
         rank = "reyes" if sheet.tute.rank == 12 else "caballos"
-        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
+        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=seat_words(sheet.tute.seat)))
     if sheet.tie_break:
         words.append(_("on a tie, as the side that won the last trick"))
     if sheet.doubled:

@@ -290,8 +290,11 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
 
 
 SEQUENCE_RULES = frozenset({"not_your_turn", "not_held"})
-"""Errors that may put the record's cards out of step with the table: after a second one, what follows only
-follows from them."""
+"""Errors that may put the record's cards out of step with the table: past :data:`SEQUENCE_LIMIT` of them, what
+follows only follows from them."""
+SEQUENCE_LIMIT = 2
+"""Cards out of turn or out of hand reported before the rest of the play is left unjudged: two, so that two cards
+swapped within a trick (each out of its seat's hand) are both named and the deal still judged to its end."""
 
 
 def _what(event: Action, deal: Deal) -> str:
@@ -302,15 +305,14 @@ def _what(event: Action, deal: Deal) -> str:
 def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None, undealt: Mask = 0) -> bool:
     """Replay every event up to the ``unread`` one; report each illegal one, which the replay forced as the
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
-    (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a second
-    card out of turn or out of the seat's hand: the cards then no longer follow the table (one card left out,
-    or a trick given to the wrong seat), and judging on would report one error per card, all following from
-    the first.  True when the play was judged only up to such a point (then the count and the result are not
+    (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a third
+    card out of turn or out of the seat's hand: the cards then no longer follow the table (a trick given to
+    the wrong seat), and judging on would report one error per card, all following from the first.  True when the play was judged only up to such a point (then the count and the result are not
     judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
     again when it is played."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
-    out_of_sequence = False
+    out_of_sequence = 0
     for index, event, error, applied in replay(deal, events, only_illegal=True):
         assert error is not None  # only_illegal: every step is an illegal event
         line, column = record.position(index) or (None, None)
@@ -336,13 +338,13 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
                        _("trick {trick} is written as led by {seat}, but {leader}, the first leader, leads it",
                          trick=trick, seat=seat_words(names[event.seat]), leader=leader))
         if error.rule in SEQUENCE_RULES:
-            if out_of_sequence:
+            if out_of_sequence == SEQUENCE_LIMIT:
                 report.findings.append(Finding("info", "unjudged_rest", _(
                     "from this card on the play is not judged: after the error above the cards no longer follow "
                     "the table's turns and hands, so every later card would be reported, following from it (and "
                     "the count and the result with them)"), line=line, column=column))
                 return True
-            out_of_sequence = True
+            out_of_sequence += 1
         report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
                                        trick=trick, seat=names[event.seat], event=text))
         if type(event) is Cante:
