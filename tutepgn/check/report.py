@@ -122,6 +122,14 @@ class Report:
         """Findings of severity warning."""
         return [f for f in self.findings if f.severity == "warning"]
 
+    def unjudged_from(self) -> int | None:
+        """The first event the validator left unjudged because it only follows from earlier errors (its
+        ``unjudged_rest`` note stands there), or None: a page flags the illegal events it reports, not those."""
+        at = next(((f.line, f.column) for f in self.findings if f.code == "unjudged_rest"), None)
+        if at is None:
+            return None
+        return next((i for i in range(len(self.record.events)) if self.record.position(i) == at), None)
+
     @property
     def parse_errors(self) -> list[NotationError]:
         """Syntax errors the reader found in the record."""
