@@ -9,6 +9,7 @@ for a page (:func:`wants_page`).
 """
 
 from collections.abc import Sequence
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -31,6 +32,10 @@ TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 4
           429: N_("Too many requests"),
           500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}
 """The title of a problem, by status (in English: :func:`title` says it in the reader's language)."""
+ROUTER_DETAILS = {404: N_("nothing here: no page and no API endpoint has this address"),
+                  405: N_("this address does not take that method (see Allow)")}
+"""What the service says of an address it does not serve, or a method it does not take there, where the router's
+own detail is only the status's name in English ("Not Found")."""
 OTHER_TITLE = N_("Error")
 """The title of a problem of a status without its own."""
 
@@ -90,6 +95,8 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         errors: list[Any] = exc.detail if isinstance(exc.detail, list) else []
         detail = exc.detail if isinstance(exc.detail, str) else _summary(errors)
+        if exc.status_code in ROUTER_DETAILS and detail == HTTPStatus(exc.status_code).phrase:
+            detail = _(ROUTER_DETAILS[exc.status_code])
         response = problem_answer(request, exc.status_code, detail, errors)
         response.headers.update(exc.headers or {})  # e.g. Allow, on a 405
         if exc.status_code == 401:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from tutepgn.cards import card_code
 from tutepgn.cli.scale import cluster_option
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import EXIT_INVALID, Format, JsonFlag, NlFlag, chosen, emit, err, fail, format_option, out, say, table
 from tutepgn.errors import NotationError, OutputError, TuteError
 from tutepgn.i18n import N_, gettext as _, ngettext
@@ -134,7 +135,7 @@ def analyse(
     except NotationError as exc:
         raise fail(exc) from None
     except OSError as exc:
-        raise fail(OSError(_("cannot read {path}: {reason}", path=file, reason=exc.strerror or exc))) from None
+        raise fail(OSError(_("cannot read {path}: {reason}", path=file, reason=reason(exc)))) from None
     if record is not None and not (copies or failed):
         raise fail(ValueError(_("{path} has no record {number}", path=file, number=record)))
     if form == Format.json:
@@ -145,7 +146,7 @@ def analyse(
                 tpgn.dump(copies, fp)
         except OSError as exc:
             raise fail(OutputError(_("cannot write {path}: {reason}", path=output,
-                                     reason=exc.strerror or exc))) from None
+                                     reason=reason(exc)))) from None
     if failed:
         if form == Format.table:
             say(TuteError(ngettext("{n} record could not be analysed", "{n} records could not be analysed", failed)),

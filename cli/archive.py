@@ -25,6 +25,7 @@ from tutepgn.archive.search import SORTS, SearchFilters
 from tutepgn.cards import SUIT_LETTERS, SUIT_NAMES
 from tutepgn.cli.filters import option_name, with_filters
 from tutepgn.cli.scale import cluster_option
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import (EXIT_INVALID, EXIT_OK, Format, JsonFlag, NlFlag, cell, chosen, data_out, emit, err,
                                 fail, format_option, table)
 from tutepgn.errors import ArchiveError, LimitError, OutputError
@@ -353,7 +354,7 @@ def export(
         raise
     except OSError as exc:  # a full disk, /dev/full, no permission
         raise fail(OutputError(_("cannot write {path}: {reason}", path=output or "stdout",
-                                 reason=exc.strerror or exc))) from None
+                                 reason=reason(exc)))) from None
     finally:
         archive.close()
     err.print(ngettext("exported {n:,} deal to {path}", "exported {n:,} deals to {path}", count, path=output) if output

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import EXIT_INVALID, data_out, fail, say
 from tutepgn.errors import TuteError
 from tutepgn.i18n import gettext as _, ngettext
@@ -52,7 +53,7 @@ def convert(
     try:
         stream = output.open("w", encoding="utf-8", newline="\n") if output else data_out()
     except OSError as exc:
-        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
+        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=reason(exc)))) from None
     try:
         for chunk in conversion:
             stream.write(chunk)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from tutepgn.cli.archive import DbOption, open_archive
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import JsonFlag, Format, chosen, emit, err, fail, format_option, table
 from tutepgn.errors import EventError, UnknownRuleset
 from tutepgn.i18n import N_, gettext as _
@@ -220,7 +221,7 @@ def save(output: Path, body: bytes) -> None:
     try:
         output.write_bytes(body)
     except OSError as exc:
-        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=exc.strerror or exc))) from None
+        raise fail(OSError(_("cannot write {path}: {reason}", path=output, reason=reason(exc)))) from None
     err.print(_("written to {path}", path=output), soft_wrap=True, highlight=False)
 
 

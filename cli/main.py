@@ -25,6 +25,7 @@ import typer.main
 from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import TyperException
 
+from tutepgn.cli import usage
 from tutepgn.cli.output import EXIT_USAGE, closed_pipe, fail, invocation
 from tutepgn.errors import SettingError
 from tutepgn.i18n import N_, from_environment, gettext as _, set_language
@@ -294,7 +295,10 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
         except SettingError as exc:
             raise fail(exc) from None
         invocation.command = " ".join(["tute", *self.command_path(ctx, args)])
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except TyperException as exc:  # an unknown option before the command, a missing command
+            raise said(exc) from None
 
     def command_path(self, ctx: typer.Context, words: list[str]) -> list[str]:
         """The leading words that name a command (``archive verify``), after the root's own options (``--lang es``)."""
@@ -323,9 +327,20 @@ class TuteGroup(PlainValues, PlainTypes, TyperGroup):
         except SettingError as exc:  # a bad TUTEPGN_* value, met by whichever command needed it first
             raise fail(exc) from None
         except TyperException as exc:
-            if not invocation.json:
-                raise
-            raise fail(exc, getattr(exc, "exit_code", EXIT_USAGE)) from None
+            raise said(exc) from None
+        except (KeyboardInterrupt, EOFError):  # what typer would say "Aborted!" of, in English
+            raise usage.aborted() from None
+
+
+def said(exc: TyperException) -> Any:
+    """A usage error (or another error of typer's) reported in the language spoken: a JSON problem in JSON mode,
+    else as typer shows it (:func:`tutepgn.cli.usage.show`); the exit to raise.  A bare ``tute`` (typer's error
+    that is the help itself) is left to typer."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # as typer itself tells it (the class is not public)
+        return exc
+    if invocation.json:
+        return fail(exc, getattr(exc, "exit_code", EXIT_USAGE))
+    return usage.show(exc)
 
 
 app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games of Tute.", no_args_is_help=True,

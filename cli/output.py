@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 import typer
 from typer.exceptions import TyperException
 
+from tutepgn.cli.usage import spoken
 from tutepgn.errors import NotationError, OutputError, TuteError
 from tutepgn.i18n import N_, gettext as _
 from tutepgn.visible import visible
@@ -212,7 +213,7 @@ def problem(exc: BaseException, status: int, instance: str | None, items: Sequen
     from tutepgn.errors import ErrorItem, Problem  # pydantic loads when an error is shown as JSON
 
     title = _(next(t for kind, t in _TITLES if isinstance(exc, kind)))
-    message = exc.format_message() if isinstance(exc, TyperException) else str(exc)
+    message = spoken(exc.format_message()) if isinstance(exc, TyperException) else str(exc)
     own = exc.item() if isinstance(exc, TuteError) else ErrorItem(message=message)
     return Problem(title=title, status=status, detail=message, instance=instance, errors=list(items) or [own])
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import fail, out
 from tutepgn.errors import LimitError, TuteError
 from tutepgn.i18n import gettext as _
@@ -116,7 +117,7 @@ def record(
                 read_turned(session.rules, turned)
             _table_tags(session.rules.seat_names, session.tags, players, event)
     except OSError as exc:
-        raise fail(OSError(_("cannot record to {path}: {reason}", path=exc.filename or output, reason=exc.strerror)
+        raise fail(OSError(_("cannot record to {path}: {reason}", path=exc.filename or output, reason=reason(exc))
                            if exc.strerror else exc)) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
@@ -195,7 +196,7 @@ def _run(session: Session, path: Path, turned: str | None) -> None:
         out.print(Text("\n" + _("Stopped before the next deal: {held}.", held=held)))
         return
     except OSError as exc:
-        raise fail(OSError(_("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc))) from None
+        raise fail(OSError(_("cannot write {path}: {reason}", path=path, reason=reason(exc)))) from None
     out.print(Text(_("Complete: the records are saved in {path}.", path=path) if len(session.done) > 1 else
                    _("Complete: the record is saved in {path}.", path=path)))
 
@@ -241,4 +242,4 @@ def _save(recorder: Recorder, path: Path) -> None:
 
 def _write_failed(recorder: Recorder, path: Path, exc: OSError) -> typer.Exit:
     return fail(OSError(_("cannot write {path}: {reason}; the file holds the first {n} entries", path=path,
-                          reason=exc.strerror or exc, n=max(recorder.saved, 0))))
+                          reason=reason(exc), n=max(recorder.saved, 0))))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import click
 import typer
 
+from tutepgn.cli.usage import reason
 from tutepgn.cli.output import Format, JsonFlag, chosen, emit, fail, format_option, out
 from tutepgn.errors import TuteError
 from tutepgn.i18n import N_, gettext as _
@@ -112,7 +113,7 @@ def replay(
                     raise ValueError(_("no frame of record {record} of {file} is in the position given", record=record, file=file))
                 index = texts.index(start)
     except OSError as exc:
-        raise fail(OSError(_("cannot read {file}: {reason}", file=file, reason=exc.strerror or exc))) from None
+        raise fail(OSError(_("cannot read {file}: {reason}", file=file, reason=reason(exc)))) from None
     except (TuteError, ValueError) as exc:
         raise fail(exc) from None
     if form == Format.json:

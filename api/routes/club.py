@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import Archive, MatchView, PlayerView, SearchFilters, matches, player
 from tutepgn.archive.ratings import player_rating
+from tutepgn.i18n import gettext as _
 
 from ..deps import Service, search_filters
 from ..language import PAGES
@@ -24,7 +25,7 @@ def found_matches(service: Service, view: Archive, match_id: str) -> list[MatchV
     """Every match stored under ``match_id``; 404 if none is."""
     told = service.timed(view, lambda: matches(view, match_id))
     if not told:
-        raise HTTPException(404, f"no match {match_id!r} in the archive")
+        raise HTTPException(404, _("no match {id} in the archive", id=repr(match_id)))
     return told
 
 
@@ -32,7 +33,7 @@ def found_player(service: Service, view: Archive, name: str) -> PlayerView:
     """A player by the name the records give; 404 if no deal names them."""
     told = service.timed(view, lambda: player(view, name))
     if told is None:
-        raise HTTPException(404, f"no player {name!r} in the archive")
+        raise HTTPException(404, _("no player {name} in the archive", name=repr(name)))
     return told
 
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import Archive
+from tutepgn.i18n import gettext as _
 from tutepgn.archive.ratings import RatingHistory, RatingRow, current, player_rating, ranking
 
 from ..deps import Service
@@ -66,7 +67,7 @@ def router(service: Service) -> APIRouter:
     def player_rating_json(name: str, view: Reader) -> RatingHistory:
         rated = service.timed(view, lambda: player_rating(view, name))
         if rated is None:
-            raise HTTPException(404, f"no rated match of {name!r} in the archive")
+            raise HTTPException(404, _("no rated match of {name} in the archive", name=repr(name)))
         return rated
 
     @pages.get("/ratings", response_class=HTMLResponse)

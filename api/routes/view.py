@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from tutepgn.errors import LinkError, NotationError
 from tutepgn.check.moment import Moment, positions
+from tutepgn.i18n import gettext as _
 from tutepgn.notation import SEAT_TAGS
 from tutepgn.check.replay import frame_data, frames
 from tutepgn.check.report import result_sentence
@@ -72,7 +73,7 @@ def router(service: Service) -> APIRouter:
         Anyone may send any link: what it carries is bounded (``TUTEPGN_MAX_LINK_BYTES``), and the page is
         made on a thread for posted work under the request time limit, never on the threads of the reads."""
         if d is None and p is None:
-            raise HTTPException(422, "give d= (a deal's link) or p= (a position string)")
+            raise HTTPException(422, _("give d= (a deal's link) or p= (a position string)"))
 
         def page(deadline: Deadline) -> HTMLResponse:
             try:

@@ -23,10 +23,11 @@
     var done = document.getElementById("done");
     done.hidden = !state.over;
     if (state.over) {
+      var seeIt = esc(t("see its page"));  // its own call: a message inside another's arguments is not extracted
       done.innerHTML = esc(t("Score {score} · Result {result}", { score: state.totals.join("–"),
                                                                    result: state.result })) +
         (state.deal_url ? "<br>" + t("The deal is over and stored in the archive: {link}", {
-          link: '<a id="archive-link" href="' + esc(state.deal_url) + '">' + esc(t("see its page")) + "</a>" }) : "");
+          link: '<a id="archive-link" href="' + esc(state.deal_url) + '">' + seeIt + "</a>" }) : "");
       status.textContent = t("deal over");
     }
   }

@@ -47,11 +47,13 @@
   function isLead(f) { return isPlay(f) && !f.skipped && f.table.length === 1; }
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
 
-  /* The record's annotations on an event, after its notation: "!" (good), "? $14". */
-  function annotationHTML(f) {
+  /* The record's annotations on an event, after its notation: "!" (good), "? $14"; said in words too (spoken)
+   * where there is room for them, the frame's note: "4O?! (dubious)". */
+  function annotationHTML(f, spoken) {
     if (!f.annotation) return "";
     var word = GLYPH_WORDS[f.annotation.split(" ")[0]];
-    return '<span class="annotation"' + (word ? ' title="' + esc(word) + '"' : "") + ">" + esc(f.annotation) + "</span>";
+    return '<span class="annotation"' + (word ? ' title="' + esc(word) + '"' : "") + ">" + esc(f.annotation) + "</span>" +
+      (word && spoken ? ' <span class="annotation-word">(' + esc(word) + ")</span>" : "");
   }
 
   /* A comment's embedded commands (PGN's [%cmd ...], as `tute analyse --annotate` writes them: [%dd 71]
@@ -253,7 +255,7 @@
       if (note) {
         note.innerHTML = noteFor(i).join(" · ") +
           (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted">' +
-            notation(f.text) + annotationHTML(f) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
+            notation(f.text) + annotationHTML(f, true) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
         note.classList.toggle("has-illegal", !!f.illegal);
       }
       var decl = [];

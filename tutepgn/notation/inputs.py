@@ -45,11 +45,17 @@ def expand(paths: Iterable[str | Path], stdin: TextIO | None = None) -> list[Pat
 def not_a_file(path: Path) -> str:
     """Why ``path`` cannot be read as a file of records: missing, or what it is instead (a device never ends)."""
     if not path.exists():
-        return f"{path}: no such file or directory"
+        return _("{path}: no such file or directory", path=path)
     mode = path.stat().st_mode
-    kind = ("a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "a directory" if stat.S_ISDIR(mode) else "not a regular file")
-    return f"{path}: {kind}, not a file of records (give a file, or - for stdin)"
+    if stat.S_ISCHR(mode):
+        return _("{path}: a character device, not a file of records (give a file, or - for stdin)", path=path)
+    if stat.S_ISBLK(mode):
+        return _("{path}: a block device, not a file of records (give a file, or - for stdin)", path=path)
+    if stat.S_ISSOCK(mode):
+        return _("{path}: a socket, not a file of records (give a file, or - for stdin)", path=path)
+    if stat.S_ISDIR(mode):
+        return _("{path}: a directory, not a file of records (give a file, or - for stdin)", path=path)
+    return _("{path}: not a regular file, not a file of records (give a file, or - for stdin)", path=path)
 
 
 def read_line(stream: BinaryIO, encoding: str = "utf-8") -> str:

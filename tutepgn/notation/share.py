@@ -43,7 +43,8 @@ def decode_deal(token: str) -> str:
     token cannot become a huge text, nor a page that takes seconds to make)."""
     limit = max_link_bytes()
     if not _TOKEN.fullmatch(token) or len(token) % 4 == 1:
-        raise LinkError(_("the link's deal is not base64url text (letters, digits, - and _)"))
+        raise LinkError(_("the link is damaged: it holds characters a deal's link never has (only letters, digits, "
+                          "- and _); copy the whole link again"))
     if len(token) > limit:
         raise LinkError(_("the link's deal is longer than a link may carry ({limit} bytes, "
                           "TUTEPGN_MAX_LINK_BYTES)", limit=limit))
@@ -51,8 +52,9 @@ def decode_deal(token: str) -> str:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         unpacker = zlib.decompressobj(-15)
         data = unpacker.decompress(packed, limit + 1)
-    except (binascii.Error, zlib.error) as exc:
-        raise LinkError(_("the link's deal cannot be unpacked: {reason}", reason=exc)) from None
+    except (binascii.Error, zlib.error):  # the library's words ("Error -3 while decompressing") say nothing to a player
+        raise LinkError(_("the link is damaged: part of it was changed or lost on the way; copy the whole link "
+                          "again")) from None
     if len(data) > limit or unpacker.unconsumed_tail:
         raise LinkError(_("the link's deal unpacks to more than a link may carry ({limit} bytes, "
                           "TUTEPGN_MAX_LINK_BYTES)", limit=limit))
@@ -60,8 +62,9 @@ def decode_deal(token: str) -> str:
         raise LinkError(_("the link's deal is cut short: copy the whole link"))
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LinkError(_("the link's deal is not UTF-8 text: {reason}", reason=exc.reason)) from None
+    except UnicodeDecodeError:
+        raise LinkError(_("the link is damaged: what it carries is not a record's text; copy the whole link "
+                          "again")) from None
 
 
 def link_position(position: str) -> str:
