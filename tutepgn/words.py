@@ -26,8 +26,11 @@ def _in_words() -> bool:
 
 
 def suit_words(suit: Suit | str) -> str:
-    """A suit (0..3 or its letter O C E B) as a sentence names it: "bastos", in both languages."""
-    return SUIT_NAMES[SUIT_LETTERS.index(suit) if isinstance(suit, str) else suit]
+    """A suit (0..3 or its letter O C E B) as a sentence names it: "bastos", in both languages.  Text that is not
+    a suit letter is returned as it is."""
+    if isinstance(suit, str):
+        return SUIT_NAMES[SUIT_LETTERS.index(suit)] if len(suit) == 1 and suit in SUIT_LETTERS else suit
+    return SUIT_NAMES[suit]
 
 
 def card_words(card: Card | str) -> str:
