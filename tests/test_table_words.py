@@ -212,3 +212,16 @@ def test_the_deal_and_match_pages_say_dates_seats_and_cantes_in_words(tmp_path: 
     assert "15 March 2025" in english and "N sang 20 in copas" in english
     found = client.get("/", params={"lang": "es"}).text  # the search page
     assert "15/03/2025" in found
+
+
+def test_a_refusal_lists_the_legal_cards_only_when_the_hands_are_known() -> None:
+    unknown = Recorder.start("ludoteka-pairs", turned="4B", dealer="N")
+    assert not unknown.enter("W 1O").refused
+    reply = unknown.enter("W 3O")  # not West's turn
+    assert reply.refused and reply.legal == ""  # not the 39 cards not played yet
+    with speaking("es"):
+        said = unknown.enter("1O").message  # already played
+    assert said.count("rechazada") == 1 and "el as de oros" in said and "Oeste" in said, said
+    known = Recorder.start("ludoteka-pairs", seed=3, dealer="N")
+    reply = known.enter("N 1O")  # West is mano and leads: refused whoever holds 1O
+    assert reply.refused and " may play " in reply.legal

@@ -183,9 +183,11 @@
         document.getElementById("key-box").open = true;
         say(esc(t("This needs the write key: enter it below. {detail}", { detail: r.data.detail })), "refused");
       } else {
-        /* one sentence that says why: the detail is already "refused: ..." (no second "Refused:"), and the legal
-         * choices are not listed (with the hands unknown they are every card not played yet) */
-        say(esc(r.data.detail), "refused");
+        /* the detail says why, already as "refused: ..." (no second "Refused:"); the legal choices come only with
+         * the hands known (the seat's legal cards): with them unknown they would be every card not played yet */
+        var item = (r.data.errors || [])[0];
+        say(esc(r.data.detail) + (item && item.expected ? '<br><span class="legal">' +
+            esc(t("Legal: {moves}", { moves: item.expected })) + "</span>" : ""), "refused");
       }
     }, function () { busy = false; say(esc(t("Not saved (the server did not answer): try again.")), "refused"); });
   }
