@@ -307,8 +307,8 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
     (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a third
     card out of turn or out of the seat's hand: the cards then no longer follow the table (a trick given to
-    the wrong seat), and judging on would report one error per card, all following from the first.  True when the play was judged only up to such a point (then the count and the result are not
-    judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
+    the wrong seat), and judging on would report one error per card, all following from the first.  True
+    when the play was judged only up to such a point (then the count and the result are not judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
     again when it is played."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
@@ -476,7 +476,8 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
             names = rules.seat_names
             add(Finding("error", "dealer_rotation", _(
                 "the dealer should be {expected}, on the right of the last dealer {last}, not {dealer}",
-                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]), dealer=seat_words(names[dealer])),
+                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]),
+                dealer=seat_words(names[dealer])),
                         line=record.tag_lines.get("Dealer")))
         if standing_before is not None and tuple(standing_before) != tuple(state.standing):
             add(Finding("error", "match_score", _("MatchScore says {claimed}, but the match stood at {standing} after "

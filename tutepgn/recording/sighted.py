@@ -204,10 +204,12 @@ class _Seen:
             else:
                 held = self.holder.get(card)
                 if held is not None and held.seat != seat:
-                    why = _("{seat} holds {card}: {where}", seat=seat_words(self.names[held.seat]), card=code, where=held.words)
+                    why = _("{seat} holds {card}: {where}", seat=seat_words(self.names[held.seat]), card=code,
+                            where=held.words)
             if why is not None:
                 kind = IllegalPlay if type(event) is Play else IllegalDeclaration
-                return kind(_("{seat} cannot have {card}: {why}", seat=seat_words(self.names[seat]), card=code, why=why),
+                return kind(_("{seat} cannot have {card}: {why}", seat=seat_words(self.names[seat]), card=code,
+                              why=why),
                             rule="not_held", seat=seat)
         return None
 
