@@ -91,7 +91,7 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     deal = _starting_deal(record, header, report)
     if deal is None:
         return report
-    unread = _first_unread(record)
+    unread = _first_unread(record, header.rules.players)
     verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
     if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
         stopped = _replay(record, deal, report, unread, _undealt(header))
@@ -113,11 +113,12 @@ def _undealt(header: Header) -> Mask:
     return pack(header.rules.removed_ranks) & ~dealt
 
 
-def _first_unread(record: Record) -> int | None:
+def _first_unread(record: Record, players: int) -> int | None:
     """The first event that stands where the reader found an error in the play, or after it: a card it could not
-    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong (one
-    card missing from a trick moves every later card to the next seat: judging them would report one error per
-    card, all following from the one).  None when the play was read without error."""
+    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong when
+    a whole trick follows them (one card missing from a trick moves every later card to the next seat: judging
+    them would report one error per card, all following from the one; a last trick written wrong is judged, as
+    nothing follows from it).  None when the play was read without error."""
     if not record.errors or not record.entries or record.entries[0].line is None:
         return None
     first = record.entries[0].line
@@ -126,8 +127,12 @@ def _first_unread(record: Record) -> int | None:
     if not play:
         return None
     at = min(play)
-    return next((i for i, e in enumerate(record.entries)
-                 if e.line is not None and (e.line, e.column or 0) >= at), None)
+    index = next((i for i, e in enumerate(record.entries) if e.line is not None and (e.line, e.column or 0) >= at),
+                 None)
+    if index is None:
+        return None
+    exact = (record.entries[index].line, record.entries[index].column or 0) == at  # the card itself is unreadable
+    return index if exact or len(record.entries) - index > players else None
 
 
 def _tag_finding(exc: NotationError, code: str) -> Finding:

@@ -31,7 +31,7 @@ judged here; every rule of play stays in the engine.
 ... except IllegalAction as exc:
 ...     print(exc.rule, "|", exc.message)
 must_beat | revoke (renuncio) at trick 2, proved by the cards seen since: \
-N must beat the highest C in the trick (6C) when following suit; \
+N must beat the highest copas in the trick (6C) when following suit; \
 4C breaks it (may play 7C); N held 7C: played at trick 3
 """
 
