@@ -118,8 +118,8 @@ def router() -> APIRouter:
 
     @routes.get("/i18n/{lang}.js")
     def catalogue_script(lang: str) -> Response:
-        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), and the seats' words (:data:`tutepgn.words.SEAT_WORDS`,
-        for cards.js), cached a day: they change with a release."""
+        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), and the seats' words
+        (:data:`tutepgn.words.SEAT_WORDS`, for cards.js), cached a day: they change with a release."""
         try:
             code = i18n.checked(lang)
         except SettingError as exc:

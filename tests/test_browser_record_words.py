@@ -1,6 +1,6 @@
-"""The phone recorder in Spanish, at a phone's size (390x844), says what the table says (issue 35, "esplay"):
-the trump suit of a match's first deal (oros) beside the muestra (2 de bastos), the seats in words, the
-declaration buttons as a player says them ("Norte: cantar veinte en copas"), a refusal in one sentence (no
+"""The phone recorder and the live view in Spanish, at a phone's size (390x844), say what the table says
+(issue 35, "esplay"): the trump suit of a match's first deal (oros) beside the muestra (2 de bastos), the
+seats in words, the declaration buttons as a player says them ("Norte: cantar veinte en copas"), a refusal in one sentence (no
 list of legal cards, no doubled "Rechazada: rechazada:"), and the commands in Spanish (ayuda, deshacer)."""
 
 from __future__ import annotations
@@ -76,4 +76,10 @@ def test_the_phone_recorder_speaks_the_words_of_the_table(phone: tuple[str, Page
     page.locator("#other button[type=submit]").tap()
     expect(page.locator("#recorder")).to_have_attribute("data-entries", "5")
     expect(page.locator('#pad .pc[data-card="4B"]')).not_to_have_class(re.compile("played"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "it scrolls sideways"
+
+    live = page.url.replace("/record/", "/live/")  # the live view draws the same table for spectators
+    page.goto(live)
+    expect(page.locator("#trump")).to_have_text("oros")
+    expect(page.locator('.seat-chip[data-seat="N"] b')).to_have_text("Norte")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "it scrolls sideways"

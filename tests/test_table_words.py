@@ -189,3 +189,39 @@ def test_one_card_left_out_of_a_hand_in_the_deal_tag_gives_one_finding() -> None
         report = validate(read_record(text, strict=False))
     assert [f.code for f in report.errors] == ["hand_size"], [f.message for f in report.errors]
     assert report.errors[0].message == "Oeste recibe 9 cartas; ludoteka-pairs reparte 10: falta el 4 de bastos"
+
+
+def test_the_deal_and_match_pages_say_dates_seats_and_cantes_in_words(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from tutepgn.api.app import Settings, create_app
+    from tutepgn.archive import Archive
+
+    archive = Archive(tmp_path / "a.duckdb")
+    assert archive.import_sources([SAMPLE]).added > 0
+    archive.close()
+    client = TestClient(create_app(Settings(db=tmp_path / "a.duckdb")))
+    ids = [d["id"] for d in client.get("/api/v1/deals", params={"limit": 20}).json()["items"]]
+    first = next(i for i in ids if '[DealNo "1"]' in client.get(f"/api/v1/deals/{i}.tpgn").text)
+    spanish = client.get(f"/deals/{first}", params={"lang": "es"}).text
+    heading = re.search(r"<h1[^>]*>.*?</h1>", spanish, re.S)
+    assert heading and "15 de marzo de 2025" in heading[0] and "2025.03.15" not in heading[0], heading
+    assert "Norte cantó 20 en copas" in spanish and "Sur cantó 20 en espadas" in spanish
+    assert re.search(r'<div class="seat-label"><b>Oeste</b>', spanish)
+    english = client.get(f"/deals/{first}", params={"lang": "en"}).text
+    assert "15 March 2025" in english and "N sang 20 in copas" in english
+    found = client.get("/", params={"lang": "es"}).text  # the search page
+    assert "15/03/2025" in found
+
+
+def test_a_refusal_lists_the_legal_cards_only_when_the_hands_are_known() -> None:
+    unknown = Recorder.start("ludoteka-pairs", turned="4B", dealer="N")
+    assert not unknown.enter("W 1O").refused
+    reply = unknown.enter("W 3O")  # not West's turn
+    assert reply.refused and reply.legal == ""  # not the 39 cards not played yet
+    with speaking("es"):
+        said = unknown.enter("1O").message  # already played
+    assert said.count("rechazada") == 1 and "el as de oros" in said and "Oeste" in said, said
+    known = Recorder.start("ludoteka-pairs", seed=3, dealer="N")
+    reply = known.enter("N 1O")  # West is mano and leads: refused whoever holds 1O
+    assert reply.refused and " may play " in reply.legal

@@ -258,12 +258,13 @@ class Deal:
             raise IllegalPlay(_("the deal is over"), rule="deal_over", seat=seat)
         names = self.rules.seat_names
         if seat is not None and seat != self.turn:
-            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=seat_words(names[seat]), turn=seat_words(names[self.turn])),
+            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=seat_words(names[seat]),
+                                turn=seat_words(names[self.turn])),
                               rule="not_your_turn", seat=seat)
         seat = self.turn
         if not self.hands[seat] >> card & 1:
-            raise IllegalPlay(_("{seat} does not hold {card}", seat=seat_words(names[seat]), card=card_words(card)), rule="not_held",
-                              seat=seat)
+            raise IllegalPlay(_("{seat} does not hold {card}", seat=seat_words(names[seat]), card=card_words(card)),
+                              rule="not_held", seat=seat)
         allowed, duty = self._duty(seat)
         if not allowed >> card & 1:
             words = _(DUTY_WORDS[duty or "must_follow"],
@@ -271,7 +272,8 @@ class Deal:
                 high=card_words(self._high_led) if self._high_led >= 0 else "-",
                 trump=suit_words(self.trump),
                 high_trump=card_words(self._high_trump) if self._high_trump >= 0 else "-")
-            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})", seat=seat_words(names[seat]), duty=words,
+            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})",
+                                seat=seat_words(names[seat]), duty=words,
                                 card=card_words(card), allowed=cards_words(cards_in(allowed))),
                               rule=duty or "must_follow", option=duty, seat=seat)
 
@@ -461,8 +463,8 @@ class Deal:
         option = code if code in OPTIONS else REFUSAL_OPTIONS.get(code)
         if option and c is not None and CARD_RANK[c] == 2:
             option = option.replace("seven", "two")
-        raise IllegalDeclaration(_("{seat}: {refusal}", seat=seat_words(names[seat]), refusal=words), rule=code, option=option,
-                                 seat=seat)
+        raise IllegalDeclaration(_("{seat}: {refusal}", seat=seat_words(names[seat]), refusal=words), rule=code,
+                                 option=option, seat=seat)
 
     def force(self, action: Action) -> bool:
         """Apply an action as a record wrote it, legal or not, so that a validator can read on.

@@ -3,8 +3,9 @@
 A record writes ``12C``, ``B`` and ``N`` (notation, and what code and stored text keep); a sentence a person
 reads in Spanish says "el rey de copas", "bastos" and "Norte" (issue 35: Spanish first, in the words of the
 table).  Suits are named in English too, as the English documents name them ("the 2 of oros"); English
-sentences keep the notation for cards and seats (``12C``, ``N``), which the English documents use.  Every sentence that
-names a card, a suit or a seat passes it through these functions, so the two languages can never drift.
+sentences keep the notation for cards and seats (``12C``, ``N``), which the English documents use.  Every
+sentence that names a card, a suit or a seat passes it through these functions, so the two languages can
+never drift.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ def _in_words() -> bool:
 
 
 def suit_words(suit: Suit | str) -> str:
-    """A suit (0..3 or its letter O C E B) as a sentence names it: "bastos", in both languages."""
-    return SUIT_NAMES[SUIT_LETTERS.index(suit) if isinstance(suit, str) else suit]
+    """A suit (0..3 or its letter O C E B) as a sentence names it: "bastos", in both languages.  Text that is not
+    a suit letter is returned as it is."""
+    if isinstance(suit, str):
+        return SUIT_NAMES[SUIT_LETTERS.index(suit)] if len(suit) == 1 and suit in SUIT_LETTERS else suit
+    return SUIT_NAMES[suit]
 
 
 def card_words(card: Card | str) -> str:
@@ -64,8 +68,8 @@ def seat_words(seat: str) -> str:
 
 
 def date_words(text: str | date | None, *, short: bool = False) -> str:
-    """A record's date (``2025.03.15``, notation; ``??`` where unknown; or the archive's date) as the language being spoken writes it:
-    "15 de marzo de 2025" / "15 March 2025", or with ``short`` (a table's column) "15/03/2025" / "15 Mar 2025";
+    """A record's date (``2025.03.15``, notation; ``??`` where unknown; or the archive's date) as the language
+    being spoken writes it: "15 de marzo de 2025" / "15 March 2025", or with ``short`` (a table's column) "15/03/2025" / "15 Mar 2025";
     a date known to the month or the year alone says only what is known; an unreadable one is returned as it is,
     and an unknown one is "?"."""
     from babel.dates import format_date  # here: only pages and sheets show dates, and Babel takes time to load

@@ -141,12 +141,12 @@
     if (nextForm.hidden) return;
     var says = document.getElementById("next-says");
     if (next.winner) {
-      says.textContent = t("The match is over: {side} wins, {standing}.", { side: next.winner, standing: next.standing });
+      says.textContent = t("The match is over: {side} wins, {standing}.", { side: window.TuteCards.seatWords(next.winner), standing: next.standing });
       nextForm.querySelector("label").hidden = document.getElementById("next-deal").hidden = true;
       return;
     }
     says.textContent = t("Match {standing}. Deal {number} is dealt by {dealer}.",
-                         { standing: next.standing, number: next.deal_no, dealer: next.dealer });
+                         { standing: next.standing, number: next.deal_no, dealer: window.TuteCards.seatWords(next.dealer) });
     if (next.id) {
       says.innerHTML = esc(says.textContent) + ' <a id="next-link" href="/record/' + encodeURIComponent(next.id) +
                        '">' + esc(t("Go to the next deal")) + "</a>";
@@ -183,9 +183,11 @@
         document.getElementById("key-box").open = true;
         say(esc(t("This needs the write key: enter it below. {detail}", { detail: r.data.detail })), "refused");
       } else {
-        /* one sentence that says why: the detail is already "refused: ..." (no second "Refused:"), and the legal
-         * choices are not listed (with the hands unknown they are every card not played yet) */
-        say(esc(r.data.detail), "refused");
+        /* the detail says why, already as "refused: ..." (no second "Refused:"); the legal choices come only with
+         * the hands known (the seat's legal cards): with them unknown they would be every card not played yet */
+        var item = (r.data.errors || [])[0];
+        say(esc(r.data.detail) + (item && item.expected ? '<br><span class="legal">' +
+            esc(t("Legal: {moves}", { moves: item.expected })) + "</span>" : ""), "refused");
       }
     }, function () { busy = false; say(esc(t("Not saved (the server did not answer): try again.")), "refused"); });
   }

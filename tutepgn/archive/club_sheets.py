@@ -105,8 +105,8 @@ def match_table(m: MatchView) -> Table:
 
 
 def _players(seats: dict[str, str | None]) -> str:
-    """The players by seat, as the match page lists them ("N Ana · S Luis")."""
-    return " · ".join(f"{seat} {name}" for seat, name in seats.items() if name)
+    """The players by seat, as the match page lists them ("N Ana · S Luis"; in Spanish "Norte Ana · Sur Luis")."""
+    return " · ".join(f"{seat_words(seat)} {name}" for seat, name in seats.items() if name)
 
 
 def _outcome(m: MatchView) -> str:

@@ -174,13 +174,15 @@ class _State:
         if m.trick and m.turn != (m.leader + len(m.trick)) % self.n:
             return "turn", ngettext("{seat} plays next, after the card {leader} led",
                                     "{seat} plays next, after the {n} cards {leader} led",
-                                    len(m.trick), seat=seat_words(names[(m.leader + len(m.trick)) % self.n]), leader=seat_words(names[m.leader]))
+                                    len(m.trick), seat=seat_words(names[(m.leader + len(m.trick)) % self.n]),
+                                   leader=seat_words(names[m.leader]))
         mano = (m.dealer + 1) % self.n
         if not self.played and leader != mano and self.r.first_deal_leader_card is None:
             return field, _("{seat} cannot lead the first trick: {mano}, the seat after the dealer, leads it",
                             seat=seat_words(names[leader]), mano=seat_words(names[mano]))
         if self.played and not self.side_won(leader):
-            return field, _("{seat} leads, so {side} won the last trick, yet it has won none", seat=seat_words(names[leader]),
+            return field, _("{seat} leads, so {side} won the last trick, yet it has won none",
+                            seat=seat_words(names[leader]),
                             side=seat_words(self.r.side_labels[self.r.side_of(leader)]))
         return None
 
@@ -217,7 +219,8 @@ class _State:
                 return "won", ngettext("{side} won {points} card points in {n} trick, where the cards out of play "
                                        "allow {low} to {high}",
                                        "{side} won {points} card points in {n} tricks, where the cards out of play "
-                                       "allow {low} to {high}", tricks, side=seat_words(self.r.side_labels[side]), points=points,
+                                       "allow {low} to {high}", tricks, side=seat_words(self.r.side_labels[side]),
+                                       points=points,
                                        low=low, high=high)
         low, high = bounds(self.played * self.n)
         if not low <= sum(m.card_points) <= high:

@@ -247,7 +247,8 @@ class _Scan:
         if self.loc[c] == OUT:
             raise ValueError(_("{card} is not in the pack of {preset}", card=card_words(c), preset=self.rules.preset))
         if self.loc[c] != UNSEEN:
-            raise ValueError(_("{card} is dealt twice: {why}, and {other}", card=card_words(c), why=self.why[c], other=why))
+            raise ValueError(_("{card} is dealt twice: {why}, and {other}", card=card_words(c), why=self.why[c],
+                               other=why))
         self.loc[c], self.why[c] = where, why
 
     # -- Events ----------------------------------------------------------------
@@ -264,7 +265,8 @@ class _Scan:
             if reason:
                 return reason
             self.loc[event.card] = GONE
-            self.why[event.card] = Later(N_("{seat} played it in trick {trick}"), seat=seat_words(self.rules.seat_names[seat]),
+            self.why[event.card] = Later(N_("{seat} played it in trick {trick}"),
+                                         seat=seat_words(self.rules.seat_names[seat]),
                                          trick=self.tricks + 1)
             self.trick.append((seat, event.card))
             if len(self.trick) == self.rules.players:
@@ -324,15 +326,18 @@ class _Scan:
             room = sum(1 for t in slots if t <= time)
             if len(shown) > room and self.hands is not None:
                 return _("{seat} cannot hold {card}: the Deal tag does not deal it to {seat}, which would have drawn "
-                         "{n} cards {when} ({cards}) but drew only {room}", seat=seat_words(names[seat]), card=card_words(c),
+                         "{n} cards {when} ({cards}) but drew only {room}", seat=seat_words(names[seat]),
+                         card=card_words(c),
                          n=len(shown), when=_after(time), cards=cards_words(sorted(shown)), room=room)
             if len(shown) > room:
                 dealt = sum(1 for t in slots if t == 0)
                 return _("{seat} cannot hold {card}: it would have held {n} cards of unknown origin {when} ({cards}), "
-                         "but received only {room} ({dealt} dealt, {drawn} drawn)", seat=seat_words(names[seat]), card=card_words(c),
+                         "but received only {room} ({dealt} dealt, {drawn} drawn)", seat=seat_words(names[seat]),
+                         card=card_words(c),
                          n=len(shown), when=_after(time), cards=cards_words(sorted(shown)), room=room,
                          dealt=dealt, drawn=room - dealt)
-        return _("{seat} cannot hold {card} with the other cards it showed", seat=seat_words(names[seat]), card=card_words(c))
+        return _("{seat} cannot hold {card} with the other cards it showed", seat=seat_words(names[seat]),
+                 card=card_words(c))
 
     def _first_leader(self, seat: int) -> str | None:
         """In a first deal with a leader card, the first leader holds it, or the other seat does not when mano leads."""
@@ -380,7 +385,8 @@ class _Scan:
         bottom = self.pile[-1]
         assert bottom is not None
         self.loc[bottom] = seat
-        self.why[bottom] = Later(N_("{seat} took it in exchange for {card} {when}"), seat=seat_words(names[seat]), card=card_words(c),
+        self.why[bottom] = Later(N_("{seat} took it in exchange for {card} {when}"), seat=seat_words(names[seat]),
+                                 card=card_words(c),
                                  when=_after(self.tricks))
         self.pile[-1] = c
         self.loc[c] = STOCK

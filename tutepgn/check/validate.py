@@ -91,7 +91,7 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     deal = _starting_deal(record, header, report)
     if deal is None:
         return report
-    unread = _first_unread(record)
+    unread = _first_unread(record, header.rules.players)
     verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
     if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
         stopped = _replay(record, deal, report, unread, _undealt(header))
@@ -113,11 +113,12 @@ def _undealt(header: Header) -> Mask:
     return pack(header.rules.removed_ranks) & ~dealt
 
 
-def _first_unread(record: Record) -> int | None:
+def _first_unread(record: Record, players: int) -> int | None:
     """The first event that stands where the reader found an error in the play, or after it: a card it could not
-    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong (one
-    card missing from a trick moves every later card to the next seat: judging them would report one error per
-    card, all following from the one).  None when the play was read without error."""
+    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong when
+    a whole trick follows them (one card missing from a trick moves every later card to the next seat: judging
+    them would report one error per card, all following from the one; a last trick written wrong is judged, as
+    nothing follows from it).  None when the play was read without error."""
     if not record.errors or not record.entries or record.entries[0].line is None:
         return None
     first = record.entries[0].line
@@ -126,8 +127,12 @@ def _first_unread(record: Record) -> int | None:
     if not play:
         return None
     at = min(play)
-    return next((i for i, e in enumerate(record.entries)
-                 if e.line is not None and (e.line, e.column or 0) >= at), None)
+    index = next((i for i, e in enumerate(record.entries) if e.line is not None and (e.line, e.column or 0) >= at),
+                 None)
+    if index is None:
+        return None
+    exact = (record.entries[index].line, record.entries[index].column or 0) == at  # the card itself is unreadable
+    return index if exact or len(record.entries) - index > players else None
 
 
 def _tag_finding(exc: NotationError, code: str) -> Finding:
@@ -307,8 +312,8 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
     (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a third
     card out of turn or out of the seat's hand: the cards then no longer follow the table (a trick given to
-    the wrong seat), and judging on would report one error per card, all following from the first.  True when the play was judged only up to such a point (then the count and the result are not
-    judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
+    the wrong seat), and judging on would report one error per card, all following from the first.  True
+    when the play was judged only up to such a point (then the count and the result are not judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
     again when it is played."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
@@ -477,7 +482,8 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
             names = rules.seat_names
             add(Finding("error", "dealer_rotation", _(
                 "the dealer should be {expected}, on the right of the last dealer {last}, not {dealer}",
-                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]), dealer=seat_words(names[dealer])),
+                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]),
+                dealer=seat_words(names[dealer])),
                         line=record.tag_lines.get("Dealer")))
         if standing_before is not None and tuple(standing_before) != tuple(state.standing):
             add(Finding("error", "match_score", _("MatchScore says {claimed}, but the match stood at {standing} after "

@@ -359,6 +359,12 @@ class Recorder:
         text = _("{seat} may play {cards}", seat=seat_words(r.seat_names[deal.turn]), cards=" ".join(plays))
         return _("{text}; or declare: {declarations}", text=text, declarations=", ".join(offered)) if offered else text
 
+    def legal_if_short(self) -> str:
+        """The legal choices to show with a refusal: with the hands known, the seat's legal cards; with them
+        unknown nothing (they would be every card not played yet, up to 40: the refusal says why in a sentence,
+        and ``?``/``ayuda`` lists them on request)."""
+        return self.legal_text() if self.seen is None else ""
+
     def declarations(self) -> list[str]:
         """The declarations accepted now, as entries (``N 40``, ``S 20E``, ``S tute 12``, ``N x7B``): with the hands
         known the engine's legal ones; with them unknown every one the cards seen allow (the phone's buttons)."""
@@ -462,7 +468,7 @@ class Recorder:
         try:
             items = self.items(text)
         except EntryError as exc:
-            return Reply(str(exc), refused=True, legal=self.legal_text())
+            return Reply(str(exc), refused=True, legal=self.legal_if_short())
         for item in items:
             if self.deal.over:
                 refusal = Reply(_("the deal is over: the rest of the line was not entered"), refused=True)
@@ -471,11 +477,11 @@ class Recorder:
                 action = self.action(item)
                 self._apply(action)
             except EntryError as exc:
-                refusal = Reply(str(exc), refused=True, legal=self.legal_text())
+                refusal = Reply(str(exc), refused=True, legal=self.legal_if_short())
                 break
             except IllegalAction as exc:
                 refusal = Reply(_("refused: {refusal} (rule {rule})", refusal=exc.message, rule=exc.rule), refused=True,
-                                legal=self.legal_text(), rule=exc.rule)
+                                legal=self.legal_if_short(), rule=exc.rule)
                 break
             done.append(self._applied(action))
         if not done:

@@ -31,7 +31,7 @@ judged here; every rule of play stays in the engine.
 ... except IllegalAction as exc:
 ...     print(exc.rule, "|", exc.message)
 must_beat | revoke (renuncio) at trick 2, proved by the cards seen since: \
-N must beat the highest C in the trick (6C) when following suit; \
+N must beat the highest copas in the trick (6C) when following suit; \
 4C breaks it (may play 7C); N held 7C: played at trick 3
 """
 
@@ -204,10 +204,12 @@ class _Seen:
             else:
                 held = self.holder.get(card)
                 if held is not None and held.seat != seat:
-                    why = _("{seat} holds {card}: {where}", seat=seat_words(self.names[held.seat]), card=code, where=held.words)
+                    why = _("{seat} holds {card}: {where}", seat=seat_words(self.names[held.seat]), card=code,
+                            where=held.words)
             if why is not None:
                 kind = IllegalPlay if type(event) is Play else IllegalDeclaration
-                return kind(_("{seat} cannot have {card}: {why}", seat=seat_words(self.names[seat]), card=code, why=why),
+                return kind(_("{seat} cannot have {card}: {why}", seat=seat_words(self.names[seat]), card=code,
+                              why=why),
                             rule="not_held", seat=seat)
         return None
 
