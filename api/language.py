@@ -3,7 +3,9 @@
 The language of a request (:func:`requested`): ``?lang=es`` (the pages' switch, remembered in a cookie),
 then the cookie, then the browser's ``Accept-Language``, then English.  :class:`Language` speaks it for the
 whole request (:mod:`tutepgn.i18n`), so pages, problems and validation findings come in it.  The templates
-share one Jinja environment (:data:`PAGES`) with ``_``/``ngettext`` and the language; the pages' scripts load
+share one Jinja environment (:data:`PAGES`) with ``_``/``ngettext``, the language, and the table's words for
+seats, suits, cards and dates (:mod:`tutepgn.words`: ``seat_words(seat)``, ``{{ date | date_words }}``); the
+pages' scripts load
 ``/i18n/<lang>.js``, which hands them the catalogue (``api/static/i18n.js`` has their ``t()``).
 """
 
@@ -20,7 +22,7 @@ from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tutepgn import i18n
+from tutepgn import i18n, words
 from tutepgn.errors import SettingError
 
 from .guards import adding_headers
@@ -62,7 +64,9 @@ def without_commands(text: str) -> str:
 
 
 PAGES.env.globals.update(_=i18n.gettext, ngettext=i18n.ngettext, language=i18n.language, languages=i18n.LANGUAGES,
-                         in_language=in_language, number=number)
+                         in_language=in_language, number=number, seat_words=words.seat_words,
+                         suit_words=words.suit_words, card_words=words.card_words)
+PAGES.env.filters["date_words"] = words.date_words
 PAGES.env.filters["without_commands"] = without_commands
 
 
@@ -114,13 +118,16 @@ def router() -> APIRouter:
 
     @routes.get("/i18n/{lang}.js")
     def catalogue_script(lang: str) -> Response:
-        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), cached a day: they change with a release."""
+        """The messages of ``lang`` for ``t()`` (api/static/i18n.js), and the seats' words
+        (:data:`tutepgn.words.SEAT_WORDS`, for cards.js), cached a day: they change with a release."""
         try:
             code = i18n.checked(lang)
         except SettingError as exc:
             raise HTTPException(404, str(exc)) from exc
         messages = {} if code == i18n.SOURCE else dict(i18n.catalogue(code))
-        body = f"window.TUTE_LANG = {json.dumps(code)};\nwindow.TUTE_MESSAGES = {json.dumps(messages)};\n"
+        seats = words.SEAT_WORDS.get(code, {})  # the seats' words, for cards.js: the library's one table
+        body = (f"window.TUTE_LANG = {json.dumps(code)};\nwindow.TUTE_MESSAGES = {json.dumps(messages)};\n"
+                f"window.TUTE_SEAT_WORDS = {json.dumps(seats, ensure_ascii=False)};\n")
         return Response(body, media_type="text/javascript; charset=utf-8",
                         headers={"Cache-Control": "public, max-age=86400"})
 

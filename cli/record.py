@@ -218,7 +218,10 @@ def _entries(recorder: Recorder, path: Path) -> bool:
     """Read entries until the deal is over (True), or until Ctrl-C or the end of input (False: saved)."""
     try:
         while not recorder.over:
-            _show(recorder.enter(ask(recorder.prompt())))
+            reply = recorder.enter(ask(recorder.prompt()))
+            _show(reply)
+            if reply.end:
+                raise EOFError
     except (KeyboardInterrupt, EOFError):
         _save(recorder, path)
         out.print(Text("\n" + _("Stopped: {n} entries saved in {path} as an unfinished record (*).",

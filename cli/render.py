@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tutepgn.cards import SUIT_LETTERS
 from tutepgn.i18n import gettext as _
+from tutepgn.words import seat_words, suit_words
 from tutepgn.check.replay import Frame
 
 SUIT_STYLES = dict(zip(SUIT_LETTERS, ("yellow", "red", "blue", "green")))
@@ -33,7 +34,7 @@ def render_frame(frame: Frame, count: int | None = None) -> RenderableType:
     title = _("start of the deal") if frame.event is None else f"{frame.index}{of}  {frame.text}{frame.annotation}"
     parts: list[RenderableType] = [Rule(Text(title, style="bold"), align="left")]
     parts.extend(Text(comment, style="italic") for comment in frame.comments)
-    trump = Text(_("Trump {suit}  turned ", suit=frame.trump))
+    trump = Text(_("Trump {suit}  turned ", suit=suit_words(frame.trump)))
     trump.append_text(card_text(frame.turned))
     if frame.stock is not None:
         trump.append(_("  stock {cards}", cards=frame.stock))
@@ -73,5 +74,6 @@ def table_text(frame: Frame) -> Text:
         line.append(("  " if i else "") + f"{seat} ")
         line.append_text(card_text(code))
     if frame.winner is not None:
-        line.append(_("  won by {seat} ({points})", seat=frame.winner, points=frame.trick_points), style="bold")
+        line.append(_("  won by {seat} ({points})", seat=seat_words(frame.winner), points=frame.trick_points),
+                    style="bold")
     return line

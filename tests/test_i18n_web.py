@@ -4,6 +4,7 @@ scripts' texts too) in Spanish from ``Accept-Language`` and in English after the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -135,10 +136,12 @@ def test_the_record_page_and_its_script_speak_spanish_then_english(base_url: str
     expect(page.locator("#table .muted")).to_have_text("todavía no hay cartas en la mesa")
     expect(page.locator(".seat-chip.to-move .sr")).to_have_text("juega")
     page.locator('#pad .pc[data-card="1O"]').click()  # not held by the seat to play: refused
-    expect(page.locator("#message.refused b")).to_have_text("Rechazada:")
+    # the refusal says why once (no "Rechazada: rechazada:"), the seat and the card in words, the legal cards after
+    expect(page.locator("#message.refused")).to_contain_text(re.compile(r"^rechazada: Sur no tiene el as de oros"))
+    expect(page.locator("#message.refused .legal")).to_contain_text("Sur")
     _switch(page, "en")
     expect(page.locator("#undo")).to_have_text("Undo")
     expect(page.locator("#table .muted")).to_have_text("no card on the table yet")
     page.locator('#pad .pc[data-card="1O"]').click()
-    expect(page.locator("#message.refused b")).to_have_text("Refused:")
+    expect(page.locator("#message.refused")).to_contain_text(re.compile(r"^refused: S does not hold 1O"))
     context.close()

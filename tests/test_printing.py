@@ -189,8 +189,9 @@ def test_downloads_answer_as_attachments_of_their_type(client: TestClient, url: 
 
 def test_the_match_score_sheet_holds_each_deal_and_the_running_standing(client: TestClient) -> None:
     [text] = pages(client.get(f"/api/v1/matches/{MATCH}/sheet.pdf", params={"lang": "es"}).content)
-    assert text.startswith(f"Partida {MATCH}\nN Elena Prieto · W Gloria Sastre · S Hugo Benavides · E Manuel "
-                           "Ortega — NS gana la partida NS 4 · WE")
+    assert " ".join(text.split()).startswith(f"Partida {MATCH} Norte Elena Prieto · Oeste Gloria Sastre · Sur Hugo "
+                                             "Benavides · Este Manuel Ortega — Norte-Sur gana la partida Norte-Sur 4 · "
+                                             "Oeste-Este")
     assert "juego fecha quien da triunfo puntos NS puntos WE resultado tantos de la partida NS tantos de la partida WE marcador NS " \
            "marcador WE" in " ".join(text.split())  # the headings wrapped word by word: an upright page
     deals = re.findall(r"^(\d) 2025\.03\.15 [NWSE] \w+ (\d+) (\d+) (\w+\+\d) (\d) (\d) (\d) (\d)$", text, re.M)

@@ -510,7 +510,7 @@ def test_declarations_judged_by_the_engine_from_the_cards_seen() -> None:
     assert not rec.enter("1. S 7E 10E 1E 3C").refused  # W wins, holding 12B 11B, and says nothing
     assert not rec.enter("2. W 1O 6O 4O 3O").refused
     reply = rec.enter("W 20B")  # the cante shows W held 12B 11B when W won trick 1 and stayed silent
-    assert reply.refused and reply.rule == "forfeit_unsung_cantes" and "the cante in B was lost" in reply.message
+    assert reply.refused and reply.rule == "forfeit_unsung_cantes" and "the cante in bastos was lost" in reply.message
     rec.enter("undo 4")
     assert not rec.enter("2. W 11B 4B 7B 1B").refused and not rec.enter("S 20E").refused
     reply = rec.enter("N 20O")  # nothing seen says N lacks 12O 11O, but the side has sung after this trick

@@ -338,7 +338,7 @@ def test_torofun_3p_declarations_between_single_players() -> None:
     report = check(d3(play))
     assert errors(report) == [("forfeit_unsung_cantes", 13, 1, 5, "N"), ("score_mismatch", 5, 1, None, None)]
     assert report.explanation == [("N claims 38 but counts 18 (18 in cards): the difference is the refused "
-                                   "cante 20 in E (forfeit_unsung_cantes).")]
+                                   "cante 20 in espadas (forfeit_unsung_cantes).")]
 
 
 def test_tute_not_held() -> None:
@@ -487,7 +487,7 @@ def test_refused_cante_counted_in_the_claimed_score() -> None:
     assert report.claimed_score == (111, 99) and report.sheet is not None and report.sheet.totals == (91, 99)
     assert report.explanation == [
         ("NS claims 111 but counts 91 (31 in cards + 60 in cantes): "
-         "the difference is the refused cante 20 in O (cante_not_held).")]
+         "the difference is the refused cante 20 in oros (cante_not_held).")]
     assert "WE+1" in one(report, "result_mismatch").message
 
 

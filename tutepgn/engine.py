@@ -30,13 +30,14 @@ from collections.abc import Sequence
 from typing import overload
 
 from .cards import (
-    BIT, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, SUITS,
+    BIT, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUITS,
     Card, CardSet, Mask, Suit, card, card_from_code, cards_in, mask_of, pack, suit_from_letter,
 )
 from .declarations import CANTE_PAIRS, FOURS, cante_refusal, close_window, exchange_refusal, tute_refusal
 from .duties import DUTY_WORDS, FREE, REFUSAL_OPTIONS, REFUSALS, play_duty
 from .errors import IllegalDeclaration, IllegalPlay
 from .events import Action, Cante, Exchange, Play, Tute
+from .words import card_words, cards_words, seat_words, suit_words
 from .i18n import gettext as _
 from .rules import OPTIONS, Ruleset, SeatLike
 from .score import CanteScore, ScoreSheet, Trick, count
@@ -257,21 +258,23 @@ class Deal:
             raise IllegalPlay(_("the deal is over"), rule="deal_over", seat=seat)
         names = self.rules.seat_names
         if seat is not None and seat != self.turn:
-            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=names[seat], turn=names[self.turn]),
+            raise IllegalPlay(_("not {seat}'s turn: {turn} plays now", seat=seat_words(names[seat]),
+                                turn=seat_words(names[self.turn])),
                               rule="not_your_turn", seat=seat)
         seat = self.turn
         if not self.hands[seat] >> card & 1:
-            raise IllegalPlay(_("{seat} does not hold {card}", seat=names[seat], card=CODES[card]), rule="not_held",
-                              seat=seat)
+            raise IllegalPlay(_("{seat} does not hold {card}", seat=seat_words(names[seat]), card=card_words(card)),
+                              rule="not_held", seat=seat)
         allowed, duty = self._duty(seat)
         if not allowed >> card & 1:
             words = _(DUTY_WORDS[duty or "must_follow"],
-                suit=SUIT_LETTERS[self._led] if self._led >= 0 else "-",
-                high=CODES[self._high_led] if self._high_led >= 0 else "-",
-                trump=SUIT_LETTERS[self.trump],
-                high_trump=CODES[self._high_trump] if self._high_trump >= 0 else "-")
-            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})", seat=names[seat], duty=words,
-                                card=CODES[card], allowed=" ".join(CODES[c] for c in cards_in(allowed))),
+                suit=suit_words(self._led) if self._led >= 0 else "-",
+                high=card_words(self._high_led) if self._high_led >= 0 else "-",
+                trump=suit_words(self.trump),
+                high_trump=card_words(self._high_trump) if self._high_trump >= 0 else "-")
+            raise IllegalPlay(_("{seat} {duty}; {card} breaks it (may play {allowed})",
+                                seat=seat_words(names[seat]), duty=words,
+                                card=card_words(card), allowed=cards_words(cards_in(allowed))),
                               rule=duty or "must_follow", option=duty, seat=seat)
 
     @overload
@@ -450,18 +453,18 @@ class Deal:
         words = _(
             REFUSALS[code],
             what=_("a cante") if type(action) is Cante else _("a tute") if type(action) is Tute else _("an exchange"),
-            name=names[seat],
-            suit=SUIT_LETTERS[action.suit] if type(action) is Cante else "",
-            trump=SUIT_LETTERS[self.trump], limit=r.cantes_per_trick,
-            winner=names[self.tricks[-1].winner] if self.tricks else "",
+            name=seat_words(names[seat]),
+            suit=suit_words(action.suit) if type(action) is Cante else "",
+            trump=suit_words(self.trump), limit=r.cantes_per_trick,
+            winner=seat_words(names[self.tricks[-1].winner]) if self.tricks else "",
             four="reyes" if type(action) is Tute and action.rank == REY else "caballos",
-            card=CODES[c] if c is not None else "", turned=CODES[self.turned],
-            last=CODES[self.last_draw[seat]] if seat in self.last_draw else "")
+            card=card_words(c) if c is not None else "", turned=card_words(self.turned),
+            last=card_words(self.last_draw[seat]) if seat in self.last_draw else "")
         option = code if code in OPTIONS else REFUSAL_OPTIONS.get(code)
         if option and c is not None and CARD_RANK[c] == 2:
             option = option.replace("seven", "two")
-        raise IllegalDeclaration(_("{seat}: {refusal}", seat=names[seat], refusal=words), rule=code, option=option,
-                                 seat=seat)
+        raise IllegalDeclaration(_("{seat}: {refusal}", seat=seat_words(names[seat]), refusal=words), rule=code,
+                                 option=option, seat=seat)
 
     def force(self, action: Action) -> bool:
         """Apply an action as a record wrote it, legal or not, so that a validator can read on.

@@ -26,7 +26,8 @@ from tutepgn.errors import ErrorItem, EventError, Problem, RecordingsFull, TuteE
 from tutepgn.i18n import gettext as _
 from tutepgn.recording.live import MAX_ENTRY_CHARS, Recording, updates
 from tutepgn.notation import SEAT_TAGS
-from tutepgn.recording.recorder import Reply, is_undo
+from tutepgn.recording.commands import is_undo
+from tutepgn.recording.recorder import Reply
 from tutepgn.rules import PRESETS, ruleset
 from tutepgn.tournament import table_start
 

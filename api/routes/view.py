@@ -26,7 +26,8 @@ def deal_context(text: str, deal_id: int | None = None) -> dict[str, Any]:
     """The deal page's values for a record's text: its frames (each with its position string), the report,
     the lines with their findings, and the link that shares it."""
     record = stored_record(text)
-    model = validate(record).model()
+    checked = validate(record)
+    model = checked.model()
     report = model.model_dump()
     steps: list[dict[str, object]] = []
     share = None
@@ -35,6 +36,9 @@ def deal_context(text: str, deal_id: int | None = None) -> dict[str, Any]:
             steps = [frame_data(f) for f in frames(record)]
             for step, position in zip(steps, positions(record)):
                 step["position"] = position
+            cut = checked.unjudged_from()
+            for step in steps[cut + 1:] if cut is not None else ():  # step 0 is the deal as dealt
+                step["illegal"] = step["rule"] = None  # what only follows from the errors reported is not flagged
             share = deal_link(record.tpgn())
         except NotationError as exc:
             report["explanation"] = [*report["explanation"], str(exc)]

@@ -168,7 +168,9 @@
 
   /* The play in a sentence: its mark in words (left out when `bare`: the words are shown beside it), what it lost. */
   function playSentence(p, bare) {
-    var params = { trick: p.trick, seat: analysis.seats[p.seat], card: p.card, mark: markText(p) };
+    var words = window.TuteCards;  /* seats and cards in the page's language (cards.js) */
+    var params = { trick: p.trick, seat: words.seatWords(analysis.seats[p.seat]), card: words.cardWords(p.card),
+                   mark: markText(p) };
     if (has(p.loss)) {
       params.loss = pp(p.loss);
       params.before = pct(p.win_before);

@@ -159,7 +159,26 @@
     return out;
   }
 
-  var api = { cardSVG: cardSVG, backSVG: backSVG, suitSVG: function (suit, size) {
+  /* Cards, suits and seats as a sentence names them in the page's language: the same words as the library's
+   * tutepgn/words.py (Spanish: "el caballo de copas", "bastos", "Norte", "Norte-Sur"; English names the suits and
+   * keeps the notation for cards and seats).  The seats' words come with the catalogue (/i18n/<lang>.js sets
+   * TUTE_SEAT_WORDS from tutepgn.words.SEAT_WORDS): none in English. */
+  function seatTable() { return root.TUTE_SEAT_WORDS || {}; }
+  function inWords() { return Object.keys(seatTable()).length > 0; }
+  function suitWords(letter) { return SUITS[letter] ? SUITS[letter].name : letter; }
+  function cardWords(code) {
+    var c = parse(code);
+    if (!c || !inWords()) return code;
+    var name = c.rank === 1 || c.rank >= 10 ? RANK_NAMES[c.rank] : String(c.rank);
+    return (c.rank === 10 ? "la " : "el ") + name + " de " + SUITS[c.suit].name;
+  }
+  function seatWords(seat) {
+    var words = seatTable(), text = String(seat || "");
+    if (!inWords() || !text || text.split("").some(function (ch) { return !words[ch]; })) return text;
+    return text.split("").map(function (ch) { return words[ch]; }).join("-");
+  }
+
+  var api = { cardWords: cardWords, suitWords: suitWords, seatWords: seatWords, cardSVG: cardSVG, backSVG: backSVG, suitSVG: function (suit, size) {
     var s = SUITS[suit];
     if (!s) return "";
     return '<svg class="suit" viewBox="-11 -16 22 32" width="' + (size || 14) + '" height="' + (size || 14) * 32 / 22 +

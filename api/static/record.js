@@ -66,9 +66,23 @@
       return '<div class="pad-row" data-suit="' + suit + '">' + state.pack.filter(function (c) {
         return c.slice(-1) === suit;
       }).map(function (c) {
-        return '<button type="button" class="pc" data-card="' + c + '" aria-label="' + c + '">' + window.cardSVG(c) + "</button>";
+        return '<button type="button" class="pc" data-card="' + c + '" aria-label="' + esc(window.TuteCards.cardWords(c)) +
+               '">' + window.cardSVG(c) + "</button>";
       }).join("") + "</div>";
     }).join("");
+  }
+
+  /* A declaration entry as the table says it: "N 40" is "North: sing the forty", "S 20C" "South: sing twenty in
+   * copas", "E tute 11" "East: sing tute of caballos", "N x7O" "North: exchange the 7 for the muestra". */
+  function declarationWords(entry) {
+    var m = /^([NWSE]) (?:(40)|20([OCEB])|tute (1[12])|x(\d+)[OCEB])$/.exec(entry);
+    if (!m) return entry;
+    var words = window.TuteCards, seat = words.seatWords(m[1]);
+    if (m[2]) return t("{seat}: sing the forty", { seat: seat });
+    if (m[3]) return t("{seat}: sing twenty in {suit}", { seat: seat, suit: words.suitWords(m[3]) });
+    if (m[4]) return m[4] === "11" ? t("{seat}: sing tute of caballos", { seat: seat })
+                                   : t("{seat}: sing tute of reyes", { seat: seat });
+    return t("{seat}: exchange the {rank} for the muestra", { seat: seat, rank: m[5] });
   }
 
   var leader = null;  /* the seat tapped as the leader of a match's first deal, which the scorer names */
@@ -89,11 +103,11 @@
       var gone = !!played[b.dataset.card];
       b.classList.toggle("played", gone);
       b.disabled = gone || state.over;
-      b.setAttribute("aria-label", gone ? t("{card} played", { card: b.dataset.card }) : b.dataset.card);
+      var named = window.TuteCards.cardWords(b.dataset.card);
+      b.setAttribute("aria-label", gone ? t("{card} played", { card: named }) : named);
     });
     document.getElementById("declare").innerHTML = (state.declarations || []).map(function (d) {
-      return '<button type="button" class="decl" data-entry="' + esc(d) + '">' +
-             esc(t("Declare {entry}", { entry: d })) + "</button>";
+      return '<button type="button" class="decl" data-entry="' + esc(d) + '">' + esc(declarationWords(d)) + "</button>";
     }).join("");
     drawNext();
     var done = document.getElementById("done");
@@ -127,12 +141,12 @@
     if (nextForm.hidden) return;
     var says = document.getElementById("next-says");
     if (next.winner) {
-      says.textContent = t("The match is over: {side} wins, {standing}.", { side: next.winner, standing: next.standing });
+      says.textContent = t("The match is over: {side} wins, {standing}.", { side: window.TuteCards.seatWords(next.winner), standing: next.standing });
       nextForm.querySelector("label").hidden = document.getElementById("next-deal").hidden = true;
       return;
     }
     says.textContent = t("Match {standing}. Deal {number} is dealt by {dealer}.",
-                         { standing: next.standing, number: next.deal_no, dealer: next.dealer });
+                         { standing: next.standing, number: next.deal_no, dealer: window.TuteCards.seatWords(next.dealer) });
     if (next.id) {
       says.innerHTML = esc(says.textContent) + ' <a id="next-link" href="/record/' + encodeURIComponent(next.id) +
                        '">' + esc(t("Go to the next deal")) + "</a>";
@@ -169,10 +183,11 @@
         document.getElementById("key-box").open = true;
         say(esc(t("This needs the write key: enter it below. {detail}", { detail: r.data.detail })), "refused");
       } else {
+        /* the detail says why, already as "refused: ..." (no second "Refused:"); the legal choices come only with
+         * the hands known (the seat's legal cards): with them unknown they would be every card not played yet */
         var item = (r.data.errors || [])[0];
-        say("<b>" + esc(t("Refused:")) + "</b> " + esc(r.data.detail) +
-            (item && item.expected ? '<br><span class="legal">' + esc(t("Legal: {moves}", { moves: item.expected })) +
-                                     "</span>" : ""), "refused");
+        say(esc(r.data.detail) + (item && item.expected ? '<br><span class="legal">' +
+            esc(t("Legal: {moves}", { moves: item.expected })) + "</span>" : ""), "refused");
       }
     }, function () { busy = false; say(esc(t("Not saved (the server did not answer): try again.")), "refused"); });
   }

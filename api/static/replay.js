@@ -22,7 +22,7 @@
  */
 (function (global) {
   "use strict";
-  var SUIT_NAMES = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
+  var WORDS = global.TuteCards;  /* seats, suits and cards in the page's language (cards.js, the library's words) */
   var GLYPH_WORDS = { "!": t("good"), "?": t("mistake"), "!!": t("very good"), "??": t("blunder"),
                       "!?": t("interesting"), "?!": t("dubious") };  // docs/notation.md, 4.3
 
@@ -38,6 +38,11 @@
   }
 
   function seatOf(text) { return text.split(" ")[0]; }
+  /* A card in a sentence: in words where the language says them ("el 7 de bastos"), else its code, suit coloured. */
+  function cardText(code) {
+    var words = WORDS.cardWords(code);
+    return words === code ? notation(code) : esc(words);
+  }
   function isPlay(f) { return /^\S+ (1[0-2]|[1-7])[OCEB]$/.test(f.text); }
   function isLead(f) { return isPlay(f) && !f.skipped && f.table.length === 1; }
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
@@ -143,10 +148,10 @@
     function noteFor(i) {
       var f = frames[i], prev = frames[i - 1], parts = [];
       if (i === 0) {
-        parts.push(esc(f.to_move ? t("The deal as dealt. {seat} leads.", { seat: f.to_move }) : t("The deal as dealt.")));
+        parts.push(esc(f.to_move ? t("The deal as dealt. {seat} leads.", { seat: WORDS.seatWords(f.to_move) }) : t("The deal as dealt.")));
         return parts;
       }
-      var seat = esc(seatOf(f.text));
+      var seat = esc(WORDS.seatWords(seatOf(f.text)));
       if (f.illegal) {
         parts.push('<span class="illegal">' + esc(t("Illegal: {reason}", { reason: f.illegal })) + " <code>" +
                    esc(f.rule || "") + "</code> — " + esc(f.skipped ? t("the event is skipped") : t("played as written")) +
@@ -155,23 +160,23 @@
       if (f.cantes.length > prev.cantes.length) {
         var gain = sum(f.cante_points) - sum(prev.cante_points);
         var m = /(20|40)([OCEB])?$/.exec(f.text);
-        var what = m && m[1] === "40" ? t("{seat} sings las cuarenta (40 in trump, {suit})", { seat: seat, suit: SUIT_NAMES[f.trump] })
-                                      : t("{seat} sings 20 in {suit}", { seat: seat, suit: m && m[2] ? SUIT_NAMES[m[2]] : "" });
+        var what = m && m[1] === "40" ? t("{seat} sings las cuarenta (40 in trump, {suit})", { seat: seat, suit: WORDS.suitWords(f.trump) })
+                                      : t("{seat} sings 20 in {suit}", { seat: seat, suit: m && m[2] ? WORDS.suitWords(m[2]) : "" });
         parts.push('<span class="cante">' + what + (gain ? " (+" + gain + ")" : "") + "</span>");
       }
       if (f.exchanges.length > prev.exchanges.length) {
         parts.push('<span class="exchange">' + t("{seat} exchanges {card} for the muestra {turned}", {
-          seat: seat, card: notation(f.text.replace(/^\S+ x/, "")), turned: notation(prev.turned) }) + "</span>");
+          seat: seat, card: cardText(f.text.replace(/^\S+ x/, "")), turned: cardText(prev.turned) }) + "</span>");
       }
       if (/ tute /.test(f.text)) {
         parts.push('<span class="cante">' + (/12$/.test(f.text) ? t("{seat} announces tute of reyes", { seat: seat })
                                                               : t("{seat} announces tute of caballos", { seat: seat })) + "</span>");
       }
       if (f.winner) {
-        parts.push(t("{seat} wins trick {n} (+{points})", { seat: esc(f.winner), n: f.trick_no, points: f.trick_points }));
+        parts.push(t("{seat} wins trick {n} (+{points})", { seat: esc(WORDS.seatWords(f.winner)), n: f.trick_no, points: f.trick_points }));
         if (f.over && lastTen) parts.push('<span class="ten">' + t("and the last-trick ten: +{points}", { points: lastTen }) + "</span>");
       }
-      if (!parts.length && isPlay(f)) parts.push(t("{seat} plays {card}", { seat: seat, card: notation(f.text.split(" ")[1]) }));
+      if (!parts.length && isPlay(f)) parts.push(t("{seat} plays {card}", { seat: seat, card: cardText(f.text.split(" ")[1]) }));
       if (f.over) parts.push('<b class="over">' + esc(f.result ? t("Deal over: {result}", { result: f.result }) : t("Deal over")) + "</b>");
       return parts;
     }
@@ -220,12 +225,12 @@
       if (ten) {
         var shown = !!(f.over && f.winner && lastTen);
         ten.hidden = !shown;
-        ten.textContent = shown ? t("{seat}: diez de últimas +{points}", { seat: f.winner, points: lastTen }) : "";
+        ten.textContent = shown ? t("{seat}: diez de últimas +{points}", { seat: WORDS.seatWords(f.winner), points: lastTen }) : "";
       }
 
       // Trump, the muestra, stock, trick number.
       var trump = $("#trump");
-      if (trump) trump.innerHTML = TuteCards.suitSVG(f.trump, 14) + " " + (SUIT_NAMES[f.trump] || f.trump);
+      if (trump) trump.innerHTML = TuteCards.suitSVG(f.trump, 14) + " " + esc(WORDS.suitWords(f.trump));
       var turned = $("#turned");
       if (turned) turned.innerHTML = cardSVG(f.turned);
       if (f.stock !== null && f.stock !== undefined && $("#stock-box")) {

@@ -43,7 +43,7 @@
       var no = k + 1, here = marks[no] || [];
       var worst = here.some(function (m) { return m.severity === "error"; }) ? "bad" : here.length ? "warn" : "";
       html.push('<div class="ln' + (worst ? " " + worst : "") + '" data-line="' + no + '"' + (worst ? ' id="line-' + no + '"' : "") +
-                '><span class="no">' + no + '</span><span class="src">' + (esc(line) || " ") + "</span>");
+                '><span class="no">' + no + '</span><span class="src notation">' + (esc(line) || " ") + "</span>");
       here.forEach(function (m) {
         var caret = m.column ? '<span class="caret">' + esc(t("col {column}:", { column: m.column })) + "</span> " : "";
         html.push('<span class="msg sev-' + esc(m.severity) + '">' + caret + esc(m.message) + "</span>");
@@ -51,7 +51,7 @@
       html.push("</div>");
     });
     extra.forEach(function (no) {
-      html.push('<div class="ln bad" data-line="' + no + '"><span class="no">' + no + '</span><span class="src"> </span>');
+      html.push('<div class="ln bad" data-line="' + no + '"><span class="no">' + no + '</span><span class="src notation"> </span>');
       marks[no].forEach(function (m) { html.push('<span class="msg sev-error">' + esc(m.message) + "</span>"); });
       html.push("</div>");
     });

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..cards import SUIT_NAMES
 from ..i18n import gettext as _
+from ..words import seat_words
 from ..i18n import ngettext, speaking
 from .club import MatchView, PlayerView
 from .printing import Cell, Download, Table, document
@@ -104,15 +105,15 @@ def match_table(m: MatchView) -> Table:
 
 
 def _players(seats: dict[str, str | None]) -> str:
-    """The players by seat, as the match page lists them ("N Ana · S Luis")."""
-    return " · ".join(f"{seat} {name}" for seat, name in seats.items() if name)
+    """The players by seat, as the match page lists them ("N Ana · S Luis"; in Spanish "Norte Ana · Sur Luis")."""
+    return " · ".join(f"{seat_words(seat)} {name}" for seat, name in seats.items() if name)
 
 
 def _outcome(m: MatchView) -> str:
     """Who won the match, or where it stands, in the match page's words."""
-    standing = " · ".join(f"{side} {value}" for side, value in zip(m.sides, m.standing or [])) or "—"
+    standing = " · ".join(f"{seat_words(side)} {value}" for side, value in zip(m.sides, m.standing or [])) or "—"
     if m.winner:
-        return _("{side} wins the match {standing} ({players})", side=m.winner, standing=standing,
+        return _("{side} wins the match {standing} ({players})", side=seat_words(m.winner), standing=standing,
                  players=", ".join(m.winner_players))
     return _("The match goes on: {standing}, to {target} points.", standing=standing, target=m.target)
 

@@ -16,6 +16,7 @@ from datetime import date
 from urllib.parse import quote
 
 from ..i18n import gettext as _
+from ..words import card_words, seat_words
 from ..i18n import speaking
 from ..tournament import Event, Round, crosstable, ranking, standings
 from ..tournament.duplicate import BoardStart, board_start, round_boards, scores
@@ -132,4 +133,5 @@ def board_table(board: BoardStart, seated: dict[str, str]) -> Table:
     if board.stock:
         rows.append((_("stock"), "", board.stock))
     return Table(_("Board {board}: {dealer} deals, the turned card is {turned}", board=board.board,
-                   dealer=board.dealer, turned=board.turned), (_("seat"), _("player"), _("cards to deal")), rows)
+                   dealer=seat_words(board.dealer), turned=card_words(board.turned)),
+                 (_("seat"), _("player"), _("cards to deal")), rows)

@@ -53,7 +53,7 @@ def board(record: Record, findings: list[Finding], index: int) -> Board:
     nothing = [None] * len(findings)
     if record.errors:
         return Board(record=index, seats=seats, frames=[], findings=nothing,
-                     error="the record has syntax errors: mend them to see it on the table")
+                     error=_("the record has syntax errors: mend them to see it on the table"))
     try:
         steps = frames(record)
     except NotationError as exc:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import (
-    CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, REY, SUIT_LETTERS, card, card_from_code, cards_in, pack,
+    CABALLO, CARD_POINTS, CARD_RANK, CARD_SUIT, REY, SUIT_LETTERS, card, card_from_code, cards_in, pack,
 )
+from ..words import seat_words, card_words
 from ..i18n import gettext as _, ngettext
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class _State:
         if self.in_stock:
             if holder is not None:
                 return "hands", _("{card} is the muestra, under the stock while it has cards: it cannot be in "
-                                  "{seat}'s hand", card=m.turned, seat=self.names[holder])
+                                  "{seat}'s hand", card=m.turned, seat=seat_words(self.names[holder]))
             if self.turned in self.table:
                 return "trick", _("{card} is the muestra, under the stock while it has cards: it cannot be on the "
                                   "table", card=m.turned)
@@ -151,7 +152,7 @@ class _State:
                 return "hands", ngettext("{seat} holds {count} cards, where after {n} trick played {seat} holds "
                                          "{expected}",
                                          "{seat} holds {count} cards, where after {n} tricks played {seat} holds "
-                                         "{expected}", self.played, seat=self.names[seat], count=count,
+                                         "{expected}", self.played, seat=seat_words(self.names[seat]), count=count,
                                          expected=expected)
         out = self.size - n * self.played - len(m.trick) - (m.stock or 0)
         if sum(self.sizes) != out:
@@ -173,14 +174,16 @@ class _State:
         if m.trick and m.turn != (m.leader + len(m.trick)) % self.n:
             return "turn", ngettext("{seat} plays next, after the card {leader} led",
                                     "{seat} plays next, after the {n} cards {leader} led",
-                                    len(m.trick), seat=names[(m.leader + len(m.trick)) % self.n], leader=names[m.leader])
+                                    len(m.trick), seat=seat_words(names[(m.leader + len(m.trick)) % self.n]),
+                                   leader=seat_words(names[m.leader]))
         mano = (m.dealer + 1) % self.n
         if not self.played and leader != mano and self.r.first_deal_leader_card is None:
             return field, _("{seat} cannot lead the first trick: {mano}, the seat after the dealer, leads it",
-                            seat=names[leader], mano=names[mano])
+                            seat=seat_words(names[leader]), mano=seat_words(names[mano]))
         if self.played and not self.side_won(leader):
-            return field, _("{seat} leads, so {side} won the last trick, yet it has won none", seat=names[leader],
-                            side=self.r.side_labels[self.r.side_of(leader)])
+            return field, _("{seat} leads, so {side} won the last trick, yet it has won none",
+                            seat=seat_words(names[leader]),
+                            side=seat_words(self.r.side_labels[self.r.side_of(leader)]))
         return None
 
     def ended(self) -> Problem | None:
@@ -216,7 +219,8 @@ class _State:
                 return "won", ngettext("{side} won {points} card points in {n} trick, where the cards out of play "
                                        "allow {low} to {high}",
                                        "{side} won {points} card points in {n} tricks, where the cards out of play "
-                                       "allow {low} to {high}", tricks, side=self.r.side_labels[side], points=points,
+                                       "allow {low} to {high}", tricks, side=seat_words(self.r.side_labels[side]),
+                                       points=points,
                                        low=low, high=high)
         low, high = bounds(self.played * self.n)
         if not low <= sum(m.card_points) <= high:
@@ -242,11 +246,11 @@ class _State:
             side = r.side_of(seat)
             if not m.tricks[side]:
                 return "declarations", _("{seat} sings, yet {side} has won no trick: a cante follows a won trick",
-                                         seat=names[seat], side=r.side_labels[side])
+                                         seat=seat_words(names[seat]), side=seat_words(r.side_labels[side]))
             per_side[side] += 1
             if per_side[side] > m.tricks[side] * r.cantes_per_trick:
                 return "declarations", _("{side} sang {count} cantes, more than {most}: {rules} allows {per} after "
-                                         "each won trick", side=r.side_labels[side], count=per_side[side],
+                                         "each won trick", side=seat_words(r.side_labels[side]), count=per_side[side],
                                          most=m.tricks[side] * r.cantes_per_trick, rules=self.spec,
                                          per=r.cantes_per_trick)
             for shown in (card(REY, SUIT_LETTERS.index(suit)), card(CABALLO, SUIT_LETTERS.index(suit))):
@@ -256,10 +260,10 @@ class _State:
                                              suit=suit)
                 if holder not in (None, seat) or player != seat:
                     return "declarations", _("{card} was shown in {seat}'s cante: only {seat} can hold or play it",
-                                             card=CODES[shown], seat=names[seat])
+                                             card=card_words(shown), seat=seat_words(names[seat]))
                 if shown in self.stocked:
                     return "declarations", _("{card} was shown in {seat}'s cante: it cannot be in the stock",
-                                             card=CODES[shown], seat=names[seat])
+                                             card=card_words(shown), seat=seat_words(names[seat]))
         return None
 
     def exchanges(self) -> Problem | None:
@@ -279,13 +283,13 @@ class _State:
                 return "declarations", _("{card} is exchanged twice", card=code)
             if given and CARD_RANK[given[-1]] not in ranks:
                 return "declarations", _("{card} cannot be exchanged for the muestra {turned} under {rules}",
-                                         card=code, turned=CODES[given[-1]], rules=self.spec)
+                                         card=code, turned=card_words(given[-1]), rules=self.spec)
             first_lead = r.exchange_at_first_lead and (seat == (m.dealer + 1) % self.n
                                                        or r.first_deal_leader_card is not None)
             if not self.side_won(seat) and not first_lead:
                 return "declarations", _("{seat} exchanges, yet {side} has won no trick: an exchange is made on "
-                                         "leading after a won trick", seat=names[seat],
-                                         side=r.side_labels[r.side_of(seat)])
+                                         "leading after a won trick", seat=seat_words(names[seat]),
+                                         side=seat_words(r.side_labels[r.side_of(seat)]))
             given.append(c)
         if m.exchanges and m.exchanges[-1][1] != m.turned:
             return "muestra", _("after the exchange of {card} the muestra is {card}, not {turned}",

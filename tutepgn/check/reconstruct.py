@@ -45,10 +45,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
-from ..cards import CABALLO, CARD_SUIT, CODES, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
+from ..cards import CABALLO, CARD_SUIT, REY, Card, Mask, card, card_from_code, cards_in, pack, suit_from_letter
 from ..declarations import CANTE_PAIRS, FOURS
 from ..engine import Deal
 from ..events import Action, Cante, Play, Tute
+from ..words import seat_words, card_words, cards_words
 from ..i18n import N_, Later, gettext as _
 from ..rules import Ruleset
 from .replay import replay
@@ -235,18 +236,19 @@ class _Scan:
                 self.slot_places[seat] = [-1] * size
                 continue
             if self.hands[seat].bit_count() != size:
-                raise ValueError(_("{seat} is dealt {n} cards, not {size}", seat=names[seat],
+                raise ValueError(_("{seat} is dealt {n} cards, not {size}", seat=seat_words(names[seat]),
                                    n=self.hands[seat].bit_count(), size=size))
             for c in cards_in(self.hands[seat]):
-                self._known(c, seat, Later(N_("the Deal tag deals it to {seat}"), seat=names[seat]))
+                self._known(c, seat, Later(N_("the Deal tag deals it to {seat}"), seat=seat_words(names[seat])))
         if sum(len(s) for s in self.slots) + self.pile.count(None) != self.loc.count(UNSEEN):
             raise ValueError(_("the known cards and the cards to place do not make one pack"))
 
     def _known(self, c: Card, where: int, why: Later) -> None:
         if self.loc[c] == OUT:
-            raise ValueError(_("{card} is not in the pack of {preset}", card=CODES[c], preset=self.rules.preset))
+            raise ValueError(_("{card} is not in the pack of {preset}", card=card_words(c), preset=self.rules.preset))
         if self.loc[c] != UNSEEN:
-            raise ValueError(_("{card} is dealt twice: {why}, and {other}", card=CODES[c], why=self.why[c], other=why))
+            raise ValueError(_("{card} is dealt twice: {why}, and {other}", card=card_words(c), why=self.why[c],
+                               other=why))
         self.loc[c], self.why[c] = where, why
 
     # -- Events ----------------------------------------------------------------
@@ -263,7 +265,8 @@ class _Scan:
             if reason:
                 return reason
             self.loc[event.card] = GONE
-            self.why[event.card] = Later(N_("{seat} played it in trick {trick}"), seat=self.rules.seat_names[seat],
+            self.why[event.card] = Later(N_("{seat} played it in trick {trick}"),
+                                         seat=seat_words(self.rules.seat_names[seat]),
                                          trick=self.tricks + 1)
             self.trick.append((seat, event.card))
             if len(self.trick) == self.rules.players:
@@ -291,8 +294,8 @@ class _Scan:
         if where == seat:
             return None
         names = self.rules.seat_names
-        who = names[seat]
-        code = CODES[c]
+        who = seat_words(names[seat])
+        code = card_words(c)
         if where == UNSEEN:
             self.loc[c] = seat
             self.hi[c] = self.tricks
@@ -312,7 +315,7 @@ class _Scan:
         if where == OUT:
             return _("{card} is not in the pack of {preset}", card=code, preset=self.rules.preset)
         return _("{seat} cannot {how} {card}: {holder} holds it ({why})", seat=who, how=_(HOW[how]), card=code,
-                 holder=names[where], why=self.why[c])
+                 holder=seat_words(names[where]), why=self.why[c])
 
     def _too_many(self, seat: int, c: Card) -> str:
         """Why a new need breaks the matching: more cards by some time than the seat can have received."""
@@ -323,15 +326,18 @@ class _Scan:
             room = sum(1 for t in slots if t <= time)
             if len(shown) > room and self.hands is not None:
                 return _("{seat} cannot hold {card}: the Deal tag does not deal it to {seat}, which would have drawn "
-                         "{n} cards {when} ({cards}) but drew only {room}", seat=names[seat], card=CODES[c],
-                         n=len(shown), when=_after(time), cards=" ".join(CODES[x] for x in sorted(shown)), room=room)
+                         "{n} cards {when} ({cards}) but drew only {room}", seat=seat_words(names[seat]),
+                         card=card_words(c),
+                         n=len(shown), when=_after(time), cards=cards_words(sorted(shown)), room=room)
             if len(shown) > room:
                 dealt = sum(1 for t in slots if t == 0)
                 return _("{seat} cannot hold {card}: it would have held {n} cards of unknown origin {when} ({cards}), "
-                         "but received only {room} ({dealt} dealt, {drawn} drawn)", seat=names[seat], card=CODES[c],
-                         n=len(shown), when=_after(time), cards=" ".join(CODES[x] for x in sorted(shown)), room=room,
+                         "but received only {room} ({dealt} dealt, {drawn} drawn)", seat=seat_words(names[seat]),
+                         card=card_words(c),
+                         n=len(shown), when=_after(time), cards=cards_words(sorted(shown)), room=room,
                          dealt=dealt, drawn=room - dealt)
-        return _("{seat} cannot hold {card} with the other cards it showed", seat=names[seat], card=CODES[c])
+        return _("{seat} cannot hold {card} with the other cards it showed", seat=seat_words(names[seat]),
+                 card=card_words(c))
 
     def _first_leader(self, seat: int) -> str | None:
         """In a first deal with a leader card, the first leader holds it, or the other seat does not when mano leads."""
@@ -342,7 +348,7 @@ class _Scan:
             return None
         reason = self._hold(lead, seat, "show")
         return reason and _("{seat} leads the first trick of the match, so it holds {card}: {reason}",
-                            seat=self.rules.seat_names[seat], card=code, reason=reason)
+                            seat=seat_words(self.rules.seat_names[seat]), card=code, reason=reason)
 
     def _finish_trick(self) -> None:
         best = 0
@@ -367,7 +373,7 @@ class _Scan:
             else:
                 self.loc[c] = seat
                 self.why[c] = Later(N_("{seat} drew it from the stock after trick {trick}"),
-                                    seat=self.rules.seat_names[seat], trick=self.tricks)
+                                    seat=seat_words(self.rules.seat_names[seat]), trick=self.tricks)
             drawn[seat] = self.stock_pos
             self.stock_pos += 1
         if drawn and self.stock_pos == len(self.pile):
@@ -379,11 +385,12 @@ class _Scan:
         bottom = self.pile[-1]
         assert bottom is not None
         self.loc[bottom] = seat
-        self.why[bottom] = Later(N_("{seat} took it in exchange for {card} {when}"), seat=names[seat], card=CODES[c],
+        self.why[bottom] = Later(N_("{seat} took it in exchange for {card} {when}"), seat=seat_words(names[seat]),
+                                 card=card_words(c),
                                  when=_after(self.tricks))
         self.pile[-1] = c
         self.loc[c] = STOCK
-        self.why[c] = Later(N_("{seat} gave it in an exchange {when}, to be drawn last"), seat=names[seat],
+        self.why[c] = Later(N_("{seat} gave it in an exchange {when}, to be drawn last"), seat=seat_words(names[seat]),
                             when=_after(self.tricks))
 
     # -- The matching over the slots -------------------------------------------

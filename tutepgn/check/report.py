@@ -23,6 +23,7 @@ from ..cards import CODES, SUIT_LETTERS
 from ..errors import NotationError
 from ..events import Exchange, Play
 from ..i18n import gettext as _, ngettext
+from ..words import seat_words
 from ..notation import UNFINISHED, Record
 from ..rules import SEAT_NAMES, Ruleset
 from ..score import ScoreSheet
@@ -120,6 +121,14 @@ class Report:
     def warnings(self) -> list[Finding]:
         """Findings of severity warning."""
         return [f for f in self.findings if f.severity == "warning"]
+
+    def unjudged_from(self) -> int | None:
+        """The first event the validator left unjudged because it only follows from earlier errors (its
+        ``unjudged_rest`` note stands there), or None: a page flags the illegal events it reports, not those."""
+        at = next(((f.line, f.column) for f in self.findings if f.code == "unjudged_rest"), None)
+        if at is None:
+            return None
+        return next((i for i in range(len(self.record.events)) if self.record.position(i) == at), None)
 
     @property
     def parse_errors(self) -> list[NotationError]:
@@ -249,10 +258,10 @@ def result_sentence(report: ReportModel) -> str:
     sides = report.sides
     if sheet.winner is None:
         return _("Unfinished: no winner yet.")
-    words = [_("{side} wins the deal", side=sides[sheet.winner])]
+    words = [_("{side} wins the deal", side=seat_words(sides[sheet.winner]))]
     if sheet.tute:
         rank = "reyes" if sheet.tute.rank == 12 else "caballos"
-        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=sheet.tute.seat))
+        words.append(_("by a tute of {rank} ({seat})", rank=rank, seat=seat_words(sheet.tute.seat)))
     if sheet.tie_break:
         words.append(_("on a tie, as the side that won the last trick"))
     if sheet.doubled:

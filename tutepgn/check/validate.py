@@ -28,10 +28,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..cards import CODES, SUIT_LETTERS, Mask, cards_in, mask_of, pack
+from ..cards import CODES, Mask, cards_in, mask_of, pack
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
+from .explain import explain_score, result_reason
 from .fastreplay import Verdict, check as fast_check
+from ..words import cards_words, seat_words
 from ..i18n import gettext as _, language, ngettext, speaking
 from ..lazy import lazy_exports
 from ..notation import (
@@ -39,7 +41,6 @@ from ..notation import (
     parse_or_placeholder, result_text,
 )
 from ..rules import Ruleset
-from ..score import ScoreSheet
 from ..workers import ordered_map
 from .reconstruct import reconstruct
 from .results_only import judge_result_only
@@ -90,23 +91,48 @@ def validate(record: Record, ruleset: Ruleset | None = None, *, match_target: in
     deal = _starting_deal(record, header, report)
     if deal is None:
         return report
-    unread = _first_unread(record)
+    unread = _first_unread(record, header.rules.players)
     verdict = fast_check(deal, record.events, report.match_target) if unread is None else None
     if verdict is None or verdict.sheet is None:  # the engine replays: to explain an illegal event, or alone
-        _replay(record, deal, report, unread)
+        stopped = _replay(record, deal, report, unread, _undealt(header))
         verdict = Verdict(None, deal.score(report.match_target), deal.over, sum(h.bit_count() for h in deal.hands))
+        if stopped:
+            return report
     if unread is None:
         _judge_score(record, header, verdict, report)
     return report
 
 
-def _first_unread(record: Record) -> int | None:
-    """The first event that stands where the reader found an error (a card it could not read, kept as a
-    stand-in so that the record could be read on), or None."""
-    if not record.errors:
+def _undealt(header: Header) -> Mask:
+    """The cards of the pack the Deal and Stock tags give to nobody (reported with the tags), or 0 without them."""
+    if header.hands is None or header.turned is None:
+        return 0
+    dealt = mask_of(header.stock) | 1 << header.turned
+    for hand in header.hands:
+        dealt |= hand
+    return pack(header.rules.removed_ranks) & ~dealt
+
+
+def _first_unread(record: Record, players: int) -> int | None:
+    """The first event that stands where the reader found an error in the play, or after it: a card it could not
+    read (kept as a stand-in so that the record could be read on), or the cards after a trick written wrong when
+    a whole trick follows them (one card missing from a trick moves every later card to the next seat: judging
+    them would report one error per card, all following from the one; a last trick written wrong is judged, as
+    nothing follows from it).  None when the play was read without error."""
+    if not record.errors or not record.entries or record.entries[0].line is None:
         return None
-    at = {(e.line, e.column) for e in record.errors}
-    return next((i for i, e in enumerate(record.entries) if (e.line, e.column) in at), None)
+    first = record.entries[0].line
+    play = [(e.line, e.column or 0) for e in record.errors  # a trick's own error stands at its number, before its cards
+            if e.line is not None and e.line >= first]
+    if not play:
+        return None
+    at = min(play)
+    index = next((i for i, e in enumerate(record.entries) if e.line is not None and (e.line, e.column or 0) >= at),
+                 None)
+    if index is None:
+        return None
+    exact = (record.entries[index].line, record.entries[index].column or 0) == at  # the card itself is unreadable
+    return index if exact or len(record.entries) - index > players else None
 
 
 def _tag_finding(exc: NotationError, code: str) -> Finding:
@@ -218,7 +244,7 @@ def _reconstructed_deal(record: Record, header: Header, report: Report) -> Deal 
         event = record.events[index]
         line, column = record.position(index) or (None, None)
         add(Finding("warning", "undecidable", _("the record does not determine whether this declaration uses the card "
-                    "{seat} drew last, which the rules forbid: taken as allowed", seat=names[event.seat]),
+                    "{seat} drew last, which the rules forbid: taken as allowed", seat=seat_words(names[event.seat])),
                     option="no_declare_with_last_drawn", line=line, column=column, seat=names[event.seat],
                     event=event.text(Context(names, header.trump))))
     if record.termination == UNFINISHED:
@@ -237,15 +263,24 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
     for seat, hand in enumerate(hands):
         if hand.bit_count() != rules.hand_size:
             report.findings.append(Finding("error", "hand_size", _(
-                "{seat} is dealt {n} cards; {preset} deals {size}", seat=names[seat], n=hand.bit_count(),
+                "{seat} is dealt {n} cards; {preset} deals {size}", seat=seat_words(names[seat]), n=hand.bit_count(),
                 preset=rules.preset, size=rules.hand_size), option="hand_size",
                                            line=line, seat=names[seat]))
     dealt = mask_of(stock or ())
     for hand in hands:
         dealt |= hand
     missing = pack(rules.removed_ranks) & ~dealt
-    if missing and stock is not None:
-        cards = " ".join(CODES[c] for c in cards_in(missing))
+    short = [f for f in report.findings if f.code == "hand_size" and f.line == line]
+    if missing and stock is not None and len(short) == 1 and sum(
+            rules.hand_size - h.bit_count() for h in hands) == missing.bit_count() and not dealt & ~pack(
+            rules.removed_ranks):
+        # One hand short by the cards missing from the pack: one finding says both (a card left out of the tag).
+        at = report.findings.index(short[0])
+        report.findings[at] = replace(short[0], message=ngettext(
+            "{finding}: {cards} is missing from it", "{finding}: {cards} are missing from it", missing.bit_count(),
+            finding=short[0].message, cards=cards_words(cards_in(missing))))
+    elif missing and stock is not None:
+        cards = cards_words(cards_in(missing))
         report.findings.append(Finding("error", "pack", _("cards missing from the deal and stock: {cards}",
                                                           cards=cards), line=line))
     extra = dealt & ~pack(rules.removed_ranks)
@@ -259,17 +294,30 @@ def _check_deal_tags(record: Record, rules: Ruleset, hands: list[int], stock: li
             last=CODES[stock[-1]]), line=record.tag_lines.get("Trump", line)))
 
 
+SEQUENCE_RULES = frozenset({"not_your_turn", "not_held"})
+"""Errors that may put the record's cards out of step with the table: past :data:`SEQUENCE_LIMIT` of them, what
+follows only follows from them."""
+SEQUENCE_LIMIT = 2
+"""Cards out of turn or out of hand reported before the rest of the play is left unjudged: two, so that two cards
+swapped within a trick (each out of its seat's hand) are both named and the deal still judged to its end."""
+
+
 def _what(event: Action, deal: Deal) -> str:
     """An event for a finding: a card alone (the seat has a field of its own), a declaration in full."""
     return CODES[event.card] if type(event) is Play else event.text(Context.of(deal))
 
 
-def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None) -> None:
+def _replay(record: Record, deal: Deal, report: Report, unread: int | None = None, undealt: Mask = 0) -> bool:
     """Replay every event up to the ``unread`` one; report each illegal one, which the replay forced as the
     record wrote it.  Past an event the reader could not read nothing is judged: what would be found there
-    (a card still held, a card missing at the end) would only follow from the stand-in."""
+    (a card still held, a card missing at the end) would only follow from the stand-in.  Nor past a third
+    card out of turn or out of the seat's hand: the cards then no longer follow the table (a trick given to
+    the wrong seat), and judging on would report one error per card, all following from the first.  True
+    when the play was judged only up to such a point (then the count and the result are not judged either).  A card the tags dealt to nobody (``undealt``: already reported with them) is not reported
+    again when it is played."""
     names = deal.rules.seat_names
     events = record.events if unread is None else record.events[:unread]
+    out_of_sequence = 0
     for index, event, error, applied in replay(deal, events, only_illegal=True):
         assert error is not None  # only_illegal: every step is an illegal event
         line, column = record.position(index) or (None, None)
@@ -281,16 +329,27 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
                 column=column,
                 seat=names[event.seat], event=text))
             break
+        if error.rule == "not_held" and type(event) is Play and undealt >> event.card & 1:
+            continue  # the Deal tag left it out: said once, with the tags
         # Read after the event was forced: a play is in the trick on the table, or completed the last one.
         played = applied and type(event) is Play
         trick = len(deal.tricks) + (1 if deal.trick or not played else 0)
         message = error.message
         if error.rule == "not_your_turn" and len(deal.trick) == 1:  # the lead of a trick
-            leader = names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader]
+            leader = seat_words(names[deal.tricks[-1].winner] if deal.tricks else names[deal.first_leader])
             message = (_("trick {trick} is written as led by {seat}, but {leader}, who won trick {last}, leads it",
-                         trick=trick, seat=names[event.seat], leader=leader, last=trick - 1) if deal.tricks else
+                         trick=trick, seat=seat_words(names[event.seat]), leader=leader, last=trick - 1)
+                       if deal.tricks else
                        _("trick {trick} is written as led by {seat}, but {leader}, the first leader, leads it",
-                         trick=trick, seat=names[event.seat], leader=leader))
+                         trick=trick, seat=seat_words(names[event.seat]), leader=leader))
+        if error.rule in SEQUENCE_RULES:
+            if out_of_sequence == SEQUENCE_LIMIT:
+                report.findings.append(Finding("info", "unjudged_rest", _(
+                    "from this card on the play is not judged: after the error above the cards no longer follow "
+                    "the table's turns and hands, so every later card would be reported, following from it (and "
+                    "the count and the result with them)"), line=line, column=column))
+                return True
+            out_of_sequence += 1
         report.findings.append(Finding("error", error.rule, message, option=error.option, line=line, column=column,
                                        trick=trick, seat=names[event.seat], event=text))
         if type(event) is Cante:
@@ -303,6 +362,7 @@ def _replay(record: Record, deal: Deal, report: Report, unread: int | None = Non
         report.findings.append(Finding("info", "unread_play", _("the play is judged up to the card that cannot be "
                                        "read; from there on nothing is judged (the cards, the count, the result)"),
                                        line=line, column=column))
+    return unread is not None
 
 
 def _termination_line(record: Record) -> int | None:
@@ -335,7 +395,8 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
         return
     if report.score_ok is False:
         claimed = report.claimed_score or ()
-        report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules)
+        report.explanation = explain_score(sheet, claimed, report.refused_cantes, rules,
+                                           play_errors=any(f.severity == "error" for f in report.findings))
         report.findings.append(Finding(
             "error", "score_mismatch", _("the Score tag says {claimed}, the deal counts {counted}",
                                          claimed=format_side_values(claimed, rules),
@@ -345,70 +406,12 @@ def _judge_score(record: Record, header: Header, verdict: Verdict, report: Repor
         report.findings.append(Finding(
             "error", "result_mismatch", _("the Result tag says {claimed}, the deal gives {computed}{reason}",
                                           claimed=report.claimed_result, computed=report.computed_result,
-                                          reason=_result_reason(sheet, rules, labels)),
+                                          reason=result_reason(sheet, rules, labels)),
             line=record.tag_lines.get("Result"), column=1))
     if report.claimed_result is None and record.termination != report.computed_result:
         report.findings.append(Finding("error", "termination", _(
             "the marker {marker} should be {result}", marker=record.termination, result=report.computed_result),
                                        line=_termination_line(record)))
-
-
-def _result_reason(sheet: ScoreSheet, rules: Ruleset, labels: tuple[str, ...]) -> str:
-    """Why the recomputed result is what it is, in a clause."""
-    if sheet.winner is None:
-        return ""
-    who = labels[sheet.winner]
-    if sheet.tute is not None:
-        return (_(" ({side} announced tute, which wins the match)", side=who) if sheet.wins_match
-                else _(" ({side} announced tute)", side=who))
-    reasons = [_("{side} has {points}", side=who, points=sheet.totals[sheet.winner])]
-    if sheet.tie_break:
-        reasons.append(_("a tie won by the side that won the last trick"))
-    if sheet.doubled:
-        basis = _("in all") if rules.double_basis == "total" else _("in cards and last ten")
-        reasons.append(_("over {threshold} {basis}: double", threshold=rules.double_threshold, basis=basis))
-    return _(" ({reasons})", reasons=", ".join(reasons))
-
-
-def explain_score(sheet: ScoreSheet, claimed: tuple[int, ...], refused: list[RefusedCante],
-                  rules: Ruleset) -> list[str]:
-    """Sentences that say where a claimed count differs from the recomputed one, side by side."""
-    labels = rules.side_labels
-    out = []
-    for side, label in enumerate(labels):
-        got, said = sheet.totals[side], claimed[side] if side < len(claimed) else None
-        if said is None or said == got:
-            continue
-        parts = [_("{points} in cards", points=sheet.card_points[side])]
-        if sheet.last_trick_side == side:
-            parts.append(_("{points} for the last trick", points=sheet.last_trick_bonus))
-        cantes = sheet.cante_points(side)
-        if cantes:
-            parts.append(_("{points} in cantes", points=cantes))
-        line = _("{side} claims {said} but counts {got} ({parts})", side=label, said=said, got=got,
-                 parts=" + ".join(parts))
-        diff = said - got
-        reasons = []
-        refused_here = [c for c in refused if c.side == side]
-        if refused_here and sum(c.points for c in refused_here) == diff:
-            named = ", ".join(_("{points} in {suit} ({rule})", points=c.points, suit=SUIT_LETTERS[c.suit],
-                                rule=c.reason) for c in refused_here)
-            reasons.append(ngettext("the difference is the refused cante {cantes}",
-                                    "the difference is the refused cantes {cantes}", len(refused_here), cantes=named))
-        if abs(diff) == rules.last_trick_bonus:
-            has_it = sheet.last_trick_side == side
-            reasons.append(_("the last ten may have been counted twice") if diff > 0 and has_it
-                           else _("the last ten went to the other side") if diff > 0
-                           else _("the last ten may be missing from the claim"))
-        tricks = [i + 1 for i, t in enumerate(sheet.tricks) if t.points == abs(diff) and t.points]
-        if tricks and diff != 0:
-            reasons.append(_("a trick worth {points} may have been credited to the wrong side (trick {tricks})",
-                             points=abs(diff), tricks=", ".join(map(str, tricks[:4]))))
-        if not reasons:
-            reasons.append(_("the claim is {points} more", points=abs(diff)) if diff > 0
-                           else _("the claim is {points} less", points=abs(diff)))
-        out.append(_("{line}: {reasons}.", line=line, reasons="; ".join(reasons)))
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -479,7 +482,8 @@ def _check_match(record: Record, report: Report, state: _MatchState | None, matc
             names = rules.seat_names
             add(Finding("error", "dealer_rotation", _(
                 "the dealer should be {expected}, on the right of the last dealer {last}, not {dealer}",
-                expected=names[(state.dealer + 1) % n], last=names[state.dealer], dealer=names[dealer]),
+                expected=seat_words(names[(state.dealer + 1) % n]), last=seat_words(names[state.dealer]),
+                dealer=seat_words(names[dealer])),
                         line=record.tag_lines.get("Dealer")))
         if standing_before is not None and tuple(standing_before) != tuple(state.standing):
             add(Finding("error", "match_score", _("MatchScore says {claimed}, but the match stood at {standing} after "

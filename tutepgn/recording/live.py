@@ -46,11 +46,13 @@ from ..cards import CODES, CardSet, pack
 from ..check.validate import validate
 from ..errors import RecordingsFull
 from ..events import Context, Play
+from ..words import seat_words
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..notation import Record, format_side_values
 from .journal import append_line, closed, cut, read_lines, set_aside, set_aside_count, sync_folder
-from .recorder import Recorder, Reply, is_undo
+from .commands import asks, is_undo
+from .recorder import Recorder, Reply
 from .session import NextDeal, following
 
 log = logging.getLogger("tutepgn.recording.live")
@@ -272,9 +274,9 @@ class Recording:
 
 
 def changes(text: str) -> bool:
-    """Whether an accepted entry may change the deal (``?`` and ``help`` only ask; a comment alone changes nothing
-    either, which :meth:`Recording.apply` finds)."""
-    return text.strip().lower() not in ("?", "help")
+    """Whether an accepted entry may change the deal (``?``, ``help``/``ayuda`` and ``end``/``fin`` do not; a
+    comment alone changes nothing either, which :meth:`Recording.apply` finds)."""
+    return not asks(text)
 
 
 def key_hash(key: str) -> str:
@@ -447,7 +449,7 @@ class Recordings:
                 raise ValueError(_("the deal is not over: finish it before starting the next one"))
             if after.winner is not None:
                 raise ValueError(_("the match is over: {side} won it, {standing}",
-                                   side=recording.recorder.deal.rules.side_labels[after.winner],
+                                   side=seat_words(recording.recorder.deal.rules.side_labels[after.winner]),
                                    standing=format_side_values(list(after.standing), recording.recorder.deal.rules)))
             nxt = self.create(recording.start["rules"], seed=seed, deal=deal, stock=stock, turned=turned,
                               dealer=after.dealer, tags=after.tags, key=key, most=most, after=recording.id)

@@ -42,15 +42,18 @@ from ..check.validate import validate
 from ..engine import Deal
 from ..errors import EntryError, IllegalAction, NotationError
 from ..events import PLAYS, Action, Context, Play, parse_declaration
+from ..words import card_words, cards_words, seat_words
 from ..i18n import N_, gettext as _
 from ..limits import max_line_bytes
 from ..notation import TAG_NAME, Header, Record, format_side_values, result_text, tpgn
 from ..notation.record import unreadable_start
 from ..rules import Ruleset, ruleset
+from .commands import END_WORDS, HELP_WORDS, UNDO
 from .sighted import SeenDeal, Start, check, declarations, reconstructed_deal
 
 ENTRIES = N_("cards as played (1O, or a whole trick: 1. S 6B 7B 12B 4B), a declaration (N 40, E 20C, S tute 12, "
-           "S x7B), ? or help for the position, undo (undo 3: the last three)")
+           "S x7B), ? or help for the position, undo to take back the last entry (undo 3: the last three), end to "
+           "stop (everything entered is kept)")
 """What the recorder reads, in words."""
 RESERVED_TAGS = ("Rules", "Dealer", "Deal", "Stock", "Trump", "Score", "Result")
 """Tags the recorder writes itself, from the ruleset, the deal and the play."""
@@ -60,7 +63,6 @@ _TOKEN = re.compile(r"(?P<trick>\d+)\.|(?:tute|x)\s*[^\s.]+|[^\s.]+", re.I)
 with or without the space)."""
 _COMMENT = re.compile(r"\{[^}]*\}?|;.*")
 _DECLARATION = re.compile(r"[24]0|tute|x", re.I)
-_UNDO = re.compile(r"undo(?:\s+(\d+))?", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +80,7 @@ class Reply:
     legal: str = ""
     rule: str | None = None
     frame: Frame | None = None
-
-
-def is_undo(text: str) -> bool:
-    """Whether an entry takes entries back (``undo``, ``undo 3``), which some callers allow to fewer people."""
-    return _UNDO.fullmatch(text.strip()) is not None
+    end: bool = False
 
 
 def parse_tags(items: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -146,7 +144,7 @@ def _check_shape(rules: Ruleset, header: Header) -> None:
     hands = header.hands or ()
     for seat, mask in enumerate(hands):
         if mask.bit_count() != rules.hand_size:
-            raise ValueError(_("[Deal] {seat} holds {n} cards; a hand has {size}", seat=names[seat],
+            raise ValueError(_("[Deal] {seat} holds {n} cards; a hand has {size}", seat=seat_words(names[seat]),
                                n=mask.bit_count(), size=rules.hand_size))
     held = 0
     for mask in hands:
@@ -348,18 +346,24 @@ class Recorder:
             return _("the deal is over")
         if self.seen is not None:
             played = mask_of(e.card for e in deal.log if type(e) is Play)
-            seat = (_("the holder of {card}", card=r.first_deal_leader_card) if self.leader_unknown
-                    else r.seat_names[deal.turn])
+            seat = (_("the holder of {card}", card=card_words(r.first_deal_leader_card or "")) if self.leader_unknown
+                    else seat_words(r.seat_names[deal.turn]))
             text = _("{seat} plays next (hands unknown; not played yet: {cards})", seat=seat,
                      cards=CardSet(pack(r.removed_ranks) & ~played))
             if deal.window_side is not None and not deal.trick:
                 text = _("{text}; {side} may declare (won the last trick)", text=text,
-                         side=r.side_labels[deal.window_side])
+                         side=seat_words(r.side_labels[deal.window_side]))
             return text
         plays = deal.legal_plays().codes()
         offered = self.declarations()
-        text = _("{seat} may play {cards}", seat=r.seat_names[deal.turn], cards=" ".join(plays))
+        text = _("{seat} may play {cards}", seat=seat_words(r.seat_names[deal.turn]), cards=" ".join(plays))
         return _("{text}; or declare: {declarations}", text=text, declarations=", ".join(offered)) if offered else text
+
+    def legal_if_short(self) -> str:
+        """The legal choices to show with a refusal: with the hands known, the seat's legal cards; with them
+        unknown nothing (they would be every card not played yet, up to 40: the refusal says why in a sentence,
+        and ``?``/``ayuda`` lists them on request)."""
+        return self.legal_text() if self.seen is None else ""
 
     def declarations(self) -> list[str]:
         """The declarations accepted now, as entries (``N 40``, ``S 20E``, ``S tute 12``, ``N x7B``): with the hands
@@ -445,12 +449,15 @@ class Recorder:
         text = line.strip()
         if not _COMMENT.sub("", text).strip():
             return Reply("")  # an empty line, or a comment alone
-        if text.lower() in ("?", "help"):
+        if text.lower() in HELP_WORDS:
             return Reply(_("enter {entries}", entries=_(ENTRIES)), legal=self.legal_text(), frame=self.frame())
-        undo = _UNDO.fullmatch(text)
+        if text.lower() in END_WORDS:
+            return Reply(_("every entry so far is saved; the deal can go on later from where it stopped"), end=True)
+        undo = UNDO.fullmatch(text)
         if undo:
             if undo[1] is not None and int(undo[1]) == 0:
-                return Reply(_("undo 0 takes nothing back: undo takes back the last entry, undo 3 the last three"),
+                return Reply(_("undo 0 takes nothing back: undo (or deshacer) takes back the last entry, undo 3 the "
+                               "last three"),
                              refused=True)
             return self.undo(int(undo[1] or 1))
         if self.deal.over:
@@ -461,7 +468,7 @@ class Recorder:
         try:
             items = self.items(text)
         except EntryError as exc:
-            return Reply(str(exc), refused=True, legal=self.legal_text())
+            return Reply(str(exc), refused=True, legal=self.legal_if_short())
         for item in items:
             if self.deal.over:
                 refusal = Reply(_("the deal is over: the rest of the line was not entered"), refused=True)
@@ -470,11 +477,11 @@ class Recorder:
                 action = self.action(item)
                 self._apply(action)
             except EntryError as exc:
-                refusal = Reply(str(exc), refused=True, legal=self.legal_text())
+                refusal = Reply(str(exc), refused=True, legal=self.legal_if_short())
                 break
             except IllegalAction as exc:
                 refusal = Reply(_("refused: {refusal} (rule {rule})", refusal=exc.message, rule=exc.rule), refused=True,
-                                legal=self.legal_text(), rule=exc.rule)
+                                legal=self.legal_if_short(), rule=exc.rule)
                 break
             done.append(self._applied(action))
         if not done:
@@ -523,7 +530,7 @@ class Recorder:
         if type(action) is Play and not deal.trick:
             t = deal.tricks[-1]
             words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),
-                           cards=" ".join(CODES[c] for c in t.cards), seat=names[t.winner], points=t.points))
+                           cards=cards_words(t.cards), seat=seat_words(names[t.winner]), points=t.points))
         if deal.over:
             sheet = deal.score(self._target)
             words.append(_("deal over: Score {score}, Result {result}", result=result_text(sheet, deal.rules),

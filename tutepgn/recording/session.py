@@ -29,6 +29,7 @@ from collections.abc import Mapping
 
 from ..check.replay import match_target
 from ..engine import Deal
+from ..words import seat_words
 from ..i18n import gettext as _
 from ..limits import INT32_MAX
 from ..match import Match
@@ -162,7 +163,7 @@ class Session:
         self.match.record(recorder.final_deal())
         if self.match.over:
             return _("Deal {deal}: {result}; match {standing}; the match is over: {side} wins", deal=deal, result=result,
-                     standing=self.standing(), side=self.rules.side_labels[self.match.winner or 0])
+                     standing=self.standing(), side=seat_words(self.rules.side_labels[self.match.winner or 0]))
         return _("Deal {deal}: {result}; match {standing}", deal=deal, result=result, standing=self.standing())
 
 

@@ -31,7 +31,7 @@ judged here; every rule of play stays in the engine.
 ... except IllegalAction as exc:
 ...     print(exc.rule, "|", exc.message)
 must_beat | revoke (renuncio) at trick 2, proved by the cards seen since: \
-N must beat the highest C in the trick (6C) when following suit; \
+N must beat the highest copas in the trick (6C) when following suit; \
 4C breaks it (may play 7C); N held 7C: played at trick 3
 """
 
@@ -47,6 +47,7 @@ from ..declarations import FOURS
 from ..engine import Deal
 from ..errors import IllegalAction, IllegalDeclaration, IllegalPlay
 from ..events import Action, Cante, Context, Exchange, Play, Tute
+from ..words import card_words, seat_words
 from ..i18n import N_, Later, gettext as _
 from ..rules import Ruleset
 
@@ -158,7 +159,7 @@ class _Seen:
                 card = CODES.index(lead)
                 self.holder.setdefault(card, Sighting(-1, events[0].seat, Later(N_(
                     "{seat} led the first deal of the match, which the holder of {card} leads "
-                    "(first_deal_leader_card)"), seat=self.names[events[0].seat], card=lead)))
+                    "(first_deal_leader_card)"), seat=seat_words(self.names[events[0].seat]), card=lead)))
 
     def first_hands(self) -> list[Mask]:
         """3 and 4 players: each seat holds from the start every card it is first seen with."""
@@ -189,7 +190,7 @@ class _Seen:
         """The refusal of an event that uses a card seen elsewhere, or None."""
         seat = event.seat
         for card in cards_in(event_cards(event)):
-            code = CODES[card]
+            code = card_words(card)
             why = None
             if not self.pack >> card & 1:
                 why = _("{card} is not in this pack (rule removed_ranks: {ranks})", card=code,
@@ -197,16 +198,18 @@ class _Seen:
             elif card in self.played:
                 seen = self.played[card]
                 why = _("{card} was already played, by {seat} at trick {trick}", card=code,
-                        seat=self.names[seen.seat], trick=self.tricks[seen.index])
+                        seat=seat_words(self.names[seen.seat]), trick=self.tricks[seen.index])
             elif card == deal.turned and self.stocked and deal.stock_pos < len(deal.stock):
                 why = _("{card} is the turned card, under the stock until the last draw", card=code)
             else:
                 held = self.holder.get(card)
                 if held is not None and held.seat != seat:
-                    why = _("{seat} holds {card}: {where}", seat=self.names[held.seat], card=code, where=held.words)
+                    why = _("{seat} holds {card}: {where}", seat=seat_words(self.names[held.seat]), card=code,
+                            where=held.words)
             if why is not None:
                 kind = IllegalPlay if type(event) is Play else IllegalDeclaration
-                return kind(_("{seat} cannot have {card}: {why}", seat=self.names[seat], card=code, why=why),
+                return kind(_("{seat} cannot have {card}: {why}", seat=seat_words(self.names[seat]), card=code,
+                              why=why),
                             rule="not_held", seat=seat)
         return None
 
@@ -252,7 +255,7 @@ class _Seen:
                 evidence.append(f"{CODES[card]}: {self._seen_with(card, seat, ctx)}")
         message = error.message
         if evidence:
-            message = _("{refusal}; {seat} held {evidence}", refusal=message, seat=self.names[seat],
+            message = _("{refusal}; {seat} held {evidence}", refusal=message, seat=seat_words(self.names[seat]),
                         evidence="; ".join(evidence))
         if not last:
             message = _("revoke (renuncio) at trick {trick}, proved by the cards seen since: {refusal}",
