@@ -248,7 +248,7 @@
       out.push("<p>" + esc(has(o.winner) ? t("Outcome: {side} wins the deal, {totals}", { side: window.TuteCards.seatWords(a.sides[o.winner]), totals: totals })
                                          : t("Outcome: no side wins the deal, {totals}", { totals: totals })) +
                (how ? " (" + esc(how) + ")" : "") + (a.par ? " · " + esc(t("par {sides}", { sides: a.sides.map(function (s, k) {
-                 return s + " " + a.par[k]; }).join(", ") })) : "") + "</p>");
+                 return window.TuteCards.seatWords(s) + " " + a.par[k]; }).join(", ") })) : "") + "</p>");
     }
     if (a.accuracy) {
       var acc = a.seats.map(function (seat, k) {
