@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.analysis.version import ANALYSIS_VERSION
 from tutepgn.i18n import speaking
-from tutepgn.words import seat_words
+from tutepgn.words import card_words, seat_words
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 
@@ -359,7 +359,9 @@ def test_the_real_analysis_of_a_two_player_deal(browser: Browser, tmp_path: Path
                     {"?!": "imprecisión", "?": "error", "??": "error grave"}[p["mark"]])
         play = next((p for p in valued if p["best_line"]), valued[-1])
         page.locator(f'#moves button[data-index="{play["index"] + 1}"]').click()
-        expect(page.locator("#play-analysis")).to_contain_text(play["card"])
+        with speaking("es"):
+            card = card_words(play["card"])
+        expect(page.locator("#play-analysis")).to_contain_text(card)  # the card in words
         if not play["best_line"]:  # an analysis without best lines offers none
             expect(page.get_by_role("button", name="Ver la mejor línea")).to_have_count(0)
         else:
