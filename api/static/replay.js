@@ -217,7 +217,7 @@
         trick.innerHTML = f.table.map(function (pair) {
           var cls = "slot slot-" + pair[0] + (pair[0] === lastPlayed ? " last" : "") + (f.winner === pair[0] ? " win" : "");
           return '<div class="' + cls + '" data-seat="' + esc(pair[0]) + '">' + cardSVG(pair[1]) +
-                 '<span class="slot-seat">' + esc(pair[0]) + (f.winner === pair[0] ? ' <span class="crown" title="' +
+                 '<span class="slot-seat">' + esc(WORDS.seatWords(pair[0])) + (f.winner === pair[0] ? ' <span class="crown" title="' +
                  esc(t("wins the trick")) + '">★</span>' : "") + "</span></div>";
         }).join("");
       }
