@@ -23,6 +23,8 @@ from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.analysis.version import ANALYSIS_VERSION
+from tutepgn.i18n import speaking
+from tutepgn.words import card_words, seat_words
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 
@@ -116,8 +118,10 @@ def test_graph_has_a_legend_and_axis_words(browser: Browser, site: tuple[str, in
     page, errors = _open(browser, site, analysis, lang, device)
     words = WORDS[lang]
     legend = page.locator("#graph-legend li")
-    for side in analysis["sides"]:  # each side's name beside its colour
-        expect(legend.filter(has_text=side).locator(".swatch")).to_have_count(1)
+    for side in analysis["sides"]:  # each side's name beside its colour, in words
+        with speaking(lang):
+            shown = seat_words(side)
+        expect(legend.filter(has_text=shown).locator(".swatch")).to_have_count(1)
     expect(page.locator("#graph-y")).to_contain_text(words["y"])
     expect(page.locator("#eval-figure .axis-x")).to_contain_text(words["x"])
     svg = page.locator("#eval-graph svg")
@@ -236,13 +240,15 @@ def test_summary_outcome_par_accuracy_and_match(browser: Browser, site: tuple[st
                                                 analysis: dict[str, Any]) -> None:
     page, errors = _open(browser, site, analysis, "es", DESKTOP)
     summary = page.locator("#analysis-summary")
-    winner = analysis["sides"][analysis["outcome"]["winner"]]
+    with speaking("es"):  # seats and sides in words
+        said = {label: seat_words(label) for label in [*analysis["sides"], *analysis["seats"]]}
+    winner = said[analysis["sides"][analysis["outcome"]["winner"]]]
     expect(summary).to_contain_text(f"{winner} gana el juego")
-    expect(summary).to_contain_text(f"par {analysis['sides'][0]} {analysis['par'][0]}")
+    expect(summary).to_contain_text(f"par {said[analysis['sides'][0]]} {analysis['par'][0]}")
     for seat, accuracy in zip(analysis["seats"], analysis["accuracy"]):
-        expect(summary.locator(".acc", has_text=seat)).to_contain_text(f"{round(accuracy)}%")
+        expect(summary.locator(".acc", has_text=re.compile(rf"^\s*{said[seat]} "))).to_contain_text(f"{round(accuracy)}%")
     expect(summary.locator(".match-chance")).to_contain_text(
-        f"{analysis['sides'][0]} {round(100 * analysis['match']['win_before'][0])} % → "
+        f"{said[analysis['sides'][0]]} {round(100 * analysis['match']['win_before'][0])} % → "
         f"{round(100 * analysis['match']['win_after'][0])} %")
     assert errors == []
     page.context.close()
@@ -353,7 +359,9 @@ def test_the_real_analysis_of_a_two_player_deal(browser: Browser, tmp_path: Path
                     {"?!": "imprecisión", "?": "error", "??": "error grave"}[p["mark"]])
         play = next((p for p in valued if p["best_line"]), valued[-1])
         page.locator(f'#moves button[data-index="{play["index"] + 1}"]').click()
-        expect(page.locator("#play-analysis")).to_contain_text(play["card"])
+        with speaking("es"):
+            card = card_words(play["card"])
+        expect(page.locator("#play-analysis")).to_contain_text(card)  # the card in words
         if not play["best_line"]:  # an analysis without best lines offers none
             expect(page.get_by_role("button", name="Ver la mejor línea")).to_have_count(0)
         else:

@@ -154,9 +154,9 @@
       var seats = analysis.seats.filter(function (seat, k) { return analysis.seat_sides[k] === s; });
       var who = seats.map(function (seat) {
         var box = root.querySelector('.seat[data-seat="' + seat + '"]');
-        return seat + (box && box.dataset.player ? " " + box.dataset.player : "");
+        return window.TuteCards.seatWords(seat) + (box && box.dataset.player ? " " + box.dataset.player : "");
       });
-      return '<li><span class="swatch side-' + s + '"></span> <b>' + esc(side) + "</b> " + esc(who.join(" · ")) + "</li>";
+      return '<li><span class="swatch side-' + s + '"></span> <b>' + esc(window.TuteCards.seatWords(side)) + "</b> " + esc(who.join(" · ")) + "</li>";
     });
     names.push('<li><span class="swatch-dot"></span> ' + esc(t("a card played")) + '</li><li><span class="swatch-dot marked"></span> ' +
                esc(t("a card marked")) + "</li>");
@@ -198,7 +198,7 @@
       if (p.best && p.best.length) {
         var best = document.createElement("span");
         best.className = "dd-best";
-        best.textContent = t("best {cards}", { cards: p.best.join(" ") });
+        best.textContent = t("best {cards}", { cards: p.best.map(window.TuteCards.cardWords).join(", ") });
         b.appendChild(best);
       }
     });
@@ -217,7 +217,7 @@
     if (has(p.cost) && has(p.pimc_cost)) split.push(t("a cartas vistas: {points} points", { points: num(p.cost) }));
     if (split.length) parts.push('<p class="split">' + esc(split.join(" · ")) + "</p>");
     var more = [];
-    if (p.best && p.best.length) more.push(esc(t("best {cards}", { cards: p.best.join(" ") })));
+    if (p.best && p.best.length) more.push(esc(t("best {cards}", { cards: p.best.map(window.TuteCards.cardWords).join(", ") })));
     if (has(p.accuracy)) more.push(esc(t("accuracy {n}%", { n: Math.round(p.accuracy) })));
     if (p.best_line && p.best_line.length && root.dataset.recordHead) {
       more.push('<button type="button" class="see-line" data-play="' + p.index + '">' + esc(t("See the best line")) + "</button>");
@@ -233,7 +233,7 @@
     if (!par || !analysis.par) return;
     var sides = analysis.sides.map(function (s, k) {
       var d = analysis.actual_minus_par[k];
-      return t("{side} {par} (made {made}, {difference})", { side: s, par: analysis.par[k], made: analysis.actual[k],
+      return t("{side} {par} (made {made}, {difference})", { side: window.TuteCards.seatWords(s), par: analysis.par[k], made: analysis.actual[k],
                                                              difference: (d > 0 ? "+" : d < 0 ? "−" : "±") + Math.abs(d) });
     }).join(", ");
     par.textContent = "· " + (analysis.cantes ? t("Par {sides}, cantes counted", { sides: sides }) : t("Par {sides}", { sides: sides }));
@@ -245,21 +245,21 @@
     if (a.outcome) {
       var o = a.outcome, totals = (o.totals || a.totals || []).join("–");
       var how = o.tute ? t("by a tute") : o.doubled ? t("doubled") : "";
-      out.push("<p>" + esc(has(o.winner) ? t("Outcome: {side} wins the deal, {totals}", { side: a.sides[o.winner], totals: totals })
+      out.push("<p>" + esc(has(o.winner) ? t("Outcome: {side} wins the deal, {totals}", { side: window.TuteCards.seatWords(a.sides[o.winner]), totals: totals })
                                          : t("Outcome: no side wins the deal, {totals}", { totals: totals })) +
                (how ? " (" + esc(how) + ")" : "") + (a.par ? " · " + esc(t("par {sides}", { sides: a.sides.map(function (s, k) {
-                 return s + " " + a.par[k]; }).join(", ") })) : "") + "</p>");
+                 return window.TuteCards.seatWords(s) + " " + a.par[k]; }).join(", ") })) : "") + "</p>");
     }
     if (a.accuracy) {
       var acc = a.seats.map(function (seat, k) {
-        return '<span class="acc">' + esc(seat) + " <b>" + (has(a.accuracy[k]) ? Math.round(a.accuracy[k]) + "%" : "—") + "</b></span>";
+        return '<span class="acc">' + esc(window.TuteCards.seatWords(seat)) + " <b>" + (has(a.accuracy[k]) ? Math.round(a.accuracy[k]) + "%" : "—") + "</b></span>";
       });
       out.push('<p class="accuracy">' + esc(t("Accuracy")) + " " + acc.join(" ") + "</p>");
     }
     if (a.match) {
       var m = a.match, side = function (v, k) { return Array.isArray(v) ? v[k] : (k === 0 ? v : 1 - v); };
       var rows = a.sides.map(function (s, k) {
-        return esc(t("{side} {before}% → {after}%", { side: s, before: pct(side(m.win_before, k)), after: pct(side(m.win_after, k)) }));
+        return esc(t("{side} {before}% → {after}%", { side: window.TuteCards.seatWords(s), before: pct(side(m.win_before, k)), after: pct(side(m.win_after, k)) }));
       });
       out.push('<p class="match-chance">' + esc(t("Chance of winning the match (to {target}), before and after this deal:", { target: m.target })) +
                " " + rows.join(" · ") + "</p>");

@@ -17,8 +17,9 @@
       return "<li>" + esc(d) + "</li>";
     }).join("") : '<li class="muted">' + esc(t("none yet")) + "</li>";
     document.getElementById("tricks").innerHTML = state.tricks.map(function (trick, i) {
-      return "<tr><td>" + (i + 1) + "</td><td>" + trick.leader + '</td><td class="codes">' + trick.cards.join(" ") +
-             "</td><td>" + trick.winner + "</td><td>" + trick.points + "</td></tr>";
+      return "<tr><td>" + (i + 1) + "</td><td>" + esc(window.TuteCards.seatWords(trick.leader)) +
+             '</td><td class="codes notation">' + esc(trick.cards.join(" ")) + "</td><td>" +
+             esc(window.TuteCards.seatWords(trick.winner)) + "</td><td>" + trick.points + "</td></tr>";
     }).join("");
     var done = document.getElementById("done");
     done.hidden = !state.over;

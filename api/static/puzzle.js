@@ -39,13 +39,13 @@
     var root = document.getElementById("puzzle-board").content.firstElementChild.cloneNode(true);
     root.dataset.frames = JSON.stringify([frame]);
     root.querySelector("#score").innerHTML = frame.sides.map(function (side) {
-      return '<span class="side-score"><span class="side-label">' + esc(side) + '</span> <b data-side="' + esc(side) + '">0</b></span>';
+      return '<span class="side-score"><span class="side-label">' + esc(TuteCards.seatWords(side)) + '</span> <b data-side="' + esc(side) + '">0</b></span>';
     }).join("");
     var seats = root.querySelector("#board");
     seats.classList.add("players-" + frame.seats.length);
     seats.innerHTML = frame.seats.map(function (seat) {
       return '<section class="seat seat-' + esc(seat) + '" data-seat="' + esc(seat) + '"><div class="seat-label"><b>' +
-             esc(seat) + "</b> " + esc(p.players[seat] || "") + ' <span class="seat-info"></span></div><div class="hand" data-seat="' +
+             esc(TuteCards.seatWords(seat)) + "</b> " + esc(p.players[seat] || "") + ' <span class="seat-info"></span></div><div class="hand" data-seat="' +
              esc(seat) + '"></div></section>';
     }).join("") + '<div class="center"><div id="trick" class="trick"></div></div>';
     slot.innerHTML = "";
@@ -58,11 +58,11 @@
     var p = puzzles[k];
     document.getElementById("puzzle-count").textContent = t("Puzzle {n} of {total}", { n: k + 1, total: puzzles.length });
     document.getElementById("puzzle-task").textContent = t("Trick {trick}: {seat} ({player}) to play", {
-      trick: p.trick, seat: p.seat, player: p.player });
+      trick: p.trick, seat: TuteCards.seatWords(p.seat), player: p.player });
     board(p);
     choices.innerHTML = p.legal.map(function (c) {
-      return '<button type="button" class="choice" data-card="' + esc(c) + '" aria-label="' + esc(c) + '">' +
-             cardSVG(c) + "<span>" + esc(c) + "</span></button>";
+      return '<button type="button" class="choice" data-card="' + esc(c) + '" aria-label="' + esc(TuteCards.cardWords(c)) + '">' +
+             cardSVG(c) + "<span>" + esc(TuteCards.cardWords(c)) + "</span></button>";
     }).join("");
     verdict.hidden = true;
     line.hidden = true;

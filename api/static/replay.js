@@ -61,7 +61,7 @@
    * is left out, never shown raw. */
   function commandWords(name, value) {
     if (name === "dd") return t("with every hand visible (a cartas vistas): {points} points", { points: value });
-    if (name === "best") return t("best: {cards}", { cards: value });
+    if (name === "best") return t("best: {cards}", { cards: value.split(" ").map(WORDS.cardWords).join(", ") });
     if (name === "pimc") return t("from what the player could know: {points} points", { points: value });
     if (name === "win" && /^[\d.]+$/.test(value)) {
       return t("chance of winning the deal after it: {percent}%", { percent: Math.round(100 * parseFloat(value)) });
@@ -217,7 +217,7 @@
         trick.innerHTML = f.table.map(function (pair) {
           var cls = "slot slot-" + pair[0] + (pair[0] === lastPlayed ? " last" : "") + (f.winner === pair[0] ? " win" : "");
           return '<div class="' + cls + '" data-seat="' + esc(pair[0]) + '">' + cardSVG(pair[1]) +
-                 '<span class="slot-seat">' + esc(pair[0]) + (f.winner === pair[0] ? ' <span class="crown" title="' +
+                 '<span class="slot-seat">' + esc(WORDS.seatWords(pair[0])) + (f.winner === pair[0] ? ' <span class="crown" title="' +
                  esc(t("wins the trick")) + '">★</span>' : "") + "</span></div>";
         }).join("");
       }
@@ -254,7 +254,7 @@
       var note = $("#note");
       if (note) {
         note.innerHTML = noteFor(i).join(" · ") +
-          (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted">' +
+          (f.annotation || f.comments.length ? '<p class="record-note">' + (f.annotation ? '<span class="noted notation">' +
             notation(f.text) + annotationHTML(f, true) + "</span> " : "") + commentsHTML(f) + "</p>" : "");
         note.classList.toggle("has-illegal", !!f.illegal);
       }
