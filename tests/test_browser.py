@@ -282,7 +282,7 @@ def test_the_replay_shows_annotations_and_comments_at_their_frame(base_url: str,
     page.keyboard.press("ArrowRight")
     expect(page.locator("#frame-index")).to_have_text(str(noted.index))
     expect(page.locator("#note .comment")).to_have_text(noted.comments[0])
-    expect(page.locator("#note .noted")).to_have_text(noted.text + "!")
+    expect(page.locator("#note .noted")).to_have_text(noted.text + "! (good)")  # the mark in words beside its symbol
     page.screenshot(path=str(artifacts / "replay-comments.png"), full_page=True)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#note .record-note")).to_have_count(0)
