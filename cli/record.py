@@ -19,6 +19,7 @@ from tutepgn.cli.render import render_frame
 from tutepgn.recording.recorder import ENTRIES, Recorder, Reply, default_path, parse_tags, read_turned
 from tutepgn.recording.session import Session
 from tutepgn.rules import ruleset
+from tutepgn.words import seat_words
 from tutepgn.visible import visible
 
 if TYPE_CHECKING:
@@ -159,7 +160,8 @@ def _table_tags(seats: tuple[str, ...], tags: dict[str, str], players: str | Non
         if names:
             tags[tag] = names[i] or "?"
         elif tag not in tags:
-            tags[tag] = ask(_("{tag} ({seat}): ", tag=tag, seat=seat)).strip() or "?"
+            named = seat_words(seat)  # "Norte" where seats are said in words, else the tag's name, "North"
+            tags[tag] = ask(_("{tag} ({seat}): ", tag=tag if named == seat else named, seat=seat)).strip() or "?"
 
 
 def _known(rules: str | None, seed: int | None, deal: str | None, stock: str | None, turned: str | None,

@@ -62,13 +62,13 @@ def test_a_phone_on_this_machine_records_a_deal_then_the_next_with_no_key(phone:
     tap_deal(page, sample)
     expect(page.locator("#done #archive-link")).to_be_visible()
     says = page.locator("#next-says")
-    expect(says).to_have_text("Partida NS:0 WE:2. El juego 2 lo da Oeste.")
+    expect(says).to_have_text("Partida Norte-Sur 0, Oeste-Este 2. El juego 2 lo da Oeste.")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "it scrolls sideways"
     page.locator("#next-turned").fill("4O")
     page.get_by_role("button", name="Siguiente juego").tap()
     page.wait_for_url(lambda u: u != first and re.search(r"/record/[\w-]+$", u) is not None)
     expect(page.locator('.seat-chip.to-deal[data-seat="W"]')).to_have_count(1)
-    expect(page.locator("#deal-info")).to_have_text("Reparte Oeste · juego 2 de la partida · partida NS:0 WE:2")
+    expect(page.locator("#deal-info")).to_have_text("Reparte Oeste · juego 2 de la partida · partida Norte-Sur 0, Oeste-Este 2")
     expect(page.locator('.seat-chip.to-move[data-seat="S"]')).to_be_visible()  # on the dealer's right, S leads
     expect(page.locator("#recorder")).to_contain_text(sample.tags["West"])
     page.goto(first)  # the first deal's page now leads to the next one

@@ -67,6 +67,15 @@ def seat_words(seat: str) -> str:
     return "-".join(words[ch] for ch in seat)
 
 
+def standing_words(values: Iterable[int], labels: Iterable[str]) -> str:
+    """A value per side as a sentence says it: "Norte-Sur 0, Oeste-Este 2" in Spanish; ``NS:0 WE:2`` (the
+    MatchScore tag's form) in English."""
+    pairs = list(zip(labels, values))
+    if not _in_words():
+        return " ".join(f"{label}:{value}" for label, value in pairs)
+    return ", ".join(f"{seat_words(label)} {value}" for label, value in pairs)
+
+
 def date_words(text: str | date | None, *, short: bool = False) -> str:
     """A record's date (``2025.03.15``, notation; ``??`` where unknown; or the archive's date) as the language
     being spoken writes it: "15 de marzo de 2025" / "15 March 2025", or with ``short`` (a table's column) "15/03/2025" / "15 Mar 2025";

@@ -178,7 +178,19 @@
     return text.split("").map(function (ch) { return words[ch]; }).join("-");
   }
 
-  var api = { cardWords: cardWords, suitWords: suitWords, seatWords: seatWords, cardSVG: cardSVG, backSVG: backSVG, suitSVG: function (suit, size) {
+  /* A value per side as notation writes it (a MatchScore: "NS:0 WE:2") as a sentence says it: "Norte-Sur 0, Oeste-Este 2"
+   * where seats are said in words; as written otherwise. */
+  function standingWords(text) {
+    var standing = String(text || "");
+    if (!inWords()) return standing;
+    var parts = standing.trim().split(/\s+/).map(function (part) {
+      var m = /^([NSWE]+):(-?\d+)$/.exec(part);
+      return m ? seatWords(m[1]) + " " + m[2] : null;
+    });
+    return parts.length && parts.every(Boolean) ? parts.join(", ") : standing;
+  }
+
+  var api = { cardWords: cardWords, suitWords: suitWords, seatWords: seatWords, standingWords: standingWords, cardSVG: cardSVG, backSVG: backSVG, suitSVG: function (suit, size) {
     var s = SUITS[suit];
     if (!s) return "";
     return '<svg class="suit" viewBox="-11 -16 22 32" width="' + (size || 14) + '" height="' + (size || 14) * 32 / 22 +

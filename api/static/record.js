@@ -141,12 +141,12 @@
     if (nextForm.hidden) return;
     var says = document.getElementById("next-says");
     if (next.winner) {
-      says.textContent = t("The match is over: {side} wins, {standing}.", { side: window.TuteCards.seatWords(next.winner), standing: next.standing });
+      says.textContent = t("The match is over: {side} wins, {standing}.", { side: window.TuteCards.seatWords(next.winner), standing: window.TuteCards.standingWords(next.standing) });
       nextForm.querySelector("label").hidden = document.getElementById("next-deal").hidden = true;
       return;
     }
     says.textContent = t("Match {standing}. Deal {number} is dealt by {dealer}.",
-                         { standing: next.standing, number: next.deal_no, dealer: window.TuteCards.seatWords(next.dealer) });
+                         { standing: window.TuteCards.standingWords(next.standing), number: next.deal_no, dealer: window.TuteCards.seatWords(next.dealer) });
     if (next.id) {
       says.innerHTML = esc(says.textContent) + ' <a id="next-link" href="/record/' + encodeURIComponent(next.id) +
                        '">' + esc(t("Go to the next deal")) + "</a>";

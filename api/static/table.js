@@ -31,7 +31,7 @@
     }).join(" ");
     var info = [t("Dealt by {seat}", { seat: words.seatWords(state.dealer) })];
     if (state.tags.DealNo) info.push(t("deal {number} of the match", { number: state.tags.DealNo }));
-    if (state.tags.MatchScore) info.push(t("match {standing}", { standing: state.tags.MatchScore }));
+    if (state.tags.MatchScore) info.push(t("match {standing}", { standing: window.TuteCards.standingWords(state.tags.MatchScore) }));
     $("#deal-info").textContent = info.join(" · ");
     $("#trick-no").textContent = state.trick_no;
     /* the trump suit as the state computes it (the replay's frame: in a match's first deal it may not be the

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 
 from ..check.replay import match_target
 from ..engine import Deal
-from ..words import seat_words
+from ..words import seat_words, standing_words
 from ..i18n import gettext as _
 from ..limits import INT32_MAX
 from ..match import Match
@@ -122,8 +122,12 @@ class Session:
         return self.rules.seat_names[seat]
 
     def standing(self) -> str:
-        """The match standing in words (``NS:2 WE:1``), or an empty text for one deal."""
+        """The match standing as the MatchScore tag writes it (``NS:2 WE:1``), or an empty text for one deal."""
         return format_side_values(self.match.standing, self.rules) if self.match is not None else ""
+
+    def standing_words(self) -> str:
+        """The match standing as a sentence says it (:func:`tutepgn.words.standing_words`)."""
+        return standing_words(self.match.standing, self.rules.side_labels) if self.match is not None else ""
 
     def _texts(self) -> list[str]:
         return [record.tpgn() for record in self.done]
@@ -163,8 +167,8 @@ class Session:
         self.match.record(recorder.final_deal())
         if self.match.over:
             return _("Deal {deal}: {result}; match {standing}; the match is over: {side} wins", deal=deal, result=result,
-                     standing=self.standing(), side=seat_words(self.rules.side_labels[self.match.winner or 0]))
-        return _("Deal {deal}: {result}; match {standing}", deal=deal, result=result, standing=self.standing())
+                     standing=self.standing_words(), side=seat_words(self.rules.side_labels[self.match.winner or 0]))
+        return _("Deal {deal}: {result}; match {standing}", deal=deal, result=result, standing=self.standing_words())
 
 
 @dataclass(frozen=True)
