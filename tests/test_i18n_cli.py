@@ -75,7 +75,7 @@ def test_record_prompts_and_stop_in_spanish(tmp_path: Path) -> None:
     run = tute("--lang", "es", "record", "--rules", "playcard-2p", "--single", "-o", str(tmp_path / "r.tpgn"),
                stdin="Liga\nAna\nBea\n")
     assert run.returncode == 0, run.stderr
-    for words in ("Evento: ", "Jugador en N (North): ", "Anotando un juego de playcard-2p", "manos desconocidas",
+    for words in ("Evento: ", "Jugador en Norte (N): ", "Anotando un juego de playcard-2p", "manos desconocidas",
                   "Introduce las cartas según se juegan", "Juego 1, da N. La muestra: ",
                   "Detenido antes del siguiente juego: no se ha escrito nada."):
         assert words in run.stdout, words

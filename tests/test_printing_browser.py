@@ -130,6 +130,6 @@ def test_chromium_prints_the_match_without_its_menu(base_url: str, page: Page) -
     page.emulate_media(media="print")
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(page.pdf(format="A4"))).pages)
     words = " ".join(text.split())  # a narrow first column may wrap "Juego 4" in the table
-    assert f"Partida {MATCH}" in text and "Juego 4 2025.03.15 E bastos NS 66 · WE 64 NS+1" in words
+    assert f"Partida {MATCH}" in text and "Juego 4 15/03/2025 Este bastos Norte-Sur 66 · Oeste-Este 64 NS+1" in words
     for menu in ("Buscar", "Estadísticas", "Validar", "Descargar:", "La partida en JSON"):
         assert menu not in text
