@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.analysis.version import ANALYSIS_VERSION
@@ -29,13 +29,11 @@ from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 
 from threaded import serving
+from test_browser import CHROMIUM, browser  # noqa: F401  (the suite's one Chromium and its fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "torofun-4p-analysed.tpgn"
 FIXTURE = ROOT / "tests" / "data" / "analysis-v2-torofun-4p.json"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
                          "has_touch": True}
@@ -61,16 +59,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
 
         deal = httpx.get(url + "/api/v1/deals", params={"rules": "torofun-4p"}, timeout=30).json()["items"][0]
         yield url, int(deal["id"])
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")

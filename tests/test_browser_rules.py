@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
 from tutepgn.rules import OPTIONS, PRESETS
 
 from threaded import serving
-from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE
+from test_browser import CHROMIUM, PHONE, browser  # noqa: F401  (the suite's one Chromium fixture)
 
 TALLEST = 6000
 """The most a preset's page may be on a 390x844 phone, in CSS pixels (the issue's bound)."""
@@ -36,14 +36,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     Archive(db).close()
     with serving(create_app(Settings(db=db))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from spanish_words import Finding, findings
 
 from tutepgn.api.app import Settings, create_app
@@ -41,15 +41,13 @@ from tutepgn.notation import iter_records
 from tutepgn.rules import PRESETS
 
 from threaded import serving
+from test_browser import CHROMIUM, browser  # noqa: F401  (the suite's one Chromium and its fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 ANALYSED = SAMPLES / "torofun-4p-analysed.tpgn"
 RECORDED = SAMPLES / "torofun-4p-lost-cante.tpgn"
 IMAGES = ROOT / "docs" / "es" / "img"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
@@ -188,16 +186,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         _event(http)
         rid, entries = _recording(http)
         yield Site(url=url, deal=deal, match=str(match), player="Lucía", recording=rid, entries=entries)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def pages() -> list[str]:

@@ -17,18 +17,16 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from pypdf import PdfReader
 
 from tutepgn.api.app import Settings, create_app
 from tutepgn.archive import Archive
+from test_browser import CHROMIUM, browser  # noqa: F401  (the suite's one Chromium and its fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 MATCH = "SanJose2025-R3-M2"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -61,16 +59,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.should_exit = True
     thread.join(timeout=15)
     app.state.archive.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture
