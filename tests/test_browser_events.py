@@ -7,34 +7,15 @@ still there when the page is opened again; the standings put the winners first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE
-from test_local_write import Serve
+from playwright.sync_api import Page, expect
+from test_browser import CHROMIUM
+from test_local_write_browser import phone  # noqa: F401  (the phone on a real `tute serve`, its page errors checked)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is missing at /usr/bin/chromium")
 
 PAIRS = ["Ana Pérez/Bea Gil", "Carla Ruiz/Dani Sanz", "Eva Mora/Fran Vidal", "Gema León/Hugo Paz"]
-
-
-@pytest.fixture()
-def phone(tmp_path: Path) -> Iterator[tuple[str, Page]]:
-    server = Serve("--db", str(tmp_path / "archive.duckdb"))
-    try:
-        server.wait_ready()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_context(**PHONE, locale="es-ES").new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            yield server.url, page
-            assert errors == [], errors
-            browser.close()
-    finally:
-        server.stop()
 
 
 def fits(page: Page) -> bool:
