@@ -27,6 +27,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from tutepgn.errors import LimitError
 from tutepgn.i18n import gettext as _
 
+from .requestid import log_config
 from .settings import Settings
 
 T = TypeVar("T")
@@ -136,9 +137,10 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
 
     A shutdown waits for the requests under way at most ``request_timeout``, the bound of a posted
     request, then cuts what is left: streamed answers, a live event stream above all, which would
-    otherwise hold it open until their client goes.
+    otherwise hold it open until their client goes.  Every log line carries its request's id
+    (:func:`.requestid.log_config`).
     """
-    return {"http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
+    return {"log_config": log_config(), "http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
                                       body_timeout=settings.body_timeout),
             "timeout_keep_alive": settings.keep_alive_timeout,
             "timeout_graceful_shutdown": max(1, round(settings.request_timeout))}

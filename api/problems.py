@@ -26,10 +26,11 @@ from tutepgn.i18n import gettext as _
 
 from .language import PAGES, number
 from .guards import security_headers
+from .requestid import HEADER, request_id
 
 TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
-          409: N_("Conflict"), 413: N_("Payload too large"), 422: N_("Unprocessable content"),
-          429: N_("Too many requests"),
+          406: N_("Not acceptable"), 409: N_("Conflict"), 413: N_("Payload too large"),
+          422: N_("Unprocessable content"), 429: N_("Too many requests"),
           500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}
 """The title of a problem, by status (in English: :func:`title` says it in the reader's language)."""
 ROUTER_DETAILS = {404: N_("nothing here: no page and no API endpoint has this address"),
@@ -54,7 +55,7 @@ def wants_page(request: Request) -> bool:
 def problem_response(scope: Scope, status: int, detail: str, errors: Sequence[ErrorItem] = ()) -> JSONResponse:
     """A problem as the service answers it."""
     body = Problem(title=title(status), status=status, detail=detail, instance=scope.get("path"),
-                   errors=list(errors))
+                   errors=list(errors), request_id=request_id())
     return JSONResponse(body.model_dump(), status_code=status, media_type="application/problem+json")
 
 
@@ -63,7 +64,7 @@ def problem_answer(request: Request, status: int, detail: str, errors: Sequence[
     if not wants_page(request):
         return problem_response(request.scope, status, detail, errors)
     problem = Problem(title=title(status), status=status, detail=detail, instance=request.url.path,
-                      errors=list(errors))
+                      errors=list(errors), request_id=request_id())
     return PAGES.TemplateResponse(request, "error.html", {"problem": problem}, status_code=status)
 
 
@@ -119,7 +120,10 @@ def install(app: FastAPI) -> None:
             response.headers["Retry-After"] = "1"
         else:
             response = problem_answer(request, 500, _("the server failed; the error was logged"))
-        response.headers.update(security_headers(request.url.path))  # sent outside the middleware that adds them
+        # Sent outside the middlewares that add these (the request's id is still known: the task's context).
+        response.headers.update(security_headers(request.url.path))
+        if (rid := request_id()) is not None:
+            response.headers[HEADER] = rid
         return response
 
 

@@ -25,7 +25,10 @@ class ErrorItem(BaseModel):
 
 class Problem(BaseModel):
     """An error as RFC 9457 problem details: the one JSON error shape of the API (``status`` is the HTTP
-    status) and of ``tute ... --json`` on stderr (``status`` is the exit code, ``instance`` the command)."""
+    status) and of ``tute ... --json`` on stderr (``status`` is the exit code, ``instance`` the command).
+
+    ``request_id`` is the service's id of the request (its ``X-Request-ID``), the one its log lines carry, so a
+    client reporting a problem names the lines that tell what happened; None from the command line."""
 
     type: str = "about:blank"
     title: str
@@ -33,3 +36,5 @@ class Problem(BaseModel):
     detail: str
     instance: str | None = None
     errors: list[ErrorItem] = Field(default_factory=list, description="Located errors, when there are several.")
+    request_id: str | None = Field(None, description="The request's id, as its X-Request-ID header and the "
+                                                     "service's log lines give it (none from the command line).")

@@ -1,9 +1,9 @@
 """Deals: search (a page, or every match streamed), and one deal as JSON, as Tute PGN, or as its score sheet."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
@@ -21,6 +21,9 @@ STREAMS = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8", "
 """The streamed forms of a search, by suffix, and their media types."""
 CHUNK_BYTES = 64 * 1024
 """A streamed answer goes out in pieces of about this size: one trip to a thread each, not one a deal."""
+DEAL_FORMS = ("application/json", "application/x-tute-pgn", "text/plain")
+"""What ``GET /api/v1/deals/{id}`` answers, by the request's Accept: the JSON first (without Accept, and for
+``*/*``), then the record as stored, under the notation's own type or as plain text."""
 _STREAM_SUMMARIES = {"ndjson": "Matching deals as NDJSON, one summary a line (streamed)",
                      "csv": "Matching deals as CSV (streamed)", "tpgn": "Matching deals as Tute PGN (streamed)"}
 
@@ -39,6 +42,36 @@ def chunk(lines: Iterator[str]) -> str:
         if size >= CHUNK_BYTES:
             break
     return "".join(pieces)
+
+
+def preferred(accept: str | None, offers: Sequence[str]) -> str | None:
+    """The offer an Accept header prefers (RFC 9110, 12.5.1): each offer takes the quality of the most specific
+    range that matches it (``type/sub``, then ``type/*``, then ``*/*``); the best quality wins, ties go to the
+    first offer; None when none is acceptable.  No Accept (or an empty one) takes the first offer."""
+    if not accept or not accept.strip():
+        return offers[0]
+    ranges: list[tuple[str, float]] = []
+    for part in accept.split(","):
+        media, *params = (p.strip() for p in part.split(";"))
+        quality = 1.0
+        for param in params:
+            name, _eq, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = min(max(float(value), 0.0), 1.0)
+                except ValueError:
+                    quality = 0.0  # a range whose quality cannot be read counts for nothing
+        if media:
+            ranges.append((media.lower(), quality))
+    best, best_quality = None, 0.0
+    for offer in offers:
+        kind = offer.split("/")[0]
+        specific = [(rank, quality) for media, quality in ranges
+                    for rank, form in enumerate(("*/*", f"{kind}/*", offer)) if media == form]
+        quality = max(specific)[1] if specific else 0.0
+        if quality > best_quality:
+            best, best_quality = offer, quality
+    return best
 
 
 def deal_text(service: Service, view: Archive, deal_id: int) -> str:
@@ -120,8 +153,21 @@ def router(service: Service) -> APIRouter:
     def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
         return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
-    @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
-    def deal_json(deal_id: int, view: Reader) -> Response:
+    @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON, or in Tute PGN by Accept",
+             responses={200: {"content": {form: {"schema": {"type": "string"}} for form in DEAL_FORMS[1:]},
+                              "description": "The deal as JSON; with `Accept: application/x-tute-pgn` or "
+                                             "`text/plain`, the record as stored (what `.tpgn` answers)."},
+                        406: {"model": Problem, "description": "The Accept header takes none of "
+                                                               + ", ".join(DEAL_FORMS) + "."}})
+    def deal_json(deal_id: int, view: Reader, request: Request) -> Response:
+        form = preferred(request.headers.get("accept"), DEAL_FORMS)
+        if form is None:
+            raise HTTPException(406, _("a deal is answered as {forms}: the Accept header takes none of them",
+                                       forms=", ".join(DEAL_FORMS)), headers={"Vary": "Accept"})
+        if form != DEAL_FORMS[0]:
+            return PlainTextResponse(deal_text(service, view, deal_id), media_type=f"{form}; charset=utf-8",
+                                     headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"',
+                                              "Vary": "Accept"})
         row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "errors", "text")))  # one query
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))
@@ -129,11 +175,13 @@ def router(service: Service) -> APIRouter:
         record = stored_record(text)
         state = ("unreadable" if record.errors else "valid" if row["valid"]
                  else "result_only" if row["result_only"] and not errors else "invalid")
-        return json_response(DealDetail(
+        answer = json_response(DealDetail(
             summary=DealSummary.from_row(row), state=state,
             record=None if record.errors else record_to_model(record),
             errors=[e.item() for e in record.errors], text=text if record.errors else None,
             links={"tpgn": f"/api/v1/deals/{deal_id}.tpgn", "sheet": f"/api/v1/deals/{deal_id}/sheet",
                    "page": f"/deals/{deal_id}"}))
+        answer.headers["Vary"] = "Accept"
+        return answer
 
     return api
