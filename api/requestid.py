@@ -55,5 +55,6 @@ def log_config() -> dict[str, Any]:
     config["formatters"]["default"]["fmt"] = "%(levelprefix)s [%(correlation_id)s] %(message)s"
     config["formatters"]["access"]["fmt"] = ('%(levelprefix)s [%(correlation_id)s] %(client_addr)s - '
                                              '"%(request_line)s" %(status_code)s')
-    config["loggers"]["tutepgn"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    for name in ("tutepgn", "asgi_correlation_id"):  # the latter says when a client's id was replaced
+        config["loggers"][name] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     return config
