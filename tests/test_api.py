@@ -44,7 +44,7 @@ KEY = "tk_live_9f2c1e7b44d0a8s3cr3t"
 OTHER_KEY = "tk_live_0000wrongwrongwrong"
 ORIGIN = "https://tute.example.org"
 MAX_BODY = 64 * 1024
-PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "errors"}
+PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "errors", "request_id"}
 API = "/api/v1"
 
 

@@ -51,7 +51,7 @@ def _check(case: Any) -> None:
     if response.status_code >= 400:
         assert response.headers["content-type"][0].startswith("application/problem+json"), response.text
         body = response.json()
-        assert set(body) == {"type", "title", "status", "detail", "instance", "errors"}, body
+        assert set(body) == {"type", "title", "status", "detail", "instance", "errors", "request_id"}, body
         assert body["status"] == response.status_code
         assert "Traceback" not in response.text
 

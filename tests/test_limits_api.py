@@ -217,6 +217,7 @@ def test_every_answer_has_the_security_headers(client: TestClient, db: Path,
                            headers={"X-API-Key": KEY})
         seen.add(r.status_code)
         assert all(r.headers.get(h) for h in SECURITY), (method, path, r.status_code, r.headers)
+        assert r.headers["x-request-id"], (method, path)  # every answer names its request
         assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
         csp = r.headers["content-security-policy"]
         assert "https:" not in csp and ("'unsafe-inline'" in csp) == path.startswith(("/docs", "/redoc")), path
@@ -224,6 +225,7 @@ def test_every_answer_has_the_security_headers(client: TestClient, db: Path,
     monkeypatch.setattr(Archive, "players", lambda *a, **k: 1 / 0)
     crash = TestClient(client.app, raise_server_exceptions=False).get("/api/v1/players")  # type: ignore[arg-type]
     assert crash.status_code == 500 and all(crash.headers.get(h) for h in SECURITY)
+    assert crash.headers["x-request-id"] == crash.json()["request_id"]  # answered outside every middleware
 
 
 # -- Slow clients, against a real server -------------------------------------------------------------------------
