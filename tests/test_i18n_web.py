@@ -61,7 +61,7 @@ def test_problems_speak_the_readers_language_and_keep_their_shape(tmp_path: Path
     assert english.status_code == spanish.status_code == 404
     assert english.headers["content-type"] == spanish.headers["content-type"] == "application/problem+json"
     assert english.json()["title"] == "Not found" and english.json()["detail"] == "no deal 12345 in the archive"
-    assert spanish.json() == {**english.json(), "title": "No encontrado",
+    assert spanish.json() == {**english.json(), "title": "No encontrado", "request_id": spanish.json()["request_id"],
                               "detail": "no hay ningún juego 12345 en el archivo"}
     # Work done on the posted-records threads speaks the request's language too.
     two = '[Event "a"]\n[Rules "torofun-4p"]\n\n*\n\n[Event "b"]\n[Rules "torofun-4p"]\n\n*\n'
