@@ -67,7 +67,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if service.settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=service.settings.cors_origins,
                            allow_methods=["GET", "HEAD", "POST", "PUT"],
-                           allow_headers=["X-API-Key", "Content-Type", requestid.HEADER], expose_headers=EXPOSED_HEADERS)
+                           allow_headers=["X-API-Key", "Content-Type", requestid.HEADER],
+                           expose_headers=EXPOSED_HEADERS)
     app.add_middleware(language.Language)  # the reader's language, spoken while the request is answered
     # Streamed answers too, piece by piece; never an event stream (text/event-stream: Starlette leaves it as is),
     # whose events must go out as they come.  Inside HeadAsGet, so a HEAD says what its GET sends.

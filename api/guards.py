@@ -140,10 +140,11 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     otherwise hold it open until their client goes.  Every log line carries its request's id
     (:func:`.requestid.log_config`).
     """
-    return {"log_config": log_config(), "http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
+    return {"http": functools.partial(SlowClientCut, header_timeout=settings.header_timeout,
                                       body_timeout=settings.body_timeout),
             "timeout_keep_alive": settings.keep_alive_timeout,
-            "timeout_graceful_shutdown": max(1, round(settings.request_timeout))}
+            "timeout_graceful_shutdown": max(1, round(settings.request_timeout)),
+            "log_config": log_config()}
 
 
 class Deadline:
