@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import add, attrgetter, itemgetter
 from typing import Any
 
 import pyarrow as pa
@@ -241,28 +241,37 @@ def add_sung(row: dict[str, Any], sheet: ScoreSheet | None, trump: int | None, n
 def add_side_totals(s: dict[str, list[Any]], did: int, sheet: ScoreSheet | None, totals: list[int] | None,
                     winner: int | None, labels: tuple[str, ...], trump: int | None) -> None:
     """A row per side of table side_totals: its cards, last ten, cantes and total as plain columns (a
-    results-only deal, ``sheet`` None, has its Score tag's totals and no parts)."""
-    if not totals or len(totals) != len(labels):
+    results-only deal, ``sheet`` None, has its Score tag's totals and no parts).  Whole columns extended at
+    once: a deal's sides are two or three."""
+    k = len(labels)
+    if not totals or len(totals) != k:
         return
-    for place, label in enumerate(labels):
-        s["deal_id"].append(did)
-        s["side"].append(label)
-        s["place"].append(place)
-        s["total"].append(totals[place])
-        s["won"].append(winner == place if winner is not None else None)
-        if sheet is None:
-            for key in PARTS:
-                s[key].append(None)
-            continue
-        cards = sheet.card_points[place]
-        last = sheet.last_trick_bonus if sheet.last_trick_side == place else 0
-        sung = [c.suit for c in sheet.cantes if c.side == place]
-        s["cards"].append(cards)
-        s["last_ten"].append(last)
-        s["cards_and_last"].append(cards + last)
-        s["cantes"].append(sheet.cante_points(place))
-        s["cuarenta"].append(trump in sung)
-        s["veintes"].append(len(sung) - (trump in sung))
+    s["deal_id"].extend([did] * k)
+    s["side"].extend(labels)
+    s["place"].extend(range(k))
+    s["total"].extend(totals)
+    s["won"].extend([place == winner for place in range(k)] if winner is not None else [None] * k)
+    if sheet is None:
+        for key in PARTS:
+            s[key].extend([None] * k)
+        return
+    last = [0] * k
+    if sheet.last_trick_side is not None:
+        last[sheet.last_trick_side] = sheet.last_trick_bonus
+    cantes, forty, veintes = [0] * k, [False] * k, [0] * k
+    for c in sheet.cantes:
+        cantes[c.side] += c.points
+        if c.suit == trump:
+            forty[c.side] = True
+        else:
+            veintes[c.side] += 1
+    cards = sheet.card_points
+    s["cards"].extend(cards)
+    s["last_ten"].extend(last)
+    s["cards_and_last"].extend(map(add, cards, last))
+    s["cantes"].extend(cantes)
+    s["cuarenta"].extend(forty)
+    s["veintes"].extend(veintes)
 
 
 PARTS = ("cards", "last_ten", "cards_and_last", "cantes", "cuarenta", "veintes")

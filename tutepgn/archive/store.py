@@ -464,7 +464,7 @@ class Archive:
                     problems.append(f"deal {did}: its text does not hash to its stored hash")
                 elif expected_id != did:
                     problems.append(f"deal {did}: its id is not the first 63 bits of its hash")
-        for table in ("plays", "declarations", "hands", "issues", "analyses"):
+        for table in ("plays", "declarations", "hands", "side_totals", "issues", "analyses"):
             orphans = self.con.execute(f"SELECT count(*) FROM {table} WHERE deal_id NOT IN (SELECT id FROM deals)"
                                        ).fetchone()[0]  # type: ignore[index]
             if orphans:
