@@ -324,9 +324,11 @@ def _stats_text(result: dict) -> list[RenderableType]:
         for row in rows[:50]:
             grid.add_row(*[cell(stat_cell(k, v)) for k, v in row.items()])
         shown.append(grid)
-    c, m = result["cuarenta"], result["mano"]
-    shown.append(_("Las cuarenta: the side dealt rey and caballo of trump won {won:,} of {deals:,} deals ({rate}).",
-                   won=c["won_by_holder"], deals=c["deals"], rate=percent(c["rate"])))
+    c, d, m = result["cuarenta_sung"], result["cuarenta_dealt"], result["mano"]
+    shown.append(_("Las cuarenta: the side that sang them won {won:,} of {deals:,} deals ({rate}).",
+                   won=c["won"], deals=c["deals"], rate=percent(c["rate"])))
+    shown.append(_("Las cuarenta: the side dealt rey and caballo of trump, sung or not, won {won:,} of {deals:,} "
+                   "deals ({rate}).", won=d["won"], deals=d["deals"], rate=percent(d["rate"])))
     shown.append(_("Mano: mano's side won {won:,} of {deals:,} deals ({rate}; an even chance would be {even}).",
                    won=m["won_by_mano"], deals=m["deals"], rate=percent(m["rate"]), even=percent(m["even_chance"])))
     return shown

@@ -561,7 +561,7 @@ def test_stats(client: TestClient) -> None:
     r = client.get(f"{API}/stats")
     assert r.status_code == 200
     body = r.json()
-    assert {"totals", "players", "rulesets", "trumps", "points", "cuarenta", "mano"} <= set(body)
+    assert {"totals", "players", "rulesets", "trumps", "points", "cuarenta_sung", "cuarenta_dealt", "mano"} <= set(body)
     assert body["totals"]["deals"] >= 400
     assert {row["preset"] for row in body["rulesets"]} == set(PRESETS)
     only = client.get(f"{API}/stats", params={"rules": "torofun-3p"}).json()

@@ -47,7 +47,7 @@ from tutepgn.recording.simulate import deal_records, greedy_bot, match_records
 from tutepgn.check.validate import validate_records
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
-TABLES = ("deals", "plays", "declarations", "hands", "issues")
+TABLES = ("deals", "plays", "declarations", "hands", "side_totals", "issues")
 SIM_PER_PRESET = 300
 runner = CliRunner()
 
@@ -390,6 +390,43 @@ def test_invalid_records_are_stored_flagged_or_skipped(data: Data, arc: Archive,
                                      [data.invalid]).fetchone()[0] == 0
 
 
+def test_who_sang_and_the_totals_per_side_agree_with_the_count(data: Data, arc: Archive) -> None:
+    """The sung columns are the count's cantes (not the dealt hands), and each side's row of side_totals adds
+    up to the deal's score, for every deal of the module's archive."""
+    rows = arc.con.execute("""SELECT id, cuarenta_sung_side, cuarenta_sung_seat, veintes_sung, result_only, score,
+                              winner FROM deals""").fetchall()
+    sides = {}
+    for did, side, place, cards, last, both, cantes, forty, veintes, total, won in arc.con.execute(
+            "SELECT * FROM side_totals ORDER BY deal_id, place").fetchall():
+        sides.setdefault(did, []).append((side, cards, last, both, cantes, forty, veintes, total, won))
+    sung_somewhere = 0
+    for did, forty_side, forty_seat, veintes, result_only, score, winner in rows:
+        fact = data.facts[did]
+        if result_only:
+            continue
+        forties = [seat for seat, _, _, trump in fact.cantes if trump]
+        assert forty_seat == (forties[0] if forties else None), did
+        assert forty_side == (fact.side[forties[0]] if forties else None), did
+        assert veintes == ([seat for seat, _, _, trump in fact.cantes if not trump] if fact.totals else None), did
+        sung_somewhere += forty_seat is not None
+        if score is None:
+            assert did not in sides
+            continue
+        got = sides[did]
+        assert [s[0] for s in got] == list(fact.sides) and [s[7] for s in got] == score, did
+        assert [s[1] for s in got] == fact.card_points, did
+        for label, cards, last, both, cantes, forty, veintes_n, total, won in got:
+            assert both == cards + last and total == both + cantes, did
+            assert last in (0, 10) and forty == (forty_side == label), did
+            assert veintes_n == sum(fact.side[seat] == label for seat in veintes), did
+            assert won == (label == winner if winner is not None else None), did
+        if fact.complete:
+            assert sum(s[2] for s in got) == 10, did
+    dealt_not_sung = arc.con.execute("""SELECT count(*) FROM deals WHERE cuarenta_dealt_side IS NOT NULL
+                                         AND cuarenta_sung_side IS NULL""").fetchone()[0]
+    assert sung_somewhere > 100 and dealt_not_sung > 0  # the two differ: a side dealt las cuarenta may not sing them
+
+
 def test_plays_one_row_per_card_and_card_points_add_up(data: Data, arc: Archive) -> None:
     con = arc.con
     per_deal = dict(con.execute("SELECT deal_id, count(*) FROM plays GROUP BY deal_id").fetchall())
@@ -422,11 +459,17 @@ def test_hands_and_declarations_of_a_hand_checked_sample(arc: Archive) -> None:
     raw = next(iter_raw_records([SAMPLES / "doubles.tpgn"]))[3]
     did = _deal_id(raw.rstrip("\n") + "\n")
     row = arc.search(SearchFilters(), limit=None, columns=("id", "trump", "score", "card_points", "winner", "doubled",
-                                                           "cantes", "sung_n", "sung_s", "cuarenta_side", "result"))
+                                                           "cantes", "sung_n", "sung_s", "cuarenta_dealt_side",
+                                                           "cuarenta_dealt_seat", "cuarenta_sung_side",
+                                                           "cuarenta_sung_seat", "veintes_sung", "result"))
     row = next(r for r in row if r["id"] == did)
     assert row == {"id": did, "trump": "B", "score": [148, 42], "card_points": [78, 42], "winner": "NS",
-                   "doubled": True, "cantes": 2, "sung_n": 1 << 3, "sung_s": 1 << 0, "cuarenta_side": "NS",
-                   "result": "NS+2"}
+                   "doubled": True, "cantes": 2, "sung_n": 1 << 3, "sung_s": 1 << 0, "cuarenta_dealt_side": "NS",
+                   "cuarenta_dealt_seat": "N", "cuarenta_sung_side": "NS", "cuarenta_sung_seat": "N",
+                   "veintes_sung": ["S"], "result": "NS+2"}
+    sides = arc.con.execute("SELECT side, place, cards, last_ten, cards_and_last, cantes, cuarenta, veintes, total, won "
+                            "FROM side_totals WHERE deal_id = ? ORDER BY place", [did]).fetchall()
+    assert sides == [("NS", 0, 78, 10, 88, 60, True, 1, 148, True), ("WE", 1, 42, 0, 42, 0, False, 0, 42, False)]
     decl = arc.con.execute("SELECT seq, after_trick, seat, player, kind, suit, points, accepted FROM declarations "
                            "WHERE deal_id = ? ORDER BY seq", [did]).fetchall()
     assert decl == [(1, 1, "N", "Inés Robles", "cante", "B", 40, True),

@@ -129,6 +129,11 @@ def test_the_stats_page_shows_the_stats_of_the_search_filters(client: TestClient
     assert deals and int(deals.group(1)) == stats["totals"]["deals"] > 0
     assert all('href="/players/' in page for _ in stats["players"][:1])
     assert 'value="ludoteka"' in page and "rules = ludoteka-pairs" in page
+    for key, said in (("cuarenta_sung", "won by the side that sang las cuarenta"),
+                      ("cuarenta_dealt", "won by the side dealt las cuarenta, sung or not")):
+        row = re.search(rf'<tr id="stats-{key.replace("_", "-")}"><th>([^<]*)</th><td class="num">(\d+) / (\d+) ', page)
+        assert row and row.groups() == (said, str(stats[key]["won"]), str(stats[key]["deals"])), key
+    assert stats["cuarenta_sung"]["deals"] > 0
     wrong = client.get("/stats", params={"min_points": "many"}, headers=PAGE).text
     assert 'id="stats-error"' in wrong
     assert "Estadísticas" in client.get("/stats?lang=es", headers=PAGE).text

@@ -4,7 +4,8 @@ A block runs in a scratch folder that holds what the docs tell the reader to mak
 repository's ``samples/``, the ``club.tpgn`` record of docs/validate.md, and the archive that
 docs/archive.md imports into ``/tmp/demo.duckdb`` (the path is pointed at the scratch folder).
 A block that needs a package the project does not depend on says so on its first line
-(``# not run by the tests: ...``) and is skipped by name, never silently.
+(``# not run by the tests: ...``) and is skipped by name, never silently.  The research recipes of
+docs/archive.md run in tests/test_research_recipes.py, on the archive and exports their section makes.
 """
 
 from __future__ import annotations
@@ -20,13 +21,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 NOT_RUN = "# not run by the tests:"
+RECIPES = "## Research recipes"
 
 
 def _blocks() -> list[tuple[str, str]]:
     out = []
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
+        recipes = text.find(RECIPES)
+        recipes_end = text.find("\n## ", recipes + 1) if recipes >= 0 else -1
         for m in BLOCK.finditer(text):
+            if recipes < m.start() < recipes_end:
+                continue  # tests/test_research_recipes.py runs them
             line = text.count("\n", 0, m.start()) + 1
             out.append((f"{path.relative_to(ROOT)}:{line}", m.group(1)))
     return out

@@ -46,12 +46,13 @@ def stats_download(stats: dict[str, Any], given: dict[str, Any], fmt: str, lang:
 
 def stats_tables(stats: dict[str, Any]) -> list[Table]:
     """The statistics page's tables, in the language spoken."""
-    whole, cuarenta, mano = stats["totals"], stats["cuarenta"], stats["mano"]
+    whole, sung, dealt, mano = stats["totals"], stats["cuarenta_sung"], stats["cuarenta_dealt"], stats["mano"]
     totals: list[tuple[Cell, ...]] = [
         (_("deals"), whole["deals"]), (_("finished"), whole["finished"]), (_("invalid"), whole["invalid"]),
         (_("the winner's points, on average"), whole["avg_winner_points"]), (_("tutes"), whole["tutes"]),
         (_("deals worth double"), whole["doubles"]), (_("ties decided by the last trick"), whole["tie_breaks"]),
-        (_("won by the side dealt las cuarenta (%)"), percent(cuarenta["rate"])),
+        (_("won by the side that sang las cuarenta (%)"), percent(sung["rate"])),
+        (_("won by the side dealt las cuarenta, sung or not (%)"), percent(dealt["rate"])),
         (_("won by the side of mano (%)"), percent(mano["rate"])),
         (_("mano's even chance (%)"), percent(mano["even_chance"]))]
     return [

@@ -77,7 +77,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("sides", _TEXTS, "side labels: NS, WE / N, S / N, W, E"),
         Column("claimed_score", _INTS, "the Score tag"),
         Column("score", _INTS, "recomputed totals per side (a results-only deal: its Score tag, once checked)"),
-        Column("card_points", _INTS),
+        Column("card_points", _INTS, "per side, the points of the cards it won in tricks, without the last ten "
+               "(side_totals.cards_and_last has them)"),
         Column("claimed_result", _S), Column("result", _S, "recomputed result"),
         Column("winner", _S, "side label, NULL when unfinished"),
         Column("winner_points", _I32), Column("margin", _I32, "the winner's lead over the next side"),
@@ -88,7 +89,12 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("winner_players", _TEXTS),
         *(Column(f"hand_{s}", _I64, "starting hand as a card mask") for s in "nwse"),
         *(Column(f"sung_{s}", _U8, "suits the seat sang, bit = suit") for s in "nwse"),
-        Column("cuarenta_side", _S, "the side dealt rey and caballo of trump in one hand, if any"),
+        Column("cuarenta_dealt_side", _S, "the side dealt rey and caballo of trump in one hand, if any, sung or not"),
+        Column("cuarenta_dealt_seat", _S, "the seat dealt them"),
+        Column("cuarenta_sung_side", _S, "the side that sang las cuarenta (a cante in trump the count took), if any"),
+        Column("cuarenta_sung_seat", _S, "the seat that sang them"),
+        Column("veintes_sung", _TEXTS, "the seat of each 20 the count took, in the order sung (suits: "
+               "sung_n... or table declarations)"),
         Column("unsung", _U8, "suits (bit = suit) some seat was dealt rey and caballo of and never sang"),
         Column("comments", _S, "every comment of the record, joined by newlines"),
         Column("tags", f"MAP({_S}, {_S})", "every tag, unknown ones included"),
@@ -109,6 +115,19 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "hands": (
         Column("deal_id", _I64), Column("seat", _S), Column("player", _S), Column("side", _S),
         Column("cards", _TEXTS), Column("mask", _I64),
+    ),
+    "side_totals": (
+        Column("deal_id", _I64), Column("side", _S, "side label, as in deals.sides"),
+        Column("place", _U8, "0-based place of the side in deals.sides and the per-side lists"),
+        Column("cards", _I32, "the points of the cards it won in tricks"),
+        Column("last_ten", _I32, "the last ten (last_trick_bonus) if it took the last trick, else 0"),
+        Column("cards_and_last", _I32, "cards + last_ten: what decides a deal whose rules leave cantes out"),
+        Column("cantes", _I32, "the points of the cantes it sang that the count took"),
+        Column("cuarenta", _B, "it sang las cuarenta"),
+        Column("veintes", _U8, "the 20s it sang"),
+        Column("total", _I32, "its points in the deal: cards_and_last + cantes (a results-only deal: its Score tag, "
+               "the parts NULL)"),
+        Column("won", _B, "it won the deal (NULL while unfinished)"),
     ),
     "issues": (
         Column("deal_id", _I64), Column("severity", _S), Column("code", _S), Column("option", _S),
@@ -136,7 +155,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
 }
 """Every table of the archive, its columns in order."""
 
-ROW_TABLES = ("deals", "plays", "declarations", "hands", "issues")
+ROW_TABLES = ("deals", "plays", "declarations", "hands", "side_totals", "issues")
 """The tables an import fills from the records (``imports`` gets one row per import)."""
 
 

@@ -3,7 +3,7 @@
 Layout under the dataset's root (a local folder, or a URL pyarrow opens: ``s3://``, ``gs://``, ``hdfs://``)::
 
     deals/preset=P/year=Y/part-RUN-PIECE.parquet   the deals, partitioned by what searches prune on
-    plays/part-RUN-PIECE.parquet                   plays, declarations, hands, issues: a file per piece
+    plays/part-RUN-PIECE.parquet                   plays, declarations, hands, side_totals, issues: a file per piece
     imports/part-RUN-imports.parquet               one row per import, as in an archive file
     analyses/part-RUN-PIECE.parquet                what ``tute archive analyse --dataset`` stored
     deals/preset=P/year=Y/compact-RUN-K.parquet    small deal files merged at the end of an import

@@ -257,7 +257,8 @@ def placed(deals: pa.Table, run: int, before: int) -> pa.Table:
 
 
 def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:
-    """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, issues."""
+    """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, side totals,
+    issues."""
     deals = tables["deals"]
     known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
                         [deals.column("id").to_pylist()]).fetchall()

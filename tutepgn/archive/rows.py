@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import add, attrgetter, itemgetter
 from typing import Any
 
 import pyarrow as pa
@@ -28,6 +28,7 @@ from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, export_text, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
 from ..check.validate import Report, validate_records
+from ..score import ScoreSheet
 from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
 
 Raw = tuple[str | None, int, int, str]
@@ -213,7 +214,10 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         row[f"sung_{letter.lower()}"] = sung.get(letter)
     pair = CANTE_PAIRS[trump] if trump is not None else 0
     holder = next((x for x, m in enumerate(hands or ()) if pair and m & pair == pair), None)
-    row["cuarenta_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
+    row["cuarenta_dealt_side"] = labels[rules.side_of(holder)] if holder is not None and rules else None
+    row["cuarenta_dealt_seat"] = names[holder] if holder is not None else None
+    add_sung(row, None if result_only else sheet, trump, names, labels)
+    add_side_totals(out.columns["side_totals"], did, None if result_only else sheet, totals, winner, labels, trump)
     unsung = 0  # suits some seat was dealt rey and caballo of and never sang
     for letter, mask in by_letter.items():
         for suit in range(4):
@@ -222,6 +226,56 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
     row["unsung"] = unsung if hands else None
     out.deal_rows.append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
     return True
+
+
+def add_sung(row: dict[str, Any], sheet: ScoreSheet | None, trump: int | None, names: tuple[str, ...],
+             labels: tuple[str, ...]) -> None:
+    """Who sang: las cuarenta's side and seat, and the seat of each 20, as the count took them (a cante the
+    rules refused is in table declarations, not here)."""
+    forty = next((c for c in sheet.cantes if c.suit == trump), None) if sheet else None
+    row["cuarenta_sung_side"] = labels[forty.side] if forty is not None else None
+    row["cuarenta_sung_seat"] = names[forty.seat] if forty is not None else None
+    row["veintes_sung"] = [names[c.seat] for c in sheet.cantes if c.suit != trump] if sheet else None
+
+
+def add_side_totals(s: dict[str, list[Any]], did: int, sheet: ScoreSheet | None, totals: list[int] | None,
+                    winner: int | None, labels: tuple[str, ...], trump: int | None) -> None:
+    """A row per side of table side_totals: its cards, last ten, cantes and total as plain columns (a
+    results-only deal, ``sheet`` None, has its Score tag's totals and no parts).  Whole columns extended at
+    once: a deal's sides are two or three."""
+    k = len(labels)
+    if not totals or len(totals) != k:
+        return
+    s["deal_id"].extend([did] * k)
+    s["side"].extend(labels)
+    s["place"].extend(range(k))
+    s["total"].extend(totals)
+    s["won"].extend([place == winner for place in range(k)] if winner is not None else [None] * k)
+    if sheet is None:
+        for key in PARTS:
+            s[key].extend([None] * k)
+        return
+    last = [0] * k
+    if sheet.last_trick_side is not None:
+        last[sheet.last_trick_side] = sheet.last_trick_bonus
+    cantes, forty, veintes = [0] * k, [False] * k, [0] * k
+    for c in sheet.cantes:
+        cantes[c.side] += c.points
+        if c.suit == trump:
+            forty[c.side] = True
+        else:
+            veintes[c.side] += 1
+    cards = sheet.card_points
+    s["cards"].extend(cards)
+    s["last_ten"].extend(last)
+    s["cards_and_last"].extend(map(add, cards, last))
+    s["cantes"].extend(cantes)
+    s["cuarenta"].extend(forty)
+    s["veintes"].extend(veintes)
+
+
+PARTS = ("cards", "last_ten", "cards_and_last", "cantes", "cuarenta", "veintes")
+"""The columns of side_totals that a results-only deal, whose cards were not noted, leaves NULL."""
 
 
 def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:

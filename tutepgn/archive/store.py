@@ -381,7 +381,8 @@ class Archive:
         return [{"name": n, "deals": d, "wins": w} for n, d, w in cursor.fetchall()]
 
     def stats(self, filters: SearchFilters | None = None) -> dict[str, Any]:
-        """Statistics over matching deals: players, rulesets, trumps, points, las cuarenta, mano."""
+        """Statistics over matching deals: players, rulesets, trumps, points, las cuarenta (won by the side that
+        sang them, ``cuarenta_sung``, and by the side dealt them, ``cuarenta_dealt``), mano."""
         where, params = self.where(filters)
         con = self.con
         sel = f"(SELECT * FROM deals WHERE {where})"
@@ -421,10 +422,11 @@ class Archive:
         out["points"] = rows(f"""
             SELECT (winner_points // 10 * 10)::INTEGER AS points_from, count(*) AS deals
             FROM {sel} AS d WHERE winner_points IS NOT NULL GROUP BY ALL ORDER BY points_from""")
-        out["cuarenta"] = rows(f"""
-            SELECT count(*) AS deals, count(*) FILTER (WHERE winner = cuarenta_side) AS won_by_holder,
-                   round(count(*) FILTER (WHERE winner = cuarenta_side) / nullif(count(*), 0), 3) AS rate
-            FROM {sel} AS d WHERE cuarenta_side IS NOT NULL AND (complete OR tute)""")[0]
+        for key, side in (("cuarenta_sung", "cuarenta_sung_side"), ("cuarenta_dealt", "cuarenta_dealt_side")):
+            out[key] = rows(f"""
+                SELECT count(*) AS deals, count(*) FILTER (WHERE winner = {side}) AS won,
+                       round(count(*) FILTER (WHERE winner = {side}) / nullif(count(*), 0), 3) AS rate
+                FROM {sel} AS d WHERE {side} IS NOT NULL AND (complete OR tute)""")[0]
         out["mano"] = rows(f"""
             SELECT count(*) AS deals, count(*) FILTER (WHERE winner = mano_side) AS won_by_mano,
                    round(count(*) FILTER (WHERE winner = mano_side) / nullif(count(*), 0), 3) AS rate,
@@ -462,7 +464,7 @@ class Archive:
                     problems.append(f"deal {did}: its text does not hash to its stored hash")
                 elif expected_id != did:
                     problems.append(f"deal {did}: its id is not the first 63 bits of its hash")
-        for table in ("plays", "declarations", "hands", "issues", "analyses"):
+        for table in ("plays", "declarations", "hands", "side_totals", "issues", "analyses"):
             orphans = self.con.execute(f"SELECT count(*) FROM {table} WHERE deal_id NOT IN (SELECT id FROM deals)"
                                        ).fetchone()[0]  # type: ignore[index]
             if orphans:
