@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
 
 import duckdb
-from fastapi import Header, HTTPException, Query, Request
+from fastapi import HTTPException, Query, Request, Security
+from fastapi.security import APIKeyHeader
 from pydantic import ValidationError
 
 from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
@@ -45,9 +46,13 @@ SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", patt
     s.replace("-", "\\-") for s in SORTS) + ")$")]
 
 
-KeyHeader = Annotated[str | None, Header(alias="X-API-Key", description=(
+API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="APIKey", auto_error=False, description=(
     "An API key: needed to write, except from the service's own machine while no key is configured "
-    "(docs/security.md); on a recording's read, adds the legal declarations."))]
+    "(docs/security.md); on an analysis, a place outside the anonymous budget; on a recording's read, adds the "
+    "legal declarations."))
+"""The key as an OpenAPI security scheme; ``auto_error=False``: the service says itself what is wrong
+(:meth:`Service.check_key`)."""
+KeyHeader = Annotated[str | None, Security(API_KEY)]
 
 ONE_TRANSACTION = sys.maxsize
 """The batch size of an import of the service: one transaction, so that it is stored whole or not at all."""
@@ -252,14 +257,14 @@ class Service:
         """Search filters from the query string (a dependency)."""
         return search_filters(request)
 
-    async def caller(self, request: Request, x_api_key: KeyHeader = None) -> str | None:
+    async def caller(self, request: Request, x_api_key: KeyHeader) -> str | None:
         """The key a request writes with (a dependency): its ``X-API-Key``, else the local admin key for a request
         from this machine while that is trusted (:mod:`.local`), else None.  Every check of a key starts here."""
         if x_api_key is None and self.settings.local_writes and from_this_machine(request):
             return self.settings.local_key
         return x_api_key
 
-    async def require_key(self, request: Request, x_api_key: KeyHeader = None) -> None:
+    async def require_key(self, request: Request, x_api_key: KeyHeader) -> None:
         """Refuse a request without a valid API key (a dependency)."""
         self.check_key(await self.caller(request, x_api_key))
 

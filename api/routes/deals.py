@@ -105,23 +105,23 @@ def router(service: Service) -> APIRouter:
 
     for kind in STREAMS:
         api.get(f"/deals.{kind}", response_class=StreamingResponse, openapi_extra=filter_parameters(),
-                summary=_STREAM_SUMMARIES[kind], dependencies=[Depends(service.stream_slot)],
+                summary=_STREAM_SUMMARIES[kind], dependencies=[Depends(service.stream_slot)], name=f"search_deals_{kind}",
                 responses={503: {"model": Problem, "description": "`max_streams` downloads are under way."}},
                 )(streamed(kind))
 
     @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
              summary="One deal in Tute PGN, exactly as stored")
-    def deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+    def get_deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
         return PlainTextResponse(deal_text(service, view, deal_id), media_type="text/plain; charset=utf-8",
                                  headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
 
     @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
              summary="One deal's validation report and score sheet")
-    def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+    def get_deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
         return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
-    def deal_json(deal_id: int, view: Reader) -> Response:
+    def get_deal(deal_id: int, view: Reader) -> Response:
         row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "errors", "text")))  # one query
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))

@@ -152,7 +152,7 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong (a tag the "
                                                                "archive could not read back, or too long)."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
-    def start(body: RecordingStart, response: Response, x_api_key: Key) -> dict[str, Any]:
+    def start_recording(body: RecordingStart, response: Response, x_api_key: Key) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         tags = dict(body.tags)
         try:
@@ -173,19 +173,19 @@ def router(service: Service) -> APIRouter:
     @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
              responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
-    def state(recording_id: str, x_api_key: Key) -> dict[str, Any]:
+    def get_recording(recording_id: str, x_api_key: Key) -> dict[str, Any]:
         if x_api_key is not None:
             service.check_key(x_api_key)
         return found(service, recording_id).state(writer=x_api_key is not None)
 
     @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Enter a card or a declaration (needs an API key); saved before it is answered")
-    def entry(recording_id: str, body: EntryBody, x_api_key: Key) -> Entered:
+    def enter_entry(recording_id: str, body: EntryBody, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), body.entry, x_api_key)
 
     @api.post("/{recording_id}/undo", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Take back the last entry (needs the key that started the recording, or an admin key)")
-    def undo(recording_id: str, x_api_key: Key) -> Entered:
+    def undo_entry(recording_id: str, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), "undo", x_api_key)
 
     @api.post("/{recording_id}/next", status_code=201, dependencies=Writer,
@@ -194,7 +194,7 @@ def router(service: Service) -> APIRouter:
               responses={404: WRITE_ERRORS[404], 422: {"model": Problem, "description": "The deal is not over, "
                          "its match is, or the cards given are wrong."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
-    def next_deal(recording_id: str, body: NextBody, response: Response, x_api_key: Key) -> dict[str, Any]:
+    def start_next_deal(recording_id: str, body: NextBody, response: Response, x_api_key: Key) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         try:
             recording = service.recordings.follow(found(service, recording_id), seed=body.seed, deal=body.deal,
@@ -210,7 +210,7 @@ def router(service: Service) -> APIRouter:
              summary="Follow a recording: Server-Sent Events, a `state` event after every change",
              responses={200: {"content": {"text/event-stream": {}}}, 404: WRITE_ERRORS[404],
                         503: {"model": Problem, "description": "`max_event_streams` event streams are open."}})
-    async def events(recording_id: str) -> StreamingResponse:
+    async def follow_recording(recording_id: str) -> StreamingResponse:
         recording = found(service, recording_id)
 
         async def stream() -> AsyncIterator[str]:

@@ -1,0 +1,133 @@
+"""The OpenAPI document as the contract of what the service answers: made once, from the routes, then made true.
+
+FastAPI documents a 422 as its own ``HTTPValidationError`` (application/json)
+and knows nothing of the statuses the dependencies answer.  :func:`install`
+replaces the app's ``openapi()``: every error status an operation can answer is
+documented as one ``Problem`` (application/problem+json), found from what the
+route takes (a path parameter: 404; a body: 413; a key: 401, 403, 405) and the
+dependencies it runs (a reader of the archive: 503, 504); the key is a
+security scheme (optional where it only adds to the answer); the operationIds
+are the routes' function names (``route.name``); ``info.version`` is the
+package's.  Descriptions a route gives for a status are kept.
+"""
+
+from collections.abc import Callable, Iterator
+from importlib.metadata import version
+from typing import Any
+
+from fastapi import FastAPI, routing
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from tutepgn.errors import Problem
+
+from .deps import Service
+
+PROBLEM_MEDIA = "application/problem+json"
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+KEY_SCHEME = "APIKey"
+"""The security scheme of the key (:data:`.deps.API_KEY`)."""
+
+STATUS_TEXT = {
+    401: "No API key: send one in the `X-API-Key` header (docs/security.md).",
+    403: "The API key is not valid here.",
+    404: "Nothing of that id or name.",
+    405: "The service runs read-only: nothing can be written.",
+    413: "The request body is over the service's limit (`TUTEPGN_MAX_BODY_BYTES`).",
+    422: "A parameter or the body is wrong: `errors[]` locates each fault.",
+    429: "Too many requests: try again after `Retry-After` seconds.",
+    503: "The archive cannot be used now, or the service is at capacity: `detail` says which; try again after "
+         "`Retry-After` seconds.",
+    504: "The work ran over the service's time limit and was stopped (nothing was stored).",
+}
+"""What each error status means where the route says nothing more of it."""
+
+DEPENDENCY_STATUSES: dict[Callable[..., Any], set[int]] = {
+    Service.reader: {503, 504},  # the archive cannot be used; a query over the time limit
+    Service.filters: {422},
+    Service.require_key: {401, 403, 405},  # every write refuses on a read-only service
+    Service.stream_slot: {503},
+    Service.event_slot: {503},
+}
+"""The statuses a dependency may answer, whatever the route does after it."""
+
+
+def operation_id(route: APIRoute) -> str:
+    """An operation's id: its route's name (the function's, unless the route names itself)."""
+    return route.name
+
+
+def calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    """Every dependency a route runs (as functions, bound methods unbound), sub-dependencies too."""
+    for sub in dependant.dependencies:
+        if sub.call is not None:
+            yield getattr(sub.call, "__func__", sub.call)
+        yield from calls(sub)
+
+
+def statuses(route: APIRoute, operation: dict[str, Any]) -> set[int]:
+    """The error statuses ``route`` can answer beyond those it documents itself."""
+    found: set[int] = set()
+    for call in calls(route.dependant):
+        found |= DEPENDENCY_STATUSES.get(call, set())
+    if route.dependant.path_params:
+        found |= {404, 422}
+    if operation.get("parameters"):
+        found.add(422)
+    if "requestBody" in operation:  # a body: too large, or wrong; posted records are worked on under a time limit
+        found |= {413, 422}
+        if "application/x-tute-pgn" in operation["requestBody"]["content"]:
+            found.add(504)
+    return found
+
+
+def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
+    """``document`` (FastAPI's) made true to what the routes answer, in place."""
+    by_id = {operation_id(route): route for route in routes}
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in Problem.model_json_schema(ref_template="#/components/schemas/{model}").pop("$defs",
+                                                                                                      {}).items():
+        schemas.setdefault(name, schema)
+    schemas.setdefault("Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}"))
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            route = by_id[operation["operationId"]]
+            responses = operation["responses"]
+            for status in statuses(route, operation):
+                responses.setdefault(str(status), {})
+            for status, response in responses.items():
+                if status.isdigit() and int(status) >= 400:
+                    if response.get("description") in (None, "", "Validation Error", "Successful Response"):
+                        response["description"] = STATUS_TEXT.get(int(status), "An error.")
+                    response["content"] = {PROBLEM_MEDIA: {"schema": PROBLEM_REF}}
+            security = operation.get("security")
+            if security and not any(call is Service.require_key for call in calls(route.dependant)):
+                operation["security"] = [{}, *security]  # the key is optional here: it adds to the answer
+    return document
+
+
+def api_routes(app: FastAPI) -> Iterator[APIRoute]:
+    """The app's API routes, those of included routers too (FastAPI 0.16x keeps those as routers of their own)."""
+    contexts = getattr(routing, "iter_route_contexts", None)
+    for route in app.routes if contexts is None else (c.original_route for c in contexts(app.routes)):
+        if isinstance(route, APIRoute):
+            yield route
+
+
+def install(app: FastAPI) -> None:
+    """Serve ``app``'s OpenAPI document refined (:func:`refine`), made once."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = refine(made(), [r for r in api_routes(app) if r.include_in_schema])
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def package_version() -> str:
+    """The installed package's version, which the document's ``info.version`` says."""
+    return version("tutepgn")
