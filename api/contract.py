@@ -51,6 +51,37 @@ DEPENDENCY_STATUSES: dict[Callable[..., Any], set[int]] = {
 }
 """The statuses a dependency may answer, whatever the route does after it."""
 
+ALWAYS_SENT = ("ImportSummary",)
+"""Answers built from a library dataclass whose fields have defaults (so its schema names none required),
+though every answer carries every field: the schema says they are all required, for the clients' types."""
+
+ENUM_NAMES = {"20": "veinte", "40": "cuarenta", "11": "caballos", "12": "reyes"}
+"""Names for enum values that are no names (a cante's points, a tute's rank), for the clients' enum members."""
+
+
+def enum_name(value: str | int) -> str:
+    """A client's name for an enum value (``x-enum-varnames``): ``-date`` is ``date_desc``, ``20`` is ``veinte``;
+    without one, openapi-python-client would call them ``VALUE_1``."""
+    text = str(value)
+    if text in ENUM_NAMES:
+        return ENUM_NAMES[text]
+    if text.startswith("-"):
+        return enum_name(text[1:]) + "_desc"
+    return text if text[:1].isalpha() else f"n{text}"
+
+
+def name_enums(node: Any) -> None:
+    """Give every enum of ``node`` (a piece of the document) with a value that is no name ``x-enum-varnames``."""
+    if isinstance(node, dict):
+        values = node.get("enum")
+        if isinstance(values, list) and any(not str(v)[:1].isalpha() for v in values):
+            node["x-enum-varnames"] = [enum_name(v) for v in values]
+        for child in node.values():
+            name_enums(child)
+    elif isinstance(node, list):
+        for child in node:
+            name_enums(child)
+
 
 def operation_id(route: APIRoute) -> str:
     """An operation's id: its route's name (the function's, unless the route names itself)."""
@@ -91,6 +122,9 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     schemas.setdefault("Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}"))
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
+    for name in ALWAYS_SENT:
+        schemas[name]["required"] = list(schemas[name]["properties"])
+    name_enums(document)
     for operations in document["paths"].values():
         for operation in operations.values():
             route = by_id[operation["operationId"]]

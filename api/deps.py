@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import duckdb
 from fastapi import HTTPException, Query, Request, Security
@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
 from tutepgn.archive.analyses import store_rows
 from tutepgn.archive.rows import Raw
+from tutepgn.cards import SUIT_LETTERS
 from tutepgn.errors import ArchiveError, ArchiveWriteError, ErrorItem
 from tutepgn.i18n import N_, ngettext
 from tutepgn.i18n import gettext as _
@@ -42,8 +43,11 @@ its first row, for "51-100 of 294")."""
 LANG = "lang"
 """The query parameter that chooses the language (:mod:`.i18n`): every URL takes it, a search's too."""
 
-SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
-    s.replace("-", "\\-") for s in SORTS) + ")$")]
+Sort = Literal["date", "-date", "points", "-points", "margin", "-margin", "id"]
+"""The orders of a search (:data:`tutepgn.archive.SORTS`: a test holds them equal); ``-`` for descending."""
+SortParam = Annotated[Sort, Query(description=f"One of {', '.join(SORTS)}.")]
+SUIT_FILTERS = ("trump", "cante_suit")
+"""Search filters whose values are a suit's letter (any case is read; the document names the upper case)."""
 
 
 API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="APIKey", auto_error=False, description=(
@@ -359,6 +363,8 @@ def filter_parameters() -> dict[str, Any]:
         prop.pop("title", None)
         options = [o for o in prop.pop("anyOf", []) if o.get("type") != "null"]
         schema = {**options[0], **prop} if len(options) == 1 else prop
+        if name in SUIT_FILTERS:
+            schema["enum"] = list(SUIT_LETTERS)
         params.append({"name": name, "in": "query", "required": False, "description": description,
                        "schema": schema})
     return {"parameters": params}

@@ -9,18 +9,19 @@ from tutepgn.archive import Archive, SearchFilters, fatal
 from tutepgn.errors import Problem
 
 from ..deps import Service, filter_parameters
-from ..models import Health
+from ..models import Health, PlayerCount, Stats
 
 
 def router(service: Service) -> APIRouter:
     Reader = Annotated[Archive, Depends(service.reader)]
     api = APIRouter(prefix="/api/v1", tags=["archive"])
 
-    @api.get("/stats", summary="Statistics over matching deals", openapi_extra=filter_parameters())
+    @api.get("/stats", response_model=Stats, summary="Statistics over matching deals",
+             openapi_extra=filter_parameters())
     def get_stats(view: Reader, f: Annotated[SearchFilters, Depends(service.filters)]) -> dict[str, Any]:
         return service.timed(view, lambda: view.stats(f))
 
-    @api.get("/players", summary="Players with their deal and win counts")
+    @api.get("/players", response_model=list[PlayerCount], summary="Players with their deal and win counts")
     def list_players(view: Reader, limit: Annotated[int, Query(ge=1, le=service.settings.max_page)] = 100
                 ) -> list[dict[str, Any]]:
         return service.timed(view, lambda: view.players(limit))

@@ -32,6 +32,7 @@ from tutepgn.rules import PRESETS, ruleset
 from tutepgn.tournament import table_start
 
 from ..deps import Service
+from ..models import RecordingState
 
 HEARTBEAT_SECONDS = 15.0
 """A comment line on an idle event stream this often, so that proxies and the client keep it open."""
@@ -71,7 +72,7 @@ class Entered(BaseModel):
     """An accepted entry: what happened in words, and the recording's state after it."""
 
     message: str
-    state: dict[str, Any]
+    state: RecordingState
 
 
 WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -146,9 +147,9 @@ def router(service: Service) -> APIRouter:
         service.import_recording(recording)  # once the deal is over (or, if that failed, at the next entry)
         if reply.refused:
             raise HTTPException(422, [ErrorItem(message=reply.message, text=text, expected=reply.legal)])
-        return Entered(message=reply.message, state=recording.state(writer=True))
+        return Entered(message=reply.message, state=RecordingState.model_validate(recording.state(writer=True)))
 
-    @api.post("", status_code=201, dependencies=Writer, summary="Start recording a deal (needs an API key)",
+    @api.post("", status_code=201, response_model=RecordingState, dependencies=Writer, summary="Start recording a deal (needs an API key)",
               responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong (a tag the "
                                                                "archive could not read back, or too long)."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
@@ -170,7 +171,7 @@ def router(service: Service) -> APIRouter:
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
         return recording.state(writer=True)
 
-    @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far "
+    @api.get("/{recording_id}", response_model=RecordingState, summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
              responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
     def get_recording(recording_id: str, x_api_key: Key) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def router(service: Service) -> APIRouter:
     def undo_entry(recording_id: str, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), "undo", x_api_key)
 
-    @api.post("/{recording_id}/next", status_code=201, dependencies=Writer,
+    @api.post("/{recording_id}/next", status_code=201, response_model=RecordingState, dependencies=Writer,
               summary="Start the next deal of the recording's match (needs an API key): the same players and "
                       "rules, the next dealer, the standing carried",
               responses={404: WRITE_ERRORS[404], 422: {"model": Problem, "description": "The deal is not over, "
