@@ -4,7 +4,7 @@ FastAPI documents a 422 as its own ``HTTPValidationError`` (application/json)
 and knows nothing of the statuses the dependencies answer.  :func:`install`
 replaces the app's ``openapi()``: every error status an operation can answer is
 documented as one ``Problem`` (application/problem+json), found from what the
-route takes (a path parameter: 404; a body: 413; a key: 401, 403, 405) and the
+route takes (a path parameter: 404; a body: 413, and 400 if FastAPI reads it; a key: 401, 403, 405) and the
 dependencies it runs (a reader of the archive: 503, 504); the key is a
 security scheme (optional where it only adds to the answer); the operationIds
 are the routes' function names (``route.name``); ``info.version`` is the
@@ -29,6 +29,7 @@ KEY_SCHEME = "APIKey"
 """The security scheme of the key (:data:`.deps.API_KEY`)."""
 
 STATUS_TEXT = {
+    400: "The JSON body cannot be read (not JSON, or not UTF-8).",
     401: "No API key: send one in the `X-API-Key` header (docs/security.md).",
     403: "The API key is not valid here.",
     404: "Nothing of that id or name.",
@@ -109,6 +110,8 @@ def statuses(route: APIRoute, operation: dict[str, Any]) -> set[int]:
         found |= {413, 422}
         if "application/x-tute-pgn" in operation["requestBody"]["content"]:
             found.add(504)
+        if route.body_field is not None:  # a JSON body FastAPI reads: 400 when it cannot
+            found.add(400)
     return found
 
 

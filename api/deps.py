@@ -366,5 +366,5 @@ def filter_parameters() -> dict[str, Any]:
         if name in SUIT_FILTERS:
             schema["enum"] = list(SUIT_LETTERS)
         params.append({"name": name, "in": "query", "required": False, "description": description,
-                       "schema": schema})
+                       "schema": schema, "allowEmptyValue": True})  # empty: no filter (a form's blank field)
     return {"parameters": params}

@@ -27,7 +27,7 @@ from tutepgn.i18n import gettext as _
 from .language import PAGES, number
 from .guards import security_headers
 
-TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
+TITLES = {400: N_("Bad request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
           409: N_("Conflict"), 413: N_("Payload too large"), 422: N_("Unprocessable content"),
           429: N_("Too many requests"),
           500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}

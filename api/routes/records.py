@@ -23,8 +23,9 @@ from ..problems import unprocessable
 
 RECORD_TYPES = ("application/x-tute-pgn", "text/plain")
 """The media types of posted Tute PGN text: the notation's own, and plain text (still taken)."""
-JSON_TYPES = ("application/json", "application/x-ndjson")
-"""The media types of posted records in their JSON form (``tute convert --to json`` or ``--to jsonl``)."""
+JSON_TYPES = {"application/json": "json", "application/x-ndjson": "jsonl"}
+"""The media types of posted records in their JSON form (``tute convert --to json`` or ``--to jsonl``), and the
+form each says."""
 TEXT_BODY: dict[str, Any] = {"requestBody": {
     "required": True, "description": "Records as Tute PGN text (UTF-8), or in their JSON form: an array of records "
                                      "as `tute convert --to json` writes them (docs/json.md).",
@@ -63,16 +64,21 @@ async def text_body(request: Request) -> str:
     """The posted records as Tute PGN text: the body itself, or its JSON records written as text (off the event
     loop); 422 if it is not UTF-8, or a JSON record cannot be read."""
     text = await utf8_body(request)
-    if request.headers.get("content-type", "").split(";")[0].strip().lower() not in JSON_TYPES:
-        return text
-    return await anyio.to_thread.run_sync(tpgn_text, text)
+    form = posted_form(request)
+    return text if form is None else await anyio.to_thread.run_sync(tpgn_text, text, form)
 
 
-def tpgn_text(text: str) -> str:
-    """Records in any of their forms as Tute PGN text (:func:`~tutepgn.notation.convert.convert`); 422 naming
-    every record that cannot be read."""
+def posted_form(request: Request) -> str | None:
+    """The form of records its media type says the body is in: json or jsonl (None: Tute PGN text, or a body
+    whose form is told by its content)."""
+    return JSON_TYPES.get(request.headers.get("content-type", "").split(";")[0].strip().lower())
+
+
+def tpgn_text(text: str, form: str) -> str:
+    """Records in their JSON form (``form``: json or jsonl) as Tute PGN text
+    (:func:`~tutepgn.notation.convert.convert`); 422 naming every record that cannot be read."""
     try:
-        conversion = convert(io.StringIO(text), to="tpgn")
+        conversion = convert(io.StringIO(text), to="tpgn", from_format=form)
         output = "".join(conversion)
     except ConvertError as exc:
         raise HTTPException(422, str(exc)) from None
@@ -103,10 +109,11 @@ def router(service: Service) -> APIRouter:
     async def convert_records(request: Request,
                            to: To = "json", cards: CardStyle = "es", from_cards: TokenStyle | None = None,
                            ) -> Response:
-        text = await utf8_body(request)  # any form: convert reads JSON too
+        text, form = await utf8_body(request), posted_form(request)  # any form: convert reads JSON too
 
         def work(deadline: Deadline) -> tuple[Any, str]:
-            conversion = convert(deadline.stream(text), to=to, cards=cards, from_cards=from_cards)  # never a path
+            conversion = convert(deadline.stream(text), to=to, cards=cards, from_cards=from_cards,  # never a path
+                                 from_format=form)
             return conversion, "".join(deadline.records(conversion))
 
         try:
