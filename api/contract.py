@@ -7,8 +7,9 @@ documented as one ``Problem`` (application/problem+json), found from what the
 route takes (a path parameter: 404; a body: 413, and 400 if FastAPI reads it; a key: 401, 403, 405) and the
 dependencies it runs (a reader of the archive: 503, 504); the key is a
 security scheme (optional where it only adds to the answer); the operationIds
-are the routes' function names (``route.name``); ``info.version`` is the
-package's.  Descriptions a route gives for a status are kept.
+are the routes' function names (``route.name``); an answer's fields are all
+required (every answer carries them, defaults too: a client's types need not
+guess); ``info.version`` is the package's.  Descriptions a route gives for a status are kept.
 """
 
 from collections.abc import Callable, Iterator
@@ -24,7 +25,8 @@ from tutepgn.errors import Problem
 from .deps import Service
 
 PROBLEM_MEDIA = "application/problem+json"
-PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+SCHEMAS = "#/components/schemas/"
+PROBLEM_REF = {"$ref": SCHEMAS + "Problem"}
 KEY_SCHEME = "APIKey"
 """The security scheme of the key (:data:`.deps.API_KEY`)."""
 
@@ -52,9 +54,6 @@ DEPENDENCY_STATUSES: dict[Callable[..., Any], set[int]] = {
 }
 """The statuses a dependency may answer, whatever the route does after it."""
 
-ALWAYS_SENT = ("ImportSummary",)
-"""Answers built from a library dataclass whose fields have defaults (so its schema names none required),
-though every answer carries every field: the schema says they are all required, for the clients' types."""
 
 ENUM_NAMES = {"20": "veinte", "40": "cuarenta", "11": "caballos", "12": "reyes"}
 """Names for enum values that are no names (a cante's points, a tute's rank), for the clients' enum members."""
@@ -82,6 +81,27 @@ def name_enums(node: Any) -> None:
     elif isinstance(node, list):
         for child in node:
             name_enums(child)
+
+
+def referenced(paths: dict[str, Any], schemas: dict[str, Any], *parts: str) -> set[str]:
+    """The component schemas the ``parts`` of the operations (``responses``, ``requestBody``...) refer to, at
+    any depth."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(SCHEMAS) and ref[len(SCHEMAS):] not in found:
+                found.add(ref[len(SCHEMAS):])
+                walk(schemas.get(ref[len(SCHEMAS):]))
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk([op.get(part) for ops in paths.values() for op in ops.values() for part in parts])
+    return found
 
 
 def operation_id(route: APIRoute) -> str:
@@ -125,8 +145,6 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     schemas.setdefault("Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}"))
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
-    for name in ALWAYS_SENT:
-        schemas[name]["required"] = list(schemas[name]["properties"])
     name_enums(document)
     for operations in document["paths"].values():
         for operation in operations.values():
@@ -142,6 +160,10 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
             security = operation.get("security")
             if security and not any(call is Service.require_key for call in calls(route.dependant)):
                 operation["security"] = [{}, *security]  # the key is optional here: it adds to the answer
+    sent = referenced(document["paths"], schemas, "responses")
+    for name in sent - referenced(document["paths"], schemas, "requestBody", "parameters"):
+        if "properties" in schemas[name]:  # an answer's model: every field is in every answer, defaults too
+            schemas[name]["required"] = list(schemas[name]["properties"])
     return document
 
 
