@@ -12,6 +12,8 @@ from tutepgn.rules import Ruleset
 from tutepgn.check.report_model import ReportModel
 from tutepgn.check.validate import Summary
 
+Preset = Literal["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
+"""A rules preset's id (:data:`tutepgn.rules.PRESETS`: a test holds them equal)."""
 Suit = Literal["O", "C", "E", "B"]
 """A suit's letter: oros, copas, espadas, bastos."""
 
@@ -45,7 +47,7 @@ class RulesetInfo(BaseModel):
     """A preset: its options; per option, the source sentence or decision behind its value (``sources``, in
     words; ``citations``, as data); and the decisions the engine makes for it where the texts are silent."""
 
-    name: str
+    name: Preset
     options: Ruleset
     sources: dict[str, str]
     citations: dict[str, dict[str, Any]]

@@ -17,9 +17,11 @@ from fastapi.testclient import TestClient
 from tutepgn.api.app import Settings, create_app
 from tutepgn.api.contract import api_routes
 from tutepgn.api.deps import Sort
+from tutepgn.api.models import Preset
 from tutepgn.api.routes.records import CardStyle, TokenStyle
 from tutepgn.archive import SORTS
 from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
+from tutepgn.rules import PRESETS
 from tutepgn.notation.convert import convert
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +49,7 @@ def test_the_enums_are_the_librarys() -> None:
     """The closed values the API names are the library's tables, so neither drifts from the other."""
     assert set(get_args(Sort)) == set(SORTS)
     assert set(get_args(CardStyle)) == set(CARD_STYLES) and set(get_args(TokenStyle)) == set(TOKEN_STYLES)
+    assert list(get_args(Preset)) == list(PRESETS)
 
 
 def test_operation_ids_are_the_route_names(app: Any, document: dict[str, Any]) -> None:
