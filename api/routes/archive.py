@@ -28,7 +28,9 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/health", response_model=Health, summary="The archive's state: ok, degraded or read-only (200), or "
              "why it cannot be used (503)", responses={503: {"model": Problem, "description": "The archive cannot be "
-                                                     "used now (`detail` says why); it is opened again when it can."}})
+                                                     "used now (`detail` says why); it is opened again when it can."},
+                                                504: {"model": Problem, "description": "Counting the deals ran over "
+                                                      "`query_timeout`."}})
     def get_health() -> Health:
         for attempt in range(2):  # a fatal error found here is answered after opening the archive again
             service.usable()

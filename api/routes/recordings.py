@@ -81,7 +81,9 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem, "description": "No recording of that id."},
     409: {"model": Problem, "description": "The deal is over and in the archive: the recording is closed."},
     422: {"model": Problem, "description": "The entry is refused: `detail` says by which rule; the item's "
-                                           "`expected` lists the legal choices."}}
+                                           "`expected` lists the legal choices."},
+    503: {"model": Problem, "description": "The entry could not be saved (a disk that would not take it): it was "
+                                           "not recorded; enter it again."}}
 
 
 def refused(exc: RecordingsFull | ValueError | TuteError | OSError) -> HTTPException:
@@ -173,7 +175,7 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/{recording_id}", response_model=RecordingState, summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
-             responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
+             responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})  # reads: never 409, 422 or 503
     def get_recording(recording_id: str, x_api_key: Key) -> dict[str, Any]:
         if x_api_key is not None:
             service.check_key(x_api_key)

@@ -28,10 +28,11 @@ JSON_TYPES = {"application/json": "json", "application/x-ndjson": "jsonl"}
 form each says."""
 TEXT_BODY: dict[str, Any] = {"requestBody": {
     "required": True, "description": "Records as Tute PGN text (UTF-8), or in their JSON form: an array of records "
-                                     "as `tute convert --to json` writes them (docs/json.md).",
+                                     "as `tute convert --to json` writes them (docs/json.md), or JSON lines.",
     "content": {**{t: {"schema": {"type": "string"}} for t in RECORD_TYPES},
                 "application/json": {"schema": {"type": "array",
-                                                "items": {"$ref": "#/components/schemas/RecordModel"}}}}}}
+                                                "items": {"$ref": "#/components/schemas/RecordModel"}}},
+                "application/x-ndjson": {"schema": {"type": "string"}}}}}  # JSON lines: one record a line
 """The OpenAPI of posted records (the routes read the raw body, so FastAPI cannot see it)."""
 MEDIA = {"tpgn": "text/plain", "json": "application/json", "jsonl": "application/x-ndjson"}
 CONVERTED = {"description": "The records in the form asked (`to`).",
