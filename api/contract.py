@@ -45,6 +45,14 @@ STATUS_TEXT = {
 }
 """What each error status means where the route says nothing more of it."""
 
+HEADERS = {
+    "429": {"Retry-After": "Seconds to wait before asking again."},
+    "503": {"Retry-After": "Seconds to wait before asking again (where waiting helps)."},
+    "202": {"Location": "The job to poll."},
+    "201": {"Location": "What was made."},
+}
+"""Headers answers of a status carry (documented, not required: not every such answer has them)."""
+
 DEPENDENCY_STATUSES: dict[Callable[..., Any], set[int]] = {
     Service.reader: {503, 504},  # the archive cannot be used; a query over the time limit
     Service.filters: {422},
@@ -157,6 +165,9 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
                     if response.get("description") in (None, "", "Validation Error", "Successful Response"):
                         response["description"] = STATUS_TEXT.get(int(status), "An error.")
                     response["content"] = {PROBLEM_MEDIA: {"schema": PROBLEM_REF}}
+                for header, description in HEADERS.get(status, {}).items():
+                    response.setdefault("headers", {})[header] = {"description": description,
+                                                                  "schema": {"type": "string"}}
             security = operation.get("security")
             if security and not any(call is Service.require_key for call in calls(route.dependant)):
                 operation["security"] = [{}, *security]  # the key is optional here: it adds to the answer
