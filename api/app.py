@@ -49,7 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # /docs (Swagger UI) and /redoc with their scripts and styles served from the package fastapi-offline
     # ships them in (/static-offline-docs), never from a CDN: the docs work offline.
-    app: FastAPI = FastAPIOffline(title="tutepgn", version=contract.package_version(), summary="Tute deals: search, validate, convert, replay.",
+    # The operationIds are the routes' names (api/contract.py), for the clients generated from the document.
+    app: FastAPI = FastAPIOffline(title="tutepgn", version=contract.package_version(),
+                                  summary="Tute deals: search, validate, convert, replay.",
                                   description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem "
                                               "details.", lifespan=lifespan,
                                   generate_unique_id_function=contract.operation_id)

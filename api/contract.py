@@ -27,8 +27,6 @@ from .deps import Service
 PROBLEM_MEDIA = "application/problem+json"
 SCHEMAS = "#/components/schemas/"
 PROBLEM_REF = {"$ref": SCHEMAS + "Problem"}
-KEY_SCHEME = "APIKey"
-"""The security scheme of the key (:data:`.deps.API_KEY`)."""
 
 STATUS_TEXT = {
     400: "The JSON body cannot be read (not JSON, or not UTF-8).",
