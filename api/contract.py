@@ -89,6 +89,11 @@ def name_enums(node: Any) -> None:
             name_enums(child)
 
 
+SPECS = {"Ruleset"}
+"""Answers whose schema's ``required`` keeps its own meaning, what a spec must give (a ruleset's options without a
+default: docs/rules.md), rather than what every answer carries."""
+
+
 def referenced(paths: dict[str, Any], schemas: dict[str, Any], *parts: str) -> set[str]:
     """The component schemas the ``parts`` of the operations (``responses``, ``requestBody``...) refer to, at
     any depth."""
@@ -170,7 +175,7 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
             if security and not any(call is Service.require_key for call in calls(route.dependant)):
                 operation["security"] = [{}, *security]  # the key is optional here: it adds to the answer
     sent = referenced(document["paths"], schemas, "responses")
-    for name in sent - referenced(document["paths"], schemas, "requestBody", "parameters"):
+    for name in sent - referenced(document["paths"], schemas, "requestBody", "parameters") - SPECS:
         if "properties" in schemas[name]:  # an answer's model: every field is in every answer, defaults too
             schemas[name]["required"] = list(schemas[name]["properties"])
     return document
