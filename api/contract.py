@@ -14,7 +14,7 @@ guess); ``info.version`` is the package's.  Descriptions a route gives for a sta
 
 from collections.abc import Callable, Iterator
 from importlib.metadata import version
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import FastAPI, routing
 from fastapi.dependencies.models import Dependant
@@ -22,7 +22,8 @@ from fastapi.routing import APIRoute
 
 from tutepgn.errors import Problem
 
-from .deps import Service
+from .deps import Service, Sort
+from .routes.records import CardStyle
 
 PROBLEM_MEDIA = "application/problem+json"
 SCHEMAS = "#/components/schemas/"
@@ -63,6 +64,26 @@ DEPENDENCY_STATUSES: dict[Callable[..., Any], set[int]] = {
 
 ENUM_NAMES = {"20": "veinte", "40": "cuarenta", "11": "caballos", "12": "reyes"}
 """Names for enum values that are no names (a cante's points, a tute's rank), for the clients' enum members."""
+
+
+NAMED_ENUMS: dict[str, list[Any]] = {
+    "Sort": list(get_args(Sort)), "Suit": ["O", "C", "E", "B"], "CardStyle": list(get_args(CardStyle)),
+    "Cante": ["any", "20", "40"]}
+"""Enums that recur, made components of their own: a generated client has one ``Sort``, not one per operation."""
+
+
+def share_enums(node: Any, schemas: dict[str, Any]) -> Any:
+    """``node`` with each enum of :data:`NAMED_ENUMS` a reference to its component (kept beside it: its default,
+    description and title)."""
+    if isinstance(node, list):
+        return [share_enums(child, schemas) for child in node]
+    if not isinstance(node, dict):
+        return node
+    for name, values in NAMED_ENUMS.items():
+        if node.get("enum") == values:
+            schemas.setdefault(name, {"type": "string", "enum": values, "title": name})
+            return {"$ref": SCHEMAS + name, **{k: v for k, v in node.items() if k in ("default", "description")}}
+    return {key: share_enums(child, schemas) for key, child in node.items()}
 
 
 def enum_name(value: str | int) -> str:
@@ -156,6 +177,9 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     schemas.setdefault("Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}"))
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
+    document["paths"] = share_enums(document["paths"], schemas)
+    for name in list(schemas):
+        schemas[name] = share_enums(schemas[name], schemas) if name not in NAMED_ENUMS else schemas[name]
     name_enums(document)
     for operations in document["paths"].values():
         for operation in operations.values():

@@ -124,9 +124,9 @@ def test_import_without_the_key_is_a_401_problem(generated: Any, service: str, i
 
 def test_search_page_by_page_then_one_deal(client: Any, imported: Any) -> None:
     search = api("deals.search_deals")
-    first = search.sync(client=client, limit=5, sort=models().SearchDealsSort.DATE_DESC)
+    first = search.sync(client=client, limit=5, sort=models().Sort.DATE_DESC)
     assert isinstance(first, models().DealPage) and len(first.items) == 5 and first.next_
-    second = search.sync(client=client, limit=5, sort=models().SearchDealsSort.DATE_DESC, cursor=first.next_)
+    second = search.sync(client=client, limit=5, sort=models().Sort.DATE_DESC, cursor=first.next_)
     assert isinstance(second, models().DealPage) and len(second.items) == 5
     assert not {d.id for d in first.items} & {d.id for d in second.items}
     chosen = second.items[0]

@@ -90,9 +90,11 @@ def test_the_key_is_a_security_scheme(document: dict[str, Any]) -> None:
 
 def test_enums_have_names_and_answers_say_their_fields(document: dict[str, Any]) -> None:
     params = {p["name"]: p["schema"] for p in operations(document)["search_deals"]["parameters"]}
-    assert params["cante"]["x-enum-varnames"] == ["any", "veinte", "cuarenta"]
-    assert params["sort"]["x-enum-varnames"][:2] == ["date", "date_desc"]
-    assert params["trump"]["enum"] == ["O", "C", "E", "B"]
+    assert document["components"]["schemas"]["Cante"]["x-enum-varnames"] == ["any", "veinte", "cuarenta"]
+    assert params["sort"]["$ref"] == "#/components/schemas/Sort" and params["trump"]["$ref"].endswith("/Suit")
+    sort = document["components"]["schemas"]["Sort"]
+    assert sort["x-enum-varnames"][:2] == ["date", "date_desc"]
+    assert document["components"]["schemas"]["Suit"]["enum"] == ["O", "C", "E", "B"]
     schemas = document["components"]["schemas"]
     assert set(schemas["ImportSummary"]["required"]) == set(schemas["ImportSummary"]["properties"])
     assert "next" in schemas["DealPage"]["required"]
