@@ -20,6 +20,7 @@ from fastapi import FastAPI, routing
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
+from tutepgn.cards import SUIT_LETTERS
 from tutepgn.errors import Problem
 
 from .deps import Service, Sort
@@ -67,7 +68,7 @@ ENUM_NAMES = {"20": "veinte", "40": "cuarenta", "11": "caballos", "12": "reyes"}
 
 
 NAMED_ENUMS: dict[str, list[Any]] = {
-    "Sort": list(get_args(Sort)), "Suit": ["O", "C", "E", "B"], "CardStyle": list(get_args(CardStyle)),
+    "Sort": list(get_args(Sort)), "Suit": list(SUIT_LETTERS), "CardStyle": list(get_args(CardStyle)),
     "Cante": ["any", "20", "40"]}
 """Enums that recur, made components of their own: a generated client has one ``Sort``, not one per operation."""
 

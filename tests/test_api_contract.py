@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from tutepgn.api.app import Settings, create_app
 from tutepgn.api.contract import api_routes
 from tutepgn.api.deps import Sort
-from tutepgn.api.models import Preset
+from tutepgn.api.models import Preset, Suit
 from tutepgn.api.routes.records import CardStyle, TokenStyle
 from tutepgn.archive import SORTS
-from tutepgn.cards import CARD_STYLES, TOKEN_STYLES
+from tutepgn.cards import CARD_STYLES, SUIT_LETTERS, TOKEN_STYLES
 from tutepgn.rules import PRESETS
 from tutepgn.notation.convert import convert
 
@@ -49,7 +49,7 @@ def test_the_enums_are_the_librarys() -> None:
     """The closed values the API names are the library's tables, so neither drifts from the other."""
     assert set(get_args(Sort)) == set(SORTS)
     assert set(get_args(CardStyle)) == set(CARD_STYLES) and set(get_args(TokenStyle)) == set(TOKEN_STYLES)
-    assert list(get_args(Preset)) == list(PRESETS)
+    assert list(get_args(Preset)) == list(PRESETS) and list(get_args(Suit)) == list(SUIT_LETTERS)
 
 
 def test_operation_ids_are_the_route_names(app: Any, document: dict[str, Any]) -> None:
