@@ -107,9 +107,8 @@ def router(service: Service) -> APIRouter:
     @api.post("/convert", response_class=Response, responses={200: CONVERTED},
               summary="Convert posted records between tpgn, json and jsonl, and between card styles",
               openapi_extra=TEXT_BODY)
-    async def convert_records(request: Request,
-                           to: To = "json", cards: CardStyle = "es", from_cards: TokenStyle | None = None,
-                           ) -> Response:
+    async def convert_records(request: Request, to: To = "json", cards: CardStyle = "es",
+                              from_cards: TokenStyle | None = None) -> Response:
         text, form = await utf8_body(request), posted_form(request)  # any form: convert reads JSON too
 
         def work(deadline: Deadline) -> tuple[Any, str]:
