@@ -72,7 +72,9 @@ def generated(service: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     document = folder / "openapi.json"
     document.write_text(httpx.get(f"{service}/openapi.json").text, encoding="utf-8")
     run = subprocess.run([GENERATOR, "generate", "--path", str(document), "--meta", "none", "--output-path",
-                          str(folder / "tutepgn_client")], cwd=folder, capture_output=True, text=True, check=False)
+                          str(folder / "tutepgn_client")], cwd=folder, capture_output=True, text=True, check=False,
+                         env={**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
+    # (this venv's ruff on the PATH: the generator formats what it writes with it)
     assert run.returncode == 0, run.stdout + run.stderr
     sys.path.insert(0, str(folder))
     try:
