@@ -22,7 +22,7 @@ from fastapi_offline import FastAPIOffline
 
 from tutepgn.limits import check_settings
 
-from . import language, problems, requestid
+from . import contract, language, problems, requestid
 from .deps import Service
 from .head import HeadAsGet
 from .guards import SecurityHeaders
@@ -57,9 +57,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # /docs (Swagger UI) and /redoc with their scripts and styles served from the package fastapi-offline
     # ships them in (/static-offline-docs), never from a CDN: the docs work offline.
-    app: FastAPI = FastAPIOffline(title="tutepgn", version="1", summary="Tute deals: search, validate, convert, replay.",
+    # The operationIds are the routes' names (api/contract.py), for the clients generated from the document.
+    app: FastAPI = FastAPIOffline(title="tutepgn", version=contract.package_version(),
+                                  summary="Tute deals: search, validate, convert, replay.",
                                   description="The archive of Tute deals in Tute PGN. Errors are RFC 9457 problem "
-                                              "details.", lifespan=lifespan)
+                                              "details.", lifespan=lifespan,
+                                  generate_unique_id_function=contract.operation_id)
     app.state.service = service
     app.state.archive = service.archive
     app.state.settings = service.settings
@@ -83,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                    boards.router(service), pages.router(service), view.router(service), ratings.router(service),
                    events.router(service)):
         app.include_router(router)
+    contract.install(app)  # the OpenAPI document as what the service answers
     return app
 
 

@@ -10,15 +10,17 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import duckdb
-from fastapi import Header, HTTPException, Query, Request
+from fastapi import HTTPException, Query, Request, Security
+from fastapi.security import APIKeyHeader
 from pydantic import ValidationError
 
 from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
 from tutepgn.archive.analyses import store_rows
 from tutepgn.archive.rows import Raw
+from tutepgn.cards import SUIT_LETTERS
 from tutepgn.errors import ArchiveError, ArchiveWriteError, ErrorItem
 from tutepgn.i18n import N_, ngettext
 from tutepgn.i18n import gettext as _
@@ -41,13 +43,20 @@ its first row, for "51-100 of 294")."""
 LANG = "lang"
 """The query parameter that chooses the language (:mod:`.i18n`): every URL takes it, a search's too."""
 
-SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
-    s.replace("-", "\\-") for s in SORTS) + ")$")]
+Sort = Literal["date", "-date", "points", "-points", "margin", "-margin", "id"]
+"""The orders of a search (:data:`tutepgn.archive.SORTS`: a test holds them equal); ``-`` for descending."""
+SortParam = Annotated[Sort, Query(description=f"One of {', '.join(SORTS)}.")]
+SUIT_FILTERS = ("trump", "cante_suit")
+"""Search filters whose values are a suit's letter (any case is read; the document names the upper case)."""
 
 
-KeyHeader = Annotated[str | None, Header(alias="X-API-Key", description=(
+API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="APIKey", auto_error=False, description=(
     "An API key: needed to write, except from the service's own machine while no key is configured "
-    "(docs/security.md); on a recording's read, adds the legal declarations."))]
+    "(docs/security.md); on an analysis, a place outside the anonymous budget; on a recording's read, adds the "
+    "legal declarations."))
+"""The key as an OpenAPI security scheme; ``auto_error=False``: the service says itself what is wrong
+(:meth:`Service.check_key`)."""
+KeyHeader = Annotated[str | None, Security(API_KEY)]
 
 ONE_TRANSACTION = sys.maxsize
 """The batch size of an import of the service: one transaction, so that it is stored whole or not at all."""
@@ -252,14 +261,14 @@ class Service:
         """Search filters from the query string (a dependency)."""
         return search_filters(request)
 
-    async def caller(self, request: Request, x_api_key: KeyHeader = None) -> str | None:
+    async def caller(self, request: Request, x_api_key: KeyHeader) -> str | None:
         """The key a request writes with (a dependency): its ``X-API-Key``, else the local admin key for a request
         from this machine while that is trusted (:mod:`.local`), else None.  Every check of a key starts here."""
         if x_api_key is None and self.settings.local_writes and from_this_machine(request):
             return self.settings.local_key
         return x_api_key
 
-    async def require_key(self, request: Request, x_api_key: KeyHeader = None) -> None:
+    async def require_key(self, request: Request, x_api_key: KeyHeader) -> None:
         """Refuse a request without a valid API key (a dependency)."""
         self.check_key(await self.caller(request, x_api_key))
 
@@ -354,6 +363,8 @@ def filter_parameters() -> dict[str, Any]:
         prop.pop("title", None)
         options = [o for o in prop.pop("anyOf", []) if o.get("type") != "null"]
         schema = {**options[0], **prop} if len(options) == 1 else prop
+        if name in SUIT_FILTERS:
+            schema["enum"] = list(SUIT_LETTERS)
         params.append({"name": name, "in": "query", "required": False, "description": description,
-                       "schema": schema})
+                       "schema": schema, "allowEmptyValue": True})  # empty: no filter (a form's blank field)
     return {"parameters": params}

@@ -2,7 +2,7 @@
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.archive import DealSummary
@@ -11,6 +11,11 @@ from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
 from tutepgn.check.report_model import ReportModel
 from tutepgn.check.validate import Summary
+
+Preset = Literal["ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p"]
+"""A rules preset's id (:data:`tutepgn.rules.PRESETS`: a test holds them equal)."""
+Suit = Literal["O", "C", "E", "B"]
+"""A suit's letter: oros, copas, espadas, bastos."""
 
 
 class ValidationResponse(BaseModel):
@@ -42,7 +47,7 @@ class RulesetInfo(BaseModel):
     """A preset: its options; per option, the source sentence or decision behind its value (``sources``, in
     words; ``citations``, as data); and the decisions the engine makes for it where the texts are silent."""
 
-    name: str
+    name: Preset
     options: Ruleset
     sources: dict[str, str]
     citations: dict[str, dict[str, Any]]
@@ -75,3 +80,141 @@ class AnalysisJob(BaseModel):
     error: str | None = Field(description="Why the deal cannot be analysed (status failed).")
     analysis: AnalysisModel | None = Field(description="The analysis, once done.")
     links: dict[str, str]
+
+
+class Open(BaseModel):
+    """An answer made of the library's rows: the fields named are always there; the library may add more
+    (``additionalProperties``), which a client keeps or ignores."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class StatsTotals(Open):
+    deals: int
+    finished: int
+    invalid: int
+    result_only: int
+    avg_winner_points: float | None
+    tutes: int
+    doubles: int
+    tie_breaks: int
+
+
+class StatsPlayer(Open):
+    player: str
+    deals: int
+    wins: int
+    win_rate: float | None
+    avg_points: float | None
+    tutes: int
+    cantes: int | None
+
+
+class StatsRules(Open):
+    preset: str | None
+    deals: int
+    avg_winner_points: float | None
+    tutes: int
+    doubles: int
+    tie_breaks: int
+
+
+class StatsTrump(Open):
+    trump: Suit
+    deals: int
+    avg_winner_points: float | None
+    avg_margin: float | None
+
+
+class StatsPoints(Open):
+    points_from: int = Field(description="The winner's points from this, up to 9 more.")
+    deals: int
+
+
+class StatsRate(Open):
+    deals: int = Field(description="Finished deals counted.")
+    rate: float | None = Field(description="The share of them won (null without deals).")
+
+
+class Stats(Open):
+    """What GET /api/v1/stats answers: figures over the matching deals (docs/service.md)."""
+
+    totals: StatsTotals
+    players: list[StatsPlayer]
+    rulesets: list[StatsRules]
+    trumps: list[StatsTrump]
+    points: list[StatsPoints]
+    cuarenta: StatsRate = Field(description="Deals won by the side dealt rey and caballo of trump (`won_by_holder`).")
+    mano: StatsRate = Field(description="Deals won by the side of mano (`won_by_mano`, `even_chance`).")
+
+
+class PlayerCount(BaseModel):
+    """A line of GET /api/v1/players."""
+
+    name: str
+    deals: int
+    wins: int
+
+
+class RecordedTrick(BaseModel):
+    leader: str
+    cards: list[str]
+    winner: str
+    points: int
+
+
+class RecordedPlay(BaseModel):
+    seat: str
+    card: str
+    text: str
+
+
+class RecordingNext(Open):
+    """The next deal of the recording's match, once this one is over."""
+
+    standing: str = Field(description="The match's standing by side, e.g. `NS:1 WE:0`.")
+    winner: str | None = Field(description="The side that won the match, once it is over.")
+    dealer: str | None
+    deal_no: str | None
+    id: str | None
+
+
+class RecordingState(Open):
+    """A live recording as of its last change: the table, the plays, tricks, declarations and score so far.
+
+    Cards are in the notation's codes (``12C``); per-side figures follow
+    ``sides``.  ``declarations`` (the legal ones) come to the scorer only."""
+
+    id: str
+    entries: int
+    rules: str | None
+    tags: dict[str, str]
+    seats: list[str]
+    sides: list[str]
+    dealer: str | None
+    events: list[str]
+    plays: list[RecordedPlay]
+    tricks: list[RecordedTrick]
+    table: list[list[str]] = Field(description="The cards on the table as [seat, card], in play order.")
+    winner: str | None
+    trick_no: int
+    to_move: str | None
+    leader_unknown: bool
+    trump: Suit | None
+    turned: str | None
+    stock: int | None
+    cantes: list[str]
+    exchanges: list[str]
+    card_points: list[int]
+    cante_points: list[int]
+    points: list[int]
+    over: bool
+    totals: list[int] | None
+    result: str | None
+    pack: list[str]
+    declarations: list[str] | None = Field(None, description="The declarations accepted now (the scorer only).")
+    last: str
+    valid: bool | None
+    deal_id: int | None = Field(description="The archive's deal, once the deal is over and imported.")
+    deal_url: str | None
+    next: RecordingNext | None

@@ -28,8 +28,8 @@ from .language import PAGES, number
 from .guards import security_headers
 from .requestid import HEADER, request_id
 
-TITLES = {401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"), 405: N_("Method not allowed"),
-          406: N_("Not acceptable"), 409: N_("Conflict"), 413: N_("Payload too large"),
+TITLES = {400: N_("Bad request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"),
+          405: N_("Method not allowed"), 406: N_("Not acceptable"), 409: N_("Conflict"), 413: N_("Payload too large"),
           422: N_("Unprocessable content"), 429: N_("Too many requests"),
           500: N_("Internal error"), 503: N_("Service unavailable"), 504: N_("Took too long")}
 """The title of a problem, by status (in English: :func:`title` says it in the reader's language)."""

@@ -5,7 +5,9 @@ Each ```sh block runs in bash, in document order, in one scratch folder holding 
 (``club.tpgn``); ``/tmp/`` and ``~/`` point into the scratch folder, and
 ``TUTEPGN_DB`` at its archive.  A command exits 0 unless its comment says ``exit N``.  A block that
 talks to ``http://127.0.0.1:8000`` gets a real service (``tute serve``) on a free port, over the same
-archive, with the key file the docs make.  The commands not run are listed in :data:`NOT_RUN` with the
+archive, with the key file the docs make.  A ```python or ```js block whose first line says it is
+``saved as NAME`` is written to NAME in the scratch folder first, so that the command that runs it (``python
+client.py``, ``node client.mjs``) finds it.  The commands not run are listed in :data:`NOT_RUN` with the
 reason, and each must still be in the docs (so the list cannot rot).  A block whose commands are an earlier
 block's, word for word (a translation's copy: only its comments differ), runs once, where it first appears.
 """
@@ -30,6 +32,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```(?:sh|bash)\n(.*?)^```", re.S | re.M)
+SAVED = re.compile(r"^```(?:python|js)\n((?:#|//)[^\n]*\bsaved as (\S+)[^\n]*\n.*?)^```", re.S | re.M)
+"""A program the docs tell the reader to save, and its file name."""
 SERVICE = "127.0.0.1:8000"
 KEY = "docs-commands-key"
 
@@ -123,6 +127,9 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "more.tpgn").write_text((ROOT / "samples" / "tutes.tpgn").read_text(encoding="utf-8"),
                                       encoding="utf-8")
     (folder / "tute-keys").write_text(KEY + "\n", encoding="utf-8")
+    for path in DOCS:
+        for program, name in SAVED.findall(path.read_text(encoding="utf-8")):
+            (folder / name).write_text(program, encoding="utf-8")
     (folder / "home").mkdir()
     return folder
 

@@ -92,7 +92,7 @@ def router(service: Service) -> APIRouter:
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    async def deal_analysis(deal_id: int, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
+    async def analyse_deal(deal_id: int, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
                             pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and
@@ -131,7 +131,7 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/jobs/{job_id}", response_model=AnalysisJob, summary="A background analysis: its status, then "
              "its result")
-    async def analysis_job(job_id: str) -> AnalysisJob:
+    async def get_job(job_id: str) -> AnalysisJob:
         job = service.jobs.get(job_id)
         if job is None:
             raise HTTPException(404, _("no job {id} (jobs are kept for a while after they end)", id=job_id))
@@ -142,7 +142,7 @@ def router(service: Service) -> APIRouter:
               responses={422: {"model": Problem, "description": "Not one readable record, or it cannot be analysed."},
                          504: {"model": Problem, "description": "The analysis ran over the request time limit."},
                          **busy})
-    async def analyse_text(request: Request, x_api_key: Caller, cantes: CantesParam = True, pimc: WorldsParam = DEFAULT_WORLDS,
+    async def analyse_record(request: Request, x_api_key: Caller, cantes: CantesParam = True, pimc: WorldsParam = DEFAULT_WORLDS,
                            seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         until = asyncio.get_running_loop().time() + service.settings.request_timeout

@@ -41,7 +41,7 @@ def router(service: Service) -> APIRouter:
                                                               "or an answer over `TUTEPGN_MAX_ANSWER_BYTES`."},
                          422: {"model": Problem, "description": "The text holds no record, or is not UTF-8 "
                                                               "(a record with syntax errors gets its report)."}})
-    async def replay_text(request: Request) -> Response:
+    async def replay_records(request: Request) -> Response:
         text = await text_body(request)
         most, largest = service.settings.max_replay_records, service.settings.max_answer_bytes
 

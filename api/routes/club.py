@@ -45,12 +45,12 @@ def router(service: Service) -> APIRouter:
     @api.get("/matches/{match_id}", response_model=list[MatchView],
              summary="A match: its deals in order, the standing after each, and its winner (every match stored "
                      "under this id: ids are chosen by whoever recorded them)")
-    def match_json(match_id: str, view: Reader) -> list[MatchView]:
+    def get_match(match_id: str, view: Reader) -> list[MatchView]:
         return found_matches(service, view, match_id)
 
     @api.get("/players/{name}", response_model=PlayerView,
              summary="A player (by the name the records give): deals, results, cantes, partners and opponents")
-    def player_json(name: str, view: Reader) -> PlayerView:
+    def get_player(name: str, view: Reader) -> PlayerView:
         return found_player(service, view, name)
 
     @pages.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -138,19 +138,19 @@ def router(service: Service) -> APIRouter:
 
     for kind in STREAMS:
         api.get(f"/deals.{kind}", response_class=StreamingResponse, openapi_extra=filter_parameters(),
-                summary=_STREAM_SUMMARIES[kind], dependencies=[Depends(service.stream_slot)],
+                summary=_STREAM_SUMMARIES[kind], dependencies=[Depends(service.stream_slot)], name=f"search_deals_{kind}",
                 responses={503: {"model": Problem, "description": "`max_streams` downloads are under way."}},
                 )(streamed(kind))
 
     @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
              summary="One deal in Tute PGN, exactly as stored")
-    def deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+    def get_deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
         return PlainTextResponse(deal_text(service, view, deal_id), media_type="text/plain; charset=utf-8",
                                  headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
 
     @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
              summary="One deal's validation report and score sheet")
-    def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+    def get_deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
         return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON, or in Tute PGN by Accept",
@@ -159,7 +159,7 @@ def router(service: Service) -> APIRouter:
                                              "`text/plain`, the record as stored (what `.tpgn` answers)."},
                         406: {"model": Problem, "description": "The Accept header takes none of "
                                                                + ", ".join(DEAL_FORMS) + "."}})
-    def deal_json(deal_id: int, view: Reader, request: Request) -> Response:
+    def get_deal(deal_id: int, view: Reader, request: Request) -> Response:
         form = preferred(request.headers.get("accept"), DEAL_FORMS)
         if form is None:
             raise HTTPException(406, _("a deal is answered as {forms}: the Accept header takes none of them",

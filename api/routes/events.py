@@ -129,12 +129,12 @@ def router(service: Service) -> APIRouter:
 
     @api.get("", response_model=list[EventLine], summary="The stored events, newest first: name, kind, rules, "
                                                          "format, rounds planned and paired, entrants")
-    def list_json(view: Reader) -> list[EventLine]:
+    def list_events(view: Reader) -> list[EventLine]:
         return service.timed(view, lambda: event_lines(view))
 
     @api.post("", status_code=201, response_model=Event, dependencies=Writer, responses=REFUSED,
               summary="Create an event (needs an API key, or this machine)")
-    def create(body: EventBody, response: Response) -> Event:
+    def create_event(body: EventBody, response: Response) -> Event:
         def work(archive: Archive) -> Event:
             return events.create_event(archive, Event.new(body.name, kind=body.kind, rules=body.rules,
                                                           format=body.format, planned_rounds=body.rounds,
@@ -145,23 +145,23 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/{name}", response_model=Event, responses=NOT_FOUND,
              summary="An event: its entrants, and its rounds with their tables and results")
-    def event_json(name: Name, view: Reader) -> Event:
+    def get_event(name: Name, view: Reader) -> Event:
         return read(view, "path.name", lambda: events.load_event(view, name))
 
     @api.post("/{name}/entrants", status_code=201, response_model=list[Entrant], dependencies=Writer,
               responses=REFUSED, summary="Register entrants, all or none (needs an API key, or this machine)")
-    def add(name: Name, body: EntrantsBody) -> list[Entrant]:
+    def add_entrants(name: Name, body: EntrantsBody) -> list[Entrant]:
         return write("body.entrants", lambda a: events.add_entrants(a, name, body.entrants))
 
     @api.post("/{name}/rounds", status_code=201, response_model=Round, dependencies=Writer, responses=REFUSED,
               summary="Pair the event's next round (needs an API key, or this machine)")
-    def pair(name: Name, body: RoundBody) -> Round:
+    def pair_round(name: Name, body: RoundBody) -> Round:
         return write("body", lambda a: events.pair_round(a, name, body.ranking))
 
     @api.put("/{name}/rounds/{n}/tables/{t}/result", response_model=Result, dependencies=Writer, responses=REFUSED,
              summary="Enter a table's result, or work it out from the deals recorded at the table (needs an API "
                      "key, or this machine); again for the same table: a correction")
-    def result(name: Name, n: RoundNo, t: TableNo, body: ResultBody) -> Result:
+    def set_result(name: Name, n: RoundNo, t: TableNo, body: ResultBody) -> Result:
         def work(archive: Archive) -> Result:
             entered = (events.result_from_deals(archive, name, n, t) if body.from_deals else
                        Result(table=t, matches=body.matches or (0, 0), deals=body.deals, points=body.points))
@@ -171,7 +171,7 @@ def router(service: Service) -> APIRouter:
     @api.put("/{name}/rounds/{n}/tables/{t}/boards/{b}", response_model=BoardResult, dependencies=Writer,
              responses=REFUSED, summary="Enter a duplicate board's points at a table (needs an API key, or this "
                                         "machine); again: a correction")
-    def board(name: Name, n: RoundNo, t: TableNo, b: Annotated[int, Path(ge=1, le=64)], body: BoardBody
+    def set_board(name: Name, n: RoundNo, t: TableNo, b: Annotated[int, Path(ge=1, le=64)], body: BoardBody
               ) -> BoardResult:
         entry = BoardResult(table=t, board=b, points=body.points)
         return write(f"rounds/{n}/tables/{t}/boards/{b}", lambda a: events.enter_board(a, name, n, entry))
@@ -179,17 +179,17 @@ def router(service: Service) -> APIRouter:
     @api.get("/{name}/standings", response_model=list[Line], responses=NOT_FOUND,
              summary="The standings, best first: matches won, then deals and points difference, head to head, "
                      "name (docs/club.md)")
-    def standings_json(name: Name, view: Reader) -> list[Line]:
+    def get_standings(name: Name, view: Reader) -> list[Line]:
         return read(view, "path.name", lambda: standings(events.load_event(view, name)))
 
     @api.get("/{name}/crosstable", response_model=list[CrossRow], responses=NOT_FOUND,
              summary="The cross-table: a row per entrant in the standings' order, its matches won first in each cell")
-    def crosstable_json(name: Name, view: Reader) -> list[CrossRow]:
+    def get_crosstable(name: Name, view: Reader) -> list[CrossRow]:
         return read(view, "path.name", lambda: crosstable(events.load_event(view, name)))
 
     @api.get("/{name}/entrants/{number}/history", response_model=list[Encounter], responses=NOT_FOUND,
              summary="An entrant's rounds: table, opponent and result, its own side first")
-    def history_json(name: Name, number: Annotated[int, Path(ge=1, le=100_000)], view: Reader) -> list[Encounter]:
+    def get_entrant_history(name: Name, number: Annotated[int, Path(ge=1, le=100_000)], view: Reader) -> list[Encounter]:
         event = read(view, "path.name", lambda: events.load_event(view, name))
         return read(view, "path.number", lambda: history(event, number))
 

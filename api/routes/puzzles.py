@@ -52,7 +52,7 @@ def router(service: Service) -> APIRouter:
     @api.get("/players/{name}/puzzles", response_model=PuzzleList, responses=missing,
              summary="A player's puzzles: the positions of their archived deals where their card lost the most "
                      "(without the answers: post a card to /api/v1/puzzles/{id}/answer)")
-    def puzzles_json(name: str, view: Reader,
+    def list_puzzles(name: str, view: Reader,
                      limit: Annotated[int, Query(ge=1, le=MAX_PUZZLES)] = PUZZLES) -> PuzzleList:
         return PuzzleList(player=name, puzzles=listed(view, name, limit))
 
@@ -61,7 +61,7 @@ def router(service: Service) -> APIRouter:
                          422: {"model": Problem, "description": "Not a card code, or a card the mover may not "
                                                                "play there."}},
               summary="Judge a card for a puzzle: right or wrong, the best cards, the card played, the best line")
-    def answer(puzzle_id: str, view: Reader, body: Annotated[AnswerBody, Body()]) -> Verdict:
+    def answer_puzzle(puzzle_id: str, view: Reader, body: Annotated[AnswerBody, Body()]) -> Verdict:
         try:
             return service.timed(view, lambda: check_answer(view, puzzle_id, body.card))
         except UnknownPuzzle as exc:

@@ -58,13 +58,13 @@ def router(service: Service) -> APIRouter:
     @api.get("/ratings", response_model=list[RatingRow],
              summary="The ranking of players (or pairs) by their OpenSkill rating over every finished match, best "
                      "first, with its uncertainty: docs/ratings.md")
-    def ratings_json(view: Reader, pairs: Pairs = False) -> list[RatingRow]:
+    def get_ratings(view: Reader, pairs: Pairs = False) -> list[RatingRow]:
         return service.timed(view, lambda: ranking(current(view), pairs))
 
     @api.get("/players/{name}/rating", response_model=RatingHistory,
              summary="A player's rating (their line of the ranking) and its history: after each of their matches, "
                      "its date, match, mu, sigma and rating; 404 if no rated match names them")
-    def player_rating_json(name: str, view: Reader) -> RatingHistory:
+    def get_player_rating(name: str, view: Reader) -> RatingHistory:
         rated = service.timed(view, lambda: player_rating(view, name))
         if rated is None:
             raise HTTPException(404, _("no rated match of {name} in the archive", name=repr(name)))

@@ -32,6 +32,7 @@ from tutepgn.rules import PRESETS, ruleset
 from tutepgn.tournament import table_start
 
 from ..deps import Service
+from ..models import RecordingState
 
 HEARTBEAT_SECONDS = 15.0
 """A comment line on an idle event stream this often, so that proxies and the client keep it open."""
@@ -71,7 +72,7 @@ class Entered(BaseModel):
     """An accepted entry: what happened in words, and the recording's state after it."""
 
     message: str
-    state: dict[str, Any]
+    state: RecordingState
 
 
 WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -80,7 +81,9 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem, "description": "No recording of that id."},
     409: {"model": Problem, "description": "The deal is over and in the archive: the recording is closed."},
     422: {"model": Problem, "description": "The entry is refused: `detail` says by which rule; the item's "
-                                           "`expected` lists the legal choices."}}
+                                           "`expected` lists the legal choices."},
+    503: {"model": Problem, "description": "The entry could not be saved (a disk that would not take it): it was "
+                                           "not recorded; enter it again."}}
 
 
 def refused(exc: RecordingsFull | ValueError | TuteError | OSError) -> HTTPException:
@@ -146,13 +149,13 @@ def router(service: Service) -> APIRouter:
         service.import_recording(recording)  # once the deal is over (or, if that failed, at the next entry)
         if reply.refused:
             raise HTTPException(422, [ErrorItem(message=reply.message, text=text, expected=reply.legal)])
-        return Entered(message=reply.message, state=recording.state(writer=True))
+        return Entered(message=reply.message, state=RecordingState.model_validate(recording.state(writer=True)))
 
-    @api.post("", status_code=201, dependencies=Writer, summary="Start recording a deal (needs an API key)",
+    @api.post("", status_code=201, response_model=RecordingState, dependencies=Writer, summary="Start recording a deal (needs an API key)",
               responses={422: {"model": Problem, "description": "The rules, the deal or a tag is wrong (a tag the "
                                                                "archive could not read back, or too long)."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
-    def start(body: RecordingStart, response: Response, x_api_key: Key) -> dict[str, Any]:
+    def start_recording(body: RecordingStart, response: Response, x_api_key: Key) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         tags = dict(body.tags)
         try:
@@ -170,31 +173,31 @@ def router(service: Service) -> APIRouter:
         response.headers["Location"] = f"/api/v1/recordings/{recording.id}"
         return recording.state(writer=True)
 
-    @api.get("/{recording_id}", summary="A recording's state: the plays, tricks, declarations and score so far "
+    @api.get("/{recording_id}", response_model=RecordingState, summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
-             responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})
-    def state(recording_id: str, x_api_key: Key) -> dict[str, Any]:
+             responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})  # reads: never 409, 422 or 503
+    def get_recording(recording_id: str, x_api_key: Key) -> dict[str, Any]:
         if x_api_key is not None:
             service.check_key(x_api_key)
         return found(service, recording_id).state(writer=x_api_key is not None)
 
     @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Enter a card or a declaration (needs an API key); saved before it is answered")
-    def entry(recording_id: str, body: EntryBody, x_api_key: Key) -> Entered:
+    def enter_entry(recording_id: str, body: EntryBody, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), body.entry, x_api_key)
 
     @api.post("/{recording_id}/undo", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Take back the last entry (needs the key that started the recording, or an admin key)")
-    def undo(recording_id: str, x_api_key: Key) -> Entered:
+    def undo_entry(recording_id: str, x_api_key: Key) -> Entered:
         return entered(found(service, recording_id), "undo", x_api_key)
 
-    @api.post("/{recording_id}/next", status_code=201, dependencies=Writer,
+    @api.post("/{recording_id}/next", status_code=201, response_model=RecordingState, dependencies=Writer,
               summary="Start the next deal of the recording's match (needs an API key): the same players and "
                       "rules, the next dealer, the standing carried",
               responses={404: WRITE_ERRORS[404], 422: {"model": Problem, "description": "The deal is not over, "
                          "its match is, or the cards given are wrong."},
                          503: {"model": Problem, "description": "`max_recordings` recordings are under way."}})
-    def next_deal(recording_id: str, body: NextBody, response: Response, x_api_key: Key) -> dict[str, Any]:
+    def start_next_deal(recording_id: str, body: NextBody, response: Response, x_api_key: Key) -> dict[str, Any]:
         assert service.recordings is not None  # writable
         try:
             recording = service.recordings.follow(found(service, recording_id), seed=body.seed, deal=body.deal,
@@ -210,7 +213,7 @@ def router(service: Service) -> APIRouter:
              summary="Follow a recording: Server-Sent Events, a `state` event after every change",
              responses={200: {"content": {"text/event-stream": {}}}, 404: WRITE_ERRORS[404],
                         503: {"model": Problem, "description": "`max_event_streams` event streams are open."}})
-    async def events(recording_id: str) -> StreamingResponse:
+    async def follow_recording(recording_id: str) -> StreamingResponse:
         recording = found(service, recording_id)
 
         async def stream() -> AsyncIterator[str]:

@@ -54,11 +54,11 @@ def router() -> APIRouter:
     pages = APIRouter(include_in_schema=False)
 
     @api.get("/rules", response_model=list[RulesetInfo], summary="The rules presets")
-    def rules_list() -> Response:
+    def list_rules() -> Response:
         return Response(presets_json(language()), media_type="application/json")
 
     @api.get("/rules/{name}", response_model=RulesetInfo, summary="One preset")
-    def rules_one(name: str) -> RulesetInfo:
+    def get_rules(name: str) -> RulesetInfo:
         return ruleset_info(found(name).preset)
 
     @pages.get("/rules", response_class=HTMLResponse)
