@@ -144,7 +144,10 @@ class Stats(Open):
     rulesets: list[StatsRules]
     trumps: list[StatsTrump]
     points: list[StatsPoints]
-    cuarenta: StatsRate = Field(description="Deals won by the side dealt rey and caballo of trump (`won_by_holder`).")
+    cuarenta_sung: StatsRate = Field(description="Deals won by the side that sang las cuarenta (`won`): what "
+                                                 "`tute stats` counts.")
+    cuarenta_dealt: StatsRate = Field(description="Deals won by the side dealt rey and caballo of trump (`won`), "
+                                                  "sung or not.")
     mano: StatsRate = Field(description="Deals won by the side of mano (`won_by_mano`, `even_chance`).")
 
 
