@@ -88,7 +88,7 @@ def plain_type(param: Any) -> None:
     per value) rather than ``<list[str]>``."""
     if getattr(param, "is_flag", False):
         param.metavar = ""
-    elif param.multiple or param.nargs != 1:
+    elif (param.multiple or param.nargs != 1) and hasattr(param, "display_type"):  # typer < 0.27 only
         label = param.display_type(None).replace("<list[", "<").replace("]>", ">")
         param.display_type_rich = lambda ctx: label  # an argument's metavar would rename it too
 
