@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
 
 import duckdb
-from fastapi import Header, HTTPException, Query, Request
+from fastapi import Header, HTTPException, Path, Query, Request
 from pydantic import ValidationError
 
 from tutepgn.archive import SORTS, Archive, DealPage, ImportSummary, SearchFilters, deal_id, fatal, run_with_timeout
@@ -43,6 +43,12 @@ LANG = "lang"
 
 SortParam = Annotated[str, Query(description=f"One of {', '.join(SORTS)}.", pattern="^(" + "|".join(
     s.replace("-", "\\-") for s in SORTS) + ")$")]
+
+
+DealIdPath = Annotated[int, Path(description="A deal's id: the digits of the `id` a search answers (a string in "
+                                             "JSON answers, an integer of up to 63 bits).",
+                                 json_schema_extra={"format": "int64"})]
+"""A deal's id in a path: digits, as every JSON answer writes it (``"123"``) or as a number reads (``123``)."""
 
 
 KeyHeader = Annotated[str | None, Header(alias="X-API-Key", description=(

@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.archive import DealSummary
+from tutepgn.archive.ids import DealId
 from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
@@ -67,7 +68,7 @@ class AnalysisJob(BaseModel):
 
     id: str
     status: Literal["running", "done", "failed"]
-    deal: int | None = Field(description="The archive's deal analysed.")
+    deal: DealId | None = Field(description="The archive's deal analysed (null for a posted record).")
     cantes: bool
     worlds: int = Field(description="PIMC's worlds per decision (0: double dummy only).")
     seed: int

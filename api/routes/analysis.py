@@ -18,7 +18,7 @@ from tutepgn.i18n import ngettext
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_records
 
-from ..deps import Service
+from ..deps import DealIdPath, Service
 from ..guards import Deadline
 from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job, Row
 from ..models import AnalysisJob
@@ -92,7 +92,7 @@ def router(service: Service) -> APIRouter:
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    async def deal_analysis(deal_id: int, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
+    async def deal_analysis(deal_id: DealIdPath, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
                             pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and

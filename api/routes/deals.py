@@ -14,7 +14,7 @@ from tutepgn.notation import Record, parse_or_placeholder, record_to_model
 from tutepgn.check.report_model import ReportModel
 from tutepgn.check.validate import validate
 
-from ..deps import Service, SortParam, filter_parameters
+from ..deps import DealIdPath, Service, SortParam, filter_parameters
 from ..models import DealDetail
 
 STREAMS = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8", "tpgn": "text/plain; charset=utf-8"}
@@ -111,17 +111,17 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
              summary="One deal in Tute PGN, exactly as stored")
-    def deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+    def deal_tpgn(deal_id: DealIdPath, view: Reader) -> PlainTextResponse:
         return PlainTextResponse(deal_text(service, view, deal_id), media_type="text/plain; charset=utf-8",
                                  headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
 
     @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
              summary="One deal's validation report and score sheet")
-    def deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+    def deal_sheet(deal_id: DealIdPath, view: Reader) -> dict[str, Any]:
         return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON")
-    def deal_json(deal_id: int, view: Reader) -> Response:
+    def deal_json(deal_id: DealIdPath, view: Reader) -> Response:
         row = service.timed(view, lambda: view.row(deal_id, (*SUMMARY_COLUMNS, "errors", "text")))  # one query
         if row is None:
             raise HTTPException(404, _("no deal {id} in the archive", id=deal_id))

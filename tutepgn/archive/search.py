@@ -34,6 +34,7 @@ from ..events import SeatLetter
 from ..i18n import N_, gettext as _
 from ..rules import Ruleset
 from .columns import SUMMARY_COLUMNS
+from .ids import DealId
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
                     two_seats)
 
@@ -467,7 +468,8 @@ class DealSummary(BaseModel):
 
     model_config = ConfigDict(frozen=True)  # a value: hashable, and the same wherever it is passed
 
-    id: int = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text.")
+    id: DealId = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text (a string in "
+                                  "JSON).")
     date: str | None = Field(None, description="The Date tag, as written (YYYY.MM.DD, ?? for unknown parts).")
     event: str | None = None
     site: str | None = None
