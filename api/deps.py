@@ -137,6 +137,7 @@ class Service:
             self.usable()
             try:
                 summary = self.archive.import_raw(raw, names=names, batch_size=ONE_TRANSACTION, progress=progress,
+                                                  items=True,  # the answer names each record's id and state
                                                   on_commit=self.cache.clear if self.cache else None)
             except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
                 self.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
@@ -331,13 +332,17 @@ class Service:
         return self.cache.page_json(view, filters, sort=sort, limit=limit, after=after, before=before)
 
 
+REPEATED = frozenset(name for name, field in SearchFilters.model_fields.items() if field.default_factory is list)
+"""The filters a query string may repeat (``held``, ``tag``): the model's list fields."""
+
+
 def search_filters(request: Request) -> SearchFilters:
     """Search filters from the query string (the same names as the fields of SearchFilters); 422 if wrong."""
     known = set(SearchFilters.model_fields)
     data: dict[str, Any] = {}
     for key, value in request.query_params.multi_items():
-        if key == "held":
-            data.setdefault("held", []).append(value)
+        if key in REPEATED:  # held, tag: each given is one more that must match
+            data.setdefault(key, []).append(value)
         elif key in known and value != "":
             data[key] = value
         elif key not in known and key not in PAGING and key != LANG:  # a misspelt filter must not widen a search
