@@ -26,6 +26,7 @@ from tutepgn.recording.live import Recording, Recordings
 
 from .language import number
 from .jobs import Jobs
+from .jobstore import JobStore
 from .local import from_this_machine
 from .guards import Deadline
 from .pool import PageCache, Readers
@@ -91,7 +92,8 @@ class Service:
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
-        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis, anonymous=settings.anon_analyses)
+        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis, anonymous=settings.anon_analyses,
+                         store=JobStore(settings.jobs_folder))
         self.closed = False
         self.recordings = None if settings.read_only else Recordings(settings.recordings_folder)
         """The deals being recorded live (None when read-only: nothing can be written)."""
