@@ -62,11 +62,13 @@ class JobStore:
         """A job's last state, None when no process wrote it (or it was dropped); a running job of a process that
         has ended reads as failed."""
         target = self.path(job_id)
+        if target is None:
+            return None
         try:
-            job: dict[str, Any] = json.loads(target.read_text(encoding="utf-8")) if target else None
+            job: dict[str, Any] = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if job and job.get("status") == "running" and not alive(int(job.get("pid", 0))):
+        if job.get("status") == "running" and not alive(int(job.get("pid", 0))):
             job.update(status="failed", error=STOPPED)
         return job
 

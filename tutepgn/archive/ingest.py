@@ -306,7 +306,8 @@ def piece_items(deals: pa.Table, known: set[int], work: list[Raw], before: int, 
     made them (before ``skip_invalid`` left its invalid ones out), ``known`` the ids the archive held, ``before``
     the records the import read before the piece.  A record the piece held twice has one row, the first's: the
     second is ``already`` there (its id found again from its text)."""
-    ids, places = deals.column("id").to_pylist(), deals.column("import_index").to_pylist()
+    ids: list[int] = deals.column("id").to_pylist()  # type: ignore[assignment]  # no null: the key
+    places: list[int] = deals.column("import_index").to_pylist()  # type: ignore[assignment]  # no null either
     states: dict[int, tuple[int, ImportState]] = {}  # place in the piece -> (id, state)
     for did, place, fine in zip(ids, places, sound(deals).to_pylist()):
         states[place] = (did, "skipped" if skip_invalid and not fine else "already" if did in known
