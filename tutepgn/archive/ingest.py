@@ -95,12 +95,13 @@ class ImportSummary:
                         "{seconds:.1f} s, {rate:,.0f} records/s", self.records, **counts)
 
     def to_dict(self) -> dict[str, object]:
-        """The summary as JSON data."""
-        return {"records": self.records, "added": self.added, "invalid": self.invalid,
-                "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3),
-                "items": None if self.items is None else [
-                    {"index": i.index, "id": str(i.id) if i.id is not None else None, "state": i.state}
-                    for i in self.items]}
+        """The summary as JSON data (``items`` when they were asked for, each id a string)."""
+        data: dict[str, object] = {"records": self.records, "added": self.added, "invalid": self.invalid,
+                                   "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
+        if self.items is not None:
+            data["items"] = [{"index": i.index, "id": None if i.id is None else str(i.id), "state": i.state}
+                             for i in self.items]
+        return data
 
 
 def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int = 1, skip_invalid: bool = False,
