@@ -180,8 +180,9 @@ class Jobs:
 
     @staticmethod
     def store_key(deal: int, key: AnalysisKey) -> str:
-        """A deal's analysis with these parameters, as the shared store names it."""
-        return f"{deal}-{int(key.cantes)}-{key.worlds}-{key.seed}-{int(key.inference)}"
+        """A deal's analysis with these parameters, as the shared store names it (the analysis's version in it:
+        a service upgraded never answers an analysis of the version before)."""
+        return f"{deal}-{int(key.cantes)}-{key.version.replace(':', '-')}"
 
     def shared(self, job_id: str) -> dict[str, Any] | None:
         """A job this process does not hold, as another worker process wrote it (None: unknown)."""
