@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Literal, TypeVar
 
 import duckdb
-from fastapi import HTTPException, Query, Request, Security
+from fastapi import HTTPException, Path, Query, Request, Security
 from fastapi.security import APIKeyHeader
 from pydantic import ValidationError
 
@@ -28,6 +28,7 @@ from tutepgn.recording.live import Recording, Recordings
 
 from .language import number
 from .jobs import Jobs
+from .jobstore import JobStore
 from .local import from_this_machine
 from .guards import Deadline
 from .pool import PageCache, Readers
@@ -48,6 +49,12 @@ Sort = Literal["date", "-date", "points", "-points", "margin", "-margin", "id"]
 SortParam = Annotated[Sort, Query(description=f"One of {', '.join(SORTS)}.")]
 SUIT_FILTERS = ("trump", "cante_suit")
 """Search filters whose values are a suit's letter (any case is read; the document names the upper case)."""
+
+
+DealIdPath = Annotated[int, Path(description="A deal's id: the digits of the `id` a search answers (a string in "
+                                             "JSON answers, an integer of up to 63 bits).",
+                                 json_schema_extra={"format": "int64"})]
+"""A deal's id in a path: digits, as every JSON answer writes it (``"123"``) or as a number reads (``123``)."""
 
 
 API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="APIKey", auto_error=False, description=(
@@ -94,7 +101,8 @@ class Service:
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
-        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis, anonymous=settings.anon_analyses)
+        self.jobs = Jobs(settings.analysis_workers, on_done=self.store_analysis, anonymous=settings.anon_analyses,
+                         store=JobStore(settings.jobs_folder))
         self.closed = False
         self.recordings = None if settings.read_only else Recordings(settings.recordings_folder)
         """The deals being recorded live (None when read-only: nothing can be written)."""
@@ -140,6 +148,7 @@ class Service:
             self.usable()
             try:
                 summary = self.archive.import_raw(raw, names=names, batch_size=ONE_TRANSACTION, progress=progress,
+                                                  items=True,  # the answer names each record's id and state
                                                   on_commit=self.cache.clear if self.cache else None)
             except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
                 self.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
@@ -334,13 +343,17 @@ class Service:
         return self.cache.page_json(view, filters, sort=sort, limit=limit, after=after, before=before)
 
 
+REPEATED = frozenset(name for name, field in SearchFilters.model_fields.items() if field.default_factory is list)
+"""The filters a query string may repeat (``held``, ``tag``): the model's list fields."""
+
+
 def search_filters(request: Request) -> SearchFilters:
     """Search filters from the query string (the same names as the fields of SearchFilters); 422 if wrong."""
     known = set(SearchFilters.model_fields)
     data: dict[str, Any] = {}
     for key, value in request.query_params.multi_items():
-        if key == "held":
-            data.setdefault("held", []).append(value)
+        if key in REPEATED:  # held, tag: each given is one more that must match
+            data.setdefault(key, []).append(value)
         elif key in known and value != "":
             data[key] = value
         elif key not in known and key not in PAGING and key != LANG:  # a misspelt filter must not widen a search

@@ -12,7 +12,9 @@ job is kept gets that job, not a second one (jobs are keyed by the deal and
 the analysis's parameters, :class:`~tutepgn.archive.analyses.AnalysisKey`).  Anonymous clients' jobs have a
 small budget of their own (``TUTEPGN_ANON_ANALYSES``): however many of them ask,
 they keep at most that many jobs waiting or under way, and key holders' jobs
-never wait behind more than that many of theirs.
+never wait behind more than that many of theirs.  A stored deal's job is also
+written to a folder every worker process of the service reads
+(:class:`.jobstore.JobStore`), so that a poll answered by another worker finds it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from typing import Any
 from tutepgn.archive.analyses import AnalysisKey, analysis_row
 from tutepgn.workers import lifeline
 
+from .jobstore import JobStore
+
 QUICK_SECONDS = 1.0
 """How long a route waits for an analysis before it answers 202 with the job instead."""
 KEPT = 1000
@@ -41,6 +45,9 @@ MAX_RUNNING = 100
 
 NICENESS = 10
 """How much the analysis processes defer to the service's own threads for the CPU (``nice``)."""
+
+SWEEP_SECONDS = 60.0
+"""How often, at most, a process removes the shared store's old job files (as it starts a job)."""
 
 Row = tuple[Any, ...]
 
@@ -82,6 +89,12 @@ class Job:
             return None
         return self.future.result()[-2]
 
+    def state(self) -> dict[str, Any]:
+        """The job as the shared store keeps it and the API shows it (the analysis as JSON text)."""
+        return {"id": self.id, "deal": self.deal, "cantes": self.key.cantes, "worlds": self.key.worlds,
+                "seed": self.key.seed, "inference": self.key.inference, "status": self.status, "error": self.error,
+                "analysis": self.analysis}
+
 
 def analyst(parent: int, by_main_thread: bool) -> None:
     """An analysis process's initializer: tied to the service's life (:func:`~tutepgn.workers.lifeline`), and
@@ -94,7 +107,8 @@ def analyst(parent: int, by_main_thread: bool) -> None:
 class Jobs:
     """The analysis processes and the jobs kept for polling; thread-safe."""
 
-    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None, anonymous: int = 1) -> None:
+    def __init__(self, workers: int, on_done: Callable[[Row], None] | None = None, anonymous: int = 1,
+                 store: JobStore | None = None) -> None:
         self.workers = workers
         self.anonymous = anonymous
         """Jobs of anonymous clients waiting or under way at most."""
@@ -104,6 +118,9 @@ class Jobs:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._by_key: dict[tuple[int, AnalysisKey], str] = {}
         self._lock = threading.RLock()
+        self.store = store
+        """Where a stored deal's jobs are written for the other worker processes (None: this process alone)."""
+        self._swept = 0.0
 
     def pool(self) -> ProcessPoolExecutor:
         """The worker processes, started at the first job."""
@@ -136,6 +153,9 @@ class Jobs:
             if key:
                 self._by_key[key] = job.id
             self._trim()
+        if deal is not None and self.store is not None:
+            self._share(job)
+            future.add_done_callback(lambda _: self._share(job))
         if deal is not None and self.on_done is not None:
             on_done = self.on_done
 
@@ -146,10 +166,45 @@ class Jobs:
             future.add_done_callback(finished)
         return job
 
+    def _share(self, job: Job) -> None:
+        """Write a stored deal's job to the shared store (as it starts, and as it ends), and its key, so that
+        every worker process finds it; now and then, the store's old files go."""
+        assert self.store is not None and job.deal is not None
+        if job.future.cancelled():
+            return
+        self.store.write(job.state())
+        self.store.name_key(self.store_key(job.deal, job.key), job.id)
+        if time.time() - self._swept > SWEEP_SECONDS:
+            self._swept = time.time()
+            self.store.sweep()
+
+    @staticmethod
+    def store_key(deal: int, key: AnalysisKey) -> str:
+        """A deal's analysis with these parameters, as the shared store names it (the analysis's version in it:
+        a service upgraded never answers an analysis of the version before)."""
+        return f"{deal}-{int(key.cantes)}-{key.version.replace(':', '-')}"
+
+    def shared(self, job_id: str) -> dict[str, Any] | None:
+        """A job this process does not hold, as another worker process wrote it (None: unknown)."""
+        return self.store.read(job_id) if self.store is not None else None
+
+    def shared_for(self, deal: int, key: AnalysisKey) -> dict[str, Any] | None:
+        """Another worker process's job on this deal with these parameters, running or done (None: none, or it
+        failed: this process tries again)."""
+        if self.store is None:
+            return None
+        job_id = self.store.key_job(self.store_key(deal, key))
+        if job_id is None or self.get(job_id) is not None:
+            return None
+        job = self.store.read(job_id)
+        return job if job is not None and job["status"] != "failed" else None
+
     def _trim(self) -> None:
         """Drop the oldest finished jobs past :data:`KEPT` (running ones stay: their clients poll them)."""
         for job_id in [j for j, job in self._jobs.items() if job.future.done()][:max(0, len(self._jobs) - KEPT)]:
             job = self._jobs.pop(job_id)
+            if self.store is not None:
+                self.store.drop(job_id)
             if job.deal is not None and self._by_key.get((job.deal, job.key)) == job_id:
                 del self._by_key[(job.deal, job.key)]
 

@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tutepgn.analysis.model import AnalysisModel
 from tutepgn.archive import DealSummary
+from tutepgn.archive.ids import DealId
 from tutepgn.errors import ErrorItem
 from tutepgn.notation import RecordModel
 from tutepgn.rules import Ruleset
@@ -72,7 +73,7 @@ class AnalysisJob(BaseModel):
 
     id: str
     status: Literal["running", "done", "failed"]
-    deal: int | None = Field(description="The archive's deal analysed.")
+    deal: DealId | None = Field(description="The archive's deal analysed (null for a posted record).")
     cantes: bool
     worlds: int = Field(description="PIMC's worlds per decision (0: double dummy only).")
     seed: int
@@ -218,6 +219,6 @@ class RecordingState(Open):
     declarations: list[str] | None = Field(None, description="The declarations accepted now (the scorer only).")
     last: str
     valid: bool | None
-    deal_id: int | None = Field(description="The archive's deal, once the deal is over and imported.")
+    deal_id: DealId | None = Field(description="The archive's deal, once the deal is over and imported.")
     deal_url: str | None
     next: RecordingNext | None

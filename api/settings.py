@@ -24,6 +24,8 @@ class Settings(BaseModel):
     db: Path = Field(default_factory=default_path)
     recordings: Path | None = Field(None, description="The folder of the live recordings' journals (default: "
                                                       "beside the archive, `<archive>.recordings`).")
+    jobs: Path | None = Field(None, description="The folder of the analysis jobs every worker process finds "
+                                                "(default: beside the archive, `<archive>.jobs`).")
     read_only: bool = False
     dataset: Path | None = Field(None, description="Serve this Parquet dataset (`tute import --to parquet`), "
                                                    "read-only, instead of the archive file.")
@@ -89,9 +91,16 @@ class Settings(BaseModel):
         """Where the live recordings are journaled: ``recordings``, else a folder beside the archive."""
         return self.recordings or self.db.with_name(self.db.name + ".recordings")
 
+    @property
+    def jobs_folder(self) -> Path:
+        """Where the analysis jobs are written for every worker process: ``jobs``, else a folder beside the
+        archive (or the dataset) served."""
+        served = self.dataset or self.db
+        return self.jobs or served.with_name(served.name + ".jobs")
+
     @classmethod
     def from_env(cls, **overrides: Any) -> "Settings":
-        """Settings from TUTEPGN_* variables: DB, RECORDINGS, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
+        """Settings from TUTEPGN_* variables: DB, RECORDINGS, JOBS, READ_ONLY, API_KEYS (comma-separated), API_KEYS_FILE (one a
         line), ADMIN_KEYS (comma-separated; write keys too), CORS_ORIGINS, SEARCH_CACHE, THREADS, CONCURRENCY, MAX_BODY_BYTES, QUERY_TIMEOUT, MAX_PAGE,
         MAX_ROWS, ANALYSIS_WORKERS and the other limits by their names."""
         keys = {k.strip() for k in os.environ.get("TUTEPGN_API_KEYS", "").split(",") if k.strip()}
@@ -106,6 +115,8 @@ class Settings(BaseModel):
             data["db"] = Path(os.environ["TUTEPGN_DB"])
         if os.environ.get("TUTEPGN_RECORDINGS"):
             data["recordings"] = Path(os.environ["TUTEPGN_RECORDINGS"])
+        if os.environ.get("TUTEPGN_JOBS"):
+            data["jobs"] = Path(os.environ["TUTEPGN_JOBS"])
         if os.environ.get("TUTEPGN_READ_ONLY", "").lower() in ("1", "true", "yes"):
             data["read_only"] = True
         if os.environ.get("TUTEPGN_DATASET"):

@@ -71,8 +71,8 @@ def test_a_quick_deal_is_answered_and_kept(app: Any) -> None:
     r = client.get(f"/api/v1/deals/{two['id']}/analysis", params=DD)
     assert r.status_code == 200 and r.json() == expected(two["text"])
     with Archive(app.state.settings.db, read_only=True, connection=app.state.archive.con.cursor()) as view:
-        assert view.analysis(two["id"], AnalysisKey(worlds=0)) == r.json()  # kept in the archive, by its key
-        assert view.analysis(two["id"]) is None  # the default key (20 worlds) is another row
+        assert view.analysis(int(two["id"]), AnalysisKey(worlds=0)) == r.json()  # kept in the archive, by its key
+        assert view.analysis(int(two["id"])) is None  # the default key (20 worlds) is another row
     found = [d["id"] for d in client.get("/api/v1/deals", params={"analysed": True}).json()["items"]]
     assert found == [two["id"]]  # the search cache was cleared when it was stored
     assert client.get(f"/api/v1/deals/{two['id']}/analysis", params=DD).json() == r.json()

@@ -77,11 +77,11 @@ def test_downloads_are_complete_and_honour_limit(client: TestClient) -> None:
         ids = [r["id"] for r in archive.search(None, sort="-points", limit=None)]
     answers = {kind: client.get(f"/api/v1/deals.{kind}", params={"sort": "-points"}) for kind in ("tpgn", "csv", "ndjson")}
     assert answers["tpgn"].text == tpgn.getvalue() and answers["csv"].text == csv_text.getvalue()
-    assert [json.loads(line)["id"] for line in answers["ndjson"].text.splitlines()] == ids
+    assert [int(json.loads(line)["id"]) for line in answers["ndjson"].text.splitlines()] == ids
     for kind, r in answers.items():
         assert r.headers["x-total-count"] == str(total) and r.headers["x-truncated"] == "false", kind
     r = client.get("/api/v1/deals.ndjson", params={"sort": "-points", "limit": 5})
-    assert [json.loads(line)["id"] for line in r.text.splitlines()] == ids[:5] and r.headers["x-truncated"] == "true"
+    assert [int(json.loads(line)["id"]) for line in r.text.splitlines()] == ids[:5] and r.headers["x-truncated"] == "true"
     rows = list(csv.reader(io.StringIO(client.get("/api/v1/deals.csv", params={"sort": "-points", "limit": 3}).text)))
     assert rows[0] == list(CSV_COLUMNS) and [int(row[0]) for row in rows[1:]] == ids[:3]
     assert client.get("/api/v1/deals.tpgn", params={"sort": "-points", "limit": 2}).text.count("[Event ") == 2

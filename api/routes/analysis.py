@@ -18,7 +18,7 @@ from tutepgn.i18n import ngettext
 from tutepgn.i18n import gettext as _
 from tutepgn.notation import iter_records
 
-from ..deps import Service
+from ..deps import DealIdPath, Service
 from ..guards import Deadline
 from ..jobs import MAX_RUNNING, QUICK_SECONDS, Job, Row
 from ..models import AnalysisJob
@@ -42,18 +42,23 @@ async def finished(job: Job, seconds: float) -> bool:
     return job.future.done()
 
 
-def job_model(job: Job) -> AnalysisJob:
-    """A job as the API shows it."""
-    links = {"self": f"/api/v1/jobs/{job.id}"}
-    key = job.key
-    if job.deal is not None:
-        links["analysis"] = (f"/api/v1/deals/{job.deal}/analysis?cantes={str(key.cantes).lower()}&pimc={key.worlds}"
-                             f"&seed={key.seed}&inference={str(key.inference).lower()}")
-    analysis = job.analysis
-    return AnalysisJob(id=job.id, status=job.status, deal=job.deal, cantes=key.cantes, worlds=key.worlds,
-                       seed=key.seed, inference=key.inference, error=job.error,
+def job_model(job: dict[str, Any]) -> AnalysisJob:
+    """A job as the API shows it, from its state (:meth:`Job.state`, or the shared store's copy of it)."""
+    links = {"self": f"/api/v1/jobs/{job['id']}"}
+    if job["deal"] is not None:
+        links["analysis"] = (f"/api/v1/deals/{job['deal']}/analysis?cantes={str(job['cantes']).lower()}"
+                             f"&pimc={job['worlds']}&seed={job['seed']}&inference={str(job['inference']).lower()}")
+    analysis = job["analysis"]
+    return AnalysisJob(**{name: job[name] for name in ("id", "status", "deal", "cantes", "worlds", "seed",
+                                                       "inference", "error")},
                        analysis=None if analysis is None else AnalysisModel.model_validate_json(analysis),
                        links=links)
+
+
+def accepted(job: dict[str, Any]) -> JSONResponse:
+    """202: the job under way, and where to poll it."""
+    return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
+                        headers={"Location": f"/api/v1/jobs/{job['id']}"})
 
 
 def router(service: Service) -> APIRouter:
@@ -92,7 +97,7 @@ def router(service: Service) -> APIRouter:
                               "poll the job at `Location` (`links.self`)."},
                         422: {"model": Problem, "description": "The deal cannot be analysed (an unreadable "
                               "record, no starting position)."}, **busy})
-    async def analyse_deal(deal_id: int, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
+    async def analyse_deal(deal_id: DealIdPath, view: Reader, x_api_key: Caller, cantes: CantesParam = True,
                             pimc: WorldsParam = DEFAULT_WORLDS, seed: SeedParam = 0, inference: InferenceParam = False) -> Response:
         key = AnalysisKey(cantes=cantes, worlds=pimc, seed=seed, inference=inference)
         # On the event loop: the queries and a quick analysis take a request thread for milliseconds each, and
@@ -121,10 +126,13 @@ def router(service: Service) -> APIRouter:
             if analysed[-1] is not None:
                 raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=analysed[-1]))
             return Response(analysed[-2], media_type="application/json")
+        elsewhere = service.jobs.shared_for(deal_id, key)  # another worker process's job on it: no second one
+        if elsewhere is not None:
+            return (Response(elsewhere["analysis"], media_type="application/json") if elsewhere["status"] == "done"
+                    else accepted(elsewhere))
         job = await submitted(deal_id, row["rules"], row["text"], key, not service.holds_key(x_api_key))
         if not await finished(job, QUICK_SECONDS):
-            return JSONResponse(job_model(job).model_dump(mode="json"), status_code=202,
-                                headers={"Location": f"/api/v1/jobs/{job.id}"})
+            return accepted(job.state())
         if job.status == "failed":
             raise HTTPException(422, _("deal {id} cannot be analysed: {why}", id=deal_id, why=job.error))
         return Response(job.analysis, media_type="application/json")
@@ -133,9 +141,11 @@ def router(service: Service) -> APIRouter:
              "its result")
     async def get_job(job_id: str) -> AnalysisJob:
         job = service.jobs.get(job_id)
-        if job is None:
+        # A job another worker process runs (tute serve --workers N) is read from the store they share.
+        state = job.state() if job is not None else await anyio.to_thread.run_sync(service.jobs.shared, job_id)
+        if state is None:
             raise HTTPException(404, _("no job {id} (jobs are kept for a while after they end)", id=job_id))
-        return job_model(job)
+        return job_model(state)
 
     @api.post("/analyse", response_model=AnalysisModel, openapi_extra=TEXT_BODY,
               summary="Analyse one posted record (stores nothing; within the request time limit)",

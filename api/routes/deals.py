@@ -14,7 +14,7 @@ from tutepgn.notation import Record, parse_or_placeholder, record_to_model
 from tutepgn.check.report_model import ReportModel
 from tutepgn.check.validate import validate
 
-from ..deps import Service, SortParam, filter_parameters
+from ..deps import DealIdPath, Service, SortParam, filter_parameters
 from ..models import DealDetail
 
 STREAMS = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8", "tpgn": "text/plain; charset=utf-8"}
@@ -144,13 +144,13 @@ def router(service: Service) -> APIRouter:
 
     @api.get("/deals/{deal_id}.tpgn", response_class=PlainTextResponse,
              summary="One deal in Tute PGN, exactly as stored")
-    def get_deal_tpgn(deal_id: int, view: Reader) -> PlainTextResponse:
+    def get_deal_tpgn(deal_id: DealIdPath, view: Reader) -> PlainTextResponse:
         return PlainTextResponse(deal_text(service, view, deal_id), media_type="text/plain; charset=utf-8",
                                  headers={"Content-Disposition": f'attachment; filename="{deal_id}.tpgn"'})
 
     @api.get("/deals/{deal_id}/sheet", response_model=ReportModel,
              summary="One deal's validation report and score sheet")
-    def get_deal_sheet(deal_id: int, view: Reader) -> dict[str, Any]:
+    def get_deal_sheet(deal_id: DealIdPath, view: Reader) -> dict[str, Any]:
         return validate(stored_record(deal_text(service, view, deal_id))).to_dict()
 
     @api.get("/deals/{deal_id}", response_model=DealDetail, summary="One deal as JSON, or in Tute PGN by Accept",
@@ -159,7 +159,7 @@ def router(service: Service) -> APIRouter:
                                              "`text/plain`, the record as stored (what `.tpgn` answers)."},
                         406: {"model": Problem, "description": "The Accept header takes none of "
                                                                + ", ".join(DEAL_FORMS) + "."}})
-    def get_deal(deal_id: int, view: Reader, request: Request) -> Response:
+    def get_deal(deal_id: DealIdPath, view: Reader, request: Request) -> Response:
         form = preferred(request.headers.get("accept"), DEAL_FORMS)
         if form is None:
             raise HTTPException(406, _("a deal is answered as {forms}: the Accept header takes none of them",

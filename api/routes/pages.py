@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from tutepgn.archive import SORTS, Archive, DealPage, SearchFilters, match_of
 
-from ..deps import Service, search_filters
+from ..deps import DealIdPath, Service, search_filters
 from ..language import PAGES
 from .deals import deal_text
 from .recordings import found, start_form
@@ -47,7 +47,7 @@ def router(service: Service) -> APIRouter:
             "sort": sort if sort in SORTS else PAGE_SORT, "fields": SearchFilters.model_fields})
 
     @pages.get("/deals/{deal_id}", response_class=HTMLResponse)
-    def deal_page(request: Request, deal_id: int, view: Reader) -> HTMLResponse:
+    def deal_page(request: Request, deal_id: DealIdPath, view: Reader) -> HTMLResponse:
         context = deal_context(deal_text(service, view, deal_id), deal_id)
         context["match"] = service.timed(view, lambda: match_of(view, deal_id))
         return PAGES.TemplateResponse(request, "deal.html", context)

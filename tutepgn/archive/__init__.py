@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and
     from .columns import CSV_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, TABLES, Column, deal_id
     from .defaults import BATCH_SIZE, EXPORT_FORMATS, SQL_MEMORY, SQL_MEMORY_ENV
     from .held import SERVICE_SUFFIX, announced, running_service, service_file, service_url
-    from .ingest import WORK_SIZE, ImportSummary
+    from .ids import DealId
+    from .ingest import WORK_SIZE, ImportItem, ImportSummary
     from .remote import KEY_ENV, ServiceArchive, open_reader, open_writer
     from .rows import arrow_batch
     from .names import SeatNames, name_words
@@ -32,7 +33,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".columns": ("CSV_COLUMNS", "DEAL_COLUMNS", "SCHEMA", "SUMMARY_COLUMNS", "TABLES", "Column", "deal_id"),
     ".defaults": ("BATCH_SIZE", "EXPORT_FORMATS", "SQL_MEMORY", "SQL_MEMORY_ENV"),
     ".held": ("SERVICE_SUFFIX", "announced", "running_service", "service_file", "service_url"),
-    ".ingest": ("WORK_SIZE", "ImportSummary"),
+    ".ids": ("DealId",),
+    ".ingest": ("WORK_SIZE", "ImportItem", "ImportSummary"),
     ".remote": ("KEY_ENV", "ServiceArchive", "open_reader", "open_writer"),
     ".rows": ("arrow_batch",),
     ".names": ("SeatNames", "name_words"),
@@ -45,7 +47,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 
 __all__ = ["BATCH_SIZE", "CSV_COLUMNS", "DEAL_COLUMNS", "ENV_VAR", "EXPORT_FORMATS", "KEY_ENV", "SCHEMA",
            "SERVICE_SUFFIX", "SORTS", "SQL_MEMORY", "SQL_MEMORY_ENV", "STREAM_BATCH", "SUMMARY_COLUMNS", "TABLES",
-           "WORK_SIZE", "Archive", "Column", "DealPage", "DealSummary", "Emptied", "ImportSummary", "MatchView",
+           "WORK_SIZE", "Archive", "Column", "DealId", "DealPage", "DealSummary", "Emptied", "ImportItem", "ImportSummary", "MatchView",
            "PlayerView", "SearchFilters", "SeatNames", "ServiceArchive", "announced", "arrow_batch", "checkpoint", "decode_cursor", "default_path", "deal_id",
            "encode_cursor", "fatal", "match_of", "matches", "name_words", "open_reader", "open_sql", "open_writer",
            "player", "rebuild_file", "run_sql", "run_with_timeout", "running_service", "service_file", "service_url", "sql_memory"]

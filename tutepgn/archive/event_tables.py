@@ -18,6 +18,7 @@ from ..errors import EventError
 from ..i18n import gettext as _
 from ..tournament.event import Entrant, Event, Result
 from .club import MAX_MATCH_DEALS, matches
+from .ids import DealId
 
 if TYPE_CHECKING:
     from .store import Archive
@@ -41,7 +42,7 @@ class EventLine(BaseModel):
 class TableDeal(BaseModel):
     """A deal recorded at an event's table: what the table page lists."""
 
-    id: int
+    id: DealId
     match_id: str | None
     deal_no: int | None
     players: dict[str, str | None] = Field(description="The players by seat letter.")

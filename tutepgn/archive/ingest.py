@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
 import pyarrow as pa
@@ -27,7 +27,8 @@ from ..notation import batch_records
 from ..workers import ordered_map
 from .columns import ROW_TABLES
 from .defaults import BATCH_SIZE
-from .rows import Raw, arrow_batch, worker_batch
+from .ids import DealId
+from .rows import Raw, arrow_batch, record_id, worker_batch
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,23 @@ competed with them (the main process's CPU on 1,000,000 deals: 108 s with two, 8
 checkpoint runs with the connection's own threads."""
 
 
+ImportState = Literal["added", "already", "invalid", "skipped"]
+"""What became of a record an import read: ``added`` (stored now, valid), ``already`` (its deal was in the archive,
+or earlier in the same import), ``invalid`` (stored now, flagged invalid: the archive keeps what it cannot
+validate), ``skipped`` (invalid, and not stored: ``skip_invalid``)."""
+
+
+@dataclass(frozen=True)
+class ImportItem:
+    """One record an import read: its place, its deal's id and what became of it."""
+
+    index: int
+    """Its place among the records the import read, from 0 (the order they were posted or read in)."""
+    id: DealId | None
+    """The deal's id in the archive (a string in JSON); None when it was skipped, not stored."""
+    state: ImportState
+
+
 @dataclass
 class ImportSummary:
     """What an import did."""
@@ -55,6 +73,9 @@ class ImportSummary:
     invalid: int = 0
     skipped_invalid: int = 0
     seconds: float = 0.0
+    items: list[ImportItem] | None = None
+    """Each record's id and state, in order, when asked for (``items=True``: the service asks; the command line
+    does not, so that an import of millions of records keeps no list of them); None when not asked for."""
 
     def __str__(self) -> str:
         """The summary in words, in the language spoken."""
@@ -74,15 +95,19 @@ class ImportSummary:
                         "{seconds:.1f} s, {rate:,.0f} records/s", self.records, **counts)
 
     def to_dict(self) -> dict[str, object]:
-        """The summary as JSON data."""
-        return {"records": self.records, "added": self.added, "invalid": self.invalid,
-                "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
+        """The summary as JSON data (``items`` when they were asked for, each id a string)."""
+        data: dict[str, object] = {"records": self.records, "added": self.added, "invalid": self.invalid,
+                                   "skipped_invalid": self.skipped_invalid, "seconds": round(self.seconds, 3)}
+        if self.items is not None:
+            data["items"] = [{"index": i.index, "id": None if i.id is None else str(i.id), "state": i.state}
+                             for i in self.items]
+        return data
 
 
 def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int = 1, skip_invalid: bool = False,
                batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
                names: list[str] | None = None, on_commit: Callable[[], None] | None = None,
-               memory_limit: str | None = None) -> ImportSummary:
+               memory_limit: str | None = None, items: bool = False) -> ImportSummary:
     """Import records already split from their sources into the archive open on ``con``: one import run.
 
     Each transaction holds ``batch_size`` records (rounded up to whole pieces
@@ -90,10 +115,11 @@ def import_raw(con: duckdb.DuckDBPyConnection, raw: Iterable[Raw], *, jobs: int 
     ``on_commit`` runs after each transaction (a service drops its cached
     search pages then).  ``memory_limit``: the connection's own limit, restored
     after the import runs with :data:`IMPORT_MEMORY_LIMIT` (and, with workers,
-    :data:`IMPORT_THREADS`); None when its configuration is locked.
+    :data:`IMPORT_THREADS`); None when its configuration is locked.  ``items``: the summary lists each
+    record's id and state (:class:`ImportItem`).
     """
     return import_runs(con, [(raw, names or [])], jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
-                       progress=progress, on_commit=on_commit, memory_limit=memory_limit)
+                       progress=progress, on_commit=on_commit, memory_limit=memory_limit, items=items)
 
 
 def piece_size(batch_size: int = BATCH_SIZE, most: int | None = None) -> int:
@@ -113,17 +139,18 @@ def next_run(con: duckdb.DuckDBPyConnection) -> int:
 def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Raw], list[str]]], *, jobs: int = 1,
                 skip_invalid: bool = False, batch_size: int = BATCH_SIZE,
                 progress: Callable[[int, int], None] | None = None, on_commit: Callable[[], None] | None = None,
-                memory_limit: str | None = None) -> ImportSummary:
+                memory_limit: str | None = None, items: bool = False) -> ImportSummary:
     """Import runs of records (each its records and the names of its sources), each stored as a run of its own.
 
     Every deal keeps its run and its place in it (``import_run``, ``import_index``),
     and no piece of work spans two runs, so the validator sees each run's records
     as the import that stored them did: a rebuild replays them the same way.
     """
-    summary = ImportSummary()
+    summary = ImportSummary(items=[] if items else None)
     start = time.perf_counter()
     run = next_run(con)
-    sizes: list[tuple[int, int, int]] = []  # (run, records read before the piece in its run, records read)
+    sizes: list[tuple[int, int, int, list[Raw] | None]] = []  # (run, records read before the piece in its run,
+    # records read, and the piece itself when items are asked for: the ids of a piece's repeated records)
     done: dict[int, list[object]] = {}  # run -> its row of table imports, once its last piece is in
     piece = piece_size(batch_size)
 
@@ -131,7 +158,7 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
         for number, (raw, names) in enumerate(runs, start=run):
             started, read = time.strftime("%Y-%m-%d %H:%M:%S"), 0
             for work in batch_records(raw, piece):
-                sizes.append((number, read, len(work)))
+                sizes.append((number, read, len(work), work if items else None))
                 read += len(work)
                 yield work
             done[number] = [number, started, None, names, read, 0]
@@ -156,7 +183,7 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
         try:
             with system_arrow_pool():
                 for tables in ordered_map(worker_batch if jobs > 1 else arrow_batch, pieces(), jobs, ahead=jobs + 1):
-                    number, before, read = sizes.pop(0)
+                    number, before, read, work = sizes.pop(0)
                     deals = tables["deals"]
                     invalid = invalid_count(deals)
                     summary.invalid += invalid
@@ -167,7 +194,9 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
                     if not pending:
                         con.execute("BEGIN TRANSACTION")
                     pending += read
-                    new = _insert(con, tables)
+                    new, known = _insert(con, tables)
+                    if summary.items is not None and work is not None:
+                        summary.items.extend(piece_items(deals, known, work, summary.records, skip_invalid))
                     summary.added += new
                     added[number] = added.get(number, 0) + new
                     summary.records += read
@@ -256,17 +285,39 @@ def placed(deals: pa.Table, run: int, before: int) -> pa.Table:
     return deals.set_column(index_at, "import_index", pc.add(deals.column(index_at), pa.scalar(before, pa.int32())))
 
 
-def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> int:
+def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> tuple[int, set[int]]:
     """Insert one piece in the open transaction: the new deals and their plays, declarations, hands, side totals,
-    issues."""
+    issues.  How many deals were new, and the ids of those the archive held already."""
     deals = tables["deals"]
-    known = con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
-                        [deals.column("id").to_pylist()]).fetchall()
+    known = {row[0] for row in con.execute("SELECT id FROM deals WHERE id IN (SELECT unnest(?))",
+                                           [deals.column("id").to_pylist()]).fetchall()}
     if known:
-        tables = only(tables, pa.array([row[0] for row in known], pa.int64()), keep=False)
+        tables = only(tables, pa.array(sorted(known), pa.int64()), keep=False)
     added = tables["deals"].num_rows
     if not added:
-        return 0
+        return 0, known
     for name in ROW_TABLES:  # not register/unregister: a view dropped in a transaction keeps its table until commit
         con.from_arrow(tables[name]).insert_into(name)
-    return added
+    return added, known
+
+
+def piece_items(deals: pa.Table, known: set[int], work: list[Raw], before: int, skip_invalid: bool
+                ) -> list[ImportItem]:
+    """Each record of a piece as an :class:`ImportItem`, in order: ``deals`` are the piece's rows as the workers
+    made them (before ``skip_invalid`` left its invalid ones out), ``known`` the ids the archive held, ``before``
+    the records the import read before the piece.  A record the piece held twice has one row, the first's: the
+    second is ``already`` there (its id found again from its text)."""
+    ids: list[int] = deals.column("id").to_pylist()  # type: ignore[assignment]  # no null: the key
+    places: list[int] = deals.column("import_index").to_pylist()  # type: ignore[assignment]  # no null either
+    states: dict[int, tuple[int, ImportState]] = {}  # place in the piece -> (id, state)
+    for did, place, fine in zip(ids, places, sound(deals).to_pylist()):
+        states[place] = (did, "skipped" if skip_invalid and not fine else "already" if did in known
+                         else "added" if fine else "invalid")
+    first = {did: state for did, state in states.values()}
+    found: list[ImportItem] = []
+    for place, raw in enumerate(work):
+        did, state = states.get(place) or (record_id(raw), "")
+        if not state:  # a repeat in the piece: stored once, as the first
+            state = "skipped" if first.get(did) == "skipped" else "already"
+        found.append(ImportItem(before + place, None if state == "skipped" else did, state))
+    return found

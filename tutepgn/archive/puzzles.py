@@ -30,6 +30,7 @@ from ..errors import NotAnalysed, UnknownPlayer, UnknownPuzzle
 from ..i18n import gettext as _
 from ..notation import parse_record
 from .analyses import VERSION_KEY
+from .ids import DealId
 from .names import SEAT_COLUMN, somewhere
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Puzzle(BaseModel):
     """One position of a player's deal to solve: what the player saw, not what they played (:attr:`answer`)."""
 
     id: str = Field(description="The puzzle's id: `{deal}-{index}`.")
-    deal_id: int
+    deal_id: DealId
     index: int = Field(description="The play's index in the deal's events (the replay's frame before it).")
     trick: int = Field(description="Its trick, from 1.")
     seat: str = Field(description="The mover's seat letter.")

@@ -278,6 +278,14 @@ PARTS = ("cards", "last_ten", "cards_and_last", "cantes", "cuarenta", "veintes")
 """The columns of side_totals that a results-only deal, whose cards were not noted, leaves NULL."""
 
 
+def record_id(raw: Raw) -> int:
+    """The id :func:`add_rows` gives a record's deal (its export text's, else its stored text's when unreadable),
+    without validating it: an import's answer for a record that repeats one before it in its piece."""
+    name, index, first_line, text = raw
+    record = parse_or_placeholder(text, first_line=first_line, source=name, index=index)
+    return deal_id(export_text(record, text) if not record.errors else text)[0]
+
+
 def worker_batch(batch: list[Raw]) -> dict[str, pa.Table]:
     """:func:`arrow_batch` in a worker process, with the cyclic garbage collector paused.
 

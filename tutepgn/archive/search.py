@@ -34,6 +34,7 @@ from ..events import SeatLetter
 from ..i18n import N_, gettext as _
 from ..rules import Ruleset
 from .columns import SUMMARY_COLUMNS
+from .ids import DealId
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
                     two_seats)
 
@@ -143,6 +144,8 @@ def _iso_date(text: str) -> bool:
 ANALYSIS_FILTERS = ("analysis_cantes", "blunders", "mistakes", "max_cost", "min_cost", "par_diff_max")
 """The filters on a deal's stored analysis (table analyses)."""
 _HELD = re.compile(r"^([NWSE]):(.+)$")
+_TAG = re.compile(r"^\s*[A-Za-z][A-Za-z0-9_]*\s*:")
+"""A tag filter: a tag's name (as the notation writes names), a colon, the pattern."""
 SIDE_LABELS = ("NS", "WE", "N", "W", "S", "E")
 """The side labels a winner or loser filter reads as a side (any case); anything else is a player's name."""
 
@@ -185,6 +188,9 @@ class SearchFilters(BaseModel):
     held: list[str] = Field(default_factory=list,
                             description=N_("Starting holdings, each SEAT:CARDS, e.g. 'S:1O,3O' (South held 1O and "
                                            "3O)."))
+    tag: list[str] = Field(default_factory=list,
+                           description=N_("A tag's value, NAME:PATTERN, e.g. 'Event:Liga*' (* any text, ? one "
+                                          "character, any case); repeated, all must match."))
     comment: str | None = Field(None, description=N_("Text in the record's comments (case-insensitive)."))
     match: str | None = Field(None, description=N_("The Match id."))
     analysed: bool | None = Field(None, description=N_("The deal has a stored double-dummy analysis (`tute archive "
@@ -249,6 +255,15 @@ class SearchFilters(BaseModel):
             for code in re.split(r"[ ,]+", m.group(2).strip()):
                 if code.upper() not in table:
                     raise ValueError(_("{code!r} is not a card", code=code))
+        return value
+
+    @field_validator("tag")
+    @classmethod
+    def _tag(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not _TAG.match(item):
+                raise ValueError(_("{item!r}: write NAME:PATTERN, e.g. Event:Liga* (* any text, ? one character)",
+                                   item=item))
         return value
 
     @model_validator(mode="after")
@@ -386,6 +401,9 @@ class SearchFilters(BaseModel):
             for code in re.split(r"[ ,]+", m.group(2).strip()):
                 mask |= 1 << table[code.upper()]
             add(f"(hand_{m.group(1).lower()} & ?) = ?", mask, mask)
+        for item in self.tag:  # a tag the record lacks matches no pattern
+            name, _colon, pattern = item.partition(":")
+            add("map_extract_value(tags, ?) ILIKE ? ESCAPE '\\'", name.strip(), glob_like(pattern))
         if self.comment is not None:
             add("comments ILIKE ? ESCAPE '\\'", f"%{_like(self.comment)}%")
         if self.match is not None:
@@ -450,6 +468,15 @@ class Emptied(BaseModel):
                  n=self.before)
 
 
+def glob_like(pattern: str) -> str:
+    """A tag filter's pattern (``*`` any text, ``?`` one character, the rest itself) as a LIKE pattern.
+
+    >>> glob_like("Liga*_2?")
+    'Liga%\\\\_2_'
+    """
+    return _like(pattern).replace("*", "%").replace("?", "_")
+
+
 def _like(text: str) -> str:
     """Escape LIKE wildcards in user text, so % and _ match themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -467,7 +494,8 @@ class DealSummary(BaseModel):
 
     model_config = ConfigDict(frozen=True)  # a value: hashable, and the same wherever it is passed
 
-    id: int = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text.")
+    id: DealId = Field(description="The deal's id: the first 63 bits of the SHA-256 of its export text (a string in "
+                                  "JSON).")
     date: str | None = Field(None, description="The Date tag, as written (YYYY.MM.DD, ?? for unknown parts).")
     event: str | None = None
     site: str | None = None

@@ -170,17 +170,19 @@ class Archive:
 
     def import_raw(self, raw: Iterable[Raw], *, jobs: int = 1, skip_invalid: bool = False,
                    batch_size: int = BATCH_SIZE, progress: Callable[[int, int], None] | None = None,
-                   names: list[str] | None = None, on_commit: Callable[[], None] | None = None) -> ImportSummary:
+                   names: list[str] | None = None, on_commit: Callable[[], None] | None = None,
+                   items: bool = False) -> ImportSummary:
         """Import records already split from their sources: (source name, index, first line, text).
 
-        See :func:`.ingest.import_raw`: ``batch_size`` records a transaction, ``on_commit`` after each.
+        See :func:`.ingest.import_raw`: ``batch_size`` records a transaction, ``on_commit`` after each;
+        ``items``, each record's id and state in the summary.
         """
         from .ingest import import_raw  # Arrow: an import builds its rows as Arrow batches
 
         try:
             return import_raw(self.con, raw, jobs=jobs, skip_invalid=skip_invalid, batch_size=batch_size,
                               progress=progress, names=names, on_commit=on_commit,
-                              memory_limit=None if self.secure else self.memory_limit)
+                              memory_limit=None if self.secure else self.memory_limit, items=items)
         except ArchiveWriteError as exc:
             exc.source = str(self.path)
             raise

@@ -250,7 +250,8 @@ class Recording:
             "totals": list(frame.totals) if frame.totals is not None else None, "result": frame.result,
             "pack": CardSet(pack(deal.rules.removed_ranks)).codes(),
             "declarations": self.recorder.declarations(),
-            "last": self.last, "valid": self.valid, "deal_id": self.deal_id,
+            "last": self.last, "valid": self.valid,
+            "deal_id": None if self.deal_id is None else str(self.deal_id),  # a string: 63 bits outlive no JS number
             "deal_url": f"/deals/{self.deal_id}" if self.deal_id is not None else None,
             "next": None if after is None else {
                 "standing": format_side_values(list(after.standing), deal.rules),
