@@ -22,7 +22,8 @@ from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
 from ..notation import Source, iter_raw_records
 from .analyses import AnalyseSummary, AnalysisKey, analyse_archive, stored
-from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
+from . import schema
+from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SCHEMA_VERSION, SUMMARY_COLUMNS, check_columns, int_list
 from .download import chunks, export
 from .events import EVENT_SCHEMA
 from .defaults import BATCH_SIZE
@@ -102,8 +103,11 @@ class Archive:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         con = connect(self.path, read_only=self.read_only, config=config)  # held by another process: it says which
         if not self.read_only:
+            new = not schema.created(con)
             con.execute(SCHEMA)
             con.execute(EVENT_SCHEMA)
+            if new:
+                schema.describe(con)  # its schema's version and its comments (:mod:`.schema`)
         if self.secure:
             con.execute("SET lock_configuration = true")
         return con
@@ -129,6 +133,9 @@ class Archive:
         found = self._columns("deals")
         if not found:
             return
+        if (version := schema.stored_version(self.con)) != SCHEMA_VERSION:
+            self.con.close()
+            raise schema.refused(self.path, version)
         if found != DEAL_COLUMNS or self._columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
             self.con.close()
             raise ArchiveError(_("{path} was written by another version of tutepgn (its deals table differs): run "
