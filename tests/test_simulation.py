@@ -112,3 +112,22 @@ def test_each_preset_plays_its_own_deals_from_one_seed() -> None:
                            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": salt}
                            ).stdout for salt in ("1", "2")}
     assert len(runs) == 1  # the mix is the same in every process (a CRC, not Python's salted hash())
+
+
+def test_the_simulated_samples_are_what_their_readme_says_makes_them() -> None:
+    import re
+    from pathlib import Path
+
+    from tutepgn.notation import tpgn
+    from tutepgn.recording.simulate import deal_records, match_records
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    readme = (samples / "README.md").read_text(encoding="utf-8")
+    seeds = dict(re.findall(r"`([a-z0-9-]+)` (\d{10,})", readme))
+    assert sorted(seeds) == sorted(PRESETS)
+    for name, seed in seeds.items():
+        made = "".join(tpgn.iter_dump(deal_records(preset(name), 50, int(seed))))
+        assert made == (samples / "simulated" / f"{name}-50-deals.tpgn").read_text(encoding="utf-8"), name
+    for name in ("ludoteka-pairs", "playcard-2p"):
+        made = "".join(tpgn.iter_dump(match_records(preset(name), 3, 2025)))
+        assert made == (samples / "simulated" / f"{name}-3-matches.tpgn").read_text(encoding="utf-8"), name
