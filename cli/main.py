@@ -356,7 +356,7 @@ def print_version(asked: bool) -> None:
     if asked:
         from importlib.metadata import version
 
-        typer.echo(f"tute {version('tutepgn')}")
+        typer.echo(_("tute {version}", version=version("tutepgn")))
         raise typer.Exit()
 
 
