@@ -146,17 +146,6 @@ TABLES: dict[str, tuple[Column, ...]] = {
 }
 """Every table of the archive, its columns in order."""
 
-TABLE_DOCS: dict[str, str] = {
-    "deals": "one row per deal: its tags, what the validator computed, its export text",
-    "plays": "one row per card played, in order",
-    "declarations": "one row per cante, tute or exchange declared",
-    "hands": "one row per seat of a deal: its player, side and dealt cards",
-    "issues": "one row per error or warning the validator found",
-    "imports": "one row per import (a rebuild replays them in order)",
-    "analyses": "double-dummy analyses stored per deal (tute archive analyse)",
-}
-"""What each table holds: its comment (``COMMENT ON TABLE``), as each column's doc is its column's."""
-
 ROW_TABLES = ("deals", "plays", "declarations", "hands", "issues")
 """The tables an import fills from the records (``imports`` gets one row per import)."""
 
@@ -262,6 +251,19 @@ def table_sql(table: str) -> str:
             + ",\n".join([*(f"    {c.name} {c.sql}{' ' + c.constraint if c.constraint else ''}" for c in columns),
                            *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
             + "\n);\n")
+
+
+TABLE_DOCS: dict[str, str] = {
+    "deals": "one row per deal: its tags, what the validator computed, its export text",
+    "plays": "one row per card played, in order",
+    "declarations": "one row per cante, tute or exchange declared",
+    "hands": "one row per seat of a deal: its player, side and dealt cards",
+    "side_totals": "one row per side of a deal: its points by kind, the cantes it sang",
+    "issues": "one row per error or warning the validator found",
+    "imports": "one row per import (a rebuild replays them in order)",
+    "analyses": "double-dummy analyses stored per deal (tute archive analyse)",
+}
+"""What each table holds: its comment (``COMMENT ON TABLE``), as each column's doc is its column's."""
 
 
 def quoted(text: str) -> str:
