@@ -33,9 +33,10 @@ from ..errors import UnknownRuleset
 from ..events import SeatLetter
 from ..i18n import N_, gettext as _
 from ..rules import Ruleset
-from .columns import DEAL_COLUMNS, SUMMARY_COLUMNS
+from .columns import SUMMARY_COLUMNS
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
                     two_seats)
+from .columns import DEAL_COLUMNS  # what tute export --sort may order by (order_of)
 
 
 @dataclass(frozen=True)
