@@ -342,14 +342,21 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File (a directory for parquet); stdout if not given.")] = None,
     cards: Annotated[str, typer.Option(help="Card style for tpgn/json/jsonl: es, es-letters, it, fr (json also en, names).")] = "es",
     limit: Annotated[int | None, typer.Option(help="At most this many deals.")] = None,
+    sort: Annotated[str, typer.Option(help=_("One of {sorts}, or a column of table deals (- before it: descending).",
+                                             sorts=", ".join(SORTS)))] = "date",
+    sample: Annotated[int | None, typer.Option(min=0, help="A sample of this many of the matching deals, the same "
+                                               "for the same --seed.")] = None,
+    seed: Annotated[int, typer.Option(help="The seed of --sample.")] = 0,
     dataset: DatasetOption = None,
 ) -> None:
     """Write deals out exactly as stored (tpgn), as JSON or CSV, or as a Parquet dataset (docs/scale.md)."""
+    from tutepgn.archive.search import Sample
+
     form = chosen(fmt)
     archive = reading(db, dataset)
     try:
         count = archive.export(filters, form.value, output if output is not None else data_out(), cards=cards,
-                               limit=limit)
+                               limit=limit, sort=sort, sample=None if sample is None else Sample(sample, seed))
     except (ValueError, ArchiveError) as exc:
         raise fail(exc) from None
     except BrokenPipeError:

@@ -347,6 +347,19 @@ app = typer.Typer(cls=TuteGroup, help="tutepgn: record, check and search games o
                   add_completion=False, rich_markup_mode=None)
 
 
+VERSION_HELP = N_("Print the version of tutepgn and exit.")
+
+
+def print_version(asked: bool) -> None:
+    """``tute --version``: the installed package's version (its metadata, as pip and the service's OpenAPI
+    document give it), then exit."""
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(_("tute {version}", version=version("tutepgn")))
+        raise typer.Exit()
+
+
 LANG_HELP = N_("The language of messages and help: es or en (default: TUTEPGN_LANG, then the locale, then en).")
 
 
@@ -363,7 +376,9 @@ def spoken(args: list[str]) -> str:
 
 
 @app.callback()
-def root(lang: str = typer.Option("", "--lang", metavar="LANG", help=LANG_HELP)) -> None:
+def root(lang: str = typer.Option("", "--lang", metavar="LANG", help=LANG_HELP),
+         version: bool = typer.Option(False, "--version", is_eager=True, callback=print_version,
+                                      help=VERSION_HELP)) -> None:
     """tutepgn: record, check and search games of Tute."""
 
 

@@ -171,7 +171,7 @@ def test_hidden_decisions_are_valued_by_pimc_and_the_cost_splits_into_informatio
 
 
 def test_a_tute_is_the_outcome() -> None:
-    deal = next(d for d in simulate_deals(preset("torofun-2p"), 40, seed=1) if d.tute_event is not None)
+    deal = next(d for d in simulate_deals(preset("torofun-2p"), 1000, seed=1) if d.tute_event is not None)
     analysis = analyse(deal, pimc=0)
     sheet = deal.score()
     assert analysis.outcome.tute and analysis.outcome.winner == sheet.winner and not analysis.complete

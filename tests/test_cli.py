@@ -170,3 +170,13 @@ def test_replay_json_gives_every_frame() -> None:
     result = runner.invoke(app, ["replay", str(SAMPLES / "ludoteka-match.tpgn"), "--record", "2", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == json.loads(json.dumps([frame_data(s) for s in steps]))
+
+
+def test_version_is_the_installed_package_version() -> None:
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"tute {version('tutepgn')}\n"
+    assert version("tutepgn") in Path("pyproject.toml").read_text(encoding="utf-8")
+    assert runner.invoke(app, ["--version", "search", "--bogus"]).output == result.output  # it answers first

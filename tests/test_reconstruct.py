@@ -29,7 +29,7 @@ from tutepgn.events import Action, Cante, Exchange, Play, Tute
 from tutepgn.notation import Record, iter_records, read_record
 from tutepgn.check.reconstruct import reconstruct
 from tutepgn.rules import Ruleset, preset
-from tutepgn.recording.simulate import deal_records
+from tutepgn.recording.simulate import deal_records, stream_seed
 from tutepgn.check.validate import Report, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ SEED = {"playcard-2p": 61, "torofun-2p": 62}
 
 @cache
 def corpus(name: str, count: int) -> tuple[Record, ...]:
-    return tuple(deal_records(preset(name), count, seed=SEED[name]))
+    return tuple(deal_records(preset(name), count, seed=stream_seed(preset(name), SEED[name])))  # the stream this corpus's seeds were chosen on (stream_seed is its own inverse)
 
 
 def without(record: Record, *tags: str) -> Record:
@@ -376,7 +376,7 @@ def test_first_deal_of_a_match_with_a_leader_card() -> None:
     from tutepgn.recording.simulate import match_records
     rules = Ruleset.from_spec("playcard-2p first_deal_leader_card=2O first_deal_trump=O")
     leaders = set()
-    for record in match_records(rules, 12, seed=3):
+    for record in match_records(rules, 12, seed=stream_seed(rules, 3)):  # the stream this test's seed was chosen on (stream_seed is its own inverse)
         report = validate(without(record, "Deal", "Stock"))
         original = validate(record)
         assert verdict(report) == verdict(original), [f.message for f in report.findings]

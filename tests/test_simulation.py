@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from tutepgn.cards import CARD_POINTS, cards_in, pack
 from tutepgn.engine import Deal
 from tutepgn.events import Play
-from tutepgn.rules import PRESETS, preset
+from tutepgn.rules import PRESETS, Ruleset, preset
 from tutepgn.recording.simulate import play_out, random_bot, simulate_deals, simulate_matches
 
 PRESET_NAMES = list(PRESETS)
@@ -90,3 +90,45 @@ def test_same_seed_same_deal(seed: int) -> None:
     a = Deal.shuffled(preset("torofun-2p"), seed)
     b = Deal.shuffled(preset("torofun-2p"), seed)
     assert a.initial_hands == b.initial_hands and a.initial_stock == b.initial_stock
+
+
+def test_each_preset_plays_its_own_deals_from_one_seed() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tutepgn.recording.simulate import deal_records, stream_seed
+
+    def dealt(spec: str, seed: int = 3) -> list[str]:
+        return [r.tags["Deal"] for r in deal_records(Ruleset.from_spec(spec), 20, seed=seed)]
+
+    assert dealt("ludoteka-pairs") != dealt("torofun-4p")  # both deal 10 cards to 4 seats: once the same hands
+    assert not set(dealt("ludoteka-pairs")) & set(dealt("torofun-4p"))
+    assert dealt("playcard-2p") != dealt("torofun-2p")
+    assert dealt("ludoteka-pairs match_target=6") == dealt("ludoteka-pairs")  # options of one preset: its hands
+    assert dealt("ludoteka-pairs") == dealt("ludoteka-pairs") != dealt("ludoteka-pairs", seed=4)
+    assert stream_seed(preset("torofun-4p"), stream_seed(preset("torofun-4p"), 3)) == 3
+    runs = {subprocess.run([sys.executable, "-m", "tutepgn.cli", "simulate", "--rules", "torofun-3p", "--seed", "3"],
+                           capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": salt}
+                           ).stdout for salt in ("1", "2")}
+    assert len(runs) == 1  # the mix is the same in every process (a CRC, not Python's salted hash())
+
+
+def test_the_simulated_samples_are_what_their_readme_says_makes_them() -> None:
+    import re
+    from pathlib import Path
+
+    from tutepgn.notation import tpgn
+    from tutepgn.recording.simulate import deal_records, match_records
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    readme = (samples / "README.md").read_text(encoding="utf-8")
+    seeds = dict(re.findall(r"`([a-z0-9-]+)` (\d{10,})", readme))
+    assert sorted(seeds) == sorted(PRESETS)
+    for name, seed in seeds.items():
+        made = "".join(tpgn.iter_dump(deal_records(preset(name), 50, int(seed))))
+        assert made == (samples / "simulated" / f"{name}-50-deals.tpgn").read_text(encoding="utf-8"), name
+    for name in ("ludoteka-pairs", "playcard-2p"):  # the same deals; the Match tags name the seed given
+        made = "".join(tpgn.iter_dump(match_records(preset(name), 3, int(seeds[name]))))
+        made = made.replace(f'"sim-{seeds[name]}-', '"sim-2025-')
+        assert made == (samples / "simulated" / f"{name}-3-matches.tpgn").read_text(encoding="utf-8"), name

@@ -30,7 +30,7 @@ import pytest
 from tutepgn.events import Tute
 from tutepgn.notation import iter_records, read_record
 from tutepgn.rules import preset
-from tutepgn.recording.simulate import match_records
+from tutepgn.recording.simulate import match_records, stream_seed
 from tutepgn.check.validate import Finding, Report, validate, validate_records
 
 pytestmark = pytest.mark.usefixtures("replay_backend")  # with the C fast path and without: the same results
@@ -637,7 +637,8 @@ def test_lax_record_positions() -> None:
 
 def match_texts(seed: int = 3) -> list[str]:
     """The records of one simulated ludoteka-pairs match (seed 3: five deals, NS wins 4-1)."""
-    return [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 1, seed=seed)]
+    rules = preset("ludoteka-pairs")
+    return [r.tpgn() for r in match_records(rules, 1, seed=stream_seed(rules, seed))]  # the stream the seed was chosen on
 
 
 def validate_match(texts: list[str]) -> list[Report]:
@@ -702,7 +703,8 @@ def test_deal_after_the_end_of_the_match() -> None:
     extra = extra.replace('[MatchScore "NS:1 WE:0"]', '[MatchScore "NS:4 WE:1"]')
     reports = validate_match([*texts, extra])
     assert codes(reports[5]) == ["match_over"]
-    assert one(reports[5], "match_over").message == "match sim-3-1 was already over: no deal after the end"
+    match_id = f"sim-{stream_seed(preset('ludoteka-pairs'), 3)}-1"
+    assert one(reports[5], "match_over").message == f"match {match_id} was already over: no deal after the end"
     assert "match_over" not in codes(reports[4])
 
 
@@ -744,7 +746,7 @@ def test_the_report_model_is_to_dict_typed_and_follows_the_schema() -> None:
     from tutepgn.check.validate import ReportModel
     jsonschema, schema = _report_schema()
     bad = check(d2("1. N 4E 3O", "N x2B", "2. N 2O 2C", rules="torofun-2p"))
-    texts = [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 1, seed=2)]
+    texts = [r.tpgn() for r in match_records(preset("ludoteka-pairs"), 1, seed=stream_seed(preset("ludoteka-pairs"), 2))]
     reports = [bad, *validate_records(iter_records("\n".join(texts)))]
     for report in reports:
         for sheet in (True, False):

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # what the lazy exports below give, seen by type checkers and
     from .engine import Deal
     from .errors import (ArchiveError, ArchiveHeldError, ArchiveWriteError, ClusterError, ConvertError, EntryError, EventError,
         IllegalAction, IllegalDeclaration, IllegalPlay, JsonRecordError, LimitError, LinkError, NotationError,
-        OutputError, SettingError, TuteError, UnknownRuleset, UnknownSeat)
+        OutputError, SchemaVersionError, SettingError, TuteError, UnknownRuleset, UnknownSeat)
     from .errorshape import ErrorItem, Problem
     from .events import Action, Cante, Exchange, Play, Tute
     from .match import Match
@@ -31,8 +31,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     ".engine": ("Deal",),
     ".errors": (
         "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "ClusterError", "ConvertError", "EntryError", "EventError", "IllegalAction",
-        "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError", "NotationError", "OutputError", "SettingError", "TuteError",
-        "UnknownRuleset", "UnknownSeat"),
+        "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError", "NotationError", "OutputError", "SchemaVersionError", "SettingError",
+        "TuteError", "UnknownRuleset", "UnknownSeat"),
     ".errorshape": ("ErrorItem", "Problem"),
     ".events": ("Action", "Cante", "Exchange", "Play", "Tute"),
     ".match": ("Match",),
@@ -44,7 +44,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 __all__ = [
     "Action", "ArchiveError", "ArchiveHeldError", "ArchiveWriteError", "Cante", "ClusterError", "Card", "CardSet", "ConvertError", "Deal", "EventError",
     "EntryError", "ErrorItem", "Exchange", "IllegalAction", "IllegalDeclaration", "IllegalPlay", "JsonRecordError", "LimitError", "LinkError",
-    "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "ScoreSheet", "SettingError",
+    "Match", "NotationError", "OutputError", "PRESETS", "Play", "Problem", "Ruleset", "SchemaVersionError", "ScoreSheet",
+    "SettingError",
     "Trick", "Tute", "TuteError",
     "UnknownRuleset", "UnknownSeat", "card_code", "card_from_code", "play_duty", "preset", "ruleset",
 ]

@@ -125,6 +125,16 @@ class ArchiveError(TuteError):
     """An archive file that cannot be used as it is."""
 
 
+class SchemaVersionError(ArchiveError):
+    """An archive file or Parquet dataset of another version of the archive's schema (``found``; None: written
+    before the version was stored) than this tutepgn's (``expected``): the message names the way out
+    (``tute archive rebuild`` for a file)."""
+
+    def __init__(self, message: str, *, path: str, found: int | None, expected: int) -> None:
+        super().__init__(message)
+        self.path, self.found, self.expected = path, found, expected
+
+
 class ArchiveHeldError(ArchiveError):
     """An archive file another process holds (DuckDB lets one process write a file, or many read it): a running
     service (``url`` and ``pid`` from the file it writes beside the archive) or another process (``pid``)."""

@@ -16,6 +16,7 @@ ListType(list<item: int32>)
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -36,6 +37,15 @@ def deal_id(text: str) -> tuple[int, str]:
     id its first 63 bits."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") >> 1, digest.hex()
+
+
+SCHEMA_VERSION: int = 2
+"""The version of the archive's tables (:data:`TABLES`): stored in an archive file (table ``meta``, key
+``schema_version``) and in each Parquet file's key-value metadata (:data:`PARQUET_KEY`), and checked on open
+(:mod:`.schema`): data of another version is refused with the way out, ``tute archive rebuild``.  Raise it with any
+change to a table's columns.  1 is every file written before the version was stored."""
+PARQUET_KEY = b"tutepgn.schema_version"
+"""The key of the schema version in a Parquet file's key-value metadata (its value: the version as text)."""
 
 
 class Column(NamedTuple):
@@ -260,6 +270,34 @@ def table_sql(table: str) -> str:
             + ",\n".join([*(f"    {c.name} {c.sql}{' ' + c.constraint if c.constraint else ''}" for c in columns),
                            *([f"    {TABLE_CONSTRAINTS[table]}"] if table in TABLE_CONSTRAINTS else [])])
             + "\n);\n")
+
+
+TABLE_DOCS: dict[str, str] = {
+    "deals": "one row per deal: its tags, what the validator computed, its export text",
+    "plays": "one row per card played, in order",
+    "declarations": "one row per cante, tute or exchange declared",
+    "hands": "one row per seat of a deal: its player, side and dealt cards",
+    "side_totals": "one row per side of a deal: its points by kind, the cantes it sang",
+    "issues": "one row per error or warning the validator found",
+    "imports": "one row per import (a rebuild replays them in order)",
+    "analyses": "double-dummy analyses stored per deal (tute archive analyse)",
+}
+"""What each table holds: its comment (``COMMENT ON TABLE``), as each column's doc is its column's."""
+
+
+def quoted(text: str) -> str:
+    """A SQL string literal of ``text``."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def comments_sql(views: Collection[str] = ()) -> str:
+    """``COMMENT ON TABLE`` and ``COMMENT ON COLUMN`` for every table and every documented column: DuckDB's
+    catalogue (``duckdb_tables()``, ``duckdb_columns()``) then says what each one means.  ``views``: the tables
+    that are views here (a dataset's, :mod:`.dataset`), commented ``ON VIEW``."""
+    return "".join([*(f"COMMENT ON {'VIEW' if t in views else 'TABLE'} {t} IS {quoted(TABLE_DOCS[t])};\n"
+                      for t in TABLES if t in TABLE_DOCS),
+                    *(f"COMMENT ON COLUMN {t}.{c.name} IS {quoted(c.doc)};\n"
+                      for t, columns in TABLES.items() for c in columns if c.doc)])
 
 
 SCHEMA = "".join(map(table_sql, TABLES)) + VIEWS

@@ -50,10 +50,11 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from ..i18n import gettext as _
-from .columns import ROW_TABLES, TABLES, VIEWS, arrow_type, int_list, table_sql
+from .columns import PARQUET_KEY, ROW_TABLES, SCHEMA_VERSION, TABLES, VIEWS, arrow_type, comments_sql, int_list, table_sql
 from . import ingest
 from .ingest import ImportSummary, invalid_count, only, placed, valid_only
 from .rows import Raw, worker_batch
+from .schema import VERSION_KEY, check_dataset
 
 if TYPE_CHECKING:
     import duckdb
@@ -98,6 +99,13 @@ def location(dest: str | os.PathLike[str]) -> tuple[pafs.FileSystem, str]:
 def schema_of(table: str) -> pa.Schema:
     """The Arrow schema of any table of the archive (:func:`.columns.arrow_schemas` has those an import fills)."""
     return pa.schema([(c.name, arrow_type(c.sql)) for c in TABLES[table]])
+
+
+def write_parquet(rows: pa.Table, path: str, fs: pafs.FileSystem, **options: Any) -> None:
+    """Write one Parquet file of the dataset, this schema's version in its key-value metadata
+    (:data:`.columns.PARQUET_KEY`): a file read on its own says which columns it was written with."""
+    metadata = {**(rows.schema.metadata or {}), PARQUET_KEY: str(SCHEMA_VERSION).encode()}
+    pq.write_table(rows.replace_schema_metadata(metadata), path, filesystem=fs, **options)
 
 
 def now() -> datetime:
@@ -147,7 +155,7 @@ def stage(dest: str, tables: dict[str, pa.Table], run: int, number: int) -> list
             final = f"{table}/{under}part-{run:06d}-{number:06d}.parquet"
             path = f"{staged}/{final}"
             fs.create_dir(path.rsplit("/", 1)[0])
-            pq.write_table(part, path, filesystem=fs)
+            write_parquet(part, path, fs)
             files.append((path, final))
     return files
 
@@ -171,13 +179,15 @@ class Dataset:
         self.fs, self.root = location(dest)
 
     def manifests(self) -> list[dict[str, Any]]:
-        """Every committed piece's manifest, in the order of their names (run, then piece)."""
+        """Every committed piece's manifest, in the order of their names (run, then piece); a dataset of another
+        schema version is refused (:func:`.schema.check_dataset`), for reading and for writing alike."""
         selector = pafs.FileSelector(f"{self.root}/{MANIFESTS}", allow_not_found=True)
         found = sorted(i.path for i in self.fs.get_file_info(selector) if i.path.endswith(".json"))
         out = []
         for path in found:
             with self.fs.open_input_stream(path) as stream:
                 out.append(json.loads(stream.read()))
+        check_dataset(self.dest, out)
         return out
 
     def exists(self) -> bool:
@@ -239,8 +249,26 @@ class Dataset:
         temporary = f"{self.root}/{STAGING}/{name}.{uuid.uuid4().hex}.json"
         self.fs.create_dir(f"{self.root}/{STAGING}")
         with self.fs.open_output_stream(temporary) as stream:
-            stream.write(json.dumps({"run": run, "files": [f for _, f in files], **facts}).encode())
+            stream.write(json.dumps({"run": run, "files": [f for _, f in files], VERSION_KEY: SCHEMA_VERSION,
+                                     **facts}).encode())
         self.fs.move(temporary, manifest)
+
+    def fill_empty(self, run: int) -> None:
+        """Commit an empty file, with its table's schema, for each table with no file: a reader globbing a
+        table's files (``read_parquet('DEST/issues/*.parquet')``) finds its columns when it has no rows.  The
+        deals' goes under the partitions of NULL (``preset=__HIVE_DEFAULT_PARTITION__/year=...``)."""
+        manifests = self.manifests()
+        files = []
+        for table in TABLES:
+            if self.files(table, manifests):
+                continue
+            keys = list(PARTITIONS.get(table, ()))
+            staged = f"{self.root}/{STAGING}/{uuid.uuid4().hex}.parquet"
+            self.fs.create_dir(f"{self.root}/{STAGING}")
+            write_parquet(schema_of(table).empty_table().drop_columns(keys), staged, self.fs)
+            files.append((staged, f"{table}/{''.join(f'{k}={NULL_PART}/' for k in keys)}empty-{run:06d}.parquet"))
+        if files:
+            self.commit(f"{run:06d}-empty", run, files, added=0)
 
     def compact(self, run: int, mapper: Mapper | None = None) -> int:
         """Merge each partition's small deal files, in commit order, into files of up to :data:`COMPACT_ROWS`
@@ -277,7 +305,7 @@ def merge_task(dest: str, item: tuple[int, list[str]]) -> tuple[int, str]:
     rows = pa.concat_tables(parts).sort_by(order)  # type: ignore[arg-type]  # the stubs know (column, order) only
     staged = f"{root}/{STAGING}/{uuid.uuid4().hex}.parquet"
     fs.create_dir(f"{root}/{STAGING}")
-    pq.write_table(rows, staged, filesystem=fs, row_group_size=ROW_GROUP)
+    write_parquet(rows, staged, fs, row_group_size=ROW_GROUP)
     return number, staged
 
 
@@ -351,7 +379,7 @@ class Importer:
             fs.delete_file(staged)
             if rows.num_rows:
                 again = f"{staged}.{number}.kept"
-                pq.write_table(rows, again, filesystem=fs)
+                write_parquet(rows, again, fs)
                 kept.append((again, final))
         return kept
 
@@ -365,6 +393,7 @@ class Importer:
         files = stage(self.dataset.dest, {"imports": row}, self.run, 999_999)
         self.dataset.commit(f"{self.run:06d}-imports", self.run, files, records=self.summary.records,
                             added=self.summary.added)
+        self.dataset.fill_empty(self.run)
         self.dataset.fs.delete_dir_contents(f"{self.dataset.root}/{STAGING}", missing_dir_ok=True)
         return self.summary
 
@@ -410,12 +439,13 @@ def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
     if not manifests:
         raise FileNotFoundError(_("no dataset at {dest}: import records first (tute import FILE --to parquet {dest})",
                                   dest=dataset.dest))
-    statements = []
+    statements, views = [], []
     for table, columns in TABLES.items():
         files = dataset.files(table, manifests)
         if not files:
             statements.append(table_sql(table))
             continue
+        views.append(table)
         listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
         keys = PARTITIONS.get(table)
         hive = (", hive_partitioning = true, hive_types = {"
@@ -423,7 +453,7 @@ def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
                 if keys else ", hive_partitioning = false")
         statements.append(f"CREATE VIEW {table} AS SELECT {', '.join(c.name for c in columns)} "
                           f"FROM read_parquet([{listed}]{hive})")
-    return dataset.root, [*statements, VIEWS]
+    return dataset.root, [*statements, VIEWS, comments_sql(views)]
 
 
 def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
@@ -486,5 +516,6 @@ def export_dataset(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]
     imports = con.sql("SELECT * FROM imports WHERE NOT list_contains(?, run) ORDER BY run",
                       params=[sorted(held)]).to_arrow_table().cast(schema_of("imports"))
     dataset.commit(f"{run:06d}-imports", run, stage(dataset.dest, {"imports": imports}, run, 999_999))
+    dataset.fill_empty(run)
     dataset.fs.delete_dir_contents(f"{dataset.root}/{STAGING}", missing_dir_ok=True)
     return len(ids)

@@ -27,7 +27,7 @@ from ..errors import ArchiveError, ArchiveHeldError
 from ..i18n import gettext as _
 from ..notation import Source, batch_records, iter_raw_records
 from .columns import SUMMARY_COLUMNS
-from .search import DealSummary, SearchFilters
+from .search import SORTS, DealSummary, Sample, SearchFilters
 from .store import Archive
 
 if TYPE_CHECKING:  # Arrow loads for an import, not for a read
@@ -134,10 +134,10 @@ class ServiceArchive:
             return result
 
     def export(self, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,
-               cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
+               cards: str = "es", sort: str = "date", limit: int | None = None, sample: Sample | None = None) -> int:
         """Write matching deals as tpgn (Spanish cards: as stored) or csv, as :meth:`Archive.export` does; other
-        forms need the file itself (:class:`~tutepgn.errors.ArchiveHeldError`)."""
-        if fmt not in ("tpgn", "csv") or (fmt == "tpgn" and cards != "es"):
+        forms, a sample and a sort by a column need the file itself (:class:`~tutepgn.errors.ArchiveHeldError`)."""
+        if fmt not in ("tpgn", "csv") or (fmt == "tpgn" and cards != "es") or sample is not None or sort not in SORTS:
             raise self.held
         with self._request(f"deals.{fmt}", filters, sort=sort, limit=limit) as answer:
             total, cap = int(answer.headers["X-Total-Count"]), int(answer.headers["X-Row-Cap"])

@@ -37,6 +37,7 @@ from .columns import SUMMARY_COLUMNS
 from .ids import DealId
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
                     two_seats)
+from .columns import DEAL_COLUMNS  # what tute export --sort may order by (order_of)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,35 @@ result) comes last by date either way, and as the smallest by points or margin. 
 so pages are stable and keyset pagination is exact."""
 SORTS = {name: key.order for name, key in SORT_KEYS.items()}
 """ORDER BY clause per sort key."""
+
+
+def order_of(sort: str) -> str:
+    """The ORDER BY of a download's ``sort``: a sort key (:data:`SORTS`), or any column of table deals, ``-`` before
+    it for descending (``-cantes``), deals without the value last, then by id (for ``tute export --sort``: no
+    pages, so no cursor needs the key)."""
+    if sort in SORTS:
+        return SORTS[sort]
+    name = sort.removeprefix("-")
+    if name not in DEAL_COLUMNS or name == "text":
+        raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}, or a column of table deals (- before it: "
+                           "descending)", sort=sort, sorts=", ".join(SORTS)))
+    return f"{name} {'DESC' if sort.startswith('-') else 'ASC'} NULLS LAST, id"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A reproducible sample of the deals a search matches: ``rows`` of them, chosen by ``seed``.  The deals
+    are ordered by the MD5 of their hash and the seed, and the first ``rows`` taken: the same seed takes the same
+    deals from the same matching deals, whatever order they were imported in, on any machine (DuckDB's
+    ``hash()`` and ``USING SAMPLE`` promise neither)."""
+
+    rows: int
+    seed: int = 0
+
+    def within(self, where: str, params: list[object]) -> tuple[str, list[object]]:
+        """The WHERE clause of the sampled deals among those ``where`` matches, and its parameters."""
+        return (f"id IN (SELECT id FROM deals WHERE {where} ORDER BY md5(hash || ?), id LIMIT ?)",
+                [*params, str(self.seed), self.rows])
 
 
 def keyset(sort: str, cursor: str, *, before: bool = False) -> tuple[str, list[object]]:

@@ -22,7 +22,8 @@ from ..errors import ArchiveError, ArchiveWriteError
 from ..i18n import gettext as _
 from ..notation import Source, iter_raw_records
 from .analyses import AnalyseSummary, AnalysisKey, analyse_archive, stored
-from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SUMMARY_COLUMNS, check_columns, int_list
+from . import schema
+from .columns import ANALYSIS_COLUMNS, DEAL_COLUMNS, SCHEMA, SCHEMA_VERSION, SUMMARY_COLUMNS, check_columns, int_list
 from .download import chunks, export
 from .events import EVENT_SCHEMA
 from .defaults import BATCH_SIZE
@@ -35,7 +36,8 @@ if TYPE_CHECKING:  # Arrow loads for an import or a rebuild, not for a search
     from .ingest import ImportSummary
     from .rows import Raw
 from .names import SeatNames
-from .search import SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, SearchFilters, encode_cursor, keyset, reverse_order
+from .search import (SORT_KEYS, SORTS, DealPage, DealSummary, Emptied, Sample, SearchFilters, encode_cursor, keyset,
+                     order_of, reverse_order)
 
 PAGE_BY_ID = 1000
 """Up to this many rows, a search finds the ids first and then fetches their columns by primary key."""
@@ -102,8 +104,11 @@ class Archive:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         con = connect(self.path, read_only=self.read_only, config=config)  # held by another process: it says which
         if not self.read_only:
+            new = not schema.created(con)
             con.execute(SCHEMA)
             con.execute(EVENT_SCHEMA)
+            if new:
+                schema.describe(con)  # its schema's version and its comments (:mod:`.schema`)
         if self.secure:
             con.execute("SET lock_configuration = true")
         return con
@@ -129,6 +134,9 @@ class Archive:
         found = self._columns("deals")
         if not found:
             return
+        if (version := schema.stored_version(self.con)) != SCHEMA_VERSION:
+            self.con.close()
+            raise schema.refused(self.path, version)
         if found != DEAL_COLUMNS or self._columns("analyses") != ANALYSIS_COLUMNS:  # a writable open creates it
             self.con.close()
             raise ArchiveError(_("{path} was written by another version of tutepgn (its deals table differs): run "
@@ -200,10 +208,11 @@ class Archive:
         return stored(self.con, deal, key)
 
     # -- Reading ------------------------------------------------------------------
-    def where(self, filters: SearchFilters | None) -> tuple[str, list[object]]:
-        """The WHERE clause of ``filters`` over this archive's deals, and its parameters (their names looked up
-        in :attr:`seat_names`)."""
-        return (filters or SearchFilters()).to_sql(lambda words: self.seat_names.matching(self.con, words))
+    def where(self, filters: SearchFilters | None, sample: Sample | None = None) -> tuple[str, list[object]]:
+        """The WHERE clause of ``filters`` over this archive's deals (``sample``: of a sample of them), and its
+        parameters (their names looked up in :attr:`seat_names`)."""
+        where, params = (filters or SearchFilters()).to_sql(lambda words: self.seat_names.matching(self.con, words))
+        return (where, params) if sample is None else sample.within(where, params)
 
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of deals in the archive (that match ``filters``)."""
@@ -255,13 +264,13 @@ class Archive:
         return list(self.iter_rows(filters, sort=sort, limit=limit, offset=offset, columns=columns))
 
     def ids(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
-            offset: int = 0) -> pa.Int64Array:
-        """The ids of matching deals in ``sort`` order: 8 bytes a deal, so a download of any size holds its
-        order in memory, never its rows (DuckDB materialises a whole result before the first fetch)."""
-        if sort not in SORTS:
-            raise ValueError(_("unknown sort {sort!r}; sorts are {sorts}", sort=sort, sorts=", ".join(SORTS)))
-        where, params = self.where(filters)
-        sql = f"SELECT id FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
+            offset: int = 0, sample: Sample | None = None) -> pa.Int64Array:
+        """The ids of matching deals (``sample``: of a sample of them) in ``sort`` order (:func:`.search.order_of`):
+        8 bytes a deal, so a download of any size holds its order in memory, never its rows (DuckDB materialises
+        a whole result before the first fetch)."""
+        order = order_of(sort)
+        where, params = self.where(filters, sample)
+        sql = f"SELECT id FROM deals WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += " LIMIT ?"
             params = [*params, limit]
@@ -273,8 +282,8 @@ class Archive:
         return pa.array(self.con.execute(sql, params).fetchnumpy()["id"], pa.int64())
 
     def iter_rows(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
-                  offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS,
-                  batch: int | None = None) -> Iterator[dict[str, Any]]:
+                  offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS, batch: int | None = None,
+                  sample: Sample | None = None) -> Iterator[dict[str, Any]]:
         """Like :meth:`search`, streamed (for downloads of any size).
 
         DuckDB holds a whole result before its first row is fetched.  With
@@ -286,12 +295,13 @@ class Archive:
         """
         check_columns(columns)
         if batch is not None:
-            ids = self.ids(filters, sort=sort, limit=limit, offset=offset)
+            ids = self.ids(filters, sort=sort, limit=limit, offset=offset, sample=sample)
             for start in range(0, len(ids), batch):
                 yield from self._streamed_rows(int_list(ids[start:start + batch]), columns)
             return
-        where, params = self.where(filters)
-        sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {SORTS[sort]}"
+        order = order_of(sort)
+        where, params = self.where(filters, sample)
+        sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = [*params, limit, offset]
@@ -373,9 +383,10 @@ class Archive:
                 yield dict(zip(columns, row))
 
     def texts(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
-              batch: int | None = None) -> Iterator[str]:
+              batch: int | None = None, sample: Sample | None = None) -> Iterator[str]:
         """Export texts of matching deals, streamed (``batch``: as :meth:`iter_rows` streams them)."""
-        return (row["text"] for row in self.iter_rows(filters, sort=sort, limit=limit, columns=("text",), batch=batch))
+        return (row["text"] for row in self.iter_rows(filters, sort=sort, limit=limit, columns=("text",), batch=batch,
+                                                      sample=sample))
 
     def players(self, limit: int = 100) -> list[dict[str, Any]]:
         """Players with their deal and win counts, most deals first."""
@@ -439,13 +450,14 @@ class Archive:
 
     # -- Export, SQL, maintenance ---------------------------------------------------
     def export(self, filters: SearchFilters | None, fmt: str, out: IO[str] | str | os.PathLike[str], *,
-               cards: str = "es", sort: str = "date", limit: int | None = None) -> int:
-        """Write matching deals as tpgn, json, jsonl or csv to a stream or path, or parquet to a directory.
+               cards: str = "es", sort: str = "date", limit: int | None = None, sample: Sample | None = None) -> int:
+        """Write matching deals (``sample``: a reproducible sample of them) as tpgn, json, jsonl or csv to a stream
+        or path, in ``sort`` order (:func:`.search.order_of`: a sort key or a column), or parquet to a directory.
 
         Parquet is partitioned by preset and year (hive layout), for DuckDB, Polars, Spark or Trino.
         Returns the number of deals written.
         """
-        return export(self, filters, fmt, out, cards=cards, sort=sort, limit=limit)
+        return export(self, filters, fmt, out, cards=cards, sort=sort, limit=limit, sample=sample)
 
     def download(self, filters: SearchFilters | None, fmt: str, *, cards: str = "es", sort: str = "date",
                  limit: int | None = None, lang: str | None = None) -> Iterator[str]:

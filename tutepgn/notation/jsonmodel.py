@@ -70,6 +70,16 @@ else:
 DERIVED = ("rules", "players", "seats", "dealer", "deal", "stock", "trump", "trump_suit", "score", "result",
            "result_only")
 """The record's derived fields: written for convenience, ignored on input."""
+ARCHIVE_FIELDS: dict[str, dict[str, Any]] = {
+    "id": {"type": "string", "pattern": "^[0-9]+$", "readOnly": True, "description": (
+        "Archive: the deal's id in the archive it was exported from (the first 63 bits of hash, as a string: "
+        "exact in every language); written by an archive's JSON export only, ignored on input.")},
+    "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$", "readOnly": True, "description": (
+        "Archive: the SHA-256 (hex) of the deal's export text, its archive column hash; written by an archive's "
+        "JSON export only, ignored on input.")},
+}
+"""What an archive's JSON export adds to each record, to join it back to the archive's tables (``tute export``,
+:mod:`tutepgn.archive.download`): its schema, read-only."""
 
 
 class RecordModel(BaseModel):
@@ -97,8 +107,8 @@ class RecordModel(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_derived(cls, data: Any) -> Any:
-        if isinstance(data, dict) and any(k in data for k in DERIVED):
-            return {k: v for k, v in data.items() if k not in DERIVED}
+        if isinstance(data, dict) and any(k in data for k in (*DERIVED, *ARCHIVE_FIELDS)):
+            return {k: v for k, v in data.items() if k not in DERIVED and k not in ARCHIVE_FIELDS}
         return data
 
     # -- Derived, read-only ----------------------------------------------------
@@ -205,6 +215,7 @@ def json_schema() -> dict[str, Any]:
     given = RecordModel.model_json_schema(mode="validation")
     out["required"] = given.get("required", [])
     out["properties"]["tags"]["additionalProperties"] = False  # tag names as the notation spells them
+    out["properties"].update(ARCHIVE_FIELDS)
     for name, definition in out.get("$defs", {}).items():
         definition["required"] = given.get("$defs", {}).get(name, {}).get("required", [])
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **out}

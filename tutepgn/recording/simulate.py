@@ -1,7 +1,9 @@
 """Self-play: bots that play complete deals and matches under any ruleset.
 
 The simulator is the source of test data, benchmark data and generated
-samples, so the same seed always gives the same deals.
+samples, so the same seed always gives the same deals; each preset plays its
+own stream of deals from a seed (:func:`stream_seed`), so two presets never
+share their hands.
 
 >>> from tutepgn.rules import preset
 >>> deals = list(simulate_deals(preset("playcard-2p"), 2, seed=5))
@@ -12,6 +14,7 @@ samples, so the same seed always gives the same deals.
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Literal
 
@@ -55,6 +58,23 @@ def heuristic_bot(deal: Deal, rng: random.Random) -> Action:
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "heuristic": heuristic_bot}
 
 
+def stream_seed(rules: Ruleset, seed: int) -> int:
+    """The seed of the random stream of ``rules``' simulated deals: ``seed`` mixed with the name of its preset
+    (its CRC-32, the same on every run and machine: Python's ``hash()`` of a text is not), so presets get other
+    hands from one seed, and a preset with overrides its preset's (the same hands under other options).
+
+    The mix is ``seed ^ (crc << 32)``, its own inverse: the stream a seed gave before presets were mixed in
+    (``random.Random(S)``) is that of seed ``stream_seed(rules, S)``.
+
+    >>> from tutepgn.rules import preset
+    >>> stream_seed(preset("torofun-4p"), 0) != stream_seed(preset("ludoteka-pairs"), 0)
+    True
+    >>> stream_seed(preset("playcard-2p"), stream_seed(preset("playcard-2p"), 7))
+    7
+    """
+    return seed ^ (zlib.crc32(rules.preset.encode("utf-8")) << 32)
+
+
 def play_out(deal: Deal, bot: Bot, rng: random.Random) -> Deal:
     """Let ``bot`` play every seat until the deal is over."""
     while not deal.over:
@@ -64,7 +84,7 @@ def play_out(deal: Deal, bot: Bot, rng: random.Random) -> Deal:
 
 def simulate_deals(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Deal]:
     """Play ``count`` independent deals; the dealer moves one seat each deal."""
-    rng = random.Random(seed)
+    rng = random.Random(stream_seed(rules, seed))
     choose = BOTS[bot]
     for i in range(count):
         yield play_out(Deal.shuffled(rules, rng, dealer=i % rules.players), choose, rng)
@@ -73,7 +93,7 @@ def simulate_deals(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "gr
 def simulate_matches(rules: Ruleset, count: int, seed: int = 0,
                      bot: BotName = "greedy") -> Iterator[tuple[Match, list[Deal]]]:
     """Play ``count`` complete matches; yield each match with its deals."""
-    rng = random.Random(seed)
+    rng = random.Random(stream_seed(rules, seed))
     choose = BOTS[bot]
     for _ in range(count):
         match = Match(rules, seed=rng.randrange(2**32))
@@ -101,7 +121,7 @@ def _table_tags(rules: Ruleset, rng: random.Random, event: str) -> dict[str, str
 
 def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
     """Records of ``count`` independent simulated deals."""
-    rng = random.Random(seed)
+    rng = random.Random(stream_seed(rules, seed))
     choose = BOTS[bot]
     for i in range(count):
         tags = _table_tags(rules, rng, "Simulated deals")
@@ -112,7 +132,7 @@ def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "gree
 
 def match_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
     """Records of every deal of ``count`` simulated matches, with the match tags."""
-    rng = random.Random(seed)
+    rng = random.Random(stream_seed(rules, seed))
     choose = BOTS[bot]
     for m in range(count):
         tags = _table_tags(rules, rng, "Simulated match")
