@@ -37,6 +37,12 @@ TEMPLATES = (
     N_("Option {name} requires {count} arguments."),
     N_("Value error, {message}"),
     N_("{value} is not one of {choices}."),
+    N_("{number} is not in the range x>={ge}."),  # typer 0.27 and later check a number's bounds with click's range
+    N_("{number} is not in the range x>{gt}."),
+    N_("{number} is not in the range x<={le}."),
+    N_("{number} is not in the range x<{lt}."),
+    N_("{number} is not in the range {ge}<=x<={le}."),
+    N_("{number} is not in the range {bounds}."),
     *PYDANTIC_MESSAGES.values(),
 )
 """Every message typer words itself (``typer/_click``, ``typer/core.py``) that the options of ``tute`` can meet, in
@@ -66,7 +72,9 @@ def pattern(template: str) -> re.Pattern[str]:
     parts = []
     for literal, name, _spec, _conversion in string.Formatter().parse(template):
         parts.append(re.escape(literal))
-        if name is not None:
+        if name == "number":  # a number out of its range: never the text of a message around it
+            parts.append(r"(?P<number>[-+]?[0-9][0-9.eE+-]*)")
+        elif name is not None:
             parts.append(f"(?P<{name}>.+?)")
     return re.compile("".join(parts) + r"\Z", re.DOTALL)
 
