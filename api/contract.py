@@ -111,6 +111,9 @@ def name_enums(node: Any) -> None:
             name_enums(child)
 
 
+LEFT_OUT = {"RecordingState": ("declarations",)}
+"""Answers' fields left out of some answers rather than sent as null (a recording's declarations: the scorer's
+only, absent for a spectator)."""
 SPECS = {"Ruleset"}
 """Answers whose schema's ``required`` keeps its own meaning, what a spec must give (a ruleset's options without a
 default: docs/rules.md), rather than what every answer carries."""
@@ -202,7 +205,8 @@ def refine(document: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     sent = referenced(document["paths"], schemas, "responses")
     for name in sent - referenced(document["paths"], schemas, "requestBody", "parameters") - SPECS:
         if "properties" in schemas[name]:  # an answer's model: every field is in every answer, defaults too
-            schemas[name]["required"] = list(schemas[name]["properties"])
+            schemas[name]["required"] = [field for field in schemas[name]["properties"]
+                                         if field not in LEFT_OUT.get(name, ())]
     return document
 
 

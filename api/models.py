@@ -132,9 +132,21 @@ class StatsPoints(Open):
     deals: int
 
 
-class StatsRate(Open):
+class StatsCuarenta(Open):
+    """The deals where a side sang (or was dealt) las cuarenta, and how many of them that side won."""
+
     deals: int = Field(description="Finished deals counted.")
+    won: int = Field(description="Of them, won by that side.")
     rate: float | None = Field(description="The share of them won (null without deals).")
+
+
+class StatsMano(Open):
+    """The deals won by the side of mano, against what chance alone gives."""
+
+    deals: int = Field(description="Finished deals counted.")
+    won_by_mano: int = Field(description="Of them, won by the side of mano.")
+    rate: float | None = Field(description="The share of them won (null without deals).")
+    even_chance: float | None = Field(description="The share a side would win by chance (1 / sides, averaged).")
 
 
 class Stats(Open):
@@ -145,11 +157,11 @@ class Stats(Open):
     rulesets: list[StatsRules]
     trumps: list[StatsTrump]
     points: list[StatsPoints]
-    cuarenta_sung: StatsRate = Field(description="Deals won by the side that sang las cuarenta (`won`): what "
+    cuarenta_sung: StatsCuarenta = Field(description="Deals won by the side that sang las cuarenta: what "
                                                  "`tute stats` counts.")
-    cuarenta_dealt: StatsRate = Field(description="Deals won by the side dealt rey and caballo of trump (`won`), "
+    cuarenta_dealt: StatsCuarenta = Field(description="Deals won by the side dealt rey and caballo of trump, "
                                                   "sung or not.")
-    mano: StatsRate = Field(description="Deals won by the side of mano (`won_by_mano`, `even_chance`).")
+    mano: StatsMano = Field(description="Deals won by the side of mano.")
 
 
 class PlayerCount(BaseModel):

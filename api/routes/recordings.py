@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Response
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from tutepgn.archive import Archive
@@ -176,10 +176,13 @@ def router(service: Service) -> APIRouter:
     @api.get("/{recording_id}", response_model=RecordingState, summary="A recording's state: the plays, tricks, declarations and score so far "
                                         "(with a valid key, the legal declarations too)",
              responses={403: WRITE_ERRORS[403], 404: WRITE_ERRORS[404]})  # reads: never 409, 422 or 503
-    def get_recording(recording_id: str, x_api_key: Key) -> dict[str, Any]:
+    def get_recording(recording_id: str, x_api_key: Key) -> JSONResponse:
         if x_api_key is not None:
             service.check_key(x_api_key)
-        return found(service, recording_id).state(writer=x_api_key is not None)
+        writer = x_api_key is not None
+        state = RecordingState.model_validate(found(service, recording_id).state(writer=writer))
+        # a spectator's answer has no declarations at all, not a null: it is the scorer's to know
+        return JSONResponse(state.model_dump(mode="json", exclude=None if writer else {"declarations"}))
 
     @api.post("/{recording_id}/entries", response_model=Entered, dependencies=Writer, responses=WRITE_ERRORS,
               summary="Enter a card or a declaration (needs an API key); saved before it is answered")
