@@ -15,7 +15,6 @@ import importlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from served import tute_serve
 
 from tutepgn.notation.convert import convert
 
@@ -41,26 +42,9 @@ busy)."""
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``tute serve`` over an empty archive, with a key, on a free port: its base URL."""
     folder = tmp_path_factory.mktemp("client-service")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     env = {**os.environ, "TUTEPGN_DB": str(folder / "archive.duckdb"), "TUTEPGN_API_KEYS": KEY}
-    process = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "serve", "--port", str(port)], cwd=folder,
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/v1/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail(f"the service did not start: {process.stderr.read().decode() if process.stderr else ''}")
-    yield url
-    process.terminate()
-    process.wait(timeout=30)
+    with tute_serve([], folder, env) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

@@ -19,15 +19,14 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+
+from served import tute_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -145,25 +144,9 @@ def environment(scratch: Path) -> dict[str, str]:
 def service(scratch: Path) -> Iterator[int]:
     """A real ``tute serve --load samples/`` (as ``make run``) over the scratch archive, with the docs' key file,
     on a free port: started when the first block that talks to one runs."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     env = {**environment(scratch), "TUTEPGN_API_KEYS_FILE": str(scratch / "tute-keys")}
-    process = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "serve", "--load", "samples/", "--port", str(port)], cwd=scratch,
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail(f"the service did not start: {process.stderr.read().decode() if process.stderr else ''}")
-    yield port
-    process.terminate()
-    process.wait(timeout=30)
+    with tute_serve(["--load", "samples/"], scratch, env) as port:
+        yield port
 
 
 @pytest.mark.parametrize("where, lines", BLOCKS, ids=[w for w, _ in BLOCKS])

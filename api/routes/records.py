@@ -1,6 +1,8 @@
 """Posted records: validate them, convert them, or import them into the archive (with an API key)."""
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Literal
 
 import anyio.to_thread
@@ -78,16 +80,24 @@ def posted_form(request: Request) -> str | None:
 def tpgn_text(text: str, form: str) -> str:
     """Records in their JSON form (``form``: json or jsonl) as Tute PGN text
     (:func:`~tutepgn.notation.convert.convert`); 422 naming every record that cannot be read."""
-    try:
+    with conversion_problems():
         conversion = convert(io.StringIO(text), to="tpgn", from_format=form)
         output = "".join(conversion)
-    except ConvertError as exc:
-        raise HTTPException(422, str(exc)) from None
-    except NotationError as exc:  # a JSON document that cannot be decoded at all (located)
-        raise unprocessable([exc]) from None
     if conversion.errors:
         raise unprocessable(conversion.errors)
     return output
+
+
+@contextmanager
+def conversion_problems() -> Iterator[None]:
+    """A conversion's failures as the service's 422s: a bad option's sentence, or the located error of a JSON
+    document that cannot be decoded at all."""
+    try:
+        yield
+    except ConvertError as exc:
+        raise HTTPException(422, str(exc)) from None
+    except NotationError as exc:
+        raise unprocessable([exc]) from None
 
 
 def router(service: Service) -> APIRouter:
@@ -116,12 +126,8 @@ def router(service: Service) -> APIRouter:
                                  from_format=form)
             return conversion, "".join(deadline.records(conversion))
 
-        try:
+        with conversion_problems():
             conversion, output = await service.off_loop(work)
-        except ConvertError as exc:
-            raise HTTPException(422, str(exc)) from None
-        except NotationError as exc:  # a JSON document that cannot be decoded at all (located)
-            raise unprocessable([exc]) from None
         if conversion.errors:
             raise unprocessable(conversion.errors)
         return Response(output, media_type=f"{MEDIA[to]}; charset=utf-8")
