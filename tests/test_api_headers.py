@@ -24,6 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
+from served import wait_until_healthy
+
 with warnings.catch_warnings():  # starlette's TestClient asks for httpx2; httpx is what we have
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -246,15 +248,7 @@ def server(db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
     process = subprocess.Popen([sys.executable, "-c", SERVE, str(served), str(port), ORIGIN, KEY, str(MAX_BODY)],
                                stdout=out.open("wb"), stderr=err.open("wb"))
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, err.read_text()
-        time.sleep(0.1)
+    wait_until_healthy(url, process, 60, err.read_text)
     try:
         yield {"url": url, "access": out, "error": err}
     finally:

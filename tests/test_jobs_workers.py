@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from served import wait_until_healthy
+
 from test_live_crash import TUTE, free_port
 from tutepgn.api.jobstore import STOPPED, JobStore
 from tutepgn.archive import Archive
@@ -36,16 +38,8 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"tute serve did not start: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-            time.sleep(0.2)
+        wait_until_healthy(url, process, 90,
+                           lambda: process.stderr.read().decode()[-2000:] if process.stderr else "")
         yield url, db
     finally:
         process.send_signal(signal.SIGTERM)  # the supervisor stops its workers
