@@ -25,6 +25,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from served import wait_until_healthy
 from fastapi.testclient import TestClient
 
 from tutepgn.api.app import Settings, create_app
@@ -192,15 +194,7 @@ class Server:
         self.process = subprocess.Popen([str(Path(sys.executable).with_name("tute")), "serve", "--db", str(db),
                                          "--port", self.url.rsplit(":", 1)[1]],
                                         env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/v1/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert self.process.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.1)
+        wait_until_healthy(self.url, self.process, 60, lambda: log.read_text()[-2000:])
 
     def stop(self) -> None:
         self.process.terminate()

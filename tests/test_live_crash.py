@@ -21,6 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from served import wait_until_healthy
+
 from test_live_api import KEY, WRITE, sample_start
 
 TUTE = Path(sys.executable).with_name("tute")
@@ -45,16 +47,9 @@ class Served:
         env = {**os.environ, "TUTEPGN_API_KEYS": KEY, **env_vars}
         self.process = subprocess.Popen([str(TUTE), "serve", "--db", str(self.db), "--port", str(self.port)],
                                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/v1/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"tute serve did not start: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-            time.sleep(0.1)
+        process = self.process
+        wait_until_healthy(self.url, process, 60,
+                           lambda: process.stderr.read().decode()[-2000:] if process.stderr else "")
 
     def kill(self) -> None:
         assert self.process is not None
