@@ -393,6 +393,18 @@ def test_first_deal_of_a_match_with_a_leader_card() -> None:
     assert leaders == {True, False}
 
 
+def test_first_deal_with_a_leader_card_ended_by_a_tute_before_any_play() -> None:
+    """The first seat to act leads, even when it acts by a tute at the first lead and no card is ever played: its
+    leading tells where the leader card was (mano here: the other seat was not dealt 2O)."""
+    from tutepgn.recording.simulate import match_records
+    rules = Ruleset.from_spec("playcard-2p first_deal_leader_card=2O first_deal_trump=O")
+    first = next(r for r in match_records(rules, 12, seed=3) if r.events and isinstance(r.events[0], Tute))
+    assert first.tags["DealNo"] == "1" and first.termination != "*"
+    assert not any(isinstance(e, Play) for e in first.events)
+    report = validate(without(first, "Deal", "Stock"))
+    assert verdict(report) == verdict(validate(first)), [f.message for f in report.findings]
+
+
 @pytest.mark.parametrize("spec", ["torofun-3p trump_card=stock_bottom hand_size=10",
                                   "torofun-2p removed_ranks=2 hand_size=7", "playcard-2p hand_size=6"])
 def test_custom_rulesets_with_a_stock(spec: str) -> None:

@@ -201,6 +201,8 @@ class _Scan:
     last_draw: dict[int, int] = field(default_factory=dict)
     last_draw_time: int = -1
     no_dealt_lead: Card | None = None
+    led: bool = False
+    """The first event is read: in a first deal with a leader card, its seat is the leader."""
     tricks: int = 0
     stock_pos: int = 0
     trick: list[tuple[int, Card]] = field(default_factory=list)
@@ -256,11 +258,14 @@ class _Scan:
         """Read one event; the reason no order makes it possible, or None."""
         self.time_of.append(self.tricks)
         seat = event.seat
+        if not self.led and self.rules.first_deal_leader_card and self.first_of_match:
+            # The first seat to act leads (a tute or an exchange before the first trick is the leader's too),
+            # and a deal may end at such a tute before any card is played.
+            self.led = True
+            reason = self._first_leader(seat)
+            if reason:
+                return reason
         if isinstance(event, Play):
-            if not self.tricks and not self.trick and self.rules.first_deal_leader_card and self.first_of_match:
-                reason = self._first_leader(seat)
-                if reason:
-                    return reason
             reason = self._hold(event.card, seat, "play")
             if reason:
                 return reason
