@@ -207,3 +207,7 @@ class EventError(TuteError, ValueError):
 
 class UnknownEvent(EventError):
     """An event name the archive does not hold (the service answers 404, where other refusals are 422)."""
+
+
+class UnknownBot(TuteError, ValueError):
+    """A bot name or level that no bot answers to (``tute simulate --bot``, ``tute play --level``)."""

@@ -36,14 +36,18 @@ def random_bot(deal: Deal, rng: random.Random) -> Action:
 
 def greedy_bot(deal: Deal, rng: random.Random) -> Action:
     """Declare whenever allowed (tute, then the 40, then a 20, then an exchange); else a random legal card."""
-    actions = deal.legal_actions()
+    return greedy_choice(deal.legal_actions(), deal.trump, rng)
+
+
+def greedy_choice(actions: list[Action], trump: int, rng: random.Random) -> Action:
+    """The greedy bot's pick among ``actions`` (the play layer's bots pass one seat's own actions)."""
     declarations = [a for a in actions if type(a) is not Play]
     if declarations:
         def rank(a: Action) -> tuple[int, int]:
             if isinstance(a, Tute):
                 return (0, 0)
             if isinstance(a, Cante):
-                return (1, 0 if a.suit == deal.trump else 1)
+                return (1, 0 if a.suit == trump else 1)
             assert isinstance(a, Exchange)
             return (2, 0)
         return min(declarations, key=rank)
@@ -82,19 +86,24 @@ def play_out(deal: Deal, bot: Bot, rng: random.Random) -> Deal:
     return deal
 
 
-def simulate_deals(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Deal]:
+def _bot(bot: BotName | Bot) -> Bot:
+    """A bot by its name here, or one given (the play layer's bots, :func:`tutepgn.play.bots.simulator_bot`)."""
+    return BOTS[bot] if isinstance(bot, str) else bot
+
+
+def simulate_deals(rules: Ruleset, count: int, seed: int = 0, bot: BotName | Bot = "greedy") -> Iterator[Deal]:
     """Play ``count`` independent deals; the dealer moves one seat each deal."""
     rng = random.Random(stream_seed(rules, seed))
-    choose = BOTS[bot]
+    choose = _bot(bot)
     for i in range(count):
         yield play_out(Deal.shuffled(rules, rng, dealer=i % rules.players), choose, rng)
 
 
 def simulate_matches(rules: Ruleset, count: int, seed: int = 0,
-                     bot: BotName = "greedy") -> Iterator[tuple[Match, list[Deal]]]:
+                     bot: BotName | Bot = "greedy") -> Iterator[tuple[Match, list[Deal]]]:
     """Play ``count`` complete matches; yield each match with its deals."""
     rng = random.Random(stream_seed(rules, seed))
-    choose = BOTS[bot]
+    choose = _bot(bot)
     for _ in range(count):
         match = Match(rules, seed=rng.randrange(2**32))
         deals = []
@@ -119,10 +128,10 @@ def _table_tags(rules: Ruleset, rng: random.Random, event: str) -> dict[str, str
     return tags
 
 
-def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName | Bot = "greedy") -> Iterator[Record]:
     """Records of ``count`` independent simulated deals."""
     rng = random.Random(stream_seed(rules, seed))
-    choose = BOTS[bot]
+    choose = _bot(bot)
     for i in range(count):
         tags = _table_tags(rules, rng, "Simulated deals")
         tags["Round"] = str(i + 1)
@@ -130,10 +139,10 @@ def deal_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "gree
         yield Record.from_deal(deal, tags)
 
 
-def match_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName = "greedy") -> Iterator[Record]:
+def match_records(rules: Ruleset, count: int, seed: int = 0, bot: BotName | Bot = "greedy") -> Iterator[Record]:
     """Records of every deal of ``count`` simulated matches, with the match tags."""
     rng = random.Random(stream_seed(rules, seed))
-    choose = BOTS[bot]
+    choose = _bot(bot)
     for m in range(count):
         tags = _table_tags(rules, rng, "Simulated match")
         match = Match(rules, seed=rng.randrange(2**32))

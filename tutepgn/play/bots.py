@@ -1,0 +1,211 @@
+"""Bots with levels, one interface: each chooses from its seat's view (:class:`~tutepgn.play.view.SeatView`).
+
+* ``random`` (level 1): any legal action of its own; ``greedy`` (level 2): declares whenever it may, else a
+  random card; ``heuristic`` (level 3): the play model of a club player, :func:`tutepgn.policy.scores`.
+* ``pimc-N`` (levels 4 to 7) and ``pimc-Nw`` (level 8): perfect-information Monte Carlo over the solver's C
+  core (:func:`tutepgn.analysis.pimc.pimc_analysis`): up to ``N`` worlds that agree with what the seat saw
+  are dealt, each solved a cartes vistas (or played out by the play model while the stock is long), and the
+  card with the best mean is played; declarations are the play model's.  The worlds are searched in batches
+  until ``N`` are done or the time budget per decision is spent (at least one batch).  With ``w`` the worlds
+  are weighted by how likely the others' plays so far were in each (the analysis's ``--inference``).
+
+Every bot gets the view of one seat and answers with one of that seat's actions, or None to pass a
+declaration when it is not its turn to play (a partner may sing when its side won the trick):
+:func:`next_action` asks them in the table's order.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..engine import Deal
+from ..errors import UnknownBot
+from ..events import Action, Play
+from ..i18n import gettext as _
+from ..policy import scores
+from ..analysis.pimc import pimc_analysis
+from ..analysis.solve import Solver
+from ..recording.simulate import greedy_choice
+from ..recording.simulate import Bot as SimulatorBot
+from .view import SeatView
+
+LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "pimc-5", 5: "pimc-10", 6: "pimc-20",
+                          7: "pimc-40", 8: "pimc-40w"}
+"""The bot at each level, weakest first.  How far apart they play is for the arena to measure (docs/play.md)."""
+BATCH = 2
+"""Worlds searched per PIMC call: the time budget is checked between batches."""
+PIMC_NAME = re.compile(r"pimc-([1-9][0-9]{0,3})(w?)")
+
+
+class Bot(Protocol):
+    """A player for one seat at a time: it sees that seat's view and answers with one of the seat's actions."""
+
+    @property
+    def name(self) -> str:
+        """The bot's name as ``tute simulate --bot`` takes it (``heuristic``, ``pimc-20``)."""
+
+    @property
+    def level(self) -> int | None:
+        """Its level (1-8) when it is one of :data:`LEVELS`."""
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """An action of ``view.seat``; None (pass) only when the seat is not the one to play a card."""
+
+
+def own_declarations(view: SeatView) -> list[Action]:
+    """The declarations ``view.seat`` may make now, in the engine's order."""
+    return [a for a in view.legal_actions() if type(a) is not Play]
+
+
+def model_declaration(view: SeatView) -> Action | None:
+    """The play model's declaration for the seat, if it scores above passing (a tute, a cante: always)."""
+    scored = scores(view.stand_in)
+    best = max(own_declarations(view), key=scored.__getitem__, default=None)
+    return best if best is not None and scored[best] > 0 else None
+
+
+@dataclass(frozen=True)
+class SimpleBot:
+    """``random`` or ``greedy``: the simulator's bots, kept to the seat's own actions."""
+
+    name: str
+    level: int | None
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """Random: any own action (or passing, out of turn); greedy: the first declaration it may make."""
+        own = view.legal_actions()
+        if self.name == "random":
+            return rng.choice(own if view.to_move else [*own, None])
+        return greedy_choice(own, view.stand_in.trump, rng) if own else None
+
+
+@dataclass(frozen=True)
+class HeuristicBot:
+    """The club player's play model (:mod:`tutepgn.policy`): deterministic, from the seat's view."""
+
+    name: str = "heuristic"
+    level: int | None = 3
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """The best-scored own action; out of turn, the model's declaration or a pass."""
+        if not view.to_move:
+            return model_declaration(view)
+        scored = scores(view.stand_in)
+        own = view.legal_actions()
+        return max(own, key=scored.__getitem__)
+
+
+@dataclass
+class PimcBot:
+    """PIMC over the solver: up to ``worlds`` worlds per decision, within ``seconds`` (after one batch)."""
+
+    worlds: int
+    seconds: float
+    weighted: bool = False
+    level: int | None = None
+    solver: Solver | None = field(default=None, repr=False, compare=False)
+    """Its own solver, made at the first search and kept (its table) across its decisions."""
+
+    @property
+    def name(self) -> str:
+        """``pimc-N``, ``pimc-Nw`` when weighted."""
+        return f"pimc-{self.worlds}{'w' if self.weighted else ''}"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """The play model's declarations; then the card with the best mean over the worlds (ties: the higher
+        deal-win chance, then the lower card)."""
+        declaration = model_declaration(view)
+        if declaration is not None or not view.to_move:
+            return declaration
+        plays = [a for a in view.legal_actions() if type(a) is Play]
+        if len(plays) == 1:
+            return plays[0]
+        means = self.values(view, rng.randrange(2**32))
+        card = max(means, key=lambda c: (means[c][0], means[c][1], -c))
+        return next(p for p in plays if p.card == card)
+
+    def values(self, view: SeatView, seed: int) -> dict[int, tuple[float, float]]:
+        """Each legal card's mean points and deal-win chance over the worlds searched within the budget."""
+        if self.solver is None:
+            self.solver = Solver()
+        totals: dict[int, list[float]] = {}
+        done = batch = 0
+        start = time.monotonic()
+        while done < self.worlds and (done == 0 or time.monotonic() - start < self.seconds):
+            size = min(BATCH, self.worlds - done)
+            result = pimc_analysis(view.stand_in, size, f"{seed}:{batch}", cantes=True, solver=self.solver,
+                                   inference=self.weighted)
+            for v in result.values:
+                acc = totals.setdefault(v.card, [0.0, 0.0])
+                acc[0] += v.mean * size
+                acc[1] += v.win * size
+            done += size
+            batch += 1
+            if result.exact:
+                break
+        return {c: (m / done, w / done) for c, (m, w) in totals.items()}
+
+
+def seconds_for(worlds: int) -> float:
+    """The default time budget of a PIMC bot per decision: half a second and a tenth per world."""
+    return 0.5 + 0.1 * worlds
+
+
+def bot(name: str) -> Bot:
+    """The bot called ``name``: ``random``, ``greedy``, ``heuristic``, ``pimc-N``, ``pimc-Nw``, or a level
+    (``level-N`` or ``N``, 1-8).  Raises :class:`~tutepgn.errors.UnknownBot`."""
+    key = name.strip().lower()
+    level = re.fullmatch(r"(?:level-|nivel-)?([0-9]+)", key)
+    if level:
+        return level_bot(int(level[1]))
+    levels = {v: k for k, v in LEVELS.items()}
+    if key in ("random", "greedy"):
+        return SimpleBot(key, levels[key])
+    if key == "heuristic":
+        return HeuristicBot()
+    pimc = PIMC_NAME.fullmatch(key)
+    if pimc:
+        worlds = int(pimc[1])
+        return PimcBot(worlds, seconds_for(worlds), bool(pimc[2]), levels.get(key))
+    raise UnknownBot(_("unknown bot {bot}: random, greedy, heuristic, pimc-N (N worlds), pimc-Nw (weighted) or a "
+                       "level 1-8", bot=repr(name)))
+
+
+def level_bot(level: int) -> Bot:
+    """The bot of ``level`` (1-8, :data:`LEVELS`)."""
+    if level not in LEVELS:
+        raise UnknownBot(_("no level {level}: the levels are 1 to 8", level=level))
+    return bot(LEVELS[level])
+
+
+def declarers(deal: Deal) -> list[int]:
+    """The seats other than the one to move that may declare now, from the seat to move on."""
+    n = deal.rules.players
+    seats = {a.seat for a in deal.legal_actions() if a.seat != deal.turn}
+    return [s for s in ((deal.turn + k) % n for k in range(1, n)) if s in seats]
+
+
+def next_action(deal: Deal, bots: Sequence[Bot], rng: random.Random) -> Action:
+    """The table's next action when every seat is a bot: each seat that may declare out of turn is asked
+    first (its declaration or a pass), then the seat to move."""
+    for seat in declarers(deal):
+        action = bots[seat].choose(SeatView.of(deal, seat), rng)
+        if action is not None:
+            return action
+    action = bots[deal.turn].choose(SeatView.of(deal, deal.turn), rng)
+    assert action is not None, "the seat to move passed"
+    return action
+
+
+def simulator_bot(player: Bot, players: int) -> SimulatorBot:
+    """``player`` at every seat, as the simulator calls a bot (:mod:`tutepgn.recording.simulate`)."""
+    bots = [player] * players
+
+    def play(deal: Deal, rng: random.Random) -> Action:
+        return next_action(deal, bots, rng)
+    return play
