@@ -13,7 +13,7 @@ from tutepgn.cli.rules import ruleset
 from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the bots and the writers load when the command runs, not for ``tute --help``
-    from tutepgn.recording.simulate import BotName
+    from tutepgn.recording.simulate import Bot, BotName
 
 
 def simulate(
@@ -21,7 +21,8 @@ def simulate(
     deals: Annotated[int, typer.Option(help="Number of independent deals.")] = 1,
     matches: Annotated[int | None, typer.Option(help="Play this many complete matches instead of single deals.")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
-    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may; heuristic: plays as a decent club player.")] = "greedy",
+    bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may; heuristic: plays as a decent club player; pimc-N: N worlds solved per card (pimc-Nw: weighted by the play so far); a level 1-8.")] = "greedy",
+    level: Annotated[int | None, typer.Option("--level", help="The bot of this level (1-8, see docs/play.md) at every seat, instead of --bot.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
     fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",  # type: ignore[valid-type]  # an option built at run time
@@ -31,12 +32,14 @@ def simulate(
     from tutepgn.cli.sheets import score_sheet
     from tutepgn.recording.simulate import deal_records, match_records
     from tutepgn.check.validate import validate
+    from tutepgn.errors import UnknownBot
+    from tutepgn.play.bots import named_bot
 
     r = ruleset(rules)
-    bots: dict[str, BotName] = {"random": "random", "greedy": "greedy", "heuristic": "heuristic"}
-    if bot not in bots:
-        raise fail(ValueError(_("unknown bot {bot}: random, greedy or heuristic", bot=repr(bot))))
-    bot_name = bots[bot]
+    try:
+        bot_name: BotName | Bot = named_bot(bot if level is None else str(level), r.players)
+    except UnknownBot as exc:
+        raise fail(exc) from None
     records = (match_records(r, matches, seed, bot_name) if matches is not None
                else deal_records(r, deals, seed, bot_name))
     if sheet:

@@ -42,6 +42,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "convert": ([str(SAMPLE), "--json"], 2),  # writes records (--to json is a file form): a usage error
     "replay": (["{missing}", "--json"], 2),
     "record": (["--rules", "playcard-2p", "--json"], 2),  # interactive: a usage error
+    "play": (["--rules", "playcard-2p", "--json"], 2),  # interactive: a usage error
     "analyse": (["{missing}", "--json"], 2),
     "import": (["{missing}", "--db", "{db}", "--json"], 2),
     "search": (["--db", "{db}", "--seat", "N", "--format", "nl"], 2),

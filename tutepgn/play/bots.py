@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..engine import Deal
 from ..errors import UnknownBot
@@ -30,7 +30,7 @@ from ..i18n import gettext as _
 from ..policy import scores
 from ..analysis.pimc import pimc_analysis
 from ..analysis.solve import Solver
-from ..recording.simulate import greedy_choice
+from ..recording.simulate import BOTS, BotName, greedy_choice
 from ..recording.simulate import Bot as SimulatorBot
 from .view import SeatView
 
@@ -200,6 +200,15 @@ def next_action(deal: Deal, bots: Sequence[Bot], rng: random.Random) -> Action:
     action = bots[deal.turn].choose(SeatView.of(deal, deal.turn), rng)
     assert action is not None, "the seat to move passed"
     return action
+
+
+def named_bot(name: str, players: int) -> BotName | SimulatorBot:
+    """The bot ``tute simulate --bot NAME`` plays with: the simulator's own for its names (``random``, ``greedy``,
+    ``heuristic``: the same deals as before from a seed), else :func:`bot`'s at every seat."""
+    key = name.strip().lower()
+    if key in BOTS:
+        return cast(BotName, key)
+    return simulator_bot(bot(name), players)
 
 
 def simulator_bot(player: Bot, players: int) -> SimulatorBot:
