@@ -10,7 +10,6 @@ import typer
 
 from tutepgn.cli.output import fail, format_option, out
 from tutepgn.cli.rules import ruleset
-from tutepgn.i18n import gettext as _
 
 if TYPE_CHECKING:  # the bots and the writers load when the command runs, not for ``tute --help``
     from tutepgn.recording.simulate import Bot, BotName
