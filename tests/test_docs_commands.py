@@ -47,6 +47,7 @@ NOT_RUN = {
                               "key file",
     "uvicorn --factory": "a service in the foreground never ends: tests/test_serve_cli.py runs the factory",
     "tute record": "asks for each entry at the terminal: tests/test_record_table.py types whole deals into it",
+    "tute play": "asks for each card at the terminal: tests/test_play_table.py plays a whole deal through it",
     "duckdb -readonly": "DuckDB's own command-line program is not a dependency",
     "curl -sN": "follows an event stream that never ends: tests/test_live_api.py reads it",
     "tute archive analyse": "minutes of CPU over every sample: tests/test_archive_analysis.py runs it",
