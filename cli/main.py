@@ -32,7 +32,7 @@ from tutepgn.i18n import N_, from_environment, gettext as _, set_language
 
 COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate", "rules": "rules:rules", "validate": "validate:validate",
-    "convert": "convert:convert", "replay": "replay:replay", "record": "record:record", "play": "play:play", "analyse": "analyse:analyse",
+    "convert": "convert:convert", "replay": "replay:replay", "record": "record:record", "play": "play:play", "arena": "arena:arena", "analyse": "analyse:analyse",
     "import": "archive:import_", "search": "archive:search", "show": "archive:show", "stats": "archive:stats",
     "export": "archive:export", "sql": "archive:sql", "puzzles": "puzzles:puzzles",
     "ratings": "ratings:ratings", "archive": "", "serve": "serve:serve", "event": "",

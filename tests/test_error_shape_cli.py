@@ -43,6 +43,7 @@ CASES: dict[str, tuple[list[str], int]] = {
     "replay": (["{missing}", "--json"], 2),
     "record": (["--rules", "playcard-2p", "--json"], 2),  # interactive: a usage error
     "play": (["--rules", "playcard-2p", "--json"], 2),  # interactive: a usage error
+    "arena": (["heuristic", "minimax", "--json"], 2),
     "analyse": (["{missing}", "--json"], 2),
     "import": (["{missing}", "--db", "{db}", "--json"], 2),
     "search": (["--db", "{db}", "--seat", "N", "--format", "nl"], 2),

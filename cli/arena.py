@@ -1,0 +1,56 @@
+"""``tute arena``: two bots over the same deals, the difference with its 95% confidence interval."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from tutepgn.cli.output import JsonFlag, chosen, emit, fail, format_option
+from tutepgn.cli.rules import ruleset
+from tutepgn.errors import TuteError
+from tutepgn.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from tutepgn.play.arena import ArenaResult, Interval
+
+
+def arena(
+    bot_a: Annotated[str, typer.Argument(help="The first bot: a name (heuristic, pimc-20) or a level 1-8.")],
+    bot_b: Annotated[str, typer.Argument(help="The second bot.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides; two sides (2 players, or 4 in pairs).")] = "ludoteka-pairs",
+    deals: Annotated[int, typer.Option(min=1, help="Number of deals (boards).")] = 100,
+    duplicate: Annotated[bool, typer.Option("--duplicate/--single", help="Play each deal twice with the seats swapped (the default), or once.")] = True,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same deals.")] = 0,
+    fmt: format_option("text", "json") = "text",  # type: ignore[valid-type]  # an option built at run time
+    as_json: JsonFlag = False,
+) -> None:
+    """Play BOT_A against BOT_B over the same deals and print the mean points and deal-win difference per deal
+    for BOT_A with 95% confidence intervals, and an Elo-style difference."""
+    from tutepgn.play.arena import arena as run
+
+    form = chosen(fmt, as_json)
+    try:
+        result = run(ruleset(rules), bot_a, bot_b, deals, seed=seed, duplicate=duplicate, jobs=jobs)
+    except (TuteError, ValueError) as exc:
+        raise fail(exc) from None
+    emit(form, result.to_dict(), render=lambda: _lines(result))
+
+
+def _lines(result: ArenaResult) -> list[Text]:
+    """The result for people: one line per measure."""
+    games = _("duplicate") if result.duplicate else _("single")
+    return [
+        Text(_("{a} against {b}, {rules}: {n} deals ({games})", a=result.bot_a, b=result.bot_b, rules=result.rules,
+               n=len(result.boards), games=games), style="bold"),
+        Text(_("points per deal: {value}", value=_interval(result.points))),
+        Text(_("deal-win difference per deal: {value}", value=_interval(result.wins))),
+        Text(_("Elo-style difference: {value}", value=_interval(result.elo))),
+    ]
+
+
+def _interval(i: Interval) -> str:
+    """``+12.3 (95% CI +4.1 to +20.5)``."""
+    return _("{mean} (95% CI {low} to {high})", mean=f"{i.mean:+.2f}", low=f"{i.low:+.2f}", high=f"{i.high:+.2f}")
