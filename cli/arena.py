@@ -53,4 +53,5 @@ def _lines(result: ArenaResult) -> list[Text]:
 
 def _interval(i: Interval) -> str:
     """``+12.3 (95% CI +4.1 to +20.5)``."""
-    return _("{mean} (95% CI {low} to {high})", mean=f"{i.mean:+.2f}", low=f"{i.low:+.2f}", high=f"{i.high:+.2f}")
+    mean, low, high = (format(v, "+.2f") for v in (i.mean, i.low, i.high))
+    return _("{mean} (95% CI {low} to {high})", mean=mean, low=low, high=high)
