@@ -31,11 +31,13 @@ run: $(RUN_STAMP)
 
 ## test: install (with Debian's Chromium for the browser test), check the types (mypy: strict on tutepgn/, normal
 ## on api/ and cli/, through typecheck.py, which names them tutepgn.api and tutepgn.cli) and the lint (ruff), then
-## run the whole test suite
+## run the whole test suite on TEST_WORKERS pytest-xdist workers (one per core unless given; TEST_WORKERS=0 runs it
+## serially in one process, as a plain `.venv/bin/pytest` does)
+TEST_WORKERS ?= auto
 test: $(STAMP) chromium fonts
 	$(BIN)/python typecheck.py
 	$(BIN)/ruff check
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-slow: the long runs left out of `make test` (the hostile-input mutation test, 10,000 examples; 2,000
 ## simulated and 2,000 tampered deals per 2-player preset without their Stock; the replay fast path against the
