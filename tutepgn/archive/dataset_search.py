@@ -23,81 +23,110 @@ from .dataset import NULL_PART, PARTITIONS, Dataset
 from .search import SORTS, SearchFilters, Sample, order_of
 from .store import Archive
 
-Zone = tuple[Any, Any] | None
-"""A column in a row group: (least, greatest) value, or None when it holds no value (every row NULL)."""
-UNKNOWN = ("?", "?")
+Zone = tuple[Any, Any, bool] | None
+"""A column in a row group: (least value, greatest value, whether some rows are NULL), or None when it holds no
+value (every row NULL)."""
+UNKNOWN = ("?", "?", True)
 """A column whose footer has no statistics: anything may be there."""
 ZONE_COLUMNS = ("match_id", "trump", "tute_rank", "tute", "doubled", "tie_break", "valid", "date", "winner_points",
                 "margin", "rules", "comments", "exchanges")
 """The deals columns the filters that statistics can rule out compare (:func:`conditions`)."""
+ROWS = "_rows"
+"""A row group's number of rows, beside its zones."""
 
 
 def zone(statistics: Any) -> Zone:
     """A column chunk's zone from its footer's statistics."""
-    if statistics is None:
+    if statistics is None or statistics.null_count is None:
         return UNKNOWN
-    if statistics.null_count is not None and statistics.num_values == 0:
+    if statistics.num_values == 0:
         return None
-    return (statistics.min, statistics.max) if statistics.has_min_max else UNKNOWN
+    return (statistics.min, statistics.max, statistics.null_count > 0) if statistics.has_min_max else UNKNOWN
 
 
-def footer_zones(metadata: pq.FileMetaData, columns: tuple[str, ...]) -> Iterator[dict[str, Zone]]:
-    """Each row group's zones of ``columns`` (those the file has) from a file's footer, empty groups left out."""
+def footer_zones(metadata: pq.FileMetaData, columns: tuple[str, ...]) -> Iterator[dict[str, Any]]:
+    """Each row group's zones of ``columns`` (those the file has) and its rows (:data:`ROWS`), from a file's
+    footer, empty groups left out."""
     names = metadata.schema.names
     where = {c: names.index(c) for c in columns if c in names}
     for group in range(metadata.num_row_groups):
         row_group = metadata.row_group(group)
         if not row_group.num_rows:  # an empty table's file (Dataset.fill_empty) holds nothing to match
             continue
-        yield {c: zone(row_group.column(i).statistics) for c, i in where.items()}
+        yield {ROWS: row_group.num_rows, **{c: zone(row_group.column(i).statistics) for c, i in where.items()}}
 
 
-Test = Callable[[dict[str, Zone]], bool]
-"""Whether a row group's zones leave room for a row that meets a filter."""
+Test = Callable[[dict[str, Any]], bool]
+"""Whether a row group's zones leave room for a row that meets a filter, or say that every row meets it."""
+Condition = tuple[Test, Test]
+"""A filter as statistics see it: (some row of a group may meet it, every row of the group does)."""
+NOTHING: Test = lambda _zones: False  # noqa: E731
+"""A test statistics never pass (whether every row holds a text, say)."""
+COUNTED = frozenset({"match", "trump", "tute_rank", "tute", "doubled", "tie_break", "valid", "since", "until",
+                     "min_points", "max_points", "min_margin", "max_margin", "rules", "exchange"})
+"""The filters whose conditions decide every row group they say all or nothing of (:meth:`Zones.count`)."""
 
 
-def holds(column: str, test: Callable[[Any, Any], bool]) -> Test:
-    """A test on one column's zone: it holds a value and ``test(least, greatest)`` allows a match."""
-    def check(zones: dict[str, Zone]) -> bool:
+def on(column: str, some: Callable[[Any, Any], bool], every: Callable[[Any, Any], bool]) -> Condition:
+    """A condition on one column's zone: ``some(least, greatest)`` leaves room for a match, ``every(least,
+    greatest)`` means each value matches (then every row does, if none is NULL)."""
+    def may(zones: dict[str, Any]) -> bool:
         found = zones.get(column, UNKNOWN)
-        if found is None:
-            return False
         try:
-            return found == UNKNOWN or test(*found)
+            return found is not None and (found == UNKNOWN or some(found[0], found[1]))
         except TypeError:  # statistics of another type than the filter's: they say nothing
             return True
-    return check
+
+    def all_rows(zones: dict[str, Any]) -> bool:
+        found = zones.get(column, UNKNOWN)
+        try:
+            return found is not None and found != UNKNOWN and not found[2] and every(found[0], found[1])
+        except TypeError:
+            return False
+    return may, all_rows
 
 
-def equal(column: str, value: object) -> Test:
-    """``column = value`` may hold."""
-    return holds(column, lambda low, high: bool(low <= value <= high))
+def equal(column: str, value: object) -> Condition:
+    """``column = value``."""
+    return on(column, lambda low, high: bool(low <= value <= high), lambda low, high: bool(low == high == value))
 
 
-def conditions(filters: SearchFilters) -> list[Test]:
-    """The filters that a row group's statistics can rule out, as tests (the others match as far as they know):
-    each mirrors its SQL in :meth:`.search.SearchFilters.to_sql`, for a deal matches only if all of them do."""
-    tests: list[Test] = []
+def at_least(column: str, low: Any) -> Condition:
+    """``column >= low``."""
+    return on(column, lambda _least, most: bool(most >= low), lambda least, _most: bool(least >= low))
+
+
+def at_most(column: str, high: Any) -> Condition:
+    """``column <= high``."""
+    return on(column, lambda least, _most: bool(least <= high), lambda _least, most: bool(most <= high))
+
+
+def conditions(filters: SearchFilters) -> list[Condition]:
+    """The filters that a row group's statistics can rule out, as conditions (the others match as far as they
+    know): each mirrors its SQL in :meth:`.search.SearchFilters.to_sql`, for a deal matches only if all do."""
+    out: list[Condition] = []
     f = filters
     for column, value in (("match_id", f.match), ("trump", f.trump), ("tute_rank", f.tute_rank), ("tute", f.tute),
                           ("doubled", f.doubled), ("tie_break", f.tie_break), ("valid", f.valid)):
         if value is not None:
-            tests.append(equal(column, value))
+            out.append(equal(column, value))
     for column, low, high in (("date", f.since, f.until), ("winner_points", f.min_points, f.max_points),
                               ("margin", f.min_margin, f.max_margin)):
         if low is not None:
-            tests.append(holds(column, lambda _least, most, low=low: bool(most >= low)))
+            out.append(at_least(column, low))
         if high is not None:
-            tests.append(holds(column, lambda least, _most, high=high: bool(least <= high)))
+            out.append(at_most(column, high))
     if f.rules is not None:
-        rules, by_rules = f.rules, equal("rules", f.rules)
-        tests.append(lambda zones: zones.get("preset") in (UNKNOWN, (rules, rules)) or by_rules(zones))
+        preset, by_rules = equal("preset", f.rules), equal("rules", f.rules)
+        out.append((lambda zones: preset[0](zones) or by_rules[0](zones),
+                    lambda zones: preset[1](zones) or by_rules[1](zones)))
     if f.exchange is not None:
-        tests.append(holds("exchanges", (lambda _least, most: bool(most > 0)) if f.exchange
-                           else (lambda least, _most: bool(least <= 0))))
+        out.append(on("exchanges", lambda _least, most: bool(most > 0), lambda least, _most: bool(least > 0))
+                   if f.exchange else
+                   on("exchanges", lambda least, _most: bool(least <= 0), lambda _least, most: bool(most <= 0)))
     if f.comment is not None:
-        tests.append(holds("comments", lambda _least, _most: True))
-    return tests
+        out.append((on("comments", lambda _least, _most: True, lambda _least, _most: False)[0], NOTHING))
+    return out
 
 
 @dataclass(frozen=True)
@@ -105,19 +134,17 @@ class Zones:
     """The zones of every row group of a dataset's deals files (the partition's values as zones of one value),
     and of the issues' finding codes: what its footers say, read once."""
 
-    deals: list[dict[str, Zone]]
+    deals: list[dict[str, Any]]
     issue_codes: list[Zone]
 
     @classmethod
     def read(cls, dataset: Dataset, manifests: list[dict[str, Any]]) -> Zones:
         """Read the footers of the files ``manifests`` commit (those a connection's views read)."""
-        deals = []
+        deals: list[dict[str, Any]] = []
         for path in dataset.files("deals", manifests):
             parts = dict(part.split("=", 1) for part in path.split("/") if "=" in part)
-            fixed = {key: None if parts.get(key, NULL_PART) == NULL_PART else (parts[key], parts[key])
+            fixed = {key: None if parts.get(key, NULL_PART) == NULL_PART else (parts[key], parts[key], False)
                      for key in PARTITIONS["deals"]}
-            if fixed["year"] is not None:
-                fixed["year"] = (int(fixed["year"][0]), int(fixed["year"][0]))
             metadata = pq.read_metadata(path, filesystem=dataset.fs)
             deals.extend({**groups, **fixed} for groups in footer_zones(metadata, ZONE_COLUMNS))
         codes = [groups["code"] for path in dataset.files("issues", manifests)
@@ -132,8 +159,25 @@ class Zones:
                 code is not None and (code == UNKNOWN or code[0] <= filters.issue <= code[1])
                 for code in self.issue_codes):
             return False
-        tests = conditions(filters)
+        tests = [may for may, _every in conditions(filters)]
         return not tests or any(all(test(groups) for test in tests) for groups in self.deals)
+
+    def count(self, filters: SearchFilters | None) -> int | None:
+        """The number of deals that match ``filters`` when the statistics decide it: every filter is one they
+        see, and of each row group they say that no row matches or that every row does (a search by rules,
+        whose presets are the partitions; a filter every deal meets).  None when a query must count."""
+        if filters is None or not filters.given().keys() <= COUNTED:
+            return None
+        found = conditions(filters)
+        total = 0
+        for groups in self.deals:
+            if all(every(groups) for _may, every in found):
+                total += groups[ROWS]
+            elif any(not may(groups) for may, _every in found):
+                continue
+            else:
+                return None
+        return total
 
 
 class DatasetArchive(Archive):
@@ -152,8 +196,11 @@ class DatasetArchive(Archive):
                               zones=self.zones)
 
     def count(self, filters: SearchFilters | None = None) -> int:
-        """Number of deals that match ``filters`` (0 without a query when the statistics say so)."""
-        return super().count(filters) if self.zones.may_match(filters) else 0
+        """Number of deals that match ``filters`` (without a query when the statistics decide it)."""
+        if not self.zones.may_match(filters):
+            return 0
+        counted = self.zones.count(filters)
+        return super().count(filters) if counted is None else counted
 
     def iter_rows(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
                   offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS, batch: int | None = None,
