@@ -77,7 +77,11 @@ def test_what_the_statistics_rule_out_is_answered_without_a_query(tmp_path: Path
     import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
     dataset = dataset_archive(tmp_path / "d")
     reader = dataset.reader()
+    decided = [{"rules": "torofun-3p"}, {"valid": True}, {"rules": "ludoteka-pairs", "valid": True}, {}]
+    counts = [dataset.count(SearchFilters(**given)) for given in decided]
+    assert counts[0] > 0 and counts[1] == counts[3] == 296 and counts[2] > 0
     dataset.con.close()  # any query now fails
+    assert [dataset.count(SearchFilters(**given)) for given in decided] == counts  # counted from the footers
     for given in ({"match": "sim-99-9"}, {"comment": "x", "rules": "torofun-3p", "since": "2026-06-01"},
                   {"issue": "must_follow"}, {"valid": False}, {"since": "2030-01-01"}, {"min_points": 400},
                   {"rules": "torofun-3p", "match": "SanJose2025-R3-M2"}):
