@@ -41,7 +41,10 @@ def zone(statistics: Any) -> Zone:
         return UNKNOWN
     if statistics.num_values == 0:
         return None
-    return (statistics.min, statistics.max, statistics.null_count > 0) if statistics.has_min_max else UNKNOWN
+    if not statistics.has_min_max or not getattr(statistics, "is_min_value_exact", True) \
+            or not getattr(statistics, "is_max_value_exact", True):  # bounds of long texts cut short: not used
+        return UNKNOWN
+    return statistics.min, statistics.max, statistics.null_count > 0
 
 
 def footer_zones(metadata: pq.FileMetaData, columns: tuple[str, ...]) -> Iterator[dict[str, Any]]:
