@@ -427,7 +427,8 @@ def piece_task(dest: str, run: int, skip_invalid: bool, item: tuple[int, int, li
     return import_piece(dest, run, number, before, batch, skip_invalid)
 
 
-def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
+def view_statements(dest: str | os.PathLike[str], manifests: list[dict[str, Any]] | None = None,
+                    ) -> tuple[str, list[str]]:
     """The dataset's local root and the SQL that makes every table of the archive a view of its committed files
     (then the archive's views): what a DuckDB connection over the dataset runs first (:func:`connect_dataset`,
     and ``tute sql --dataset`` in its own process)."""
@@ -435,7 +436,7 @@ def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
     if not isinstance(dataset.fs, pafs.LocalFileSystem):
         raise ValueError(_("{dest}: DuckDB reads a local dataset here (copy it, or read it with DuckDB's httpfs, "
                            "Polars or Spark: docs/scale.md)", dest=dataset.dest))
-    manifests = dataset.manifests()
+    manifests = dataset.manifests() if manifests is None else manifests
     if not manifests:
         raise FileNotFoundError(_("no dataset at {dest}: import records first (tute import FILE --to parquet {dest})",
                                   dest=dataset.dest))
@@ -457,13 +458,15 @@ def view_statements(dest: str | os.PathLike[str]) -> tuple[str, list[str]]:
 
 
 def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
-                    threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection whose tables are views of the dataset's committed files: the archive's
-    queries (:class:`.store.Archive` over it) run unchanged.  ``secure``: SQL reaches no file but the dataset's
-    folder, and the configuration is locked (a service's connection)."""
+                    threads: int | None = None, manifests: list[dict[str, Any]] | None = None,
+                    ) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection whose tables are views of the dataset's committed files (those
+    ``manifests`` commit: by default, the dataset's now): the archive's queries (:class:`.store.Archive` over
+    it) run unchanged.  ``secure``: SQL reaches no file but the dataset's folder, and the configuration is
+    locked (a service's connection)."""
     import duckdb
 
-    root, statements = view_statements(dest)
+    root, statements = view_statements(dest, manifests)
     config: dict[str, Any] = {"memory_limit": memory_limit, "autoload_known_extensions": False,
                               "autoinstall_known_extensions": False}
     if threads:
@@ -481,12 +484,19 @@ def connect_dataset(dest: str | os.PathLike[str], *, secure: bool = False, memor
 
 def dataset_archive(dest: str | os.PathLike[str], *, secure: bool = False, memory_limit: str = "1GB",
                     threads: int | None = None) -> Archive:
-    """The dataset at ``dest`` as a read-only :class:`.store.Archive`: the same searches, pages and statistics."""
-    from .store import Archive
+    """The dataset at ``dest`` as a read-only :class:`.store.Archive`: the same searches, pages and statistics.
+    Its views name the files committed when it opens, so its deals never change while it is open: the seat
+    names are read once (:class:`.names.SeatNames` ``fixed``), and the files' statistics too, which answer the
+    searches they prove empty without a query (:class:`.dataset_search.DatasetArchive`)."""
+    from .dataset_search import DatasetArchive, Zones
+    from .names import SeatNames
 
-    con = connect_dataset(dest, secure=secure, memory_limit=memory_limit, threads=threads)
-    return Archive(dest, read_only=True, secure=secure, memory_limit=memory_limit, threads=threads, connection=con,
-                   rows_by_id=False)
+    dataset = Dataset(dest)
+    manifests = dataset.manifests()
+    con = connect_dataset(dest, secure=secure, memory_limit=memory_limit, threads=threads, manifests=manifests)
+    return DatasetArchive(dest, read_only=True, secure=secure, memory_limit=memory_limit, threads=threads,
+                          connection=con, rows_by_id=False, seat_names=SeatNames(fixed=True),
+                          zones=Zones.read(dataset, manifests))
 
 
 EXPORT_PIECE = 50_000
