@@ -9,6 +9,7 @@ with the way out: ``tute archive rebuild`` re-imports its stored records into a 
 from __future__ import annotations
 
 import os
+import uuid
 from typing import TYPE_CHECKING
 
 from ..errors import SchemaVersionError
@@ -19,8 +20,14 @@ if TYPE_CHECKING:
     import duckdb
 
 META = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);\n"
-"""The archive file's facts about itself, key and value: ``schema_version``."""
+"""The archive file's facts about itself, key and value: ``schema_version``, ``archive_id``, ``generation``."""
 VERSION_KEY = "schema_version"
+ARCHIVE_KEY = "archive_id"
+"""A random id given to the file when it is made (or at its first write, for a file made before): two archives
+served at one address never share a :func:`generation`."""
+GENERATION_KEY = "generation"
+"""A counter every committed write (an import's transaction, analyses stored, an event's change) adds one to,
+in the write's own transaction: what a service's answers that depend on the whole archive revalidate by."""
 
 
 def created(con: duckdb.DuckDBPyConnection) -> bool:
@@ -35,8 +42,10 @@ def describe(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN")
     con.execute(META)
     con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [VERSION_KEY, str(SCHEMA_VERSION)])
+    con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?), (?, '0')", [ARCHIVE_KEY, uuid.uuid4().hex, GENERATION_KEY])
     con.execute(comments_sql())
-    con.execute("COMMENT ON TABLE meta IS 'what the file says of itself: schema_version, the version of its tables'")
+    con.execute("COMMENT ON TABLE meta IS 'what the file says of itself: schema_version, the version of its tables; "
+                "archive_id, the file''s own random id; generation, a counter every committed write adds one to'")
     con.execute("COMMIT")
 
 
@@ -47,6 +56,27 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
         return None
     row = con.execute("SELECT value FROM meta WHERE key = ?", [VERSION_KEY]).fetchone()
     return int(row[0]) if row and str(row[0]).isdigit() else None
+
+
+def bump(con: duckdb.DuckDBPyConnection) -> None:
+    """Add one to the file's :data:`GENERATION_KEY`, inside the write's open transaction (so that the count and
+    the write commit together); a file made before it was kept gets it, and its :data:`ARCHIVE_KEY`, now."""
+    con.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", [ARCHIVE_KEY, uuid.uuid4().hex])
+    con.execute("INSERT INTO meta VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = "
+                "CAST(CAST(meta.value AS BIGINT) + 1 AS VARCHAR)", [GENERATION_KEY])
+
+
+def generation(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> str:
+    """The file's identity and write count as one token, ``<archive_id>.<generation>``: it changes with every
+    committed write and differs between files.  A file no write has stamped yet (made before these were kept,
+    and opened read-only since) is named by its inode, size and modification time, which stay put while a
+    reader holds it (DuckDB lets no process write a file another holds read-only)."""
+    found = dict(con.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", [ARCHIVE_KEY, GENERATION_KEY]
+                             ).fetchall())
+    if ARCHIVE_KEY not in found:
+        stat = os.stat(path)
+        found[ARCHIVE_KEY] = f"{stat.st_ino:x}-{stat.st_size:x}-{stat.st_mtime_ns:x}"
+    return f"{found[ARCHIVE_KEY]}.{found.get(GENERATION_KEY, '0')}"
 
 
 def refused(path: str | os.PathLike[str], found: int | None) -> SchemaVersionError:

@@ -147,6 +147,10 @@ class Archive:
                                  "missing): run `tute archive rebuild --db {path}` to rebuild it from its stored "
                                  "records", path=self.path))
 
+    def generation(self) -> str:
+        """The file's identity and write count (:func:`.schema.generation`): changed by every committed write."""
+        return schema.generation(self.con, self.path)
+
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
         return Archive(self.path, read_only=self.read_only, memory_limit=self.memory_limit, secure=self.secure,
