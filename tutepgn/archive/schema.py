@@ -20,14 +20,10 @@ if TYPE_CHECKING:
     import duckdb
 
 META = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);\n"
-"""The archive file's facts about itself, key and value: ``schema_version``, ``archive_id``, ``generation``."""
+"""The archive file's facts about itself, key and value: ``schema_version``."""
 VERSION_KEY = "schema_version"
-ARCHIVE_KEY = "archive_id"
-"""A random id given to the file when it is made (or at its first write, for a file made before): two archives
-served at one address never share a :func:`generation`."""
-GENERATION_KEY = "generation"
-"""A counter every committed write (an import's transaction, analyses stored, an event's change) adds one to,
-in the write's own transaction: what a service's answers that depend on the whole archive revalidate by."""
+WRITES = "archive_writes"
+"""The table that counts the file's committed writes, a row each (:func:`bump`): its generation."""
 
 
 def created(con: duckdb.DuckDBPyConnection) -> bool:
@@ -42,10 +38,8 @@ def describe(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN")
     con.execute(META)
     con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [VERSION_KEY, str(SCHEMA_VERSION)])
-    con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?), (?, '0')", [ARCHIVE_KEY, uuid.uuid4().hex, GENERATION_KEY])
     con.execute(comments_sql())
-    con.execute("COMMENT ON TABLE meta IS 'what the file says of itself: schema_version, the version of its tables; "
-                "archive_id, the file''s own random id; generation, a counter every committed write adds one to'")
+    con.execute("COMMENT ON TABLE meta IS 'what the file says of itself: schema_version, the version of its tables'")
     con.execute("COMMIT")
 
 
@@ -58,25 +52,57 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
     return int(row[0]) if row and str(row[0]).isdigit() else None
 
 
+def has_writes(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the file has its :data:`WRITES` table."""
+    return con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND schema_name = 'main'",
+                       [WRITES]).fetchone() != (0,)
+
+
+def make_writes(con: duckdb.DuckDBPyConnection) -> None:
+    """Make :data:`WRITES`, with generation 0 and the file's own random id (in the caller's transaction)."""
+    con.execute(f"CREATE TABLE {WRITES} (generation BIGINT PRIMARY KEY, archive_id VARCHAR NOT NULL, "
+                "written TIMESTAMP DEFAULT current_timestamp)")
+    con.execute(f"COMMENT ON TABLE {WRITES} IS 'one row per committed write: the archive''s generation, which a "
+                "service''s ETags follow, and the file''s own random id'")
+    con.execute(f"INSERT INTO {WRITES} (generation, archive_id) VALUES (0, ?)", [uuid.uuid4().hex])
+
+
+def count_writes(con: duckdb.DuckDBPyConnection) -> None:
+    """Make :data:`WRITES` in a file opened for writing that has none (new, or made before writes were
+    counted).  At the open, before any reader: a table made while a reader holds a result keeps DuckDB from
+    checkpointing until it lets go."""
+    if not has_writes(con):
+        con.execute("BEGIN")
+        make_writes(con)
+        con.execute("COMMIT")
+
+
 def bump(con: duckdb.DuckDBPyConnection) -> None:
-    """Add one to the file's :data:`GENERATION_KEY`, inside the write's open transaction (so that the count and
-    the write commit together); a file made before it was kept gets it, and its :data:`ARCHIVE_KEY`, now."""
-    con.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", [ARCHIVE_KEY, uuid.uuid4().hex])
-    con.execute("INSERT INTO meta VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = "
-                "CAST(CAST(meta.value AS BIGINT) + 1 AS VARCHAR)", [GENERATION_KEY])
+    """Count a write in the file's generation, inside the write's open transaction, so that the count and the
+    write commit together (an import's transaction, analyses stored, an event's change): a row added to
+    :data:`WRITES` with the next generation.  Rows are only ever added: an ``UPDATE`` would keep DuckDB from
+    checkpointing after the write while a service's idle readers hold their last results."""
+    if not has_writes(con):  # a connection that did not open the file through Archive, which makes the table
+        make_writes(con)
+    con.execute(f"INSERT INTO {WRITES} (generation, archive_id) SELECT max(generation) + 1, any_value(archive_id) "
+                f"FROM {WRITES}")
 
 
 def generation(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> str:
-    """The file's identity and write count as one token, ``<archive_id>.<generation>``: it changes with every
-    committed write and differs between files.  A file no write has stamped yet (made before these were kept,
-    and opened read-only since) is named by its inode, size and modification time, which stay put while a
-    reader holds it (DuckDB lets no process write a file another holds read-only)."""
-    found = dict(con.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", [ARCHIVE_KEY, GENERATION_KEY]
-                             ).fetchall())
-    if ARCHIVE_KEY not in found:
+    """The file's identity and write count as one token, ``<archive_id>.<generation>``: changed by every
+    committed write (:func:`bump`), and different for another file.  A file no write has been counted in yet
+    (new, or made before writes were counted) is named by its inode, size and modification time, which stay
+    put while it is open read-only (DuckDB then lets no process write it) and until its first counted write."""
+    import duckdb
+
+    try:
+        count, archive_id = con.execute(f"SELECT max(generation), any_value(archive_id) FROM {WRITES}").fetchone()  # type: ignore[misc]
+    except duckdb.CatalogException:
+        count = archive_id = None
+    if count is None:
         stat = os.stat(path)
-        found[ARCHIVE_KEY] = f"{stat.st_ino:x}-{stat.st_size:x}-{stat.st_mtime_ns:x}"
-    return f"{found[ARCHIVE_KEY]}.{found.get(GENERATION_KEY, '0')}"
+        return f"{stat.st_ino:x}-{stat.st_size:x}-{stat.st_mtime_ns:x}.0"
+    return f"{archive_id}.{count}"
 
 
 def refused(path: str | os.PathLike[str], found: int | None) -> SchemaVersionError:

@@ -109,6 +109,7 @@ class Archive:
             con.execute(EVENT_SCHEMA)
             if new:
                 schema.describe(con)  # its schema's version and its comments (:mod:`.schema`)
+            schema.count_writes(con)  # its generation, which every write moves (a service's ETags follow it)
         if self.secure:
             con.execute("SET lock_configuration = true")
         return con
