@@ -23,12 +23,19 @@ Three kinds of answer, by path (:data:`POLICIES`):
 Only 200 answers are labelled.  A gzipped answer's ETag ends ``-gzip`` inside
 the quotes (a strong ETag names one sequence of bytes); a revalidation matches
 either form.
+
+An ETag names the bytes of an answer, so each process also keeps the answers
+it labelled (:class:`Kept`, whole ones only: never a streamed download), by
+their ETag and what else the bytes depend on (gzip or not, the CORS
+``Origin``), and sends a kept answer again without running the route: a deal
+fetched again, or a search asked again before the archive changes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Literal
 
@@ -120,6 +127,39 @@ def matched(if_none_match: str | None, tag: str) -> str | None:
     return None
 
 
+Answer = tuple[Message, bytes]
+"""A kept answer: its start message (status and headers) and its body."""
+
+
+class Kept:
+    """Whole 200 answers by key, least recently used out first, at most ``max_bytes`` of bodies and headers.
+    Used on the event loop only (a middleware's calls), so it needs no lock."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.answers: OrderedDict[tuple[str, ...], tuple[Answer, int]] = OrderedDict()
+
+    def get(self, key: tuple[str, ...]) -> Answer | None:
+        found = self.answers.get(key)
+        if found is None:
+            return None
+        self.answers.move_to_end(key)
+        return found[0]
+
+    def put(self, key: tuple[str, ...], answer: Answer) -> None:
+        size = len(answer[1]) + sum(len(k) + len(v) for k, v in answer[0]["headers"]) + 200
+        if size > self.max_bytes // 16:  # a few large answers would push out many small ones
+            return
+        old = self.answers.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self.answers[key] = (answer, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            self.bytes -= self.answers.popitem(last=False)[1][1]
+
+
 class Caching:
     """Label the answers :data:`POLICIES` names with an ETag and a ``Cache-Control``, and answer a revalidation
     whose ETag is current with 304 and no body, before the route runs.
@@ -129,10 +169,11 @@ class Caching:
     answer went out in.
     """
 
-    def __init__(self, app: ASGIApp, generation: Callable[[], str | None]) -> None:
+    def __init__(self, app: ASGIApp, generation: Callable[[], str | None], keep_bytes: int = 0) -> None:
         self.app = app
         self.generation = generation
         self.version = package_version()
+        self.kept = Kept(keep_bytes) if keep_bytes else None
 
     def tag_of(self, scope: Scope) -> tuple[str, Kind] | None:
         """The ETag this request's 200 answer gets, and its kind; None when it gets none."""
@@ -173,13 +214,27 @@ class Caching:
             await not_modified(send, [(b"etag", current.encode()), (b"cache-control", control), (b"vary", vary)])
             return
 
+        key = (tag, "gzip" if "gzip" in (header(scope, b"accept-encoding") or "") else "",
+               header(scope, b"origin") or "")  # what else the bytes depend on: gzip, CORS
+        kept = self.kept.get(key) if self.kept is not None else None
+        if kept is not None:
+            await send(kept[0])
+            await send({"type": "http.response.body", "body": kept[1], "more_body": False})
+            return
+        start: Message | None = None
+
         async def labelled(message: Message) -> None:
+            nonlocal start
             if message["type"] == "http.response.start" and message["status"] == 200:
                 headers = list(message.get("headers", []))
                 encoded = any(k.lower() == b"content-encoding" and v == b"gzip" for k, v in headers)
                 label = gzipped(tag) if encoded else tag
-                message = {**message, "headers": [*headers, (b"etag", label.encode()),
-                                                  (b"cache-control", control)]}
+                message = start = {**message, "headers": [*headers, (b"etag", label.encode()),
+                                                          (b"cache-control", control)]}
+            elif message["type"] == "http.response.body" and start is not None:
+                if self.kept is not None and not message.get("more_body", False):  # whole in one piece
+                    self.kept.put(key, (start, bytes(message.get("body", b""))))
+                start = None  # a streamed answer's later pieces are never kept
             await send(message)
 
         await self.app(scope, receive, labelled)
