@@ -127,8 +127,9 @@ def matched(if_none_match: str | None, tag: str) -> str | None:
     return None
 
 
-Answer = tuple[Message, bytes]
-"""A kept answer: its start message (status and headers) and its body."""
+Answer = tuple[tuple[tuple[bytes, bytes], ...], bytes]
+"""A kept 200 answer: its headers (a tuple: the middlewares outside add theirs to each message's own list, the
+request id among them) and its body."""
 
 
 class Kept:
@@ -148,7 +149,7 @@ class Kept:
         return found[0]
 
     def put(self, key: tuple[str, ...], answer: Answer) -> None:
-        size = len(answer[1]) + sum(len(k) + len(v) for k, v in answer[0]["headers"]) + 200
+        size = len(answer[1]) + sum(len(k) + len(v) for k, v in answer[0]) + 200
         if size > self.max_bytes // 16:  # a few large answers would push out many small ones
             return
         old = self.answers.pop(key, None)
@@ -218,10 +219,10 @@ class Caching:
                header(scope, b"origin") or "")  # what else the bytes depend on: gzip, CORS
         kept = self.kept.get(key) if self.kept is not None else None
         if kept is not None:
-            await send(kept[0])
+            await send({"type": "http.response.start", "status": 200, "headers": list(kept[0])})
             await send({"type": "http.response.body", "body": kept[1], "more_body": False})
             return
-        start: Message | None = None
+        start: tuple[tuple[bytes, bytes], ...] | None = None
 
         async def labelled(message: Message) -> None:
             nonlocal start
@@ -229,8 +230,8 @@ class Caching:
                 headers = list(message.get("headers", []))
                 encoded = any(k.lower() == b"content-encoding" and v == b"gzip" for k, v in headers)
                 label = gzipped(tag) if encoded else tag
-                message = start = {**message, "headers": [*headers, (b"etag", label.encode()),
-                                                          (b"cache-control", control)]}
+                start = (*headers, (b"etag", label.encode()), (b"cache-control", control))
+                message = {**message, "headers": list(start)}
             elif message["type"] == "http.response.body" and start is not None:
                 if self.kept is not None and not message.get("more_body", False):  # whole in one piece
                     self.kept.put(key, (start, bytes(message.get("body", b""))))
