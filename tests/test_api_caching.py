@@ -82,6 +82,14 @@ def test_a_deal_has_a_strong_etag_that_gets_304_with_no_body(client: TestClient)
     assert head.status_code == 200 and head.headers["etag"] == client.get(f"{API}/deals/{deal}.tpgn").headers["etag"]
 
 
+def test_a_kept_answer_is_sent_again_as_it_was_with_a_request_id_of_its_own(client: TestClient) -> None:
+    answers = [client.get(f"{API}/deals", params={"sort": "id"}) for _ in range(3)]
+    ids = [a.headers.get_list("x-request-id") for a in answers]
+    assert all(len(i) == 1 for i in ids) and len({i[0] for i in ids}) == 3, ids
+    same = [{k: v for k, v in a.headers.items() if k not in ("x-request-id", "date")} for a in answers]
+    assert same[0] == same[1] == same[2] and answers[0].content == answers[2].content
+
+
 def test_a_gzipped_answer_names_its_encoding_and_either_tag_revalidates(client: TestClient) -> None:
     plain = client.get(f"{API}/stats", headers={"Accept-Encoding": "identity"})
     with client.stream("GET", f"{API}/stats", headers={"Accept-Encoding": "gzip"}) as packed:
