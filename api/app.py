@@ -23,6 +23,7 @@ from fastapi_offline import FastAPIOffline
 from tutepgn.limits import check_settings
 
 from . import contract, language, problems, requestid
+from .caching import Caching
 from .deps import Service
 from .head import HeadAsGet
 from .guards import SecurityHeaders
@@ -34,7 +35,7 @@ __all__ = ["Settings", "app_from_env", "create_app"]
 
 HERE = Path(__file__).resolve().parent
 EXPOSED_HEADERS = ["X-Total-Count", "X-Row-Cap", "X-Truncated", "Location", "Retry-After", "Content-Disposition",
-                   requestid.HEADER, "Allow", "WWW-Authenticate"]
+                   requestid.HEADER, "Allow", "WWW-Authenticate", "ETag"]
 """Every header of the service's answers that a script of another origin may read (CORS ``expose_headers``):
 those the API documents, past the few a browser shows any script (Content-Type, Content-Language...)."""
 GZIP_MIN_BYTES = 1000
@@ -76,6 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Streamed answers too, piece by piece; never an event stream (text/event-stream: Starlette leaves it as is),
     # whose events must go out as they come.  Inside HeadAsGet, so a HEAD says what its GET sends.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=6)
+    # ETags and Cache-Control, and 304 before any work when the client's copy is current; outside gzip, so
+    # that a gzipped answer's ETag says so (api/caching.py).
+    app.add_middleware(Caching, generation=lambda: service.generation, keep_bytes=service.settings.answer_cache_bytes)
     app.add_middleware(HeadAsGet)  # HEAD answered as GET, without the body
     requestid.install(app)  # outside all but the security headers: a 413 and a CORS refusal carry the id too
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too

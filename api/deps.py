@@ -98,6 +98,10 @@ class Service:
         """A slot per live recording's event stream: a budget of their own, so that followers never take the
         places of downloads."""
         self.write_lock = threading.Lock()
+        self.generation = self.current_generation()
+        """The archive's generation (:func:`tutepgn.archive.schema.generation`), read at the start and after each
+        write: what the answers over the whole archive are revalidated by (:mod:`.caching`); None for a
+        dataset, which keeps none."""
         # Posted records (validate, convert, import) are worked on by threads of their own, so that a long
         # import holds up neither the reads nor the event loop.
         self.posted = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="tutepgn-posted")
@@ -132,11 +136,34 @@ class Service:
         try:
             with self.write_lock:
                 self.usable()
-                store_rows(self.archive.con, [row])
-                if self.cache is not None:
-                    self.cache.clear()
+                con = self.archive.con
+                con.execute("BEGIN TRANSACTION")  # the row and the archive's generation together
+                try:
+                    store_rows(con, [row])
+                except BaseException:
+                    con.execute("ROLLBACK")
+                    raise
+                con.execute("COMMIT")
+                self.written()
         except (duckdb.Error, HTTPException) as exc:  # the answer is given all the same
             log.warning("an analysis could not be stored: %s", exc)
+
+    def current_generation(self) -> str | None:
+        """The archive's generation as its file stores it (None for a dataset, or while it cannot be read)."""
+        if self.settings.dataset is not None:
+            return None
+        try:
+            return self.archive.generation()
+        except duckdb.Error as exc:
+            log.warning("the archive's generation could not be read: %s", exc)
+            return None
+
+    def written(self) -> None:
+        """After a write (under the write lock): the cached search pages go, and the generation is read again,
+        so that every ETag over the whole archive changes."""
+        if self.cache is not None:
+            self.cache.clear()
+        self.generation = self.current_generation()
 
     def import_raw(self, raw: Iterable[Raw], names: list[str], *, progress: Callable[[int, int], None] | None = None,
                    locked: Callable[[], None] | None = None) -> ImportSummary:
@@ -149,7 +176,7 @@ class Service:
             try:
                 summary = self.archive.import_raw(raw, names=names, batch_size=ONE_TRANSACTION, progress=progress,
                                                   items=True,  # the answer names each record's id and state
-                                                  on_commit=self.cache.clear if self.cache else None)
+                                                  on_commit=self.written)
             except ArchiveWriteError as exc:  # one transaction: nothing of it is stored
                 self.write_failure = f"{time.strftime('%Y-%m-%d %H:%M:%S')}: {type(exc.__cause__).__name__}"
                 log.error("an import could not be written: %s", exc)
@@ -207,8 +234,7 @@ class Service:
                 log.error("the archive cannot be opened again yet: %s", exc)
                 return False
             self.failure = None
-            if self.cache is not None:
-                self.cache.clear()
+            self.written()  # what the log replayed may be newer than what was answered
             log.warning("the archive was opened again and is in use")
             return True
 

@@ -47,6 +47,8 @@ class Settings(BaseModel):
     search_cache: int = Field(4096, ge=0, description="Search pages kept in memory (0: none); cleared on import.")
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0,
                                   description="Memory the search pages kept may take, in bytes (0: no cache).")
+    answer_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description=(
+        "Memory the answers kept by their ETag may take per process, in bytes (0: none): api/caching.py."))
     max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
     max_event_streams: int = Field(256, ge=1, description="Live recordings' event streams open at once per "
                                                           "process, apart from downloads; more answer 503.")
@@ -137,7 +139,7 @@ class Settings(BaseModel):
                 else f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())) from None
 
 
-_TUNABLE = ("search_cache", "page_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
+_TUNABLE = ("search_cache", "page_cache_bytes", "answer_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
             "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
             "keep_alive_timeout", "analysis_workers", "max_replay_records", "max_answer_bytes", "anon_analyses",
             "max_event_streams", "max_recordings")

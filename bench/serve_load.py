@@ -16,7 +16,10 @@
    little, driven by a Lua script over a list of 20,000 requests drawn before
    the run (ids sampled from the archive, next-page cursors fetched first);
    or Python (``--client httpx``: asyncio, one connection each, following
-   ``next`` links live, and timing each kind of request apart).
+   ``next`` links live, and timing each kind of request apart; with
+   ``--revalidate`` each client keeps what it got with its ETag and asks
+   again with ``If-None-Match``, as a browser's cache does: a 304 is timed
+   as its kind + `` 304``).
 4. Prints requests/s, p50/p95/p99 latency, the error count (any status other
    than 200, or a failed request), and the CPU time per request of the server
    processes and of the clients (with two cores shared by server and clients,
@@ -26,7 +29,7 @@
    page cache), and sums up with the median of each figure.
 
     python bench/serve_load.py [--db DB | --deals N] [--clients 50] [--seconds 60] [--runs 3]
-                               [--client wrk|httpx] [--json OUT]
+                               [--client wrk|httpx] [--revalidate] [--json OUT]
 """
 
 from __future__ import annotations
@@ -235,20 +238,40 @@ class Results:
                 self.samples.append(f"{kind}: {what}")
 
 
-async def client(number: int, http: httpx.AsyncClient, deadline: float, ids: list[int], results: Results,
-                 seed: int) -> None:
-    rng = random.Random(seed * 1000 + number)
+class Kept:
+    """What a client with an HTTP cache holds of an answer: its ETag and its body (a 304 sends no body)."""
 
-    async def get(kind: str, url: str, params: dict[str, Any] | None = None) -> httpx.Response | None:
+    def __init__(self, etag: str, body: bytes) -> None:
+        self.etag = etag
+        self.body = body
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+async def client(number: int, http: httpx.AsyncClient, deadline: float, ids: list[int], results: Results,
+                 seed: int, revalidate: bool = False) -> None:
+    rng = random.Random(seed * 1000 + number)
+    kept: dict[str, Kept] = {}  # with revalidate: this client's cache, by URL
+
+    async def get(kind: str, url: str, params: dict[str, Any] | None = None) -> httpx.Response | Kept | None:
+        key = str(httpx.URL(url, params=params))
+        held = kept.get(key) if revalidate else None
         start = time.perf_counter()
         try:
-            response = await http.get(url, params=params)
+            response = await http.get(url, params=params,
+                                      headers={"If-None-Match": held.etag} if held is not None else None)
         except httpx.HTTPError as exc:
             results.add(kind, time.perf_counter() - start, False, f"{url}: {type(exc).__name__}: {exc}")
             return None
+        if held is not None and response.status_code == 304:
+            results.add(kind + " 304", time.perf_counter() - start, True)
+            return held
         ok = response.status_code == 200
         results.add(kind, time.perf_counter() - start, ok, f"{url} {params or ''}: {response.status_code} "
                                                            f"{response.text[:200]}")
+        if ok and revalidate and "etag" in response.headers:
+            kept[key] = Kept(response.headers["etag"], response.content)
         return response if ok else None
 
     while time.monotonic() < deadline:
@@ -367,7 +390,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def load(base: str, clients: int, seconds: float, seed: int) -> tuple[Results, float]:
+async def load(base: str, clients: int, seconds: float, seed: int, revalidate: bool = False
+               ) -> tuple[Results, float]:
     """Run the clients; each has a connection of its own (one pool for all costs the client more CPU)."""
     results = Results()
     ids: list[int] = []
@@ -380,7 +404,8 @@ async def load(base: str, clients: int, seconds: float, seed: int) -> tuple[Resu
     try:
         start = time.monotonic()
         deadline = start + seconds
-        await asyncio.gather(*(client(i, http, deadline, ids, results, seed) for i, http in enumerate(sessions)))
+        await asyncio.gather(*(client(i, http, deadline, ids, results, seed, revalidate)
+                               for i, http in enumerate(sessions)))
         elapsed = time.monotonic() - start
     finally:
         for http in sessions:
@@ -420,7 +445,7 @@ def one_run(args: argparse.Namespace, db: Path, deals: int, client_kind: str) ->
             after = (cpu_seconds(server.pid), _children_cpu(), load_average())
         else:
             before = (cpu_seconds(server.pid), time.process_time(), load_average())
-            results, elapsed = asyncio.run(load(base, args.clients, args.seconds, args.seed))
+            results, elapsed = asyncio.run(load(base, args.clients, args.seconds, args.seed, args.revalidate))
             after = (cpu_seconds(server.pid), time.process_time(), load_average())
             figures = {**summarize(results, elapsed), "client": "httpx"}
     finally:
@@ -480,9 +505,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--client", choices=("wrk", "httpx"),
                         help="the load generator (default: wrk when installed, else httpx)")
+    parser.add_argument("--revalidate", action="store_true",
+                        help="with --client httpx: each client keeps the answers it got with their ETags and sends "
+                             "If-None-Match when it asks again, as a browser does (a 304 counts as an answer, "
+                             "timed as its kind + ' 304'); wrk never revalidates")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
-    client_kind = args.client or ("wrk" if shutil.which("wrk") else "httpx")
+    client_kind = args.client or ("httpx" if args.revalidate else "wrk" if shutil.which("wrk") else "httpx")
+    if args.revalidate and client_kind != "httpx":
+        sys.exit("--revalidate needs --client httpx")
     if client_kind == "wrk" and not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk (or --client httpx)")
 

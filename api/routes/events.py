@@ -119,6 +119,8 @@ def router(service: Service) -> APIRouter:
                 return work(service.archive)
             except (EventError, UnknownRuleset) as exc:
                 raise refused(exc, where) from None
+            finally:
+                service.written()  # the write counted in the archive's generation (api/caching.py)
 
     def read(view: Archive, where: str, work: Callable[[], T]) -> T:
         """``work`` on a reader under the query time limit; any refusal is a 404 (what was asked is not there)."""

@@ -29,6 +29,7 @@ from ..errors import NotationError, TuteError
 from ..i18n import gettext as _, speaking
 from ..notation import parse_or_placeholder
 from ..workers import ordered_map
+from . import schema
 from .columns import ANALYSIS_COLUMNS
 
 if TYPE_CHECKING:
@@ -163,9 +164,11 @@ def stored(con: duckdb.DuckDBPyConnection, deal_id: int, key: AnalysisKey) -> di
 
 
 def store_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
-    """Insert analysis rows (a row already stored for its key is kept)."""
+    """Insert analysis rows (a row already stored for its key is kept), and count the write in the archive's
+    generation (:func:`.schema.bump`): call it inside a transaction."""
     if rows:
         con.executemany(f"INSERT OR IGNORE INTO analyses VALUES ({', '.join('?' * len(ANALYSIS_COLUMNS))})", rows)
+        schema.bump(con)  # in the caller's transaction: the analysis filters may match other deals now
 
 
 def analyse_archive(con: duckdb.DuckDBPyConnection, key: AnalysisKey = AnalysisKey(), *, jobs: int = 1,

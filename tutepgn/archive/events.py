@@ -20,6 +20,7 @@ from ..tournament.duplicate import check_board
 from ..tournament.event import BoardResult, Entrant, Event, Result, Round, Table, add_entrant, check_result
 from ..tournament.pairing import next_round
 from ..tournament.standings import Encounter, history
+from . import schema
 from .event_tables import result_of_table
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def transaction(archive: Archive, work: Callable[[duckdb.DuckDBPyConnection], T]
     con.execute("BEGIN TRANSACTION")
     try:
         value = work(con)
+        schema.bump(con)
     except BaseException:
         con.execute("ROLLBACK")
         raise

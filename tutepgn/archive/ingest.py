@@ -25,6 +25,7 @@ from ..errors import ArchiveWriteError
 from ..i18n import ngettext
 from ..notation import batch_records
 from ..workers import ordered_map
+from . import schema
 from .columns import ROW_TABLES
 from .defaults import BATCH_SIZE
 from .ids import DealId
@@ -164,6 +165,7 @@ def import_runs(con: duckdb.DuckDBPyConnection, runs: Iterable[tuple[Iterable[Ra
             done[number] = [number, started, None, names, read, 0]
 
     def commit() -> None:
+        schema.bump(con)  # the archive's generation, committed with the deals (a service's ETags follow it)
         con.execute("COMMIT")
         if on_commit is not None:
             on_commit()

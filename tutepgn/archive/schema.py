@@ -9,6 +9,7 @@ with the way out: ``tute archive rebuild`` re-imports its stored records into a 
 from __future__ import annotations
 
 import os
+import uuid
 from typing import TYPE_CHECKING
 
 from ..errors import SchemaVersionError
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 META = "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);\n"
 """The archive file's facts about itself, key and value: ``schema_version``."""
 VERSION_KEY = "schema_version"
+WRITES = "archive_writes"
+"""The table that counts the file's committed writes, a row each (:func:`bump`): its generation."""
 
 
 def created(con: duckdb.DuckDBPyConnection) -> bool:
@@ -47,6 +50,59 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
         return None
     row = con.execute("SELECT value FROM meta WHERE key = ?", [VERSION_KEY]).fetchone()
     return int(row[0]) if row and str(row[0]).isdigit() else None
+
+
+def has_writes(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the file has its :data:`WRITES` table."""
+    return con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND schema_name = 'main'",
+                       [WRITES]).fetchone() != (0,)
+
+
+def make_writes(con: duckdb.DuckDBPyConnection) -> None:
+    """Make :data:`WRITES`, with generation 0 and the file's own random id (in the caller's transaction)."""
+    con.execute(f"CREATE TABLE {WRITES} (generation BIGINT PRIMARY KEY, archive_id VARCHAR NOT NULL, "
+                "written TIMESTAMP DEFAULT current_timestamp)")
+    con.execute(f"COMMENT ON TABLE {WRITES} IS 'one row per committed write: the archive''s generation, which a "
+                "service''s ETags follow, and the file''s own random id'")
+    con.execute(f"INSERT INTO {WRITES} (generation, archive_id) VALUES (0, ?)", [uuid.uuid4().hex])
+
+
+def count_writes(con: duckdb.DuckDBPyConnection) -> None:
+    """Make :data:`WRITES` in a file opened for writing that has none (new, or made before writes were
+    counted).  At the open, before any reader: a table made while a reader holds a result keeps DuckDB from
+    checkpointing until it lets go."""
+    if not has_writes(con):
+        con.execute("BEGIN")
+        make_writes(con)
+        con.execute("COMMIT")
+
+
+def bump(con: duckdb.DuckDBPyConnection) -> None:
+    """Count a write in the file's generation, inside the write's open transaction, so that the count and the
+    write commit together (an import's transaction, analyses stored, an event's change): a row added to
+    :data:`WRITES` with the next generation.  Rows are only ever added: an ``UPDATE`` would keep DuckDB from
+    checkpointing after the write while a service's idle readers hold their last results."""
+    if not has_writes(con):  # a connection that did not open the file through Archive, which makes the table
+        make_writes(con)
+    con.execute(f"INSERT INTO {WRITES} (generation, archive_id) SELECT max(generation) + 1, any_value(archive_id) "
+                f"FROM {WRITES}")
+
+
+def generation(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> str:
+    """The file's identity and write count as one token, ``<archive_id>.<generation>``: changed by every
+    committed write (:func:`bump`), and different for another file.  A file no write has been counted in yet
+    (new, or made before writes were counted) is named by its inode, size and modification time, which stay
+    put while it is open read-only (DuckDB then lets no process write it) and until its first counted write."""
+    import duckdb
+
+    try:
+        count, archive_id = con.execute(f"SELECT max(generation), any_value(archive_id) FROM {WRITES}").fetchone()  # type: ignore[misc]
+    except duckdb.CatalogException:
+        count = archive_id = None
+    if count is None:
+        stat = os.stat(path)
+        return f"{stat.st_ino:x}-{stat.st_size:x}-{stat.st_mtime_ns:x}.0"
+    return f"{archive_id}.{count}"
 
 
 def refused(path: str | os.PathLike[str], found: int | None) -> SchemaVersionError:

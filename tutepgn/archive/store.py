@@ -109,6 +109,7 @@ class Archive:
             con.execute(EVENT_SCHEMA)
             if new:
                 schema.describe(con)  # its schema's version and its comments (:mod:`.schema`)
+            schema.count_writes(con)  # its generation, which every write moves (a service's ETags follow it)
         if self.secure:
             con.execute("SET lock_configuration = true")
         return con
@@ -146,6 +147,10 @@ class Archive:
                                _("{path} was written by another version of tutepgn (its analyses table differs or is "
                                  "missing): run `tute archive rebuild --db {path}` to rebuild it from its stored "
                                  "records", path=self.path))
+
+    def generation(self) -> str:
+        """The file's identity and write count (:func:`.schema.generation`): changed by every committed write."""
+        return schema.generation(self.con, self.path)
 
     def reader(self) -> Archive:
         """The same archive on a new cursor: one per thread, as DuckDB asks."""
