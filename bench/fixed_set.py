@@ -13,7 +13,7 @@ were computed with the solver of the commit that made the set, before any change
 to the search):
 
 * 4 players (ludoteka-pairs, torofun-4p): the value at the first lead for the
-  side to move, without cantes and with them;
+  side to move, without cantes (``bench/solve.py`` times the value with cantes too, not checked here);
 * 3 players (torofun-3p): the value at the first lead for each seat, without cantes;
 * 2 players (playcard-2p, torofun-2p): the endgame's value for the side to move, without cantes.
 
@@ -102,8 +102,6 @@ def positions(name: str, deal: Deal) -> Iterator[tuple[str, Position]]:
             yield f"seat{seat}", Position.from_deal(deal, seat)
         return
     yield "value", Position.from_deal(deal)
-    if preset(name).players == 4:
-        yield "cantes", Position.from_deal(deal, cantes=True)
 
 
 def values_path(name: str) -> Path:
@@ -118,11 +116,15 @@ def expected(name: str) -> tuple[list[str], list[list[int]]]:
     return data["fields"], data["values"]
 
 
-def expected_values(name: str, deal_list: list[Deal]) -> list[list[int]]:
-    """Each deal's values, as :func:`positions` lists them, with the C core (or the fallback)."""
+def expected_values(name: str, deal_list: list[Deal], part: Path | None = None) -> list[list[int]]:
+    """Each deal's values, as :func:`positions` lists them, with the C core (or the fallback); with ``part``,
+    each deal's also appended to that file as it comes (one JSON list a line: a long run keeps what it made)."""
     out = []
     for i, deal in enumerate(deal_list):
         out.append([Solver().value(p) for _, p in positions(name, deal)])
+        if part is not None:
+            with open(part, "a", encoding="utf-8") as f:
+                f.write(json.dumps(out[-1]) + "\n")
         if i % 100 == 99:
             print(f"  {name}: {i + 1}", file=sys.stderr, flush=True)
     return out
@@ -160,7 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=("make", "expected", "time"))
     parser.add_argument("presets", nargs="*", default=PRESETS, help="the presets to value (default: all)")
-    parser.add_argument("--part", help="expected: only deals A:B, written to <preset>.values.json.A (then --merge)")
+    parser.add_argument("--part", help="expected: only deals A:B, appended to <preset>.values.json.A (then --merge)")
     parser.add_argument("--merge", action="store_true", help="expected: join a preset's parts into its file")
     args = parser.parse_args()
     if args.what == "time":
@@ -179,13 +181,14 @@ def main() -> None:
         deal_list = deals(name)
         fields = [label for label, _ in positions(name, deal_list[0])]
         path = values_path(name)
-        if args.merge:
-            parts = sorted(path.parent.glob(path.name + ".*"), key=lambda p: int(p.suffix[1:]))
-            values = [v for part in parts for v in json.loads(part.read_text(encoding="utf-8"))["values"]]
+        if args.merge:  # the parts in order, each up to a gap: the file keeps the values known from deal 0 on
+            values = []
+            while (part := path.with_name(f"{path.name}.{len(values)}")).exists():
+                values += [json.loads(line) for line in part.read_text(encoding="utf-8").splitlines()]
         elif args.part:
             start, stop = map(int, args.part.split(":"))
-            values = expected_values(name, deal_list[start:stop])
-            path = path.with_name(f"{path.name}.{start}")
+            expected_values(name, deal_list[start:stop], path.with_name(f"{path.name}.{start}"))
+            continue
         else:
             values = expected_values(name, deal_list)
         with open(path, "w", encoding="utf-8") as f:  # one deal a line
