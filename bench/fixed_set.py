@@ -109,17 +109,17 @@ def values_path(name: str) -> Path:
     return DATA / f"{name}.values.json"
 
 
-def expected(name: str) -> tuple[list[str], list[list[int]]]:
-    """The names of a preset's values and each deal's values, as checked in."""
+def expected(name: str) -> tuple[list[str], list[list[int] | None]]:
+    """The names of a preset's values and each deal's values, as checked in (None: not computed yet)."""
     with open(values_path(name), encoding="utf-8") as f:
         data = json.load(f)
     return data["fields"], data["values"]
 
 
-def expected_values(name: str, deal_list: list[Deal], part: Path | None = None) -> list[list[int]]:
+def expected_values(name: str, deal_list: list[Deal], part: Path | None = None) -> list[list[int] | None]:
     """Each deal's values, as :func:`positions` lists them, with the C core (or the fallback); with ``part``,
     each deal's also appended to that file as it comes (one JSON list a line: a long run keeps what it made)."""
-    out = []
+    out: list[list[int] | None] = []
     for i, deal in enumerate(deal_list):
         out.append([Solver().value(p) for _, p in positions(name, deal)])
         if part is not None:
@@ -181,10 +181,12 @@ def main() -> None:
         deal_list = deals(name)
         fields = [label for label, _ in positions(name, deal_list[0])]
         path = values_path(name)
-        if args.merge:  # the parts in order, each up to a gap: the file keeps the values known from deal 0 on
-            values = []
-            while (part := path.with_name(f"{path.name}.{len(values)}")).exists():
-                values += [json.loads(line) for line in part.read_text(encoding="utf-8").splitlines()]
+        if args.merge:  # each part at its place, null for a deal whose value is not known yet
+            values = [None] * len(deal_list)
+            for part in path.parent.glob(path.name + ".*"):
+                lines = part.read_text(encoding="utf-8").splitlines()
+                start = int(part.suffix[1:])
+                values[start:start + len(lines)] = [json.loads(line) for line in lines]
         elif args.part:
             start, stop = map(int, args.part.split(":"))
             expected_values(name, deal_list[start:stop], path.with_name(f"{path.name}.{start}"))
