@@ -42,9 +42,10 @@ test: $(STAMP) chromium fonts
 ## test-slow: the long runs left out of `make test` (the hostile-input mutation test, 10,000 examples; 2,000
 ## simulated and 2,000 tampered deals per 2-player preset without their Stock; the replay fast path against the
 ## engine on 100,000 simulated and 20,000 tampered deals per preset; the 296 sample deals analysed on a Dask
-## LocalCluster; the service over a dataset of 20,000 simulated deals; the analysis identity on 200 simulated deals per preset)
+## LocalCluster; the service over a dataset of 20,000 simulated deals; the analysis identity on 200 simulated deals per preset;
+## the solver's fixed set, bench/data/: 1,000 deals per preset against their checked-in values)
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -m slow tests/hostile tests/test_analysis.py tests/test_reconstruct.py tests/test_fastreplay.py tests/test_cluster.py tests/test_serve_dataset.py
+	$(BIN)/python -m pytest -m slow tests/hostile tests/test_solver_fixed_set.py tests/test_analysis.py tests/test_reconstruct.py tests/test_fastreplay.py tests/test_cluster.py tests/test_serve_dataset.py
 
 ## chromium: Debian's Chromium for tests/test_browser.py, installed with apt-get when missing (as root)
 chromium:

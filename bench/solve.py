@@ -27,16 +27,31 @@ PIMC's 20 worlds for every decision made with hidden cards, of a 4-player (torof
 (playcard-2p) deal played by the greedy bots, median and p90 CPU on one core (``--pimc-analysis-deals N``).
 
     python bench/solve.py [--seeds 20] [--python-seeds 5] [--analysis-deals 10] [--pimc-analysis-deals 5] [--json OUT]
+
+The fixed set (issue 37, ``bench/data/``, :mod:`fixed_set`): ``--fixed`` times its solves instead (the
+4-player value at the first lead, the win test and the value with cantes; the 3-player value per seat; the
+2-player endgame), the median, p90, p99 and max of the CPU time per solve and the median nodes per preset, then
+the solves per second with every core (one subprocess a core).  ``--baseline DIR`` (a checkout of the old code
+with its own built extension) times the old solver too, on the same deals in alternating subprocesses (chunks of
+``--chunk`` deals, old first in one chunk and new first in the next), and prints the ratios old / new:
+
+    python bench/solve.py --fixed [--fixed-deals 1000] [--baseline /tmp/solver-base] [--chunk 25] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+import fixed_set
 
 from tutepgn import Deal, Play, preset
 from tutepgn.analysis.deal_analysis import DEFAULT_WORLDS, analyse
@@ -107,7 +122,18 @@ def main() -> None:
     parser.add_argument("--pimc-analysis-deals", type=int, default=5,
                         help="deals per preset analysed whole with PIMC's 20 worlds (0: none)")
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--fixed", action="store_true", help="time the fixed set (bench/data/) instead")
+    parser.add_argument("--fixed-deals", type=int, default=fixed_set.DEALS, help="deals of the fixed set per preset")
+    parser.add_argument("--presets", nargs="*", default=fixed_set.PRESETS, help="presets of the fixed set")
+    parser.add_argument("--baseline", help="a checkout of the old code, its extension built: timed interleaved")
+    parser.add_argument("--chunk", type=int, default=25, help="deals per subprocess in the interleaved run")
     args = parser.parse_args()
+    if args.fixed:
+        figures = fixed(args.presets, args.fixed_deals, args.baseline, args.chunk)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump({"solve_fixed": figures}, f, indent=2)
+        return
     seeds = range(args.seeds)
     backend = "c" if C_AVAILABLE else "python"
     four = [Position.from_deal(Deal.shuffled(preset("torofun-4p"), s)) for s in seeds]
@@ -166,6 +192,70 @@ def main() -> None:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"solve": figures}, f, indent=2)
+
+
+# -- The fixed set (issue 37) ---------------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+FIXED = Path(fixed_set.__file__).resolve()
+
+
+def run_solves(root: str, name: str, kind: str, start: int, stop: int) -> subprocess.Popen[str]:
+    """A subprocess timing deals ``start:stop`` with the solver of the checkout ``root``."""
+    env = {**os.environ, "PYTHONPATH": root}
+    return subprocess.Popen([sys.executable, str(FIXED), "time", name, kind, str(start), str(stop)],
+                            env=env, stdout=subprocess.PIPE, text=True)
+
+
+def percentiles(times: list[float], nodes: list[int]) -> dict[str, float]:
+    """Median, p90, p99 and max of CPU milliseconds, and the median nodes."""
+    t = sorted(times)
+
+    def at(q: float) -> float:
+        return round(t[min(len(t) - 1, int(q * len(t)))], 2)
+
+    return {"median_ms": round(statistics.median(t), 2), "p90_ms": at(0.9), "p99_ms": at(0.99),
+            "max_ms": round(t[-1], 2), "nodes_median": int(statistics.median(nodes)), "solves": len(t)}
+
+
+def per_second(root: str, name: str, kind: str, deals: int) -> float:
+    """Solves per second of wall time with one subprocess per core, the deals split between them."""
+    cores = os.cpu_count() or 1
+    bounds = [deals * i // cores for i in range(cores + 1)]
+    start = time.perf_counter()
+    procs = [run_solves(root, name, kind, a, b) for a, b in zip(bounds, bounds[1:])]
+    solves = sum(len(json.loads(p.communicate()[0])) for p in procs)
+    return round(solves / (time.perf_counter() - start), 1)
+
+
+def fixed(presets: list[str], deals: int, baseline: str | None, chunk: int) -> dict[str, dict[str, object]]:
+    """The fixed set's figures per preset and kind of solve, new (and old, interleaved, with ``baseline``)."""
+    roots = {"new": str(ROOT)} | ({"old": str(Path(baseline).resolve())} if baseline else {})
+    figures: dict[str, dict[str, object]] = {}
+    print(f"fixed set (bench/data/), {deals} deals per preset, CPU ms per solve, a fresh solver each"
+          + (", old and new interleaved" if baseline else ""))
+    for name in presets:
+        for kind in fixed_set.KINDS[preset(name).players]:
+            got: dict[str, list[tuple[float, int]]] = {label: [] for label in roots}
+            for k, start in enumerate(range(0, deals, chunk)):
+                for label in (list(roots) if k % 2 else list(roots)[::-1]):
+                    proc = run_solves(roots[label], name, kind, start, min(deals, start + chunk))
+                    got[label] += json.loads(proc.communicate()[0])
+            row: dict[str, object] = {}
+            for label, pairs in got.items():
+                f = percentiles([t for t, _ in pairs], [n for _, n in pairs])
+                f["solves_per_s_all_cores"] = per_second(roots[label], name, kind, deals)
+                row[label] = f
+                print(f"  {name:<15} {kind:<8} {label}: median {f['median_ms']:>8.2f}  p90 {f['p90_ms']:>8.2f}  "
+                      f"p99 {f['p99_ms']:>8.2f}  max {f['max_ms']:>9.2f} ms  nodes {f['nodes_median']:>9,}  "
+                      f"{f['solves_per_s_all_cores']:>7.1f} solves/s ({os.cpu_count()} cores)")
+            if baseline:
+                old, new = row["old"], row["new"]
+                assert isinstance(old, dict) and isinstance(new, dict)
+                row["ratio"] = {q: round(old[q] / max(new[q], 1e-9), 2) for q in ("median_ms", "p90_ms", "p99_ms",
+                                                                                   "max_ms", "nodes_median")}
+                print(f"  {'':<15} {'':<8} old/new: " + "  ".join(f"{q} {r}" for q, r in row["ratio"].items()))
+            figures[f"{name} {kind}"] = row
+    return figures
 
 
 # -- The whole analysis with PIMC (issue 33) ------------------------------------------------------------------------

@@ -50,24 +50,24 @@ from ..native.layout import STOCK_PER_WORD, duty_options
 from .cantes import cante_sets, set_points, singable
 from .position import MERGE, SQUEEZE, ZEROS
 
-POINT_MASKS = tuple((p, sum(BIT[c] for c in range(40) if CARD_POINTS[c] == p)) for p in sorted(set(CARD_POINTS)) if p)
-"""Per card value (sotas 2, caballos 3, reyes 4, treses 10, ases 11), the mask of the cards worth it."""
 UNKNOWN_HIGH = 1 << 14
 """Upper bound stored for a table entry that has none yet (values are points, far below)."""
 
 
+SUIT_POINTS = tuple(sum(CARD_POINTS[c] for c in range(10) if bits >> c & 1) for bits in range(1 << 10))
+"""``SUIT_POINTS[bits]``: the points of the cards of one suit whose strengths are the bits set (the same in every suit)."""
+
+
 def card_points(cards: Mask) -> int:
-    """The points of a set of cards."""
-    return sum(points * (cards & mask).bit_count() for points, mask in POINT_MASKS)
+    """The points of a set of cards (a table look-up a suit: the search's bounds ask at every trick start)."""
+    return (SUIT_POINTS[cards & 1023] + SUIT_POINTS[cards >> 10 & 1023] + SUIT_POINTS[cards >> 20 & 1023]
+            + SUIT_POINTS[cards >> 30 & 1023])
 
 
 def merged(legal: Mask, live: Mask) -> Mask:
     """``legal`` with one card per run of equivalent zero-point cards."""
-    out = legal & ~ZEROS
-    for s in SUITS:
-        shift = 10 * s
-        out |= MERGE[live >> shift & 31][legal >> shift & 31] << shift
-    return out
+    return (legal & ~ZEROS | MERGE[live & 31][legal & 31] | MERGE[live >> 10 & 31][legal >> 10 & 31] << 10
+            | MERGE[live >> 20 & 31][legal >> 20 & 31] << 20 | MERGE[live >> 30 & 31][legal >> 30 & 31] << 30)
 
 
 class PythonSearch:
@@ -163,14 +163,13 @@ class PythonSearch:
             live |= h
         key = 0
         drawing = self.stock_pos < len(self.stock)
+        s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
         for i, h in enumerate(hands):
             if drawing:
                 canon = h
             else:
-                canon = h & ~ZEROS
-                for s in SUITS:
-                    shift = 10 * s
-                    canon |= SQUEEZE[live >> shift & 31][h >> shift & 31] << shift
+                canon = (h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20
+                         | s3[h >> 30 & 31] << 30)
             key |= canon << (40 * i)
         key |= self.leader << 160 | self.stock_pos << 174
         if self.sing:
@@ -415,9 +414,10 @@ class PythonSearch:
                      and not self.beaten_later(seat, high_trump if high_trump >= 0 else high_led))
         safe = self.safe_suits(maxing) if leading else 0
         scored = []
-        for c in range(40):
-            if not moves >> c & 1:
-                continue
+        while moves:  # the cards of moves, weakest int first
+            low = moves & -moves
+            moves ^= low
+            c = low.bit_length() - 1
             points, strength, suit = CARD_POINTS[c], c % 10, CARD_SUIT[c]
             wins = leading or (c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led))
             if c == hint:
