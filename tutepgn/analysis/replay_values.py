@@ -21,7 +21,7 @@ from .line import best_line
 from .outcome import MatchModel, points_left, win_probability
 from .pimc import PimcValue, mover_knows_all, pimc_analysis
 from .position import Position
-from .solve import Backend, Solver
+from .solve import Backend, CardValue, Solver
 
 
 class Valuer:
@@ -40,7 +40,6 @@ class Valuer:
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
         self.pimc_solver = Solver(backend)
-        self.line_solver = Solver(backend)
         self.context = Context(self.rules.seat_names, deal.trump)
         """How the best lines' actions are written: the seats' letters, the trump, cards as codes."""
 
@@ -59,7 +58,7 @@ class Valuer:
                 if replayed.stock_left:
                     plays.append(self.stock_play(replayed, index, trick, action))
                 else:
-                    w = self.standing(replayed)
+                    w = self.standing(replayed, starts[-1] if starts else None)
                     if start_totals is None:
                         start_totals = self.points(replayed)
                     if not replayed.trick:
@@ -104,12 +103,22 @@ class Valuer:
         sheet = deal.score()
         return tuple(t - (0 if self.cantes else sheet.cante_points(side)) for side, t in enumerate(sheet.totals))
 
-    def standing(self, deal: Deal) -> tuple[int, ...]:
-        """Each side's points so far plus its double-dummy value (one search per side, its table reused)."""
+    def standing(self, deal: Deal, before: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """Each side's points so far plus its double-dummy value (one search per side, its table reused).
+
+        ``before``, the standing at the card before, is the guess each side's value is searched around: a card
+        that costs nothing leaves every side's standing as it was.
+        """
         so_far = self.points(deal)
-        return tuple(so_far[k] + self.solvers[k].value(Position.from_deal(deal, self.representative[k],
-                                                                          cantes=self.cantes))
-                     for k in range(self.rules.sides))
+        values: list[int] = []
+        for k in range(self.rules.sides):
+            position = Position.from_deal(deal, self.representative[k], cantes=self.cantes)
+            if before is not None:
+                guess = before[k] - so_far[k]
+            else:  # the first position: the points left shared evenly among the sides not valued yet
+                guess = (points_left(deal) - sum(values)) // (self.rules.sides - k)
+            values.append(self.solvers[k].value_near(position, guess))
+        return tuple(p + v for p, v in zip(so_far, values))
 
     def wins(self, standing: tuple[int, ...], left: int) -> tuple[float, ...]:
         """Each side's probability of winning the deal from these projected totals with ``left`` points to play."""
@@ -120,7 +129,7 @@ class Valuer:
         """A card played with the stock empty: its double-dummy values, and as the mover could know them."""
         position = Position.from_deal(deal, play.seat, cantes=self.cantes)
         side = position.side
-        values = tuple(self.solvers[side].values_of_legal_cards(position))
+        values = card_values(self.solvers[side], position, w[side] - self.points(deal)[side])
         best_value = max(v.value for v in values)
         best = tuple(c for v in values if v.value == best_value for c in v.cards)
         so_far = w[side] - best_value
@@ -143,7 +152,7 @@ class Valuer:
         elif self.worlds:
             method, pimc = self.pimc(deal, index)
         win_before, win_after = chances(pimc, play)
-        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.line_solver)
+        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.solvers[side], value=best_value)
         return PlayAnalysis(index=index, trick=trick, seat=play.seat, card=play.card, exact=exact, method=method,
                             win_before=win_before, win_after=win_after,
                             value_before=best_value, values=values, best=best,
@@ -195,6 +204,24 @@ class Valuer:
         return MatchChances(match.target, match.standing,
                             tuple(model.win_match(match.standing, k) for k in sides),
                             tuple(model.win_match_with_deal(match.standing, k, float(winner == k)) for k in sides))
+
+
+def card_values(solver: Solver, position: Position, best: int) -> tuple[CardValue, ...]:
+    """:meth:`Solver.values_of_legal_cards` of a position whose value ``best`` is known: one null-window search
+    proves a card worth it; another searched at the fail-soft bound the first returned most often proves the
+    card worth that (bound) exactly, where a bisection from the middle would take several."""
+    ours = position.side_of[position.turn] == position.side
+    values = []
+    for group in position.card_groups():
+        c = group[0]
+        if ours:
+            v = solver.search(position, best - 1, best, c)
+            exact = best if v >= best else solver.value_near(position, v, c, 0, v)
+        else:
+            v = solver.search(position, best, best + 1, c)
+            exact = best if v <= best else solver.value_near(position, v, c, v, None)
+        values.append(CardValue(group, exact))
+    return tuple(values)
 
 
 def chances(values: tuple[PimcValue, ...] | None, play: Play) -> tuple[float | None, float | None]:
