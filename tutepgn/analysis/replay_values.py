@@ -19,9 +19,9 @@ from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchCo
                             projection)
 from .line import best_line
 from .outcome import MatchModel, points_left, win_probability
-from .pimc import PimcValue, mover_knows_all, pimc_analysis
+from .pimc import PimcValue, SideSolvers, card_values, mover_knows_all, pimc_analysis
 from .position import Position
-from .solve import Backend, CardValue, Solver
+from .solve import Backend, Solver
 
 
 class Valuer:
@@ -39,7 +39,8 @@ class Valuer:
         self.seat_sides = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
-        self.pimc_solver = Solver(backend)
+        self.pimc_solvers = SideSolvers(backend)
+        """PIMC's solvers, one per side, kept across the worlds and the decisions of the deal."""
         self.context = Context(self.rules.seat_names, deal.trump)
         """How the best lines' actions are written: the seats' letters, the trump, cards as codes."""
 
@@ -172,7 +173,7 @@ class Valuer:
 
     def pimc(self, deal: Deal, index: int) -> tuple[Method, tuple[PimcValue, ...]]:
         """The mover's legal cards over the worlds it could not tell apart, seeded by the seed and the play."""
-        result = pimc_analysis(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes, solver=self.pimc_solver,
+        result = pimc_analysis(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes, solvers=self.pimc_solvers,
                                inference=self.inference, stock_horizon=self.stock_horizon)
         return result.method, result.values
 
@@ -204,24 +205,6 @@ class Valuer:
         return MatchChances(match.target, match.standing,
                             tuple(model.win_match(match.standing, k) for k in sides),
                             tuple(model.win_match_with_deal(match.standing, k, float(winner == k)) for k in sides))
-
-
-def card_values(solver: Solver, position: Position, best: int) -> tuple[CardValue, ...]:
-    """:meth:`Solver.values_of_legal_cards` of a position whose value ``best`` is known: one null-window search
-    proves a card worth it; another searched at the fail-soft bound the first returned most often proves the
-    card worth that (bound) exactly, where a bisection from the middle would take several."""
-    ours = position.side_of[position.turn] == position.side
-    values = []
-    for group in position.card_groups():
-        c = group[0]
-        if ours:
-            v = solver.search(position, best - 1, best, c)
-            exact = best if v >= best else solver.value_near(position, v, c, 0, v)
-        else:
-            v = solver.search(position, best, best + 1, c)
-            exact = best if v <= best else solver.value_near(position, v, c, v, None)
-        values.append(CardValue(group, exact))
-    return tuple(values)
 
 
 def chances(values: tuple[PimcValue, ...] | None, play: Play) -> tuple[float | None, float | None]:
