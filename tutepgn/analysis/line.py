@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cards import Card
 from ..engine import Deal
 from ..events import Action, Cante, Context, Play
 from .position import Position
@@ -74,8 +75,16 @@ def cante_choices(deal: Deal) -> list[list[Cante]]:
     return list(out.values())
 
 
-def best_line(deal: Deal, seat: int | None = None, *, cantes: bool = True, solver: Solver | None = None) -> BestLine:
-    """The rest of ``deal`` under best play, valued for ``seat``'s side (default: the player to move)."""
+def best_line(deal: Deal, seat: int | None = None, *, cantes: bool = True, solver: Solver | None = None,
+              value: int | None = None) -> BestLine:
+    """The rest of ``deal`` under best play, valued for ``seat``'s side (default: the player to move).
+
+    ``value``, when the caller knows it, is the position's value for that side (saves its search).  Along the
+    line the side's points so far plus its value stay the same (it is best play), so each step knows the value
+    of the position it stands at, and the first group of cards (in :meth:`Position.card_groups`' order) that
+    reaches it is the one :meth:`~tutepgn.analysis.solve.Solver.values_of_legal_cards` would rank best: one
+    null-window search a group tried, not a bisection a group.
+    """
     line = copy_of(deal)
     if line.over:
         return BestLine((), 0)
@@ -83,7 +92,9 @@ def best_line(deal: Deal, seat: int | None = None, *, cantes: bool = True, solve
     valued = line.turn if seat is None else rules.seat(seat)
     side = rules.side_of(valued)
     solver = solver or Solver()
-    value = solver.value(Position.from_deal(line, valued, cantes=cantes))
+    if value is None:
+        value = solver.value(Position.from_deal(line, valued, cantes=cantes))
+    standing = points(line, side, cantes) + value
     actions: list[Action] = []
     while not line.over:
         if cantes and not line.trick and line.window_side is not None:
@@ -92,11 +103,21 @@ def best_line(deal: Deal, seat: int | None = None, *, cantes: bool = True, solve
             else:
                 actions += policy(line)
         position = Position.from_deal(line, valued, cantes=cantes)
-        values = solver.values_of_legal_cards(position)
         ours = rules.side_of(line.turn) == side
-        best = (max if ours else min)(values, key=lambda v: v.value)
-        actions.append(line.apply(Play(line.turn, best.cards[0])))
+        card = first_best(solver, position, standing - points(line, side, cantes), ours)
+        actions.append(line.apply(Play(line.turn, card)))
     return BestLine(tuple(actions), value)
+
+
+def first_best(solver: Solver, position: Position, value: int, ours: bool) -> Card:
+    """The first card of the first group of legal cards worth ``value``, the position's value (the side valued
+    maximises, the others minimise): every group before it is worth less (more, for the others)."""
+    for group in position.card_groups():
+        if ours and solver.search(position, value - 1, value, group[0]) >= value:
+            return group[0]
+        if not ours and solver.search(position, value, value + 1, group[0]) <= value:
+            return group[0]
+    raise AssertionError(f"no legal card keeps the value {value} of {position!r}")  # best play keeps it
 
 
 def best_cantes(line: Deal, valued: int, side: int, solver: Solver) -> list[Cante]:

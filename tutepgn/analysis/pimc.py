@@ -73,7 +73,7 @@ from ..events import Play
 from ..policy import TEMPERATURE, choose
 from .outcome import points_left, win_probability
 from .position import Position
-from .solve import Backend, Solver
+from .solve import Backend, CardValue, Solver
 from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood, replays, sample_worlds,
                      starting_deal, weighted_worlds, world_deal)
 
@@ -132,8 +132,12 @@ def mover_knows_all(deal: Deal) -> bool:
 def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                   backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
                   stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
-                  candidates: int | None = None) -> PimcResult:
-    """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module)."""
+                  candidates: int | None = None, solvers: SideSolvers | None = None) -> PimcResult:
+    """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module).
+
+    ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
+    decisions (a whole deal's analysis), keep their tables from one world and one decision to the next.
+    """
     exact = mover_knows_all(deal)
     if exact:
         sampled = [World(tuple(deal.hands), tuple(deal.stock[deal.stock_pos:]))]
@@ -147,7 +151,11 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     if method == "rollout":
         samples = [_rollout(deal, world, cards, cantes) for world in sampled]
     else:
-        samples = [_searched(deal, world, cards, cantes, solver or Solver(backend)) for world in sampled]
+        tables = solvers if solvers is not None else SideSolvers(backend)
+        if solver is not None:
+            tables.by_side.setdefault(deal.rules.side_of(deal.turn), solver)
+        guess = [points_left(deal) // deal.rules.sides]  # each world's best value guessed from the one before
+        samples = [_searched(deal, world, cards, cantes, tables, guess) for world in sampled]
     values = tuple(PimcValue(c, *_weighted([s[c][0] for s in samples], weights),
                              sum(w * s[c][1] for w, s in zip(weights, samples))) for c in cards)
     weighted = inference and not exact
@@ -172,8 +180,41 @@ def so_far(deal: Deal, cantes: bool) -> list[int]:
     return points
 
 
+class SideSolvers:
+    """One solver per side, made on first use: a solver's table is kept while the side valued stays (its
+    :data:`~tutepgn.analysis.solve.STATIC_FIELDS`), so the sides' searches must not share one."""
+
+    def __init__(self, backend: Backend | None = None) -> None:
+        self.backend = backend
+        self.by_side: dict[int, Solver] = {}
+
+    def __getitem__(self, side: int) -> Solver:
+        """The side's solver."""
+        if side not in self.by_side:
+            self.by_side[side] = Solver(self.backend)
+        return self.by_side[side]
+
+
+def card_values(solver: Solver, position: Position, best: int) -> tuple[CardValue, ...]:
+    """:meth:`Solver.values_of_legal_cards` of a position whose value ``best`` is known: one null-window search
+    proves a card worth it; another searched at the fail-soft bound the first returned most often proves the
+    card worth that bound exactly, where a bisection from the middle would take several."""
+    ours = position.side_of[position.turn] == position.side
+    values = []
+    for group in position.card_groups():
+        c = group[0]
+        if ours:
+            v = solver.search(position, best - 1, best, c)
+            exact = best if v >= best else solver.value_near(position, v, c, 0, v)
+        else:
+            v = solver.search(position, best, best + 1, c)
+            exact = best if v <= best else solver.value_near(position, v, c, v, None)
+        values.append(CardValue(group, exact))
+    return tuple(values)
+
+
 def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
-              solver: Solver) -> dict[Card, tuple[float, float]]:
+              solvers: SideSolvers, guess: list[int]) -> dict[Card, tuple[float, float]]:
     """Each card's double-dummy value in ``world`` and the deal-win probability of its projected margin.
 
     The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
@@ -184,8 +225,9 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
     there = world_deal(deal, world)
     assert there is not None  # the world was sampled because it replays
     position = Position.from_deal(there, cantes=cantes)
-    values = {c: group.value for group in solver.values_of_legal_cards(position) for c in group.cards}
-    best = max(values.values())
+    solver = solvers[me]
+    guess[0] = best = solver.value_near(position, guess[0])
+    values = {c: group.value for group in card_values(solver, position, best) for c in group.cards}
     before = so_far(deal, cantes)
     left = points_left(deal)
     others: list[float] = []
@@ -196,7 +238,8 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
             other_value = left - best
         else:
             seat = next(s for s in range(r.players) if r.side_of(s) == side)
-            other_value = solver.value(Position.from_deal(there, seat, cantes=cantes))
+            other_value = solvers[side].value_near(Position.from_deal(there, seat, cantes=cantes),
+                                                   (left - best) // (r.sides - 1))
         others.append(before[side] + other_value + best)
     return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
 
@@ -240,6 +283,6 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
 
 
 
-__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "WORLDS", "World", "knowledge",
+__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "WORLDS", "World", "card_values", "knowledge",
            "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
            "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "world_deal"]

@@ -19,7 +19,7 @@ from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchCo
                             projection)
 from .line import best_line
 from .outcome import MatchModel, points_left, win_probability
-from .pimc import PimcValue, mover_knows_all, pimc_analysis
+from .pimc import PimcValue, SideSolvers, card_values, mover_knows_all, pimc_analysis
 from .position import Position
 from .solve import Backend, Solver
 
@@ -39,8 +39,8 @@ class Valuer:
         self.seat_sides = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
-        self.pimc_solver = Solver(backend)
-        self.line_solver = Solver(backend)
+        self.pimc_solvers = SideSolvers(backend)
+        """PIMC's solvers, one per side, kept across the worlds and the decisions of the deal."""
         self.context = Context(self.rules.seat_names, deal.trump)
         """How the best lines' actions are written: the seats' letters, the trump, cards as codes."""
 
@@ -59,7 +59,7 @@ class Valuer:
                 if replayed.stock_left:
                     plays.append(self.stock_play(replayed, index, trick, action))
                 else:
-                    w = self.standing(replayed)
+                    w = self.standing(replayed, starts[-1] if starts else None)
                     if start_totals is None:
                         start_totals = self.points(replayed)
                     if not replayed.trick:
@@ -104,12 +104,22 @@ class Valuer:
         sheet = deal.score()
         return tuple(t - (0 if self.cantes else sheet.cante_points(side)) for side, t in enumerate(sheet.totals))
 
-    def standing(self, deal: Deal) -> tuple[int, ...]:
-        """Each side's points so far plus its double-dummy value (one search per side, its table reused)."""
+    def standing(self, deal: Deal, before: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """Each side's points so far plus its double-dummy value (one search per side, its table reused).
+
+        ``before``, the standing at the card before, is the guess each side's value is searched around: a card
+        that costs nothing leaves every side's standing as it was.
+        """
         so_far = self.points(deal)
-        return tuple(so_far[k] + self.solvers[k].value(Position.from_deal(deal, self.representative[k],
-                                                                          cantes=self.cantes))
-                     for k in range(self.rules.sides))
+        values: list[int] = []
+        for k in range(self.rules.sides):
+            position = Position.from_deal(deal, self.representative[k], cantes=self.cantes)
+            if before is not None:
+                guess = before[k] - so_far[k]
+            else:  # the first position: the points left shared evenly among the sides not valued yet
+                guess = (points_left(deal) - sum(values)) // (self.rules.sides - k)
+            values.append(self.solvers[k].value_near(position, guess))
+        return tuple(p + v for p, v in zip(so_far, values))
 
     def wins(self, standing: tuple[int, ...], left: int) -> tuple[float, ...]:
         """Each side's probability of winning the deal from these projected totals with ``left`` points to play."""
@@ -120,7 +130,7 @@ class Valuer:
         """A card played with the stock empty: its double-dummy values, and as the mover could know them."""
         position = Position.from_deal(deal, play.seat, cantes=self.cantes)
         side = position.side
-        values = tuple(self.solvers[side].values_of_legal_cards(position))
+        values = card_values(self.solvers[side], position, w[side] - self.points(deal)[side])
         best_value = max(v.value for v in values)
         best = tuple(c for v in values if v.value == best_value for c in v.cards)
         so_far = w[side] - best_value
@@ -143,7 +153,7 @@ class Valuer:
         elif self.worlds:
             method, pimc = self.pimc(deal, index)
         win_before, win_after = chances(pimc, play)
-        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.line_solver)
+        line = best_line(deal, play.seat, cantes=self.cantes, solver=self.solvers[side], value=best_value)
         return PlayAnalysis(index=index, trick=trick, seat=play.seat, card=play.card, exact=exact, method=method,
                             win_before=win_before, win_after=win_after,
                             value_before=best_value, values=values, best=best,
@@ -163,7 +173,7 @@ class Valuer:
 
     def pimc(self, deal: Deal, index: int) -> tuple[Method, tuple[PimcValue, ...]]:
         """The mover's legal cards over the worlds it could not tell apart, seeded by the seed and the play."""
-        result = pimc_analysis(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes, solver=self.pimc_solver,
+        result = pimc_analysis(deal, self.worlds, f"{self.seed}:{index}", cantes=self.cantes, solvers=self.pimc_solvers,
                                inference=self.inference, stock_horizon=self.stock_horizon)
         return result.method, result.values
 

@@ -128,6 +128,32 @@ class Solver:
             return True
         return self.search(position, threshold - 1, threshold) >= threshold
 
+    def value_near(self, position: Position, guess: int, only: Card = -1, low: int = 0,
+                   high: int | None = None) -> int:
+        """The exact value (of ``only`` played first, if given), known to lie in [low, high], searched first
+        around ``guess``: two null-window searches when the guess is right (one at a bound), the fail-soft
+        bounds they return narrowing the bisection when it is not.  The analysis's replay guesses each
+        position's value from the one before.  The value is the same whatever the guess."""
+        high = position.bound() if high is None else high
+        guess = min(max(guess, low), high)
+        above = True
+        if guess > low:
+            v = self.search(position, guess - 1, guess, only)
+            above = v >= guess
+            low, high = (max(low, v), high) if above else (low, min(high, v))
+        if low < high:
+            if above:
+                v = self.search(position, low, low + 1, only)
+                if v <= low:
+                    return low
+                low = v
+            else:
+                v = self.search(position, high - 1, high, only)
+                if v >= high:
+                    return high
+                high = v
+        return self._exact(position, only, low, high)
+
 
 def value(position: Position, backend: Backend | None = None) -> int:
     """The exact value of one position with a fresh solver (see :meth:`Solver.value`)."""

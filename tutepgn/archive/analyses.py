@@ -69,6 +69,9 @@ BATCH_SIZE = 200
 WORK_SIZE = 2
 """Deals per piece of work sent to a worker process (a 4-player deal with PIMC's 20 worlds takes about half a
 minute of CPU, double dummy alone about a second)."""
+AHEAD = 8
+"""Pieces out at once per worker process: the rows come back in order and a piece's time varies tenfold, so a
+worker with few pieces queued waits on a slow one (``jobs + 1`` kept 2 jobs well under twice one)."""
 MARK_COLUMNS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
 """The column counting each mark."""
 
@@ -223,4 +226,4 @@ def analysed_pieces(work: Callable[[list[tuple[int, str | None, str]]], list[tup
                     pieces: Iterator[list[tuple[int, str | None, str]]], jobs: int,
                     mapper: Mapper | None) -> Iterator[list[tuple[Any, ...]]]:
     """The rows of each piece, in order: by ``mapper`` when given (a cluster), else in ``jobs`` worker processes."""
-    return mapper(work, pieces) if mapper is not None else ordered_map(work, pieces, jobs, ahead=jobs + 1)
+    return mapper(work, pieces) if mapper is not None else ordered_map(work, pieces, jobs, ahead=AHEAD * jobs)
