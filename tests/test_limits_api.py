@@ -44,7 +44,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(db: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=db, api_keys=frozenset({KEY})))
+    # The page cache under the kept answers is what these searches look at (the kept answers, a repeated
+    # request's whole answer sent again: tests/test_api_caching.py), and the crash below must reach its route.
+    app = create_app(Settings(db=db, api_keys=frozenset({KEY}), answer_cache_bytes=0))
     yield TestClient(app)
     app.state.archive.close()
 

@@ -88,6 +88,8 @@ CASES: dict[str, list[tuple[list[str], bool]] | str] = {
     "replay": [(["{bad}", "--all"], True), (["{bad}", "--json"], True)],
     "puzzles": [([NAME, "--db", "{db}"], True), ([NAME, "--db", "{db}", "--format", "json"], True)],
     "record": "interactive: test_record_shows_a_typed_osc_escaped, test_record_refuses_a_60_mb_line_quickly",
+    "play": [(["--rules", NAME], True)],  # the error echoes the ruleset typed (a deal itself: test_play_table)
+    "arena": [(["random", "greedy", "--rules", NAME], True), ([NAME, "greedy"], True)],  # a bot's name echoed too
     "analyse": [(["{bad}", "--pimc", "0"], False)],  # a cartas vistas: the output is what is tested, not PIMC
     "import": [([f"{{folder}}/{NAME}.tpgn", "--db", "{db}"], True)],
     "search": [(["--db", "{db}"], True), (["--db", "{db}", "--format", "csv"], True),
