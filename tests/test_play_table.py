@@ -22,6 +22,8 @@ from tutepgn.notation import read_record
 from tutepgn.play.table import Table
 from tutepgn.rules import preset
 
+from terminals import controlling_terminal
+
 
 def test_a_whole_deal_at_the_table_each_refusal_explained() -> None:
     table = Table(preset("ludoteka-pairs"), 2, level=3, seed=11, name="Ana")
@@ -86,11 +88,6 @@ PROMPT = re.compile(r"(Your play: |press Enter to pass: )$")
 OPTIONS = re.compile(r"You may enter (.*)\n")
 
 
-def _controlling_terminal() -> None:
-    os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
 @pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
 def test_tute_play_a_whole_deal_through_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "deal.tpgn"
@@ -99,7 +96,7 @@ def test_tute_play_a_whole_deal_through_a_terminal(tmp_path: Path) -> None:
     env = dict(os.environ, TERM="dumb", NO_COLOR="1", TUTEPGN_LANG="en")
     proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "play", "--rules", "playcard-2p", "--seat", "S",
                              "--level", "3", "--seed", "4", "-o", str(path)], stdin=slave, stdout=slave,
-                            stderr=slave, cwd=tmp_path, env=env, preexec_fn=_controlling_terminal)
+                            stderr=slave, cwd=tmp_path, env=env, preexec_fn=controlling_terminal)
     os.close(slave)
     text = ""
     seen = ""

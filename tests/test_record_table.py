@@ -31,6 +31,8 @@ from tutepgn.recording.session import Session
 from tutepgn.recording.simulate import greedy_bot
 from tutepgn.check.validate import validate, validate_records
 
+from terminals import controlling_terminal
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
@@ -343,12 +345,6 @@ def test_revoke_proved_later_names_the_rule_and_the_trick(rules_name: str, duty:
 # tute record through a pseudo-terminal.
 
 
-def _controlling_terminal() -> None:
-    """In the child: a session of its own with the pseudo-terminal as its controlling terminal (Ctrl-C works)."""
-    os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
 PROMPT = re.compile(r"(\d+\. [NWSE?] > |The turned card: |Event: |\([NWSE]\): )$")
 
 
@@ -360,7 +356,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
         env = dict(os.environ, TERM="dumb", NO_COLOR="1")
         self.proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "record", *args], stdin=slave,
-                                     stdout=slave, stderr=slave, cwd=cwd, env=env, preexec_fn=_controlling_terminal)
+                                     stdout=slave, stderr=slave, cwd=cwd, env=env, preexec_fn=controlling_terminal)
         os.close(slave)
         self.master = master
         self.text = ""
