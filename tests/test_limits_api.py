@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from served import wait_until_healthy
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
@@ -246,15 +247,7 @@ def server(db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
     process = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "serve", "--db", str(served), "--read-only",
                                 "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/v1/rules", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, "tute serve did not start"
-            time.sleep(0.2)
+        wait_until_healthy(f"http://127.0.0.1:{port}", process, 60, lambda: "tute serve did not start")
         yield "127.0.0.1", port
     finally:
         process.terminate()
