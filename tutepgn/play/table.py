@@ -1,4 +1,5 @@
-"""A table: one deal with a person at one seat and bots at the others (``tute play``; the browser's table later).
+"""A table: one deal with a person at one seat and bots at the others (``tute play``; the browser's ``/play``,
+:mod:`tutepgn.play.tables`).
 
 The table keeps the deal and asks the bots in the table's order (a seat of
 the side that won the last trick may declare before the seat to move plays:
@@ -13,7 +14,7 @@ person's view only; lines typed are read as ``tute record`` reads them
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -67,15 +68,22 @@ class Scene:
 
 
 class Table:
-    """One deal: the person at ``seat``, ``bots`` (or the bot of ``level``) at the others."""
+    """One deal: the person at ``seat``, ``bots`` (or the bot of ``level``) at the others.
+
+    ``dealer`` (else drawn from the seed) and ``tags`` (added to the record's, e.g. a match's ``Match``,
+    ``DealNo``, ``MatchScore``; ``DealNo "1"`` deals the first deal of a match) let a match go on deal by deal:
+    the seed alone decides the cards, whoever deals."""
 
     def __init__(self, rules: Ruleset, seat: int, level: int = 3, *, seed: int = 0, name: str | None = None,
-                 bots: Sequence[Bot] | None = None) -> None:
+                 bots: Sequence[Bot] | None = None, dealer: int | None = None,
+                 tags: Mapping[str, str] | None = None) -> None:
         n = rules.players
         self.rules = rules
         self.seat = seat
         rng = random.Random(stream_seed(rules, seed))
-        self.deal = Deal.shuffled(rules, rng, dealer=rng.randrange(n))
+        drawn = rng.randrange(n)
+        first = tags is not None and "Match" in tags and tags.get("DealNo") == "1"
+        self.deal = Deal.shuffled(rules, rng, dealer=drawn if dealer is None else dealer, first_of_match=first)
         self.rng = random.Random(f"bots:{seed}")
         player = level_bot(level)
         self.bots: list[Bot] = list(bots) if bots is not None else [player] * n
@@ -83,20 +91,24 @@ class Table:
                  _("Bot level {level} ({bot})", level=self.bots[s].level, bot=self.bots[s].name)
                  if self.bots[s].level is not None else _("Bot {bot}", bot=self.bots[s].name) for s in range(n)]
         self.names = tuple(names)
-        tags = {"Event": _("Play against the machine"), "Site": "tute play", "Date": date.today().strftime("%Y.%m.%d"),
+        head = {"Event": _("Play against the machine"), "Site": "tute play", "Date": date.today().strftime("%Y.%m.%d"),
                 "Round": "1"}
-        tags.update({SEAT_TAGS[letter]: names[s] for s, letter in enumerate(rules.seat_names)})
-        self.recorder = Recorder(self.deal, tags)
+        head.update(tags or {})
+        head.update({SEAT_TAGS[letter]: names[s] for s, letter in enumerate(rules.seat_names)})
+        self.recorder = Recorder(self.deal, head)
         self.asked: set[tuple[int, int]] = set()
         """(actions so far, seat): the seats asked to declare out of turn at this point, who passed or declared."""
 
     # -- The bots ---------------------------------------------------------------
     def advance(self) -> list[Action]:
         """Let the bots act until the person must decide or the deal is over; the actions taken, in order."""
-        taken: list[Action] = []
+        return list(self.steps())
+
+    def steps(self) -> Iterator[Action]:
+        """The bots' actions one at a time, each applied as it is yielded (so :meth:`said` sees the trick it
+        completed), until the person must decide or the deal is over."""
         while not self.deal.over and not self.waiting:
-            taken.append(self._bot_action())
-        return taken
+            yield self._bot_action()
 
     @property
     def waiting(self) -> bool:
