@@ -166,7 +166,7 @@ class Sitting:
         return {
             "id": self.id, "version": self.version, "rules": self.start["rules"], "level": self.start["level"],
             "match": bool(self.start["match"]), "deal_no": len(self.deals), **asdict(scene),
-            "partner": names[(table.seat + 2) % 4] if self.rules.players == 4 else None,
+            "partner": partners(self.rules)[table.seat][1],
             "cards": [a.text(ctx).split(" ", 1)[1] for a in options if type(a) is Play],
             "declarations": [{"entry": a.text(ctx).split(" ", 1)[1], "words": declaration_words(a, ctx.trump)}
                              for a in options if type(a) is not Play],
@@ -176,6 +176,12 @@ class Sitting:
             "next_dealer": after.get("dealer") if after else None,
             "winner": self.rules.side_labels[after["winner"]] if after and after["winner"] is not None else None,
         }
+
+
+def partners(rules: Ruleset) -> list[tuple[str, str | None]]:
+    """Each seat a person may take, with the partner it brings in pairs (None without partners)."""
+    names = rules.seat_names
+    return [(s, names[(i + 2) % 4] if rules.players == 4 else None) for i, s in enumerate(names)]
 
 
 def declaration_words(action: Action, trump: int) -> str:
@@ -258,4 +264,4 @@ class Tables:
                 self.kept.pop(next(iter(self.kept)))
 
 
-__all__ = ["Sitting", "Tables", "declaration_words"]
+__all__ = ["Sitting", "Tables", "declaration_words", "partners"]
