@@ -85,7 +85,8 @@ class TableState(BaseModel):
     may_pass: bool = Field(description="Asked to declare out of turn: an empty entry passes.")
     over: bool
     result: str
-    deal_id: int | None = Field(description="The finished deal's id in the archive, once stored.")
+    deal_id: str | None = Field(description="The finished deal's id in the archive, once stored (digits, a string "
+                                            "as in every JSON answer: 63 bits do not fit a JavaScript number).")
     standing: list[int] | None
     standing_words: str
     next_dealer: str | None
@@ -97,6 +98,12 @@ class Played(BaseModel):
 
     said: list[str]
     state: TableState
+
+
+def answer(state: dict[str, Any]) -> TableState:
+    """A table's state as the API answers it (the deal's id as a string)."""
+    deal = state["deal_id"]
+    return TableState.model_validate({**state, "deal_id": None if deal is None else str(deal)})
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -136,7 +143,7 @@ def router(service: Service) -> APIRouter:
                 state = sitting.state()
             except (HTTPException, duckdb.Error, ArchiveError, OSError) as exc:
                 log.error("the played deal %s could not be stored yet: %s", sitting.id, exc)
-        return TableState.model_validate(state)
+        return answer(state)
 
     Writer = [Depends(service.require_key)]
 
@@ -155,7 +162,7 @@ def router(service: Service) -> APIRouter:
     @api.get("/{table_id}", response_model=TableState, summary="A table as its person sees it",
              responses={404: ERRORS[404]})
     def get_table(table_id: str) -> TableState:
-        return TableState.model_validate(found(table_id).state())
+        return answer(found(table_id).state())
 
     @api.post("/{table_id}/entries", response_model=Played, dependencies=Writer, responses=ERRORS,
               summary="Play a card, declare, or pass (needs an API key); the bots then play up to your next turn")
@@ -194,7 +201,7 @@ def router(service: Service) -> APIRouter:
     @pages.get("/play/{table_id}", response_class=HTMLResponse)
     def play_page(request: Request, table_id: str) -> HTMLResponse:
         return PAGES.TemplateResponse(request, "play.html",
-                                      {"state": TableState.model_validate(found(table_id).state()).model_dump()})
+                                      {"state": answer(found(table_id).state()).model_dump()})
 
     combined = APIRouter()
     combined.include_router(api)

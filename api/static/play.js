@@ -33,9 +33,9 @@
     form.elements.key.value = tuteWriteKey.get();
     form.elements.rules.addEventListener("change", function () {
       var chosen = form.elements.seat.value;
-      form.elements.seat.innerHTML = seats[form.elements.rules.value].map(function (s) {
-        return '<option value="' + esc(s[0]) + '"' + (s[0] === chosen ? " selected" : "") + ">" + esc(s[1]) + "</option>";
-      }).join("");
+      var select = form.elements.seat;
+      select.options.length = 0;
+      seats[form.elements.rules.value].forEach(function (s) { select.add(new Option(s[1], s[0], false, s[0] === chosen)); });
     });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -86,7 +86,7 @@
     box.dataset.over = state.over ? "true" : "false";
     box.dataset.waiting = state.options.length ? "true" : "false";
     $("play-turned").innerHTML = window.cardSVG(state.turned);
-    $("play-trump").textContent = t("trump {suit}", { suit: words.suitWords("OCEB"[state.trump]) });
+    $("play-trump").textContent = t("trump {suit}", { suit: words.suitWords(state.turned.slice(-1)) });
     $("play-stock").textContent = state.stock;
     $("play-trick-no").textContent = Math.min(state.tricks + 1, Math.floor(40 / state.seats.length));
     $("play-points").textContent = state.points.map(function (p) {
@@ -114,10 +114,13 @@
     var legal = {};
     state.cards.forEach(function (c) { legal[c] = true; });
     $("play-hand").innerHTML = state.hand.map(function (c) {
-      var ok = !!legal[c];
-      return '<button type="button" class="pc' + (ok ? " legal" : "") + '" data-card="' + c + '"' + (ok ? "" : " disabled") +
-             ' aria-label="' + esc(words.cardWords(c)) + '">' + window.cardSVG(c) + "</button>";
+      return '<button type="button" class="pc" data-card="' + c + '" aria-label="' + esc(words.cardWords(c)) + '">' +
+             window.cardSVG(c) + "</button>";
     }).join("");
+    Array.prototype.forEach.call($("play-hand").querySelectorAll("button.pc"), function (b) {
+      b.disabled = !legal[b.dataset.card];  /* only the legal cards may be tapped */
+      b.classList.toggle("legal", !b.disabled);
+    });
     $("play-declare").innerHTML = state.declarations.map(function (d) {
       return '<button type="button" class="decl" data-entry="' + esc(d.entry) + '">' + esc(d.words) + "</button>";
     }).join("");
