@@ -125,7 +125,7 @@ class Sitting:
         person must decide.  Raises :class:`~tutepgn.errors.EntryError` when there is none to deal."""
         with self.lock:
             after = self.following()
-            if after is None:
+            if after is None or "dealer" not in after:
                 raise EntryError(_("this table plays one deal") if not self.start["match"] else
                                  _("finish the deal first") if not self.table.deal.over else
                                  _("the match is over"))
