@@ -154,7 +154,6 @@ class Sitting:
         and the declarations offered (with their words), the match, and the deal's id once stored."""
         table = self.table
         scene = table.scene()
-        names = self.rules.seat_names
         ctx = Context.of(table.deal)
         options = table.options()
         after = self.following()
@@ -168,7 +167,7 @@ class Sitting:
             "match": bool(self.start["match"]), "deal_no": len(self.deals), **asdict(scene),
             "partner": partners(self.rules)[table.seat][1],
             "cards": [a.text(ctx).split(" ", 1)[1] for a in options if type(a) is Play],
-            "declarations": [{"entry": a.text(ctx).split(" ", 1)[1], "words": declaration_words(a, ctx.trump)}
+            "declarations": [{"entry": a.text(ctx).split(" ", 1)[1], "words": declaration_words(a, table.deal.trump)}
                              for a in options if type(a) is not Play],
             "deal_id": self.deals[-1]["stored"],
             "standing": standing,
