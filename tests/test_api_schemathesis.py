@@ -62,7 +62,8 @@ STATEFUL = ["use_after_free", "ensure_resource_availability", "object_level_auth
 """Checks of a stateful run, left out (see the module's docstring)."""
 RULED_INPUTS = {"analyse_record", "validate_records", "convert_records", "import_records", "replay_records",
                 "start_recording", "enter_entry", "start_next_deal", "undo_entry", "create_event", "add_entrants",
-                "pair_round", "set_result", "set_board", "answer_puzzle", "analyse_deal"}
+                "pair_round", "set_result", "set_board", "answer_puzzle", "analyse_deal", "start_table",
+                "enter_on_table", "next_on_table"}
 """Operations whose valid-looking inputs may break a rule no schema says: a 422 is a right answer."""
 
 

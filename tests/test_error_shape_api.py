@@ -168,6 +168,22 @@ CASES: dict[tuple[str, str], list[Case]] = {
     ("GET", "/events/{name}/rounds/{n}/tables/{t}"): [("GET", "/events/nope/rounds/1/tables/1", {}, 404)],
     ("GET", "/events/{name}/standings"): [("GET", "/events/nope/standings", {}, 404)],
     ("GET", "/events/{name}/crosstable"): [("GET", "/events/nope/crosstable", {}, 404)],
+    ("POST", "/api/v1/tables"): [("POST", "/api/v1/tables", {"json": {"rules": "playcard-2p"}}, 401),
+                                 ("POST", "/api/v1/tables", {"json": {"rules": "playcard-2p"},
+                                                             "headers": {"X-API-Key": "wrong"}}, 403),
+                                 ("POST", "/api/v1/tables", {"json": {"rules": "playcard-2p", "seat": "W"},
+                                                             "headers": {"X-API-Key": KEY}}, 422),
+                                 ("POST", "/api/v1/tables", {"json": {"rules": "playcard-2p", "level": 9},
+                                                             "headers": {"X-API-Key": KEY}}, 422)],
+    ("GET", "/api/v1/tables/{table_id}"): [("GET", "/api/v1/tables/no-such-table", {}, 404)],
+    ("POST", "/api/v1/tables/{table_id}/entries"): [
+        ("POST", "/api/v1/tables/no-such-table/entries", {"json": {"entry": "1O"}}, 401),
+        ("POST", "/api/v1/tables/no-such-table/entries", {"json": {"entry": "1O"}, "headers": {"X-API-Key": KEY}}, 404)],
+    ("POST", "/api/v1/tables/{table_id}/next"): [("POST", "/api/v1/tables/no-such-table/next", {}, 401),
+                                                 ("POST", "/api/v1/tables/no-such-table/next",
+                                                  {"headers": {"X-API-Key": KEY}}, 404)],
+    ("GET", "/play"): [("POST", "/play", {}, 405)],
+    ("GET", "/play/{table_id}"): [("GET", "/play/no-such-table", {}, 404)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -195,7 +211,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 70 and routes == set(CASES)
+    assert len(routes) == 76 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],

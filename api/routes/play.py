@@ -35,7 +35,7 @@ log = logging.getLogger("tutepgn.api")
 class TableStart(BaseModel):
     """How a table starts: the rules, the person's seat, the bots' level, one deal or a match."""
 
-    rules: str = Field("ludoteka-pairs", max_length=200, description="A preset, with options (`tute rules`).")
+    rules: str = Field(max_length=200, description="A preset, with options (`tute rules`), e.g. `ludoteka-pairs`.")
     seat: str = Field("S", max_length=1, description="The person's seat letter (in pairs, the partner sits "
                                                      "opposite).")
     level: int = Field(3, ge=1, le=8, description="The bots' level, 1 (random) to 8 (the strongest PIMC).")
