@@ -118,6 +118,7 @@ class Site:
     player: str
     recording: str
     entries: int
+    table: str
 
 
 def _samples(folder: Path) -> list[Path]:
@@ -185,14 +186,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                      if d.get("match"))
         _event(http)
         rid, entries = _recording(http)
-        yield Site(url=url, deal=deal, match=str(match), player="Lucía", recording=rid, entries=entries)
+        table = http.post("/api/v1/tables?lang=es", json={"rules": "ludoteka-pairs", "seat": "S", "level": 1,
+                                                          "seed": 1, "match": True})
+        assert table.status_code == 201, table.text
+        yield Site(url=url, deal=deal, match=str(match), player="Lucía", recording=rid, entries=entries,
+                   table=table.json()["id"])
 
 
 def pages() -> list[str]:
     """The walk: every page of the menu and the pages their links lead to."""
     return ["search", "search-results", "deal", "share-link", "match", "player", "puzzles", "stats", "ratings",
             "rules", *(f"rules-{name}" for name in PRESETS), "validate", "validate-findings", "record",
-            "recording", "live", "events", "event", "round", "table", "standings", "not-found", "no-deal"]
+            "recording", "live", "events", "event", "round", "table", "standings", "play", "play-table", "not-found",
+            "no-deal"]
 
 
 MISSING = ("not-found", "no-deal")
@@ -210,7 +216,8 @@ def _path(site: Site, name: str) -> str:
             "rules": "/rules", "validate": "/validate", "validate-findings": "/validate", "record": "/record",
             "recording": f"/record/{site.recording}", "live": f"/live/{site.recording}", "events": "/events",
             "event": event, "round": f"{event}/rounds/1", "table": f"{event}/rounds/1/tables/1",
-            "standings": f"{event}/standings", "not-found": "/nada-por-aqui", "no-deal": "/deals/999999"}[name]
+            "standings": f"{event}/standings", "play": "/play", "play-table": f"/play/{site.table}",
+            "not-found": "/nada-por-aqui", "no-deal": "/deals/999999"}[name]
 
 
 def _open(page: Page, site: Site, name: str) -> int:

@@ -163,4 +163,4 @@ def test_wrong_starts_and_unknown_tables(http: httpx.Client, tmp_path: Path) -> 
     assert http.get("/api/v1/tables/nosuchtable1").status_code == 404
     assert http.post("/api/v1/tables/nosuchtable1/entries", json={"entry": "1O"}, headers=WRITE).status_code == 404
     page = http.get("/play?lang=es")
-    assert page.status_code == 200 and "Jugar contra la máquina" in page.text and "Nivel 8 (pimc-40w)" in page.text
+    assert page.status_code == 200 and "Jugar contra la máquina" in page.text and "Nivel 8: PIMC, 40 mundos" in page.text

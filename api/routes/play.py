@@ -22,7 +22,7 @@ from tutepgn.archive import deal_id
 from tutepgn.errors import ArchiveError, ErrorItem, Problem, TuteError
 from tutepgn.i18n import gettext as _
 from tutepgn.play.bots import LEVELS
-from tutepgn.play.tables import Sitting, Tables, partners
+from tutepgn.play.tables import Sitting, Tables, level_words, partners
 from tutepgn.rules import PRESETS, display_name, preset
 from tutepgn.words import seat_words
 
@@ -196,7 +196,8 @@ def router(service: Service) -> APIRouter:
         seats = {name: [[s, _("{seat} (partner {partner})", seat=seat_words(s), partner=seat_words(partner))]
                         if partner else [s, seat_words(s)] for s, partner in partners(preset(name))] for name in PRESETS}
         return PAGES.TemplateResponse(request, "play_start.html", {
-            "presets": {name: display_name(name) for name in PRESETS}, "seats": seats, "levels": LEVELS})
+            "presets": {name: display_name(name) for name in PRESETS}, "seats": seats,
+            "levels": {n: level_words(n) for n in LEVELS}})
 
     @pages.get("/play/{table_id}", response_class=HTMLResponse)
     def play_page(request: Request, table_id: str) -> HTMLResponse:

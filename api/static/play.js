@@ -76,6 +76,12 @@
     m.className = "play-message" + (kind ? " " + kind : "");
   }
 
+  /* A player's name; a bot's ends with the bot's own name, "Bot nivel 3 (heuristic)", which is kept in English. */
+  function named(name) {
+    var m = /^(.*\()([\w-]+)(\))$/.exec(name);
+    return m ? esc(m[1]) + '<span lang="en">' + esc(m[2]) + "</span>" + esc(m[3]) : esc(name);
+  }
+
   function seated(pairs) {
     return pairs.map(function (p) { return words.seatWords(p[0]) + " " + words.cardWords(p[1]); }).join(", ");
   }
@@ -100,7 +106,7 @@
     $("play-seats").innerHTML = state.seats.map(function (s, i) {
       var who = s === state.seat ? t("you") : s === state.partner ? t("your partner") : "";
       return '<li class="seat-chip' + (s === state.to_move && !state.over ? " to-move" : "") + '" data-seat="' + s +
-             '"><b>' + esc(words.seatWords(s)) + "</b> " + esc(state.players[i]) + (who ? " <small>(" + esc(who) + ")</small>" : "") + "</li>";
+             '"><b>' + esc(words.seatWords(s)) + "</b> " + named(state.players[i]) + (who ? " <small>(" + esc(who) + ")</small>" : "") + "</li>";
     }).join("");
     $("play-trick").innerHTML = state.trick.map(function (p) {
       return '<figure class="slot" data-seat="' + p[0] + '" data-card="' + p[1] + '">' + window.cardSVG(p[1]) +

@@ -36,18 +36,18 @@ from typing import Any
 from ..errors import EntryError
 from ..events import Action, Cante, Context, Exchange, Play, Tute
 from ..i18n import gettext as _
-from ..i18n import speaking
+from ..i18n import ngettext, speaking
 from ..notation import Record, format_side_values
 from ..recording.session import following
 from ..rules import Ruleset, ruleset
-from ..words import card_words, standing_words, suit_words
+from ..words import card_words, cards_words, seat_words, standing_words, suit_words
+from .bots import LEVELS, PIMC_NAME
 from .table import Table
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 """What a table's id looks like (ids are made here, never taken from a request as a path)."""
 MAX_TABLES = 200
 """Tables a process keeps in memory; past it the least recently used is dropped (its file stays)."""
-LEVELS = range(1, 9)
 
 
 class Sitting:
@@ -104,9 +104,9 @@ class Sitting:
             if self.table.deal.over:
                 raise EntryError(_("the deal is over"))
             action = self.table.enter(line)
-            said = [self.table.said(action)] if action is not None else [_("You pass.")]
+            said = [self.told(action)] if action is not None else [_("You pass.")]
             for bot in self.table.steps():
-                said.append(self.table.said(bot))
+                said.append(self.told(bot))
             self.keep()
             return said
 
@@ -132,7 +132,7 @@ class Sitting:
             self.deals.append({"dealer": after["dealer"], "tags": after["tags"], "log": [], "asked": [],
                                "stored": None})
             self.table = self.rebuilt()
-            said = [self.table.said(a) for a in self.table.steps()]
+            said = [self.told(a) for a in self.table.steps()]
             self.keep()
             return said
 
@@ -149,6 +149,18 @@ class Sitting:
             if nxt.winner is None else {"standing": list(nxt.standing), "winner": nxt.winner}
 
     # -- What is shown --------------------------------------------------------------------------------------
+    def told(self, action: Action) -> str:
+        """An action just taken, in words (no notation: a page says cards as players do), with the trick it
+        completed."""
+        deal = self.table.deal
+        names = self.rules.seat_names
+        words = [f"{seat_words(names[action.seat])}: {done_words(action, deal.trump)}"]
+        if type(action) is Play and deal.log and deal.log[-1] is action and not deal.trick:
+            t = deal.tricks[-1]
+            words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),
+                           cards=cards_words(t.cards), seat=seat_words(names[t.winner]), points=t.points))
+        return "; ".join(words)
+
     def state(self) -> dict[str, Any]:
         """What the person's page shows: the scene (hand, trick, muestra, points, whose turn), the legal cards
         and the declarations offered (with their words), the match, and the deal's id once stored."""
@@ -181,6 +193,33 @@ def partners(rules: Ruleset) -> list[tuple[str, str | None]]:
     """Each seat a person may take, with the partner it brings in pairs (None without partners)."""
     names = rules.seat_names
     return [(s, names[(i + 2) % 4] if rules.players == 4 else None) for i, s in enumerate(names)]
+
+
+def level_words(level: int) -> str:
+    """A bots' level as the start page offers it: its number and how its bot plays, in words."""
+    name = LEVELS[level]
+    pimc = PIMC_NAME.fullmatch(name)
+    if pimc is not None:
+        worlds = int(pimc[1])
+        how = (ngettext("PIMC, {n} world weighted by the play so far", "PIMC, {n} worlds weighted by the play so far",
+                        worlds) if pimc[2] else ngettext("PIMC, {n} world", "PIMC, {n} worlds", worlds))
+    else:
+        how = {"random": _("random cards"), "greedy": _("sings whenever it may"),
+               "heuristic": _("plays like a club player")}.get(name, name)
+    return _("Level {level}: {how}", level=level, how=how)
+
+
+def done_words(action: Action, trump: int) -> str:
+    """An action as the page tells it once taken: the card in words, or what was declared."""
+    if type(action) is Play:
+        return card_words(action.card)
+    if type(action) is Cante:
+        return _("sings the forty") if action.suit == trump else _("sings twenty in {suit}",
+                                                                   suit=suit_words(action.suit))
+    if type(action) is Tute:
+        return _("sings tute of reyes") if action.rank == 12 else _("sings tute of caballos")
+    assert type(action) is Exchange
+    return _("exchanges {card} for the muestra", card=card_words(action.card))
 
 
 def declaration_words(action: Action, trump: int) -> str:
@@ -263,4 +302,4 @@ class Tables:
                 self.kept.pop(next(iter(self.kept)))
 
 
-__all__ = ["Sitting", "Tables", "declaration_words", "partners"]
+__all__ = ["Sitting", "Tables", "declaration_words", "done_words", "level_words", "partners"]
