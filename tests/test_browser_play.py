@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from served import tute_serve
 from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 
@@ -30,19 +30,29 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
-@pytest.fixture()
-def phone(tmp_path: Path) -> Iterator[tuple[str, Page]]:
-    """``tute serve`` with no setting (this machine writes with no key) and a phone in Spanish."""
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Browser]]:
+    """``tute serve`` with no setting (this machine writes with no key), and Chromium."""
+    work = tmp_path_factory.mktemp("play")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUTEPGN_")}
-    with tute_serve(["--db", str(tmp_path / "archive.duckdb")], cwd=tmp_path, env=env) as port:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_context(**PHONE, locale="es-ES").new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            yield f"http://127.0.0.1:{port}", page
-            assert errors == [], errors
-            browser.close()
+    with tute_serve(["--db", str(work / "archive.duckdb")], cwd=work, env=env) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield f"http://127.0.0.1:{port}", browser
+        browser.close()
+
+
+@pytest.fixture()
+def errors() -> Iterator[list[str]]:
+    """The script errors the test's pages meet: none."""
+    seen: list[str] = []
+    yield seen
+    assert seen == [], seen
+
+
+def opened(browser: Browser, errors: list[str], **context: Any) -> Page:
+    page = browser.new_context(**context).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
 
 
 def assert_tappable(page: Page) -> None:
@@ -53,8 +63,10 @@ def assert_tappable(page: Page) -> None:
         assert box and box["width"] >= 44 and box["height"] >= 44, (button.text_content(), box)
 
 
-def test_a_phone_plays_a_whole_deal_in_spanish_then_opens_its_analysis(phone: tuple[str, Page]) -> None:
-    url, page = phone
+def test_a_phone_plays_a_whole_deal_in_spanish_then_opens_its_analysis(site: tuple[str, Browser],
+                                                                        errors: list[str]) -> None:
+    url, browser = site
+    page = opened(browser, errors, **PHONE, locale="es-ES")
     page.goto(url)
     page.get_by_role("link", name="Jugar", exact=True).tap()  # from the menu
     page.wait_for_url(re.compile(r"/play$"))
@@ -115,3 +127,38 @@ def test_a_phone_plays_a_whole_deal_in_spanish_then_opens_its_analysis(phone: tu
     expect(page.locator("#replay")).to_have_attribute("data-analysis", "ready", timeout=120_000)
     expect(page.locator("#analysis-summary")).to_be_visible()
     expect(page.locator("#eval-figure")).to_be_visible()
+
+
+def test_a_desktop_table_in_english_survives_a_reload(site: tuple[str, Browser], errors: list[str]) -> None:
+    """On a desktop, in English, in pairs: the partner is named, two cards clicked, and the page reloaded finds the
+    table as it was (it lives on the server, by its id)."""
+    url, browser = site
+    page = opened(browser, errors, viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page.goto(f"{url}/play?lang=en")
+    form = page.locator("#play-form")
+    form.locator('select[name="rules"]').select_option("ludoteka-pairs")
+    form.locator('select[name="seat"]').select_option("W")
+    expect(form.locator('select[name="seat"] option:checked')).to_have_text("W (partner E)")
+    form.locator('select[name="level"]').select_option("1")
+    form.locator('input[name="seed"]').fill("5")
+    page.locator("#sit").click()
+    page.wait_for_url(re.compile(r"/play/[\w-]+$"))
+    table = page.locator("#table")
+    expect(page.locator('#play-seats .seat-chip[data-seat="E"]')).to_contain_text("your partner")
+    expect(page.locator('#play-seats .seat-chip[data-seat="N"]')).to_contain_text("Bot level 1 (random)")
+    for _ in range(2):
+        version = table.get_attribute("data-version")
+        if page.locator("#play-declare button.decl").count():
+            page.locator("#play-declare button.decl").first.click()
+        elif page.locator("#play-pass").is_visible():
+            page.locator("#play-pass").click()
+        else:
+            page.locator("#play-hand button.pc:enabled").first.click()
+        expect(table).not_to_have_attribute("data-version", version or "")
+    expect(page.locator("#play-said li").first).to_be_visible()
+    version, hand = table.get_attribute("data-version"), page.locator("#play-hand button.pc").count()
+    page.reload()
+    expect(table).to_have_attribute("data-version", version or "")
+    assert page.locator("#play-hand button.pc").count() == hand < 10  # the cards played stay played
+    assert page.evaluate(NO_SIDEWAYS)
+    page.screenshot(path=str(ARTIFACTS / "play-desktop-en.png"), full_page=True)

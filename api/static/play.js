@@ -94,6 +94,7 @@
     $("play-turned").innerHTML = window.cardSVG(state.turned);
     $("play-trump").textContent = t("trump {suit}", { suit: words.suitWords(state.turned.slice(-1)) });
     $("play-stock").textContent = state.stock;
+    $("play-stock-box").hidden = !state.stock;  /* four players deal every card: no stock */
     $("play-trick-no").textContent = Math.min(state.tricks + 1, Math.floor(40 / state.seats.length));
     $("play-points").textContent = state.points.map(function (p) {
       return words.seatWords(p[0]) + " " + p[1];
@@ -104,7 +105,7 @@
       standing.textContent = t("Deal {n} · match {standing}", { n: state.deal_no, standing: words.standingWords(state.standing) });
     }
     $("play-seats").innerHTML = state.seats.map(function (s, i) {
-      var who = s === state.seat ? t("you") : s === state.partner ? t("your partner") : "";
+      var who = s === state.seat ? (state.players[i] === t("You") ? "" : t("you")) : s === state.partner ? t("your partner") : "";
       return '<li class="seat-chip' + (s === state.to_move && !state.over ? " to-move" : "") + '" data-seat="' + s +
              '"><b>' + esc(words.seatWords(s)) + "</b> " + named(state.players[i]) + (who ? " <small>(" + esc(who) + ")</small>" : "") + "</li>";
     }).join("");

@@ -61,7 +61,8 @@ class Sitting:
         self.rules: Ruleset = ruleset(start["rules"])
         self.deals = deals
         self.version = version
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
+        """Held while the table changes (the bots thinking included) and while its state is read."""
         self.table = self.rebuilt()
 
     # -- Building -------------------------------------------------------------------------------------------
@@ -164,6 +165,11 @@ class Sitting:
     def state(self) -> dict[str, Any]:
         """What the person's page shows: the scene (hand, trick, muestra, points, whose turn), the legal cards
         and the declarations offered (with their words), the match, and the deal's id once stored."""
+        with self.lock:  # never a deal half way through the bots' moves
+            return self.shown()
+
+    def shown(self) -> dict[str, Any]:
+        """:meth:`state`, its lock held."""
         table = self.table
         scene = table.scene()
         ctx = Context.of(table.deal)
