@@ -1,6 +1,6 @@
 """The table against the machine over HTTP (``/api/v1/tables``, issue 38): the real app on a real DuckDB file,
 served by uvicorn, talked to with httpx.  A table starts with the write key, the bots play up to the person's
-turn, a refused card says why and changes nothing, the finished deal is stored in the archive (it validates, its
+turn, the person passes when asked out of turn, a refused card says why and changes nothing, the finished deal is stored in the archive (it validates, its
 players are the person and the bots with their levels), a table outlives its app (rebuilt from its file by
 another), and a whole match goes deal after deal to its end.  Low levels and fixed seeds: fast and the same each
 run."""
@@ -62,7 +62,7 @@ def stored(http: httpx.Client, state: dict[str, Any]) -> Record:
     return read_record(answer.text)
 
 
-def test_a_deal_in_pairs_is_played_refused_once_and_stored_valid(http: httpx.Client) -> None:
+def test_a_deal_in_pairs_is_played_passed_refused_and_stored_valid(http: httpx.Client) -> None:
     start = {"rules": "ludoteka-pairs", "seat": "S", "level": 3, "seed": 11, "name": "Ana"}
     assert http.post("/api/v1/tables", json=start).status_code == 401  # the recorder's guard: a key
     answer = http.post("/api/v1/tables", json=start, headers=WRITE)
@@ -73,7 +73,7 @@ def test_a_deal_in_pairs_is_played_refused_once_and_stored_valid(http: httpx.Cli
     assert state["players"] == ["Bot level 3 (heuristic)", "Bot level 3 (heuristic)", "Ana",
                                 "Bot level 3 (heuristic)"]
     assert state["to_move"] == "S" and state["cards"], "the bots played up to South's turn"
-    refused = 0
+    refused = passed = 0
     while not state["over"]:
         wrong = next((c for c in state["hand"] if c not in state["cards"]), None)
         if wrong is not None and not state["may_pass"] and not refused:
@@ -84,10 +84,14 @@ def test_a_deal_in_pairs_is_played_refused_once_and_stored_valid(http: httpx.Cli
             assert wrong not in problem["errors"][0]["expected"].split()
             assert http.get(f"/api/v1/tables/{state['id']}").json() == state, "a refused card changes nothing"
             refused += 1
-        answer = http.post(f"/api/v1/tables/{state['id']}/entries", json={"entry": move(state)}, headers=WRITE)
+        entry = "" if state["may_pass"] else move(state)  # asked out of turn (a cante South may sing): pass
+        answer = http.post(f"/api/v1/tables/{state['id']}/entries", json={"entry": entry}, headers=WRITE)
         assert answer.status_code == 200, answer.text
+        if not entry:
+            assert state["declarations"] and answer.json()["said"][0] == "You pass."
+            passed += 1
         state = answer.json()["state"]
-    assert refused == 1
+    assert refused == 1 and passed == 1
     assert state["result"] and not state["cards"] and not state["options"]
     record = stored(http, state)
     report = validate(record)
