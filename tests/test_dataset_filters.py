@@ -77,14 +77,14 @@ def test_what_the_statistics_rule_out_is_answered_without_a_query(tmp_path: Path
     import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
     dataset = dataset_archive(tmp_path / "d")
     reader = dataset.reader()
-    decided = [{"rules": "torofun-3p"}, {"valid": True}, {"rules": "ludoteka-pairs", "valid": True}, {}]
+    decided = [{"valid": True}, {}]  # of every row group, all its deals
     counts = [dataset.count(SearchFilters(**given)) for given in decided]
-    assert counts[0] > 0 and counts[1] == counts[3] == 296 and counts[2] > 0
+    assert counts == [296, 296]
     dataset.con.close()  # any query now fails
     assert [dataset.count(SearchFilters(**given)) for given in decided] == counts  # counted from the footers
-    for given in ({"match": "sim-99-9"}, {"comment": "x", "rules": "torofun-3p", "since": "2026-06-01"},
+    for given in ({"match": "sim-99-9"}, {"comment": "x", "since": "2030-01-01"},
                   {"issue": "must_follow"}, {"valid": False}, {"since": "2030-01-01"}, {"min_points": 400},
-                  {"rules": "torofun-3p", "match": "SanJose2025-R3-M2"}):
+                  {"rules": "playcard-2p", "until": "2024-12-31"}):  # 2024's deals are all ludoteka-pairs
         filters = SearchFilters(**given)
         assert dataset.count(filters) == reader.count(filters) == 0, given
         assert dataset.search(filters) == [] and dataset.page(filters) == ([], None, None), given
@@ -111,3 +111,31 @@ def test_the_filters_at_the_edges_of_the_statistics_answer_alike(both: tuple[Arc
         filters = SearchFilters(**given)
         assert dataset.count(filters) == file.count(filters) > 0, given
         assert dataset.search(filters) == file.search(filters), given
+
+
+def test_a_first_page_that_holds_every_match_is_the_count(both: tuple[Archive, Archive]) -> None:
+    """``tute search`` asks for the first page, then the count: when the page holds every deal the search
+    matches, the count is the page's length, with no second query; a full page, an offset page or another
+    search's filters still count by query."""
+    file, dataset = both
+    for given in ({"event": "Liga"}, {"player": "Inés"}, {"site": "León"}, {"trump": "O"}):
+        filters = SearchFilters(**given)
+        for limit, offset in ((400, 0), (5, 0), (400, 3)):
+            reader = dataset.reader()
+            reader.search(filters, limit=limit, offset=offset)
+            assert reader.count(filters) == file.count(filters), (given, limit, offset)
+            assert reader.count(SearchFilters(valid=False, **given)) == file.count(SearchFilters(valid=False, **given))
+        reader = dataset.reader()
+        rows, following, _ = reader.page(filters, limit=5)
+        assert (following is not None) == (file.count(filters) > 5) and reader.count(filters) == file.count(filters)
+    assert file.count(SearchFilters(trump="O")) > 5
+    reader = dataset.reader()
+    filters = SearchFilters(event="Liga")
+    found = reader.search(filters, limit=400)
+    assert 0 < len(found) < 400
+    reader.con.close()  # any query now fails
+    assert reader.count(filters) == len(found)
+    reader = dataset.reader()
+    rows, following, _ = reader.page(filters, limit=400)
+    reader.con.close()
+    assert following is None and reader.count(filters) == len(rows) == len(found)

@@ -62,8 +62,11 @@ if TYPE_CHECKING:
     from .store import Archive
 
 MANIFESTS, STAGING = "_manifests", "_staging"
-PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("preset", "year")}
+PARTITIONS: dict[str, tuple[str, ...]] = {"deals": ("year",)}
 """The tables written in partitions, and the columns that name them (hive layout)."""
+HIVE_KEYS = ("preset", "year")
+"""The deals' columns a dataset's paths may name: the year, and the preset in a dataset written before 2026-12-06
+(``deals/preset=P/year=Y/``), which is read as it is."""
 DATASET_WORK_SIZE = 2 * ingest.WORK_SIZE
 """Records per piece of a dataset's import at most (8,192): twice an import into a file's (:data:`.ingest.WORK_SIZE`),
 since each piece writes a file per table (plays: 320,000 rows), and a query pays for every file it opens."""
@@ -443,6 +446,8 @@ def view_statements(dest: str | os.PathLike[str], manifests: list[dict[str, Any]
     statements, views = [], []
     for table, columns in TABLES.items():
         files = dataset.files(table, manifests)
+        if table in PARTITIONS:  # earlier years first: a first page by date finds its deals in the first row groups
+            files.sort(key=lambda path: path.rsplit("/", 1)[0])  # and DuckDB's top-N skips the later ones
         if not files:
             statements.append(table_sql(table))
             continue
