@@ -22,6 +22,7 @@ FILTERS: list[dict[str, Any]] = [
     {"since": "2030-01-01"}, {"until": "2000-01-01"},
     {"event": "Liga"}, {"event": "simulated"}, {"event": "100%"}, {"site": "León"}, {"site": "nowhere"},
     *({"rules": name} for name in ("ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p")),
+    {"rules": "ludoteka-pairs match_target=6"}, {"rules": "torofun-3p match_target=6"},
     *({"trump": suit} for suit in "OCEB"),
     {"winner": "NS"}, {"winner": "WE"}, {"winner": "N"}, {"winner": "Inés"}, {"loser": "NS"}, {"loser": "Hugo"},
     {"min_points": 101}, {"min_points": 150}, {"min_points": 400}, {"max_points": 60}, {"max_points": 0},
@@ -139,3 +140,15 @@ def test_a_first_page_that_holds_every_match_is_the_count(both: tuple[Archive, A
     rows, following, _ = reader.page(filters, limit=400)
     reader.con.close()
     assert following is None and reader.count(filters) == len(rows) == len(found)
+
+
+def test_a_preset_finds_its_deals_with_overrides_and_a_spec_its_own(both: tuple[Archive, Archive]) -> None:
+    """The rules filter reads one column (a preset's name: ``preset``; a whole spec: ``rules``), and finds what
+    both columns found together: a preset's deals with or without overrides, a spec's deals only."""
+    file, dataset = both
+    specs = [spec for (spec,) in file.con.execute("SELECT DISTINCT rules FROM deals").fetchall()]
+    assert any(" " in spec for spec in specs)  # some deal's rules override its preset's
+    for value in {*specs, *(spec.split()[0] for spec in specs)}:
+        either = file.con.execute("SELECT count(*) FROM deals WHERE preset = ? OR rules = ?", [value, value])
+        expected = either.fetchone()[0]  # type: ignore[index]
+        assert file.count(SearchFilters(rules=value)) == dataset.count(SearchFilters(rules=value)) == expected > 0

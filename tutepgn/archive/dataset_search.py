@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..rules import PRESETS
 from .columns import SUMMARY_COLUMNS, check_columns
 from .dataset import HIVE_KEYS, NULL_PART, Dataset
 from .search import SORTS, SearchFilters, Sample, order_of
@@ -120,9 +121,7 @@ def conditions(filters: SearchFilters) -> list[Condition]:
         if high is not None:
             out.append(at_most(column, high))
     if f.rules is not None:
-        preset, by_rules = equal("preset", f.rules), equal("rules", f.rules)
-        out.append((lambda zones: preset[0](zones) or by_rules[0](zones),
-                    lambda zones: preset[1](zones) or by_rules[1](zones)))
+        out.append(equal("preset" if f.rules in PRESETS else "rules", f.rules))
     if f.exchange is not None:
         out.append(on("exchanges", lambda _least, most: bool(most > 0), lambda least, _most: bool(least > 0))
                    if f.exchange else
@@ -203,7 +202,7 @@ class DatasetArchive(Archive):
         """The same dataset on a new cursor, sharing the zones and the names."""
         return DatasetArchive(self.path, read_only=True, memory_limit=self.memory_limit, secure=self.secure,
                               connection=self.con.cursor(), rows_by_id=self.rows_by_id, seat_names=self.seat_names,
-                              zones=self.zones)
+                              zones=self.zones, deals_from=self.deals_from)
 
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of deals that match ``filters`` (without a query when the statistics decide it)."""
