@@ -152,3 +152,25 @@ def test_a_preset_finds_its_deals_with_overrides_and_a_spec_its_own(both: tuple[
         either = file.con.execute("SELECT count(*) FROM deals WHERE preset = ? OR rules = ?", [value, value])
         expected = either.fetchone()[0]  # type: ignore[index]
         assert file.count(SearchFilters(rules=value)) == dataset.count(SearchFilters(rules=value)) == expected > 0
+
+
+def test_a_dataset_partitioned_by_preset_and_year_keeps_its_layout(
+        both: tuple[Archive, Archive], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset written before the deals were partitioned by year alone (``deals/preset=P/year=Y/``) is read
+    as it is, and an import into it writes its deals the same way (a reader's Hive partitions must agree from
+    file to file); its searches answer as the file's."""
+    import tutepgn.archive.dataset as module
+
+    file, _ = both
+    sources = expand([str(ROOT / "samples")])
+    with monkeypatch.context() as old:
+        old.setattr(module, "PARTITIONS", {"deals": ("preset", "year")})
+        import_dataset(tmp_path / "d", iter_raw_records(sources[:2]), [], jobs=1)
+    import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
+    folders = {p.relative_to(tmp_path / "d" / "deals").parts[0] for p in (tmp_path / "d" / "deals").rglob("*.parquet")}
+    assert folders and all(folder.startswith("preset=") for folder in folders), folders
+    dataset = dataset_archive(tmp_path / "d")
+    for given in FILTERS:
+        filters = SearchFilters(**given)
+        assert dataset.count(filters) == file.count(filters), given
+        assert dataset.search(filters, limit=400) == file.search(filters, limit=400), given

@@ -128,10 +128,18 @@ class Staged:
     """(the staged file, its place relative to the root)."""
 
 
-def partitions(table: str, rows: pa.Table) -> Iterator[tuple[str, pa.Table]]:
-    """A table's rows by partition: (the directories under the table, e.g. ``preset=x/year=2025/``, its rows
-    without the partition columns)."""
-    keys = PARTITIONS.get(table)
+def partition_keys(fs: pafs.FileSystem, root: str, table: str) -> tuple[str, ...]:
+    """The columns that name a table's partitions in the dataset at ``root``: :data:`PARTITIONS`'s, or the
+    preset and the year in a dataset written with them (:data:`HIVE_KEYS`), which keeps its layout: a reader's
+    Hive partitions must be the same from file to file."""
+    keys = PARTITIONS.get(table, ())
+    found = fs.get_file_info(pafs.FileSelector(f"{root}/{table}", allow_not_found=True)) if keys else []
+    return HIVE_KEYS if any(info.base_name.startswith("preset=") for info in found) else keys
+
+
+def partitions(table: str, rows: pa.Table, keys: tuple[str, ...]) -> Iterator[tuple[str, pa.Table]]:
+    """A table's rows by partition: (the directories under the table, e.g. ``year=2025/``, its rows without
+    the partition columns ``keys``)."""
     if not keys:
         yield "", rows
         return
@@ -154,7 +162,7 @@ def stage(dest: str, tables: dict[str, pa.Table], run: int, number: int) -> list
     for table, rows in tables.items():
         if not rows.num_rows:
             continue
-        for under, part in partitions(table, rows):
+        for under, part in partitions(table, rows, partition_keys(fs, root, table)):
             final = f"{table}/{under}part-{run:06d}-{number:06d}.parquet"
             path = f"{staged}/{final}"
             fs.create_dir(path.rsplit("/", 1)[0])
@@ -265,7 +273,7 @@ class Dataset:
         for table in TABLES:
             if self.files(table, manifests):
                 continue
-            keys = list(PARTITIONS.get(table, ()))
+            keys = list(partition_keys(self.fs, self.root, table))
             staged = f"{self.root}/{STAGING}/{uuid.uuid4().hex}.parquet"
             self.fs.create_dir(f"{self.root}/{STAGING}")
             write_parquet(schema_of(table).empty_table().drop_columns(keys), staged, self.fs)
