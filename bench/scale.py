@@ -12,7 +12,12 @@ its scheduler overhead per task; search p95 over the dataset against the file.
    ``bench/archive.py``, over the file and over the dataset: the p95 of every search whatever its filter (target:
    the dataset within 2 times the file), and each filter's own p95 beside the file's.
 
-    python bench/scale.py [--deals 1000000] [--runs 20] [--json OUT]
+5. ``--interleaved``: the searches again, file and dataset alternating on the same filters (which goes first
+   alternating too), each filter's median and p90 over both, wall and CPU time of this process: on a shared
+   machine, the load falls alike on both.  ``--searches-only`` times the searches of an earlier run's file and
+   dataset without importing again.
+
+    python bench/scale.py [--deals 1000000] [--runs 20] [--interleaved] [--searches-only] [--json OUT]
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
+import statistics
 import shutil
 import subprocess
 import sys
@@ -28,9 +35,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from archive import OUT, generate, time_searches  # bench/archive.py, beside this script
+from archive import OUT, filter_makers, generate, time_searches  # bench/archive.py, beside this script
 
-from tutepgn.archive import Archive
+from tutepgn.archive import Archive, SearchFilters
 from tutepgn.archive.dataset import dataset_archive, import_dataset
 from tutepgn.notation import iter_raw_records
 
@@ -87,21 +94,79 @@ def run_phase(kind: str, dest: Path, files: list[Path]) -> dict[str, Any]:
             "cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)}
 
 
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def interleaved(db: Path, dest: Path, runs: int, seed: int = 11) -> dict[str, Any]:
+    """Each filter's search (the first page of 50 by date, then the count) over the file and over the dataset,
+    alternating on the same filters: per filter, the median and p90 of wall and CPU ms, both ways."""
+    rng = random.Random(seed)
+    out: dict[str, Any] = {}
+    with Archive(db, read_only=True) as file, dataset_archive(dest) as dataset:
+        for archive in (file, dataset):
+            archive.search(SearchFilters(), limit=50)  # warm up
+        for name, make in filter_makers().items():
+            timed: dict[str, dict[str, list[float]]] = {"file": {"wall": [], "cpu": []},
+                                                        "dataset": {"wall": [], "cpu": []}}
+            for run in range(runs):
+                filters = SearchFilters(**make(rng))
+                pair = [("file", file), ("dataset", dataset)]
+                for kind, archive in (pair if run % 2 == 0 else pair[::-1]):
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    archive.search(filters, limit=50)
+                    archive.count(filters)
+                    timed[kind]["wall"].append((time.perf_counter() - w0) * 1000)
+                    timed[kind]["cpu"].append((time.process_time() - c0) * 1000)
+            out[name] = {kind: {f"{clock}_{q}": round(f(values), 2) for clock, values in clocks.items()
+                                for q, f in (("p50", statistics.median), ("p90", lambda v: _pct(v, 0.9)))}
+                         for kind, clocks in timed.items()}
+    return out
+
+
+def print_interleaved(figures: dict[str, Any], runs: int) -> None:
+    """The interleaved table: per filter, median and p90 (wall ms) over the file and the dataset, and the
+    ratio of the medians (wall, then CPU)."""
+    load = os.getloadavg()
+    print(f"searches interleaved ({runs} runs each, page + count), ms (load average {load[0]:.1f} {load[1]:.1f} "
+          f"{load[2]:.1f}):")
+    print(f"  {'filter':28} {'file p50':>8} {'p90':>6} {'data p50':>8} {'p90':>6} {'ratio':>6} {'cpu':>6}")
+    ratios = []
+    for name, both in figures.items():
+        f, d = both["file"], both["dataset"]
+        ratios.append(d["wall_p50"] / max(f["wall_p50"], 0.01))
+        cpu = d["cpu_p50"] / max(f["cpu_p50"], 0.01)
+        print(f"  {name:28} {f['wall_p50']:8.1f} {f['wall_p90']:6.1f} {d['wall_p50']:8.1f} {d['wall_p90']:6.1f} "
+              f"{ratios[-1]:6.2f} {cpu:6.2f}")
+    print(f"  within 2 times the file's median: {sum(r <= 2 for r in ratios)} of {len(ratios)}; worst "
+          f"{max(ratios):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=20, help="timings per search filter")
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--interleaved", action="store_true", help="also time file and dataset alternating")
+    parser.add_argument("--searches-only", action="store_true",
+                        help="time the searches of the file and dataset an earlier run left (no import)")
     parser.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
         kind, dest, *files = args.phase
         print(json.dumps(phase(kind, Path(dest), files)))
         return
-    files, gen_seconds, made = generate(args.deals, 2)
-    print(f"{args.deals:,} simulated deals in {len(files)} files ({made:,} generated in {gen_seconds:.0f} s)", flush=True)
     db, dest, dask_dest = (OUT / f"scale-{args.deals}.duckdb", OUT / f"scale-{args.deals}-parquet",
                            OUT / f"scale-{args.deals}-dask")
+    if args.searches_only:
+        found = interleaved(db, dest, args.runs)
+        print_interleaved(found, args.runs)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"deals": args.deals, "interleaved": found}, indent=2) + "\n")
+        return
+    files, gen_seconds, made = generate(args.deals, 2)
+    print(f"{args.deals:,} simulated deals in {len(files)} files ({made:,} generated in {gen_seconds:.0f} s)", flush=True)
     for stale in (db, db.with_name(db.name + ".wal")):
         stale.unlink(missing_ok=True)
     for stale in (dest, dask_dest):
@@ -141,6 +206,9 @@ def main() -> None:
     print(f"  per filter: {within} of {len(over_file['searches'])} within 2 times; worst p95: file {p95(over_file):.1f} "
           f"ms, dataset {p95(over_dataset):.1f} ms; worst ratio {worst:.2f}; stats p95: file "
           f"{over_file['stats']['p95_ms']:.0f} ms, dataset {over_dataset['stats']['p95_ms']:.0f} ms")
+    if args.interleaved:
+        figures["interleaved"] = interleaved(db, dest, args.runs)
+        print_interleaved(figures["interleaved"], args.runs)
     figures.update(searches_file=over_file, searches_dataset=over_dataset, dask_over_parquet=round(ratio, 3),
                    search_p95_ratio=round(every, 2), filters_within_2=within, worst_search_ratio=round(worst, 2))
     if args.json:

@@ -58,7 +58,7 @@ def test_import_to_parquet_holds_the_rows_of_an_import_into_a_file(archive_file:
     with Archive(archive_file, read_only=True) as archive:
         same_rows(archive.con, connect_dataset(dataset))
     layout = {p.relative_to(dataset).parts[:2] for p in dataset.rglob("*.parquet")}
-    assert ("deals", "preset=torofun-3p") in layout and ("plays", "part-000001-000000.parquet") in layout
+    assert ("deals", "year=2025") in layout and ("plays", "part-000001-000000.parquet") in layout
     assert not list((dataset / "_staging").rglob("*.parquet"))
 
 
@@ -133,7 +133,7 @@ def test_an_import_merges_each_partitions_small_deal_files_sorted_by_date(
     files = deal_files(dest)
     assert all(len(names) == 1 for names in files.values()), files  # a partition's lone file is left as it is
     merged = [folder for folder, names in files.items() if names[0].startswith("compact-000001-")]
-    assert len(merged) == len(merges) > 3
+    assert len(merged) == len(merges) >= 2  # 2025 and 2026 (2024: one piece's file)
     for folder in merged:
         dates = pq.read_table(dest / folder / files[folder][0]).column("date").to_pylist()
         known = [d for d in dates if d is not None]

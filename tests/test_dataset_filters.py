@@ -22,6 +22,7 @@ FILTERS: list[dict[str, Any]] = [
     {"since": "2030-01-01"}, {"until": "2000-01-01"},
     {"event": "Liga"}, {"event": "simulated"}, {"event": "100%"}, {"site": "León"}, {"site": "nowhere"},
     *({"rules": name} for name in ("ludoteka-pairs", "playcard-2p", "torofun-2p", "torofun-3p", "torofun-4p")),
+    {"rules": "ludoteka-pairs match_target=6"}, {"rules": "torofun-3p match_target=6"},
     *({"trump": suit} for suit in "OCEB"),
     {"winner": "NS"}, {"winner": "WE"}, {"winner": "N"}, {"winner": "Inés"}, {"loser": "NS"}, {"loser": "Hugo"},
     {"min_points": 101}, {"min_points": 150}, {"min_points": 400}, {"max_points": 60}, {"max_points": 0},
@@ -77,14 +78,14 @@ def test_what_the_statistics_rule_out_is_answered_without_a_query(tmp_path: Path
     import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
     dataset = dataset_archive(tmp_path / "d")
     reader = dataset.reader()
-    decided = [{"rules": "torofun-3p"}, {"valid": True}, {"rules": "ludoteka-pairs", "valid": True}, {}]
+    decided = [{"valid": True}, {}]  # of every row group, all its deals
     counts = [dataset.count(SearchFilters(**given)) for given in decided]
-    assert counts[0] > 0 and counts[1] == counts[3] == 296 and counts[2] > 0
+    assert counts == [296, 296]
     dataset.con.close()  # any query now fails
     assert [dataset.count(SearchFilters(**given)) for given in decided] == counts  # counted from the footers
-    for given in ({"match": "sim-99-9"}, {"comment": "x", "rules": "torofun-3p", "since": "2026-06-01"},
+    for given in ({"match": "sim-99-9"}, {"comment": "x", "since": "2030-01-01"},
                   {"issue": "must_follow"}, {"valid": False}, {"since": "2030-01-01"}, {"min_points": 400},
-                  {"rules": "torofun-3p", "match": "SanJose2025-R3-M2"}):
+                  {"rules": "playcard-2p", "until": "2024-12-31"}):  # 2024's deals are all ludoteka-pairs
         filters = SearchFilters(**given)
         assert dataset.count(filters) == reader.count(filters) == 0, given
         assert dataset.search(filters) == [] and dataset.page(filters) == ([], None, None), given
@@ -111,3 +112,65 @@ def test_the_filters_at_the_edges_of_the_statistics_answer_alike(both: tuple[Arc
         filters = SearchFilters(**given)
         assert dataset.count(filters) == file.count(filters) > 0, given
         assert dataset.search(filters) == file.search(filters), given
+
+
+def test_a_first_page_that_holds_every_match_is_the_count(both: tuple[Archive, Archive]) -> None:
+    """``tute search`` asks for the first page, then the count: when the page holds every deal the search
+    matches, the count is the page's length, with no second query; a full page, an offset page or another
+    search's filters still count by query."""
+    file, dataset = both
+    for given in ({"event": "Liga"}, {"player": "Inés"}, {"site": "León"}, {"trump": "O"}):
+        filters = SearchFilters(**given)
+        for limit, offset in ((400, 0), (5, 0), (400, 3)):
+            reader = dataset.reader()
+            reader.search(filters, limit=limit, offset=offset)
+            assert reader.count(filters) == file.count(filters), (given, limit, offset)
+            assert reader.count(SearchFilters(valid=False, **given)) == file.count(SearchFilters(valid=False, **given))
+        reader = dataset.reader()
+        rows, following, _ = reader.page(filters, limit=5)
+        assert (following is not None) == (file.count(filters) > 5) and reader.count(filters) == file.count(filters)
+    assert file.count(SearchFilters(trump="O")) > 5
+    reader = dataset.reader()
+    filters = SearchFilters(event="Liga")
+    found = reader.search(filters, limit=400)
+    assert 0 < len(found) < 400
+    reader.con.close()  # any query now fails
+    assert reader.count(filters) == len(found)
+    reader = dataset.reader()
+    rows, following, _ = reader.page(filters, limit=400)
+    reader.con.close()
+    assert following is None and reader.count(filters) == len(rows) == len(found)
+
+
+def test_a_preset_finds_its_deals_with_overrides_and_a_spec_its_own(both: tuple[Archive, Archive]) -> None:
+    """The rules filter reads one column (a preset's name: ``preset``; a whole spec: ``rules``), and finds what
+    both columns found together: a preset's deals with or without overrides, a spec's deals only."""
+    file, dataset = both
+    specs = [spec for (spec,) in file.con.execute("SELECT DISTINCT rules FROM deals").fetchall()]
+    assert any(" " in spec for spec in specs)  # some deal's rules override its preset's
+    for value in {*specs, *(spec.split()[0] for spec in specs)}:
+        either = file.con.execute("SELECT count(*) FROM deals WHERE preset = ? OR rules = ?", [value, value])
+        expected = either.fetchone()[0]  # type: ignore[index]
+        assert file.count(SearchFilters(rules=value)) == dataset.count(SearchFilters(rules=value)) == expected > 0
+
+
+def test_a_dataset_partitioned_by_preset_and_year_keeps_its_layout(
+        both: tuple[Archive, Archive], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset written before the deals were partitioned by year alone (``deals/preset=P/year=Y/``) is read
+    as it is, and an import into it writes its deals the same way (a reader's Hive partitions must agree from
+    file to file); its searches answer as the file's."""
+    import tutepgn.archive.dataset as module
+
+    file, _ = both
+    sources = expand([str(ROOT / "samples")])
+    with monkeypatch.context() as old:
+        old.setattr(module, "PARTITIONS", {"deals": ("preset", "year")})
+        import_dataset(tmp_path / "d", iter_raw_records(sources[:2]), [], jobs=1)
+    import_dataset(tmp_path / "d", iter_raw_records(sources), [], jobs=1)
+    folders = {p.relative_to(tmp_path / "d" / "deals").parts[0] for p in (tmp_path / "d" / "deals").rglob("*.parquet")}
+    assert folders and all(folder.startswith("preset=") for folder in folders), folders
+    dataset = dataset_archive(tmp_path / "d")
+    for given in FILTERS:
+        filters = SearchFilters(**given)
+        assert dataset.count(filters) == file.count(filters), given
+        assert dataset.search(filters, limit=400) == file.search(filters, limit=400), given

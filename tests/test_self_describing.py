@@ -143,12 +143,12 @@ def test_every_parquet_file_says_its_schema_version_and_empty_tables_are_files(d
         for table in ("issues", "analyses"):  # none of the tutes has a finding or an analysis
             cursor = con.execute(f"SELECT * FROM read_parquet('{dest}/{table}/*.parquet')")
             assert cursor.fetchall() == [] and [d[0] for d in cursor.description] == [c.name for c in TABLES[table]]
-        assert con.execute(f"SELECT count(*) FROM read_parquet('{dest}/deals/*/*/*.parquet')").fetchone() == (3,)
+        assert con.execute(f"SELECT count(*) FROM read_parquet('{dest}/deals/**/*.parquet')").fetchone() == (3,)
     nothing = tmp_path / "nothing"
     assert runner.invoke(app, ["export", "--db", str(db), "--format", "parquet", "-o", str(nothing),
                                "--player", "Nobody At All"]).exit_code == 0
     with duckdb.connect() as con:
-        cursor = con.execute(f"SELECT * FROM read_parquet('{nothing}/deals/*/*/*.parquet', hive_partitioning = true)")
+        cursor = con.execute(f"SELECT * FROM read_parquet('{nothing}/deals/**/*.parquet', hive_partitioning = true)")
         assert cursor.fetchall() == [] and {c.name for c in TABLES["deals"]} == {d[0] for d in cursor.description}
     found = runner.invoke(app, ["search", "--dataset", str(nothing), "--json"])
     assert found.exit_code == 0 and json.loads(found.stdout) == []

@@ -18,8 +18,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..rules import PRESETS
 from .columns import SUMMARY_COLUMNS, check_columns
-from .dataset import NULL_PART, PARTITIONS, Dataset
+from .dataset import HIVE_KEYS, NULL_PART, Dataset
 from .search import SORTS, SearchFilters, Sample, order_of
 from .store import Archive
 
@@ -28,7 +29,7 @@ Zone = tuple[Any, Any, bool] | None
 value (every row NULL)."""
 UNKNOWN = ("?", "?", True)
 """A column whose footer has no statistics: anything may be there."""
-ZONE_COLUMNS = ("match_id", "trump", "tute_rank", "tute", "doubled", "tie_break", "valid", "date", "winner_points",
+ZONE_COLUMNS = ("preset", "match_id", "trump", "tute_rank", "tute", "doubled", "tie_break", "valid", "date", "winner_points",
                 "margin", "rules", "comments", "exchanges")
 """The deals columns the filters that statistics can rule out compare (:func:`conditions`)."""
 ROWS = "_rows"
@@ -120,9 +121,7 @@ def conditions(filters: SearchFilters) -> list[Condition]:
         if high is not None:
             out.append(at_most(column, high))
     if f.rules is not None:
-        preset, by_rules = equal("preset", f.rules), equal("rules", f.rules)
-        out.append((lambda zones: preset[0](zones) or by_rules[0](zones),
-                    lambda zones: preset[1](zones) or by_rules[1](zones)))
+        out.append(equal("preset" if f.rules in PRESETS else "rules", f.rules))
     if f.exchange is not None:
         out.append(on("exchanges", lambda _least, most: bool(most > 0), lambda least, _most: bool(least > 0))
                    if f.exchange else
@@ -145,9 +144,9 @@ class Zones:
         """Read the footers of the files ``manifests`` commit (those a connection's views read)."""
         deals: list[dict[str, Any]] = []
         for path in dataset.files("deals", manifests):
-            parts = dict(part.split("=", 1) for part in path.split("/") if "=" in part)
-            fixed = {key: None if parts.get(key, NULL_PART) == NULL_PART else (parts[key], parts[key], False)
-                     for key in PARTITIONS["deals"]}
+            parts = dict(part.split("=", 1) for part in path[len(dataset.root):].split("/") if "=" in part)
+            fixed = {key: None if value == NULL_PART else (value, value, False) for key, value in parts.items()
+                     if key in HIVE_KEYS}  # a dataset written before 2026-12-06 has the presets in its paths too
             metadata = pq.read_metadata(path, filesystem=dataset.fs)
             deals.extend({**groups, **fixed} for groups in footer_zones(metadata, ZONE_COLUMNS))
         codes = [groups["code"] for path in dataset.files("issues", manifests)
@@ -191,19 +190,36 @@ class DatasetArchive(Archive):
         """:class:`.store.Archive`'s arguments, and the zones of the files its connection's views read."""
         super().__init__(*args, **kwargs)
         self.zones = zones
+        self.counted: tuple[tuple[str, list[object]], int] | None = None
+        """The last search whose first page held every deal it matches: its WHERE clause and parameters, and that
+        number, which its count (what ``tute search`` and the service ask next) returns without a query."""
+
+    def _whole(self, filters: SearchFilters | None, found: int) -> None:
+        """A first page of ``found`` deals that holds every match of ``filters``: remember their number."""
+        self.counted = (self.where(filters), found)
 
     def reader(self) -> DatasetArchive:
         """The same dataset on a new cursor, sharing the zones and the names."""
         return DatasetArchive(self.path, read_only=True, memory_limit=self.memory_limit, secure=self.secure,
                               connection=self.con.cursor(), rows_by_id=self.rows_by_id, seat_names=self.seat_names,
-                              zones=self.zones)
+                              zones=self.zones, deals_from=self.deals_from)
 
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of deals that match ``filters`` (without a query when the statistics decide it)."""
         if not self.zones.may_match(filters):
             return 0
         counted = self.zones.count(filters)
+        if counted is None and self.counted is not None and self.counted[0] == self.where(filters):
+            counted = self.counted[1]
         return super().count(filters) if counted is None else counted
+
+    def search(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = 50,
+               offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS) -> list[dict[str, Any]]:
+        """:meth:`.store.Archive.search`; a first page shorter than ``limit`` is every match, counted so."""
+        rows = super().search(filters, sort=sort, limit=limit, offset=offset, columns=columns)
+        if not offset and limit is not None and len(rows) < limit:
+            self._whole(filters, len(rows))
+        return rows
 
     def iter_rows(self, filters: SearchFilters | None = None, *, sort: str = "date", limit: int | None = None,
                   offset: int = 0, columns: tuple[str, ...] = SUMMARY_COLUMNS, batch: int | None = None,
@@ -228,6 +244,10 @@ class DatasetArchive(Archive):
              ) -> tuple[list[dict[str, Any]], str | None, str | None]:
         """:meth:`.store.Archive.page` (an empty page, without a query, when the statistics say so)."""
         if after or before or sort not in SORTS or self.zones.may_match(filters):  # cursors and errors: as ever
-            return super().page(filters, sort=sort, limit=limit, after=after, before=before, columns=columns)
+            rows, following, preceding = super().page(filters, sort=sort, limit=limit, after=after, before=before,
+                                                      columns=columns)
+            if not (after or before or following):
+                self._whole(filters, len(rows))
+            return rows, following, preceding
         check_columns(columns)
         return [], None, None

@@ -32,7 +32,7 @@ from ..cards import SUIT_LETTERS, card_reader
 from ..errors import UnknownRuleset
 from ..events import SeatLetter
 from ..i18n import N_, gettext as _
-from ..rules import Ruleset
+from ..rules import PRESETS, Ruleset
 from .columns import SUMMARY_COLUMNS
 from .ids import DealId
 from .names import (SEAT_COLUMN, Names, all_of, among, any_of, name_words, named, on_side, seat_of_side, somewhere,
@@ -373,8 +373,8 @@ class SearchFilters(BaseModel):
             add("event ILIKE ? ESCAPE '\\'", f"%{_like(self.event)}%")
         if self.site is not None:
             add("site ILIKE ? ESCAPE '\\'", f"%{_like(self.site)}%")
-        if self.rules is not None:
-            add("(preset = ? OR rules = ?)", self.rules, self.rules)
+        if self.rules is not None:  # a preset's name: its deals, overrides or not (a spec starts with its preset)
+            add("preset = ?" if self.rules in PRESETS else "rules = ?", self.rules)  # one column: a Parquet scan's filter
         if self.trump is not None:
             add("trump = ?", self.trump)
         if self.winner is not None:

@@ -68,15 +68,17 @@ class Archive:
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False,
                  threads: int | None = None, memory_limit: str = "1GB", secure: bool = False,
                  check_schema: bool = True, connection: duckdb.DuckDBPyConnection | None = None,
-                 rows_by_id: bool = True, seat_names: SeatNames | None = None) -> None:
+                 rows_by_id: bool = True, seat_names: SeatNames | None = None, deals_from: str = "deals") -> None:
         """Open (or create) the file.  ``secure``: no file or network access from SQL and the
         configuration locked, as a service needs (exports to Parquet then need another connection).
         ``connection``: one already open on this file (as :meth:`reader` passes): used as it is.
         ``rows_by_id``: a page's rows are fetched by id once its ids are found, as suits a file (the primary
         key is an index); False for a Parquet dataset, where a lookup by id reads every file's ids, so a page
         is read in the search's own query.  ``seat_names``: the names the name filters resolve against, shared
-        with the archive a reader comes from (read once when this opens its file read-only)."""
+        with the archive a reader comes from (read once when this opens its file read-only).  ``deals_from``: what
+        the searches and counts read the deals from (a dataset's: its files, without the view's cost)."""
         self.path = Path(path) if path is not None else default_path()
+        self.deals_from = deals_from
         self.rows_by_id = rows_by_id
         self.read_only = read_only
         self.memory_limit = memory_limit
@@ -222,7 +224,7 @@ class Archive:
     def count(self, filters: SearchFilters | None = None) -> int:
         """Number of deals in the archive (that match ``filters``)."""
         where, params = self.where(filters)
-        return int(self.con.execute(f"SELECT count(*) FROM deals WHERE {where}", params).fetchone()[0])  # type: ignore[index]
+        return int(self.con.execute(f"SELECT count(*) FROM {self.deals_from} WHERE {where}", params).fetchone()[0])  # type: ignore[index]
 
     def emptied_by(self: Counting, filters: SearchFilters) -> Emptied | None:
         """Why ``filters`` find no deal: the first filter that matches no deal on its own, else the one that
@@ -275,7 +277,7 @@ class Archive:
         a whole result before the first fetch)."""
         order = order_of(sort)
         where, params = self.where(filters, sample)
-        sql = f"SELECT id FROM deals WHERE {where} ORDER BY {order}"
+        sql = f"SELECT id FROM {self.deals_from} WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += " LIMIT ?"
             params = [*params, limit]
@@ -306,7 +308,7 @@ class Archive:
             return
         order = order_of(sort)
         where, params = self.where(filters, sample)
-        sql = f"SELECT {', '.join(columns)} FROM deals WHERE {where} ORDER BY {order}"
+        sql = f"SELECT {', '.join(columns)} FROM {self.deals_from} WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = [*params, limit, offset]
@@ -335,7 +337,8 @@ class Archive:
         expr = SORT_KEYS[sort].column
         order = reverse_order(sort) if before else SORTS[sort]
         cols = "id" if self.rows_by_id else ", ".join(dict.fromkeys(("id", *columns)))
-        cursor = self.con.execute(f"SELECT {expr} AS _sort_key, {cols} FROM deals WHERE {where} ORDER BY {order} "
+        cursor = self.con.execute(f"SELECT {expr} AS _sort_key, {cols} FROM {self.deals_from} WHERE {where} "
+                                  f"ORDER BY {order} "
                                   "LIMIT ?", [*params, limit + 1])
         names = [d[0] for d in cursor.description][1:]
         found = cursor.fetchall()
