@@ -232,6 +232,9 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
 
     The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
     reads of the hands' history (the card each seat drew last, who holds a tute) is the world's, not the truth's.
+    With two sides the other side's value is at least the points the mover's side leaves it (the cards are
+    shared, the cantes only add: :func:`other_side_floor`), so its search starts there: one null-window search
+    proves it when the other side has no cante to sing, and the bisection never looks below it.
     """
     r = deal.rules
     me = r.side_of(deal.turn)
@@ -251,10 +254,21 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
             other_value = left - best
         else:
             seat = next(s for s in range(r.players) if r.side_of(s) == side)
-            other_value = solvers[side].value_near(Position.from_deal(there, seat, cantes=cantes),
-                                                   (left - best) // (r.sides - 1))
+            shared = (left - best) // (r.sides - 1)
+            other_value = solvers[side].value_near(Position.from_deal(there, seat, cantes=cantes), shared,
+                                                   low=other_side_floor(left, best) if r.sides == 2 else 0)
         others.append(before[side] + other_value + best)
     return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
+
+
+def other_side_floor(left: int, best: int) -> int:
+    """With two sides, a floor under the other side's value: the points left less the mover's side's value.
+
+    The play of the cards is the same game whoever's cantes are counted, and the card points (and the last ten)
+    are shared: the card play that holds the mover's side to ``best`` (cards and its cantes) leaves the other
+    side at least ``left - best`` card points whatever the mover's side plays, and its own cantes only add.
+    """
+    return left - best
 
 
 def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool) -> dict[Card, tuple[float, float]]:
@@ -297,5 +311,5 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
 
 
 __all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
-           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
+           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "replays",
            "sample_worlds", "so_far", "starting_deal", "table_bits_for", "weighted_worlds", "world_deal"]
