@@ -282,3 +282,23 @@ def test_resampled_worlds_keep_the_likely_candidates_reproducibly() -> None:
     assert heavy and all(w in kept for w in heavy)  # a candidate worth one draw of the 10 or more is always kept
     result = pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)
     assert result.worlds == len(kept) and result == pimc_analysis(deal, 10, seed=3, inference=True, candidates=40)
+
+
+@pytest.mark.parametrize(("name", "seed", "plays"), [("torofun-4p", 5, 4), ("torofun-4p", 6, 13),
+                                                     ("ludoteka-pairs", 7, 9), ("playcard-2p", 8, 21)])
+def test_the_other_side_makes_at_least_what_the_mover_leaves_it(name: str, seed: int, plays: int) -> None:
+    """PIMC's search of the other side's value starts at this floor: with cantes each side's value counts its
+    own cantes, and the floor must hold; without them the points are shared and it is the value exactly."""
+    from tutepgn.analysis.outcome import points_left
+    from tutepgn.analysis.pimc import other_side_floor
+
+    deal = midway(name, seed, plays)
+    r = deal.rules
+    mover = r.side_of(deal.turn)
+    other_seat = next(s for s in range(r.players) if r.side_of(s) != mover)
+    left = points_left(deal)
+    for cantes in (True, False):
+        best = Solver().value(Position.from_deal(deal, cantes=cantes))
+        other = Solver().value(Position.from_deal(deal, other_seat, cantes=cantes))
+        floor = other_side_floor(left, best)
+        assert other == floor if not cantes else other >= floor

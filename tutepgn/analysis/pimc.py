@@ -79,6 +79,12 @@ from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood
 
 WORLDS = 20
 """The worlds sampled by default."""
+TABLE_BITS = 20
+"""Without a stock (3 and 4 players) PIMC's solvers hold 2**20 table entries (32 MB each), not the 2**18 a single
+solve is given: they live for a whole deal's analysis, so the page faults of a big table are paid once, and the
+worlds of a decision (each a whole different deal at the first tricks) share it: 16% fewer nodes on the first two
+tricks of ``bench/solve.py``'s deals.  With a stock each world's order of it empties the table
+(:data:`~tutepgn.analysis.solve.STATIC_FIELDS`), so there it is sized by the position as a single solve's."""
 SEARCH_HORIZON = 4
 """With at most this many cards in the stock a world is searched; with more, played out (``"rollout"``)."""
 
@@ -151,7 +157,7 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     if method == "rollout":
         samples = [_rollout(deal, world, cards, cantes) for world in sampled]
     else:
-        tables = solvers if solvers is not None else SideSolvers(backend)
+        tables = solvers if solvers is not None else SideSolvers(backend, table_bits_for(deal))
         if solver is not None:
             tables.by_side.setdefault(deal.rules.side_of(deal.turn), solver)
         guess = [points_left(deal) // deal.rules.sides]  # each world's best value guessed from the one before
@@ -171,6 +177,11 @@ def pimc_values(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes
                               stock_horizon=stock_horizon, candidates=candidates).values)
 
 
+def table_bits_for(deal: Deal) -> int | None:
+    """The table size of PIMC's solvers for a deal's decisions: :data:`TABLE_BITS` without a stock."""
+    return None if deal.initial_stock else TABLE_BITS
+
+
 def so_far(deal: Deal, cantes: bool) -> list[int]:
     """Each side's points won so far in a deal not over: card points of the finished tricks and, counted, cantes."""
     points = list(deal.won_points)
@@ -182,16 +193,18 @@ def so_far(deal: Deal, cantes: bool) -> list[int]:
 
 class SideSolvers:
     """One solver per side, made on first use: a solver's table is kept while the side valued stays (its
-    :data:`~tutepgn.analysis.solve.STATIC_FIELDS`), so the sides' searches must not share one."""
+    :data:`~tutepgn.analysis.solve.STATIC_FIELDS`), so the sides' searches must not share one.  ``table_bits``
+    as :class:`Solver`'s (None: sized by the first position)."""
 
-    def __init__(self, backend: Backend | None = None) -> None:
+    def __init__(self, backend: Backend | None = None, table_bits: int | None = None) -> None:
         self.backend = backend
+        self.table_bits = table_bits
         self.by_side: dict[int, Solver] = {}
 
     def __getitem__(self, side: int) -> Solver:
         """The side's solver."""
         if side not in self.by_side:
-            self.by_side[side] = Solver(self.backend)
+            self.by_side[side] = Solver(self.backend, self.table_bits)
         return self.by_side[side]
 
 
@@ -219,6 +232,9 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
 
     The position is read from the deal as it stands in the world (:func:`world_deal`), so that what the search
     reads of the hands' history (the card each seat drew last, who holds a tute) is the world's, not the truth's.
+    With two sides the other side's value is at least the points the mover's side leaves it (the cards are
+    shared, the cantes only add: :func:`other_side_floor`), so its search starts there: one null-window search
+    proves it when the other side has no cante to sing, and the bisection never looks below it.
     """
     r = deal.rules
     me = r.side_of(deal.turn)
@@ -238,10 +254,21 @@ def _searched(deal: Deal, world: World, cards: list[Card], cantes: bool,
             other_value = left - best
         else:
             seat = next(s for s in range(r.players) if r.side_of(s) == side)
-            other_value = solvers[side].value_near(Position.from_deal(there, seat, cantes=cantes),
-                                                   (left - best) // (r.sides - 1))
+            shared = (left - best) // (r.sides - 1)
+            other_value = solvers[side].value_near(Position.from_deal(there, seat, cantes=cantes), shared,
+                                                   low=other_side_floor(left, best) if r.sides == 2 else 0)
         others.append(before[side] + other_value + best)
     return {c: (float(values[c]), win_probability(r, before[me] + 2 * values[c] - max(others), left)) for c in cards}
+
+
+def other_side_floor(left: int, best: int) -> int:
+    """With two sides, a floor under the other side's value: the points left less the mover's side's value.
+
+    The play of the cards is the same game whoever's cantes are counted, and the card points (and the last ten)
+    are shared: the card play that holds the mover's side to ``best`` (cards and its cantes) leaves the other
+    side at least ``left - best`` card points whatever the mover's side plays, and its own cantes only add.
+    """
+    return left - best
 
 
 def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool) -> dict[Card, tuple[float, float]]:
@@ -283,6 +310,6 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
 
 
 
-__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "WORLDS", "World", "card_values", "knowledge",
-           "log_likelihood", "mover_knows_all", "pimc_analysis", "pimc_values", "replays",
-           "sample_worlds", "so_far", "starting_deal", "weighted_worlds", "world_deal"]
+__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
+           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "replays",
+           "sample_worlds", "so_far", "starting_deal", "table_bits_for", "weighted_worlds", "world_deal"]

@@ -19,7 +19,7 @@ from .deal_analysis import (DealAnalysis, DealOutcomeSeen, MatchChances, MatchCo
                             projection)
 from .line import best_line
 from .outcome import MatchModel, points_left, win_probability
-from .pimc import PimcValue, SideSolvers, card_values, mover_knows_all, pimc_analysis
+from .pimc import PimcValue, SideSolvers, card_values, mover_knows_all, pimc_analysis, table_bits_for
 from .position import Position
 from .solve import Backend, Solver
 
@@ -39,7 +39,7 @@ class Valuer:
         self.seat_sides = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         self.representative = [self.seat_sides.index(side) for side in range(self.rules.sides)]
         self.solvers = [Solver(backend) for _ in range(self.rules.sides)]
-        self.pimc_solvers = SideSolvers(backend)
+        self.pimc_solvers = SideSolvers(backend, table_bits_for(deal))
         """PIMC's solvers, one per side, kept across the worlds and the decisions of the deal."""
         self.context = Context(self.rules.seat_names, deal.trump)
         """How the best lines' actions are written: the seats' letters, the trump, cards as codes."""
