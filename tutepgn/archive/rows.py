@@ -231,7 +231,7 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         "tute_seat": names[sheet.tute.seat] if sheet and sheet.tute else None,
         "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),
         "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
-        "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
+        "comments": "\n".join(comments) if comments else None, "tags": None, "text": export,  # tags: in out.tags, made a MAP by arrow_tables
         "import_run": None, "import_index": None,  # set by arrow_batch and the import (ingest.py)
     }
     dealer = header.dealer if header is not None else None
@@ -259,6 +259,10 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
             if mask & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
+    kept = out.tags
+    kept[0].extend(tags)
+    kept[1].extend(tags.values())
+    kept[2].append(len(kept[0]))
     out.deal_rows.append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
     return True
 
@@ -379,12 +383,15 @@ class Rows:
     """One tuple a deal, in the deals table's column order."""
     plays: dict[str, list[Any]]
     """The plays as flat lists, expanded into columns by :func:`plays_table`."""
+    tags: tuple[list[str], list[str], list[int]]
+    """Every deal's tags as flat lists of names and values, and where each deal's end (the offsets of column
+    ``tags``, a MAP made at once by Arrow rather than from a list of pairs per deal)."""
 
 
 def new_rows(seen: dict[int, bool]) -> Rows:
     """Empty columns for :func:`add_rows`, sharing the piece's ``seen`` ids."""
     return Rows({t: {f: [] for f in schema.names} for t, schema in ARROW.items()}, seen, [],
-                {k: [] for k in ("codes", "events", "ids", "n", "names", "winners")})
+                {k: [] for k in ("codes", "events", "ids", "n", "names", "winners")}, ([], [], [0]))
 
 
 def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
@@ -392,6 +399,9 @@ def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
     rows = out.deal_rows
     deals: dict[str, Any] = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out.columns["deals"]  # as columns
     deals["import_index"] = places
+    names, values, ends = out.tags
+    deals["tags"] = pa.MapArray.from_arrays(pa.array(ends, pa.int32()), pa.array(names, pa.string()),
+                                            pa.array(values, pa.string()))
     hands = out.columns["hands"]
     mask = pa.array(hands["mask"], pa.int64())
     hands.update(cards=hand_cards(mask), mask=mask)
