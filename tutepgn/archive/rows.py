@@ -99,7 +99,15 @@ def event_codes(events: list[Action], players: int) -> bytes:
         codes = ccore.encode_events(events, KINDS, players)
         if codes is not None:
             return codes
-    return b"".join(bytes((e.seat, e.card)) if type(e) is Play else b"\x04\x00" for e in events)
+    return b"".join(map(_event_code, events))
+
+
+def _event_code(event: Action) -> bytes:
+    """One event's code as ``encode_events`` gives it (a seat is always one of the ruleset's, under 4)."""
+    kind = KINDS.index(type(event))
+    value = (event.suit if isinstance(event, Cante) else event.card if isinstance(event, (Play, Exchange))
+             else event.rank if event.rank in (11, 12) else 0)
+    return bytes((kind << 2 | event.seat, value))
 
 
 _DECLARATION_HEADS = bytes(range(4, 256))
