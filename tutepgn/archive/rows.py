@@ -28,9 +28,8 @@ from ..i18n import speaking
 from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, export_text, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
-from ..check.fastreplay import KINDS
+from ..check.fastreplay import KINDS, encode
 from ..check.validate import Report, validate_records
-from ..native import ccore
 from ..score import ScoreSheet
 from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
 
@@ -68,13 +67,13 @@ def plays_table(p: dict[str, list[Any]]) -> pa.Table:
     n = n_of[deal]
     trick0 = (seq - 1) // n
     winner = np.asarray(p["winners"], np.int32)[(np.cumsum(tricks) - tricks).astype(np.int64)[deal] + trick0]
-    card = pa.array(cards)
+    card = pa.array(cards, pa.int32())
     return pa.table({
         "deal_id": pa.array(np.asarray(p["ids"], np.int64)[deal]),
         "seq": pa.array(seq).cast(pa.uint16()), "trick": pa.array(trick0 + 1).cast(pa.uint8()),
         "ord": pa.array(seq - 1 - trick0 * n).cast(pa.uint8()),
-        "seat": pc.take(_SEAT_LETTER, pa.array(n * 4 + seats)),
-        "player": pc.take(pa.array(p["names"], pa.string()), pa.array(deal * 4 + seats)),
+        "seat": pc.take(_SEAT_LETTER, pa.array(n * 4 + seats, pa.int32())),
+        "player": pc.take(pa.array(p["names"], pa.string()), pa.array(deal * 4 + seats, pa.int32())),
         "card": pc.take(_CARD_CODE, card), "suit": pc.take(_CARD_SUIT, card),
         "rank": pc.take(_CARD_RANK, card), "points": pc.take(_CARD_POINTS, card),
         "won": pa.array(winner == seats),
@@ -89,17 +88,16 @@ def hand_cards(masks: pa.Array[Any]) -> pa.Array[Any]:
     _, at = np.nonzero(held)
     offsets = np.zeros(len(bits) + 1, np.int32)
     np.cumsum(held.sum(axis=1, dtype=np.int32), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pc.take(_CARD_CODE, pa.array(_DISPLAY[at])))
+    cards: pa.Array[Any] = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()),
+                                                   pc.take(_CARD_CODE, pa.array(_DISPLAY[at], pa.int64())))
+    return cards
 
 
 def event_codes(events: list[Action], players: int) -> bytes:
     """A deal's events as 2 bytes each, as the validator's C replay reads them (``encode_events``): a play is its
     seat, then its card; a declaration's first byte is 4 or more.  Encoded in Python when the C core cannot."""
-    if ccore is not None:
-        codes = ccore.encode_events(events, KINDS, players)
-        if codes is not None:
-            return codes
-    return b"".join(map(_event_code, events))
+    codes = encode(events, players)
+    return codes if codes is not None else b"".join(map(_event_code, events))
 
 
 def _event_code(event: Action) -> bytes:
@@ -408,13 +406,12 @@ def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
     deals: dict[str, Any] = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out.columns["deals"]  # as columns
     deals["import_index"] = places
     names, values, ends = out.tags
-    deals["tags"] = pa.MapArray.from_arrays(pa.array(ends, pa.int32()), pa.array(names, pa.string()),
-                                            pa.array(values, pa.string()))
-    hands = out.columns["hands"]
-    mask = pa.array(hands["mask"], pa.int64())
-    hands.update(cards=hand_cards(mask), mask=mask)
-    tables = {t: pa.Table.from_pydict(out.columns[t], schema=schema) for t, schema in ARROW.items()
-              if t not in ("plays", "deals")}
+    deals["tags"] = pa.MapArray.from_arrays(  # type: ignore[call-overload]  # the stubs know no string keys
+        pa.array(ends, pa.int32()), pa.array(names, pa.string()), pa.array(values, pa.string()))
+    mask = pa.array(out.columns["hands"]["mask"], pa.int64())
+    hands: dict[str, Any] = {**out.columns["hands"], "cards": hand_cards(mask), "mask": mask}
+    tables = {t: pa.Table.from_pydict(hands if t == "hands" else out.columns[t], schema=schema)
+              for t, schema in ARROW.items() if t not in ("plays", "deals")}
     tables["deals"] = pa.Table.from_pydict(deals, schema=ARROW["deals"])
     tables["plays"] = plays_table(out.plays)
     return tables
