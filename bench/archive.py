@@ -146,6 +146,7 @@ def import_phase(db: Path, files: list[Path], jobs: int, runs: int) -> dict[str,
         "import": {**first.to_dict(), "seconds": round(median, 3)}, "import_seconds_runs": [round(x, 1) for x in seconds],
         "reimport": again.to_dict(), "rows": rows,
         "db_bytes": db.stat().st_size,
+        "wal_bytes": wal.stat().st_size if (wal := db.with_name(db.name + ".wal")).exists() else 0,
         "main_max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb / 2**20, 1),
         "tree_peak_rss_mb": round(peak[0] / 2**20, 1),
     }
@@ -280,7 +281,7 @@ def main() -> None:
           f"{first['seconds']:.1f} s = {rate:,.0f} deals/s (jobs={args.jobs}; median of {args.import_runs} fresh "
           f"imports: {', '.join(f'{x:.1f}' for x in imp['import_seconds_runs'])} s)")
     print("  rows: " + ", ".join(f"{k} {v:,}" for k, v in imp["rows"].items())
-          + f"; file {imp['db_bytes'] / 2**20:,.0f} MiB")
+          + f"; file {imp['db_bytes'] / 2**20:,.0f} MiB + write-ahead log {imp['wal_bytes'] / 2**20:,.0f} MiB")
     print(f"  peak memory: main process {imp['main_max_rss_mb']:,} MiB, whole process tree (workers too) "
           f"{imp['tree_peak_rss_mb']:,} MiB")
     print(f"import again: {again['records']:,} records, {again['added']:,} rows added in {again['seconds']:.1f} s "

@@ -14,19 +14,21 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import add, attrgetter, itemgetter
+from operator import add, itemgetter
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, SUIT_LETTERS, display_cards
+from ..cards import CARD_POINTS, CARD_RANK, CARD_SUIT, CODES, DISPLAY_ORDER, SUIT_LETTERS
 from ..declarations import CANTE_PAIRS
-from ..events import Cante, Exchange, Play, Tute
+from ..events import Action, Cante, Exchange, Play, Tute
 from ..i18n import speaking
 from ..limits import INT32_MAX
 from ..notation import SEAT_TAGS, Record, export_text, parse_or_placeholder, read_date, read_number
 from ..rules import SEAT_NAMES
+from ..check.fastreplay import KINDS, encode
 from ..check.validate import Report, validate_records
 from ..score import ScoreSheet
 from .columns import DEAL_COLUMNS, arrow_schemas, deal_id
@@ -43,30 +45,71 @@ _CARD_RANK = pa.array([CARD_RANK[c] for c in range(40)], pa.uint8())
 _CARD_POINTS = pa.array([CARD_POINTS[c] for c in range(40)], pa.uint8())
 _SEAT_LETTER = pa.array([SEAT_NAMES.get(n, ("",) * 4)[s] if s < n else None for n in range(5) for s in range(4)])
 """Seat letter of seat ``s`` with ``n`` players at index ``4 * n + s``."""
+_DISPLAY = np.array(DISPLAY_ORDER, np.int64)
+_DISPLAY_BITS = _DISPLAY.astype(np.uint64)
+"""The 40 cards in display order, as indexes and as bit shifts of a mask."""
 
 
 def plays_table(p: dict[str, list[Any]]) -> pa.Table:
-    """The plays of a batch, column by column in Arrow: no Python work per card here."""
-    deal = pa.array(p["deal"], pa.int32())
-    seats = pa.array(p["seats"], pa.int32())
-    cards = pa.array(p["cards"], pa.int32())
-    seq = pa.array(p["seq"], pa.int32())
-    n = pc.take(pa.array(p["n"], pa.int32()), deal)
-    trick0 = pc.divide(pc.subtract(seq, 1), n)
-    winner = pc.take(pa.array(p["winners"], pa.int32()), pc.add(pa.array(p["trick_base"], pa.int32()), trick0))
+    """The plays of a batch, column by column: the deals' events as one buffer of 2-byte codes (:func:`event_codes`),
+    numbered and looked up in NumPy and Arrow, with no Python work per card."""
+    ids = len(p["ids"])
+    raw = np.frombuffer(b"".join(p["codes"]), np.uint8)
+    head = raw[0::2]
+    play = head < 4  # a play's first byte is its seat; a declaration's is its kind << 2 | seat, kind >= 1
+    deal = np.repeat(np.arange(ids, dtype=np.int32), np.asarray(p["events"], np.int64))[play]
+    seats = head[play].astype(np.int32)
+    cards = raw[1::2][play].astype(np.int32)
+    counts = np.bincount(deal, minlength=ids)
+    seq = np.arange(1, len(deal) + 1, dtype=np.int32) - (np.cumsum(counts) - counts).astype(np.int32)[deal]
+    n_of = np.asarray(p["n"], np.int32)
+    tricks = -(-counts // n_of)  # each deal's entries in p["winners"]
+    n = n_of[deal]
+    trick0 = (seq - 1) // n
+    winner = np.asarray(p["winners"], np.int32)[(np.cumsum(tricks) - tricks).astype(np.int64)[deal] + trick0]
+    card = pa.array(cards, pa.int32())
     return pa.table({
-        "deal_id": pc.take(pa.array(p["ids"], pa.int64()), deal),
-        "seq": seq.cast(pa.uint16()), "trick": pc.add(trick0, 1).cast(pa.uint8()),
-        "ord": pc.subtract(pc.subtract(seq, 1), pc.multiply(trick0, n)).cast(pa.uint8()),
-        "seat": pc.take(_SEAT_LETTER, pc.add(pc.multiply(n, 4), seats)),
-        "player": pc.take(pa.array(p["names"], pa.string()), pc.add(pc.multiply(deal, 4), seats)),
-        "card": pc.take(_CARD_CODE, cards), "suit": pc.take(_CARD_SUIT, cards),
-        "rank": pc.take(_CARD_RANK, cards), "points": pc.take(_CARD_POINTS, cards),
-        "won": pc.equal(winner, seats),
+        "deal_id": pa.array(np.asarray(p["ids"], np.int64)[deal]),
+        "seq": pa.array(seq).cast(pa.uint16()), "trick": pa.array(trick0 + 1).cast(pa.uint8()),
+        "ord": pa.array(seq - 1 - trick0 * n).cast(pa.uint8()),
+        "seat": pc.take(_SEAT_LETTER, pa.array(n * 4 + seats, pa.int32())),
+        "player": pc.take(pa.array(p["names"], pa.string()), pa.array(deal * 4 + seats, pa.int32())),
+        "card": pc.take(_CARD_CODE, card), "suit": pc.take(_CARD_SUIT, card),
+        "rank": pc.take(_CARD_RANK, card), "points": pc.take(_CARD_POINTS, card),
+        "won": pa.array(winner == seats),
     }, schema=ARROW["plays"])
 
 
-_CARD_OF, _SEAT_OF = attrgetter("card"), attrgetter("seat")
+def hand_cards(masks: pa.Array[Any]) -> pa.Array[Any]:
+    """Column ``cards`` of table hands from column ``mask``: each hand's cards in display order (a null mask, a
+    seat without cards, an empty list), unpacked from the masks in NumPy."""
+    bits = np.asarray(masks.fill_null(0).to_numpy(zero_copy_only=False), np.uint64)
+    held = (bits[:, None] >> _DISPLAY_BITS) & np.uint64(1)
+    _, at = np.nonzero(held)
+    offsets = np.zeros(len(bits) + 1, np.int32)
+    np.cumsum(held.sum(axis=1, dtype=np.int32), out=offsets[1:])
+    cards: pa.Array[Any] = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()),
+                                                   pc.take(_CARD_CODE, pa.array(_DISPLAY[at], pa.int64())))
+    return cards
+
+
+def event_codes(events: list[Action], players: int) -> bytes:
+    """A deal's events as 2 bytes each, as the validator's C replay reads them (``encode_events``): a play is its
+    seat, then its card; a declaration's first byte is 4 or more.  Encoded in Python when the C core cannot."""
+    codes = encode(events, players)
+    return codes if codes is not None else b"".join(map(_event_code, events))
+
+
+def _event_code(event: Action) -> bytes:
+    """One event's code as ``encode_events`` gives it (a seat is always one of the ruleset's, under 4)."""
+    kind = KINDS.index(type(event))
+    value = (event.suit if isinstance(event, Cante) else event.card if isinstance(event, (Play, Exchange))
+             else event.rank if event.rank in (11, 12) else 0)
+    return bytes((kind << 2 | event.seat, value))
+
+
+_DECLARATION_HEADS = bytes(range(4, 256))
+"""The first bytes of a declaration's code (:func:`event_codes`), deleted to count a deal's plays."""
 _DEAL_ROW = itemgetter(*DEAL_COLUMNS)
 """A deal's row as a tuple in the order of table deals, in one step."""
 
@@ -101,24 +144,23 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         winner = labels.index(report.computed_result.partition("+")[0])
         points = list(report.result_points or ()) or None
     comments = record.comments
-    date, year = read_date(tags.get("Date", "????.??.??"))
+    if header is not None and "Date" not in header.errors:  # the validator read it: not again
+        date, year = header.date, header.year
+    else:
+        date, year = read_date(tags.get("Date", "????.??.??"))
     decl_count = {Cante: 0, Exchange: 0}
     # -- plays: kept as flat lists here, expanded into columns by Arrow in plays_table
     q = out.columns["declarations"]
     p = out.plays
     refused = {(c.seat, c.suit) for c in report.refused_cantes}
     events = record.events
-    play_events = [e for e in events if type(e) is Play]
-    cards = list(map(_CARD_OF, play_events))
-    count = len(cards)
-    p["deal"].extend([len(p["ids"])] * count)
+    codes = event_codes(events, n)
+    count = len(codes[0::2].translate(None, _DECLARATION_HEADS))  # the plays
+    p["codes"].append(codes)
+    p["events"].append(len(events))
     p["ids"].append(did)
     p["n"].append(n)
     p["names"].extend(player + [None] * (4 - n))
-    p["cards"].extend(cards)
-    p["seats"].extend(map(_SEAT_OF, play_events))
-    p["seq"].extend(range(1, count + 1))
-    p["trick_base"].extend([len(p["winners"])] * count)
     tricks = -(-count // n)
     winners = [t.winner for t in sheet.tricks] if sheet else []
     p["winners"].extend(winners[:tricks] + [255] * (tricks - len(winners)))
@@ -159,7 +201,6 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         h["seat"].append(names[seat])
         h["player"].append(player[seat])
         h["side"].append(labels[rules.side_of(seat)] if rules else None)
-        h["cards"].append([CODES[c] for c in display_cards(mask)] if mask is not None else [])
         h["mask"].append(mask)
     # -- issues
     i = out.columns["issues"]
@@ -178,7 +219,7 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         "east": tags.get("East"), "dealer": tags.get("Dealer"),
         "trump": SUIT_LETTERS[trump] if trump is not None else None,
         "turned": CODES[turned] if turned is not None else None, "match_id": tags.get("Match"),
-        "deal_no": read_number(tags.get("DealNo", ""), 1, INT32_MAX), "match_target": report.match_target,
+        "deal_no": header.deal_no if header is not None else read_number(tags.get("DealNo", ""), 1, INT32_MAX), "match_target": report.match_target,
         "match_score": list(match_score) if match_score else None, "valid": report.valid and not result_only,
         "result_only": result_only,
         "errors": len(report.errors), "warnings": len(report.warnings), "sides": list(labels),
@@ -196,7 +237,7 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
         "tute_seat": names[sheet.tute.seat] if sheet and sheet.tute else None,
         "doubled": bool(sheet and sheet.doubled), "tie_break": bool(sheet and sheet.tie_break),
         "cantes": len(sheet.cantes) if sheet else 0, "exchanges": decl_count[Exchange],
-        "comments": "\n".join(comments) if comments else None, "tags": list(tags.items()), "text": export,
+        "comments": "\n".join(comments) if comments else None, "tags": None, "text": export,  # tags: in out.tags, made a MAP by arrow_tables
         "import_run": None, "import_index": None,  # set by arrow_batch and the import (ingest.py)
     }
     dealer = header.dealer if header is not None else None
@@ -224,6 +265,10 @@ def add_rows(report: Report, text: str, out: Rows) -> bool:
             if mask & CANTE_PAIRS[suit] == CANTE_PAIRS[suit] and not sung[letter] >> suit & 1:
                 unsung |= 1 << suit
     row["unsung"] = unsung if hands else None
+    kept = out.tags
+    kept[0].extend(tags)
+    kept[1].extend(tags.values())
+    kept[2].append(len(kept[0]))
     out.deal_rows.append(_DEAL_ROW(row))  # the table's columns in order: one the row lacks fails here
     return True
 
@@ -344,12 +389,15 @@ class Rows:
     """One tuple a deal, in the deals table's column order."""
     plays: dict[str, list[Any]]
     """The plays as flat lists, expanded into columns by :func:`plays_table`."""
+    tags: tuple[list[str], list[str], list[int]]
+    """Every deal's tags as flat lists of names and values, and where each deal's end (the offsets of column
+    ``tags``, a MAP made at once by Arrow rather than from a list of pairs per deal)."""
 
 
 def new_rows(seen: dict[int, bool]) -> Rows:
     """Empty columns for :func:`add_rows`, sharing the piece's ``seen`` ids."""
     return Rows({t: {f: [] for f in schema.names} for t, schema in ARROW.items()}, seen, [],
-                {k: [] for k in ("deal", "ids", "n", "names", "cards", "seats", "seq", "trick_base", "winners")})
+                {k: [] for k in ("codes", "events", "ids", "n", "names", "winners")}, ([], [], [0]))
 
 
 def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
@@ -357,8 +405,13 @@ def arrow_tables(out: Rows, places: list[int]) -> dict[str, pa.Table]:
     rows = out.deal_rows
     deals: dict[str, Any] = dict(zip(DEAL_COLUMNS, zip(*rows))) if rows else out.columns["deals"]  # as columns
     deals["import_index"] = places
-    tables = {t: pa.Table.from_pydict(out.columns[t], schema=schema) for t, schema in ARROW.items()
-              if t not in ("plays", "deals")}
+    names, values, ends = out.tags
+    deals["tags"] = pa.MapArray.from_arrays(  # type: ignore[call-overload]  # the stubs know no string keys
+        pa.array(ends, pa.int32()), pa.array(names, pa.string()), pa.array(values, pa.string()))
+    mask = pa.array(out.columns["hands"]["mask"], pa.int64())
+    hands: dict[str, Any] = {**out.columns["hands"], "cards": hand_cards(mask), "mask": mask}
+    tables = {t: pa.Table.from_pydict(hands if t == "hands" else out.columns[t], schema=schema)
+              for t, schema in ARROW.items() if t not in ("plays", "deals")}
     tables["deals"] = pa.Table.from_pydict(deals, schema=ARROW["deals"])
     tables["plays"] = plays_table(out.plays)
     return tables

@@ -91,6 +91,12 @@ def _ranks(ranks: tuple[int, ...]) -> int:
     return sum(1 << r for r in set(ranks) if 0 <= r < 63)
 
 
+def encode(events: Sequence[Action], players: int) -> bytes | None:
+    """The events as :func:`check` hands them to C, 2 bytes each (kind << 2 | seat, then the card, suit or rank);
+    None without the extension or for an event it cannot encode (the import's rows read the plays from them)."""
+    return None if ccore is None else ccore.encode_events(events, KINDS, players)
+
+
 def check(deal: Deal, events: Sequence[Action], match_target: int | None = None) -> Verdict | None:
     """Replay ``events`` from the start of ``deal`` (left untouched) in C: the first illegal event, or the score
     sheet (as ``deal.score(match_target)`` would give it after the engine's replay); None when the fast path

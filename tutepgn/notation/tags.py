@@ -359,8 +359,12 @@ def _play(record: Record) -> bool:
 
 def _cards(record: Record, name: str, style: str) -> list[Card]:
     table = card_reader(style)
+    words = record.tags[name].split()
+    found = list(map(table.get, words))  # the common case: every card written as the table keys it, upper case
+    if None not in found:
+        return found  # type: ignore[return-value]  # no None in it
     out = []
-    for word in record.tags[name].split():
+    for word in words:
         card = table.get(word.upper())
         if card is None:
             raise tag_error(record, name, _("{word} is not a card in style {style}", word=repr(word), style=style))

@@ -10,7 +10,9 @@ writing it again reuses them.
 
 from __future__ import annotations
 
-from ..cards import CARD_STYLES, CODES, TOKEN_STYLES, display_cards
+from functools import cache
+
+from ..cards import CARD_STYLES, CODES, TOKEN_STYLES, suit_display
 from ..events import Context, Play
 from ..i18n import gettext as _
 from ..rules import SEAT_NAMES
@@ -66,9 +68,21 @@ def canonical_tags(record: Record, style: str = "es") -> list[tuple[str, str]]:
 
 
 def deal_value(hands: tuple[int, ...], names: tuple[str, ...], style: str = "es") -> str:
-    """The Deal tag as the writer gives it: the seats in turn order, each hand's cards in display order."""
+    """The Deal tag as the writer gives it: the seats in turn order, each hand's cards in display order.
+
+    Each hand is four look-ups, one text per suit (:func:`_suit_texts`): an import writes, or checks, one
+    Deal tag per record."""
+    o, c, e, b = _suit_texts(style)
+    return " ".join(f"{names[s]}:" + (o[m & 1023] + c[m >> 10 & 1023] + e[m >> 20 & 1023] + b[m >> 30 & 1023])[1:]
+                    for s, m in enumerate(hands))
+
+
+@cache
+def _suit_texts(style: str) -> tuple[tuple[str, ...], ...]:
+    """For each suit and each of the 1024 masks of its 10 bits, its cards in display order as the Deal tag
+    writes them in ``style``, each after a space (made when first asked, for each style)."""
     target = CARD_STYLES[style]
-    return " ".join(f"{names[s]}:" + " ".join([target[c] for c in display_cards(m)]) for s, m in enumerate(hands))
+    return tuple(tuple("".join(" " + target[card] for card in cards) for cards in table) for table in suit_display())
 
 
 _CANONICAL_CARDS = frozenset(CODES)
