@@ -84,7 +84,12 @@ def main() -> None:
         for name in args.presets:
             for upper, lower in pairs if args.deals else []:
                 start = time.perf_counter()
-                result = arena(preset(name), upper, lower, args.deals, seed=args.seed, jobs=args.jobs, store=store)
+                try:
+                    result = arena(preset(name), upper, lower, args.deals, seed=args.seed, jobs=args.jobs,
+                                   store=store)
+                except (ValueError, RuntimeError) as exc:  # the boards before it are stored; the next pair runs
+                    print(f"{name} {upper} vs {lower}: stopped: {exc}", flush=True)
+                    continue
                 results.append(result.to_dict())
                 print(f"{name} {upper} vs {lower}: {len(result.boards)} boards ({result.resumed} stored before), "
                       f"points {interval(result.points)}, wins {interval(result.wins, 2)}, "

@@ -75,8 +75,7 @@ def _lines(result: ArenaResult) -> list[Text]:
         *(Text(_("{bot}: CPU seconds per decision {value}", bot=name, value=_seconds(d)))
           for name, d in zip((result.bot_a, result.bot_b), result.decisions)),
         *([Text(ngettext("{n} board read from the store, not played again",
-                               "{n} boards read from the store, not played again", result.resumed,
-                               n=result.resumed), style="dim")]
+                               "{n} boards read from the store, not played again", result.resumed), style="dim")]
           if result.resumed else []),
     ]
 

@@ -132,6 +132,8 @@ def test_levels_and_names() -> None:
     assert [level_bot(n).name for n in range(1, 9)] == list(LEVELS.values())
     assert [level_bot(n).level for n in range(1, 9)] == list(range(1, 9))
     assert bot("pimc-12w") == PimcBot(12, bot("pimc-12w").seconds, weighted=True)
+    assert bot("pimc-12w", "worlds") == PimcBot(12, None, weighted=True) == bot("pimc-12w", budget="worlds")
+    assert level_bot(8, "worlds") == PimcBot(40, None, weighted=True, level=8)
     assert bot("nivel-3").name == bot("3").name == "heuristic"
     for wrong in ("pimc-0", "9", "minimax", "level-0"):
         with pytest.raises(UnknownBot):
@@ -146,5 +148,10 @@ def test_simulate_takes_a_level_and_a_pimc_bot() -> None:
     pimc = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--seed", "1"])
     assert pimc.exit_code == 0, pimc.output
     assert not validate(read_record(pimc.stdout)).errors
+    again = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--seed", "1",
+                                "--budget", "worlds"])
+    assert again.stdout == pimc.stdout  # worlds only by default: the same deal from the seed
+    timed = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--budget", "time"])
+    assert timed.exit_code == 0 and not validate(read_record(timed.stdout)).errors
     wrong = runner.invoke(app, ["simulate", "--bot", "minimax"])
     assert wrong.exit_code == 2 and "minimax" in wrong.output
