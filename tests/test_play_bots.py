@@ -155,3 +155,20 @@ def test_simulate_takes_a_level_and_a_pimc_bot() -> None:
     assert timed.exit_code == 0 and not validate(read_record(timed.stdout)).errors
     wrong = runner.invoke(app, ["simulate", "--bot", "minimax"])
     assert wrong.exit_code == 2 and "minimax" in wrong.output
+
+
+def test_a_history_whose_first_rebuild_breaks_a_rule_still_gives_a_view_and_worlds() -> None:
+    """Board 999 of seed 38 (greedy against random, playcard-2p): South sang a 20 and later played the rey and
+    caballo of trump, drawn after the cante; placed in its hand dealt (the first order of starting_deal), they
+    would have obliged the 40 first.  The other orders of placing the draws find a history that replays."""
+    from tutepgn.play.arena import play_board
+    from tutepgn.recording.simulate import stream_seed
+
+    rules = preset("playcard-2p")
+    deal = Deal.shuffled(rules, random.Random(stream_seed(rules, 38) + 999), dealer=999 % 2)
+    players, rng = [bot("random"), bot("greedy")], random.Random("38:999:b")
+    while len(deal.log) < 16:
+        deal.apply(next_action(deal, players, rng))
+    view = SeatView.of(deal, 0)  # no stand-in was found here before
+    assert view.stand_in.log == deal.log and deal.can(PimcBot(2, None).choose(view, random.Random(1)))
+    assert play_board("playcard-2p", "heuristic", "greedy", 38, True, "worlds", 237).index == 237

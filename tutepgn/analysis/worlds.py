@@ -191,21 +191,21 @@ def world_deal(deal: Deal, world: World) -> Deal | None:
     return None
 
 
-TIE_ORDERS = 4
-"""How many other orders :func:`starts` tries for the cards a seat needed by the same trick when the cards' own
-order does not replay (a pair held together too early breaks a rule such as the 40 sung before a 20)."""
+ORDERS = 6
+"""How many orders of placing a seat's cards in its hand dealt and its draws :func:`starts` tries
+(:func:`starting_deal`'s ``order``): the first, then others when it does not replay."""
 
 
 def starts(deal: Deal, world: World) -> Iterator[Deal]:
     """The starting deals to try for ``world``, in order: :func:`starting_deal`'s (or the deal's own, or the one
-    without a stock), then with a stock :data:`TIE_ORDERS` more with its ties broken in seeded orders."""
+    without a stock), then with a stock its other orders of placing the cards (:data:`ORDERS` in all)."""
     first = _start(deal, world)
     if first is not None:
         yield first
     own = world.hands == tuple(deal.hands) and world.stock == tuple(deal.stock[deal.stock_pos:])
     if deal.initial_stock and not own:
-        for order in range(TIE_ORDERS):
-            other = starting_deal(deal, world, random.Random(order))
+        for order in range(1, ORDERS):
+            other = starting_deal(deal, world, order)
             if other is not None:
                 yield other
 
@@ -298,7 +298,7 @@ def effective_size(weights: list[float]) -> float:
     return 1 / sum(w * w for w in weights)
 
 
-def starting_deal(deal: Deal, world: World, ties: random.Random | None = None) -> Deal | None:
+def starting_deal(deal: Deal, world: World, order: int = 0) -> Deal | None:
     """A starting deal (hands dealt, the whole stock's order) whose log leads to ``world``, or None if none is found.
 
     A seat whose hand in the world is its hand in the deal keeps its own
@@ -308,10 +308,12 @@ def starting_deal(deal: Deal, world: World, ties: random.Random | None = None) -
     the cards of its cantes before the others (a pair held at an earlier won
     trick and not sung then is lost under some rules); the last card of the
     stock, seen by all, stays where it was drawn.  The caller replays the log
-    from it under the engine.  ``ties``: cards needed by the same trick take
-    their slots in a random order instead of the cards' (a caller whose
-    replays all failed tries others: a pair held together too early breaks
-    a rule such as the 40 sung before a 20).
+    from it under the engine.  ``order`` 1 and above are the other tries of
+    :func:`starts` when that one does not replay (a pair held together too
+    early breaks a rule such as the 40 sung before a 20): 1 places the cards
+    needed last first, each in the latest draw that fits, so that each card
+    is held as late as it may be; 2 and above break the ties between cards
+    needed by the same trick in an order seeded by ``order``.
     """
     n = deal.rules.players
     replayed = deal.restart()
@@ -356,8 +358,11 @@ def starting_deal(deal: Deal, world: World, ties: random.Random | None = None) -
         if len(slots) != len(needed[seat]):
             return None
         hands[seat] = 0
-        order = {c: ties.random() if ties else c for c in needed[seat]}
-        for c, by in sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, order[item[0]])):
+        ties = random.Random(order) if order > 1 else None
+        rank = {c: ties.random() if ties else c for c in needed[seat]}
+        placing = sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, rank[item[0]]),
+                         reverse=order == 1)
+        for c, by in placing:
             fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
             if not fits:
                 return None
