@@ -28,9 +28,10 @@ from tutepgn.play.ladder import Ladder, ladders
 
 CHEAP = [("greedy", "random"), ("heuristic", "random"), ("heuristic", "greedy")]
 """The pairs without a PIMC bot: seconds for thousands of boards."""
-PIMC = [("pimc-5", "heuristic"), ("pimc-10", "pimc-5"), ("pimc-20", "pimc-10"), ("pimc-40", "pimc-20"),
-        ("pimc-40w", "pimc-40"), ("pimc-40w", "heuristic")]
-"""The pairs with one: each level against the one below, and the strongest against the heuristic bot."""
+PIMC = [("pimc-5", "heuristic"), ("pimc-40w", "heuristic"), ("pimc-10", "pimc-5"), ("pimc-20", "pimc-10"),
+        ("pimc-40", "pimc-20"), ("pimc-40w", "pimc-40")]
+"""The pairs with one: the weakest and the strongest against the heuristic bot (what a short run must show
+first), then each level against the one below."""
 
 
 def interval(i: Interval, digits: int = 1) -> str:
