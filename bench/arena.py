@@ -39,18 +39,24 @@ def interval(i: Interval, digits: int = 1) -> str:
     return f"{i.mean:+.{digits}f} ({i.low:+.{digits}f}, {i.high:+.{digits}f})"
 
 
+def ms(seconds: float) -> str:
+    """Seconds as milliseconds, to three figures or so: ``48``, ``4.5``, ``0.07``."""
+    value = seconds * 1000
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}" if value >= 1 else f"{value:.2f}"
+
+
 def seconds(d: Decisions) -> str:
-    """``0.045 / 0.067`` (median / p90 CPU seconds per decision), ``-`` when none was timed."""
+    """``48 / 69`` (median / p90 CPU milliseconds per decision), ``-`` when none was timed."""
     if d.median is None or d.p90 is None:
         return "-"
-    return f"{d.median:.3f} / {d.p90:.3f}"
+    return f"{ms(d.median)} / {ms(d.p90)}"
 
 
 def table(ladder: Ladder) -> list[str]:
     """The ladder as the Markdown table of docs/play.md: each bot with its step from the one below."""
     lines = [f"{ladder.rules} (budget: {ladder.budget})", "",
              "| bot | against the one below | boards | points per deal (95% CI) | deal-win difference (95% CI) "
-             "| told apart | CPU s per decision (median / p90) |",
+             "| told apart | CPU ms per decision (median / p90) |",
              "|---|---|---|---|---|---|---|"]
     for at, rung in enumerate(ladder.rungs):
         step = ladder.steps[at - 1] if at else None
