@@ -10,7 +10,7 @@ boards already there are read, not played, so a run stopped is resumed and a lar
 boards missing.  Run it under ``nice -n 19`` on a shared machine; ``--deals 0`` prints the table alone.
 
     nice -n 19 python bench/arena.py --store bench/out/arena.duckdb --presets playcard-2p torofun-4p \\
-        --deals 200 [--seed 38] [--jobs 1] [--pairs all|cheap|pimc] [--json OUT]
+        --deals 200 [--seed 38] [--jobs 1] [--pairs all|cheap|pimc | --pair UPPER LOWER ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -82,9 +82,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--pairs", choices=("all", "cheap", "pimc"), default="all")
+    parser.add_argument("--pair", nargs=2, action="append", metavar=("UPPER", "LOWER"),
+                        help="play this pair instead of --pairs' (repeat for more)")
     parser.add_argument("--json", type=Path, help="also write each pair's result here")
     args = parser.parse_args()
-    pairs = {"all": CHEAP + PIMC, "cheap": CHEAP, "pimc": PIMC}[args.pairs]
+    pairs = [tuple(p) for p in args.pair] if args.pair else {"all": CHEAP + PIMC, "cheap": CHEAP, "pimc": PIMC}[args.pairs]
     results = []
     with Archive(args.store) as archive:
         store = ArenaStore(archive)
@@ -100,7 +102,7 @@ def main() -> None:
                 results.append(result.to_dict())
                 print(f"{name} {upper} vs {lower}: {len(result.boards)} boards ({result.resumed} stored before), "
                       f"points {interval(result.points)}, wins {interval(result.wins, 2)}, "
-                      f"s/decision {seconds(result.decisions[0])} vs {seconds(result.decisions[1])}, "
+                      f"ms/decision {seconds(result.decisions[0])} vs {seconds(result.decisions[1])}, "
                       f"{time.perf_counter() - start:.0f} s", flush=True)
         print()
         for ladder in ladders(b for b in arena_boards(archive) if b.rules in args.presets):
