@@ -27,8 +27,8 @@ from .caching import Caching
 from .deps import Service
 from .head import HeadAsGet
 from .guards import SecurityHeaders
-from .routes import (analysis, archive, boards, club, deals, downloads, events, pages, play, puzzles, ratings,
-                     recordings, records, rules, view)
+from .routes import (analysis, archive, boards, club, deals, downloads, events, ladder, pages, play, puzzles,
+                     ratings, recordings, records, rules, view)
 from .settings import Settings
 
 __all__ = ["Settings", "app_from_env", "create_app"]
@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (language.router(), deals.router(service), analysis.router(service), records.router(service), archive.router(service), rules.router(),
                    recordings.router(service), club.router(service), downloads.router(service), puzzles.router(service),
                    boards.router(service), pages.router(service), view.router(service), ratings.router(service),
-                   events.router(service), play.router(service)):
+                   events.router(service), play.router(service), ladder.router(service)):
         app.include_router(router)
     contract.install(app)  # the OpenAPI document as what the service answers
     return app

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tutepgn.cli.arena import BudgetChoice
 from tutepgn.cli.output import fail, format_option, out
 from tutepgn.cli.rules import ruleset
 
@@ -22,6 +23,7 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same output.")] = 0,
     bot: Annotated[str, typer.Option(help="random: any legal action; greedy: declares whenever it may; heuristic: plays as a decent club player; pimc-N: N worlds solved per card (pimc-Nw: weighted by the play so far); a level 1-8.")] = "greedy",
     level: Annotated[int | None, typer.Option("--level", help="The bot of this level (1-8, see docs/play.md) at every seat, instead of --bot.")] = None,
+    budget: Annotated[BudgetChoice, typer.Option(help="worlds: every world of a PIMC bot searched, no clock (the same plays from the same seed on any machine); time: its worlds within its time per decision, as at the table.")] = BudgetChoice.worlds,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     sheet: Annotated[bool, typer.Option("--sheet", help="Print each deal's score sheet instead of its record.")] = False,
     fmt: format_option("tpgn", "json", "jsonl", help="Form of the records (json: an array; jsonl: one a line)") = "tpgn",  # type: ignore[valid-type]  # an option built at run time
@@ -36,7 +38,7 @@ def simulate(
 
     r = ruleset(rules)
     try:
-        bot_name: BotName | Bot = named_bot(bot if level is None else str(level), r.players)
+        bot_name: BotName | Bot = named_bot(bot if level is None else str(level), r.players, budget.budget)
     except UnknownBot as exc:
         raise fail(exc) from None
     records = (match_records(r, matches, seed, bot_name) if matches is not None

@@ -212,7 +212,7 @@ def test_every_answer_has_the_security_headers(client: TestClient, db: Path,
                  .replace("{match_id}", "SanJose2025-R3-M2").replace("{puzzle_id}", "no-such-puzzle")
                  .replace("{table_id}", "no-such-table"))
                 for route in _routes(client.app.routes) for method in route.methods]  # type: ignore[attr-defined]
-    assert len(requests) == 76
+    assert len(requests) == 77
     requests += [("GET", "/docs"), ("GET", "/redoc"), ("GET", "/openapi.json"), ("GET", "/static/style.css"),
                  ("GET", "/nothing-here"), ("DELETE", "/api/v1/deals"), ("GET", "/api/v1/deals?limit=0")]
     seen = set()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from tutepgn.cli.main import app
 from tutepgn.errors import UnknownBot
-from tutepgn.play.arena import Interval, arena, elo
+from tutepgn.engine import Deal
+from tutepgn.play.arena import Decisions, Interval, Timed, arena, elo, play_game
+from tutepgn.play.bots import PimcBot, bot, seconds_for
 from tutepgn.rules import preset
 
 runner = CliRunner()
@@ -58,3 +61,46 @@ def test_tute_arena_prints_text_and_json() -> None:
     assert data.exit_code == 0
     parsed = json.loads(data.stdout)
     assert parsed["boards"] == 2 and set(parsed["points"]) == {"mean", "low", "high"}
+
+
+def test_pimc_bots_by_worlds_give_the_same_plays_and_result_from_a_seed() -> None:
+    rules = preset("playcard-2p")
+    start = Deal.shuffled(rules, seed=9)
+    logs = []
+    for _ in range(2):
+        first, second = Timed(bot("pimc-2", "worlds")), Timed(bot("heuristic"))
+        deal = start.restart()
+        play_game(rules, deal, first, second, "same")
+        logs.append(deal.log)
+        assert first.times and not any(t < 0 for t in first.times)
+    assert logs[0] == logs[1]
+    here = arena(rules, "pimc-2", "heuristic", 2, seed=1)
+    workers = arena(rules, "pimc-2", "heuristic", 2, seed=1, jobs=2)
+    assert here.boards == workers.boards and here.budget == "worlds"
+    # Pinned: no clock in the play, so these are the figures on any machine (a change to the bots moves them).
+    assert [(b.points, b.score) for b in here.boards] == [(25.0, 1.0), (19.0, 0.5)]
+    assert bot("pimc-2", "worlds") == PimcBot(2, None) and bot("pimc-2").seconds == seconds_for(2)
+
+
+def test_time_per_decision_is_measured_for_each_bot() -> None:
+    result = arena(preset("playcard-2p"), "pimc-2", "random", 2, seed=3)
+    pimc, simple = result.decisions
+    assert pimc.count == sum(len(b.times_a) for b in result.boards) > 10 and simple.count > 10
+    assert pimc.median is not None and pimc.p90 is not None and 0 <= pimc.median <= pimc.p90
+    parsed = json.loads(runner.invoke(app, ["arena", "pimc-2", "random", "--rules", "playcard-2p", "--deals", "1",
+                                            "--json"]).stdout)
+    assert parsed["budget"] == "worlds" and parsed["seconds_per_decision"]["a"]["decisions"] > 0
+    assert Decisions.of([]) == Decisions(0, None, None)
+    assert Decisions.of([0.3, 0.1, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) == Decisions(10, 0.55, 0.9)
+
+
+def test_tute_arena_stores_and_resumes(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.duckdb")
+    args = ["arena", "heuristic", "greedy", "--rules", "playcard-2p", "--seed", "4", "--store", db, "--json"]
+    first = json.loads(runner.invoke(app, [*args, "--deals", "2"]).stdout)
+    again = runner.invoke(app, [*args[:-1], "--deals", "3"])
+    assert first["resumed"] == 0 and again.exit_code == 0 and "2 boards read from the store" in again.output
+    fresh = json.loads(runner.invoke(app, ["arena", "heuristic", "greedy", "--rules", "playcard-2p", "--seed", "4",
+                                           "--deals", "3", "--json"]).stdout)
+    resumed = json.loads(runner.invoke(app, [*args, "--deals", "3"]).stdout)
+    assert resumed["resumed"] == 3 and resumed["points"] == fresh["points"]

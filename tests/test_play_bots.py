@@ -132,6 +132,8 @@ def test_levels_and_names() -> None:
     assert [level_bot(n).name for n in range(1, 9)] == list(LEVELS.values())
     assert [level_bot(n).level for n in range(1, 9)] == list(range(1, 9))
     assert bot("pimc-12w") == PimcBot(12, bot("pimc-12w").seconds, weighted=True)
+    assert bot("pimc-12w", "worlds") == PimcBot(12, None, weighted=True) == bot("pimc-12w", budget="worlds")
+    assert level_bot(8, "worlds") == PimcBot(40, None, weighted=True, level=8)
     assert bot("nivel-3").name == bot("3").name == "heuristic"
     for wrong in ("pimc-0", "9", "minimax", "level-0"):
         with pytest.raises(UnknownBot):
@@ -146,5 +148,27 @@ def test_simulate_takes_a_level_and_a_pimc_bot() -> None:
     pimc = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--seed", "1"])
     assert pimc.exit_code == 0, pimc.output
     assert not validate(read_record(pimc.stdout)).errors
+    again = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--seed", "1",
+                                "--budget", "worlds"])
+    assert again.stdout == pimc.stdout  # worlds only by default: the same deal from the seed
+    timed = runner.invoke(app, ["simulate", "--rules", "playcard-2p", "--bot", "pimc-2", "--budget", "time"])
+    assert timed.exit_code == 0 and not validate(read_record(timed.stdout)).errors
     wrong = runner.invoke(app, ["simulate", "--bot", "minimax"])
     assert wrong.exit_code == 2 and "minimax" in wrong.output
+
+
+def test_a_history_whose_first_rebuild_breaks_a_rule_still_gives_a_view_and_worlds() -> None:
+    """Board 999 of seed 38 (greedy against random, playcard-2p): South sang a 20 and later played the rey and
+    caballo of trump, drawn after the cante; placed in its hand dealt (the first order of starting_deal), they
+    would have obliged the 40 first.  The other orders of placing the draws find a history that replays."""
+    from tutepgn.play.arena import play_board
+    from tutepgn.recording.simulate import stream_seed
+
+    rules = preset("playcard-2p")
+    deal = Deal.shuffled(rules, random.Random(stream_seed(rules, 38) + 999), dealer=999 % 2)
+    players, rng = [bot("random"), bot("greedy")], random.Random("38:999:b")
+    while len(deal.log) < 16:
+        deal.apply(next_action(deal, players, rng))
+    view = SeatView.of(deal, 0)  # no stand-in was found here before
+    assert view.stand_in.log == deal.log and deal.can(PimcBot(2, None).choose(view, random.Random(1)))
+    assert play_board("playcard-2p", "heuristic", "greedy", 38, True, "worlds", 237).index == 237

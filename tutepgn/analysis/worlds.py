@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..cards import BIT, Card, Mask, cards_in
@@ -179,17 +180,34 @@ def world_deal(deal: Deal, world: World) -> Deal | None:
     each seat's cards in its hand dealt or in one of its draws.  None when
     some action of the log is illegal from there, or it leads elsewhere.
     """
-    start = _start(deal, world)
-    if start is None:
-        return None
-    try:
-        for action in deal.log:
-            start.apply(action)
-    except (IllegalAction, ValueError):
-        return None
-    if tuple(start.hands) != world.hands or tuple(start.stock[start.stock_pos:]) != world.stock:
-        return None
-    return start
+    for start in starts(deal, world):
+        try:
+            for action in deal.log:
+                start.apply(action)
+        except (IllegalAction, ValueError):
+            continue
+        if tuple(start.hands) == world.hands and tuple(start.stock[start.stock_pos:]) == world.stock:
+            return start
+    return None
+
+
+ORDERS = 6
+"""How many orders of placing a seat's cards in its hand dealt and its draws :func:`starts` tries
+(:func:`starting_deal`'s ``order``): the first, then others when it does not replay."""
+
+
+def starts(deal: Deal, world: World) -> Iterator[Deal]:
+    """The starting deals to try for ``world``, in order: :func:`starting_deal`'s (or the deal's own, or the one
+    without a stock), then with a stock its other orders of placing the cards (:data:`ORDERS` in all)."""
+    first = _start(deal, world)
+    if first is not None:
+        yield first
+    own = world.hands == tuple(deal.hands) and world.stock == tuple(deal.stock[deal.stock_pos:])
+    if deal.initial_stock and not own:
+        for order in range(1, ORDERS):
+            other = starting_deal(deal, world, order)
+            if other is not None:
+                yield other
 
 
 def _start(deal: Deal, world: World) -> Deal | None:
@@ -220,18 +238,17 @@ def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperatur
     every world.  -inf when the world does not replay.
     """
     me = deal.turn if seat is None else seat
-    start = _start(deal, world)
-    if start is None:
-        return -math.inf
-    total = 0.0
-    try:
-        for action in deal.log:
-            if action.seat != me:
-                total += math.log(probabilities(start, temperature)[action])
-            start.apply(action)
-    except (IllegalAction, ValueError, KeyError):
-        return -math.inf
-    return total
+    for start in starts(deal, world):
+        total = 0.0
+        try:
+            for action in deal.log:
+                if action.seat != me:
+                    total += math.log(probabilities(start, temperature)[action])
+                start.apply(action)
+        except (IllegalAction, ValueError, KeyError):
+            continue
+        return total
+    return -math.inf
 
 
 def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: bool = False,
@@ -281,7 +298,7 @@ def effective_size(weights: list[float]) -> float:
     return 1 / sum(w * w for w in weights)
 
 
-def starting_deal(deal: Deal, world: World) -> Deal | None:
+def starting_deal(deal: Deal, world: World, order: int = 0) -> Deal | None:
     """A starting deal (hands dealt, the whole stock's order) whose log leads to ``world``, or None if none is found.
 
     A seat whose hand in the world is its hand in the deal keeps its own
@@ -291,7 +308,12 @@ def starting_deal(deal: Deal, world: World) -> Deal | None:
     the cards of its cantes before the others (a pair held at an earlier won
     trick and not sung then is lost under some rules); the last card of the
     stock, seen by all, stays where it was drawn.  The caller replays the log
-    from it under the engine.
+    from it under the engine.  ``order`` 1 and above are the other tries of
+    :func:`starts` when that one does not replay (a pair held together too
+    early breaks a rule such as the 40 sung before a 20): 1 places the cards
+    needed last first, each in the latest draw that fits, so that each card
+    is held as late as it may be; 2 and above break the ties between cards
+    needed by the same trick in an order seeded by ``order``.
     """
     n = deal.rules.players
     replayed = deal.restart()
@@ -336,7 +358,11 @@ def starting_deal(deal: Deal, world: World) -> Deal | None:
         if len(slots) != len(needed[seat]):
             return None
         hands[seat] = 0
-        for c, by in sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, item[0])):
+        ties = random.Random(order) if order > 1 else None
+        rank = {c: ties.random() if ties else c for c in needed[seat]}
+        placing = sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, rank[item[0]]),
+                         reverse=order == 1)
+        for c, by in placing:
             fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
             if not fits:
                 return None

@@ -162,6 +162,20 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("analysis", _S, "the whole analysis as JSON, every play"),
         Column("error", _S, "why the deal could not be analysed (the other columns are then NULL)"),
     ),
+    "arena_boards": (
+        Column("bot_a", _S, "the first bot's name (tute arena BOT_A BOT_B): heuristic, pimc-20..."),
+        Column("bot_b", _S, "the second bot's name"),
+        Column("rules", _S, "the ruleset, canonical"),
+        Column("seed", _I64, "the arena's seed: with the board, the cards dealt"),
+        Column("duplicate", _B, "each deal played twice with the seats swapped"),
+        Column("budget", _S, "the PIMC bots' budget per decision: worlds (reproducible) or time"),
+        Column("board", _I32, "0-based board number"),
+        Column("points", "DOUBLE", "bot_a's points less bot_b's, the mean of the board's games"),
+        Column("score", "DOUBLE", "bot_a's deal-win score (1 won, 0.5 tied, 0 lost), the mean of the board's games"),
+        Column("seconds_a", "DOUBLE[]", "bot_a's CPU seconds per decision (a card chosen among two or more)"),
+        Column("seconds_b", "DOUBLE[]", "bot_b's CPU seconds per decision"),
+        Column("stored", "TIMESTAMP", "when the board was stored"),
+    ),
 }
 """Every table of the archive, its columns in order."""
 
@@ -191,7 +205,7 @@ SUMMARY_COLUMNS = ("id", "date_text", "event", "site", "rules", "north", "west",
 """Columns a search returns unless told otherwise."""
 
 _ARROW_TYPES = {_S: "string", _I64: "int64", _I32: "int32", "SMALLINT": "int16", _U8: "uint8", _U16: "uint16",
-                _B: "bool_", "DATE": "date32"}
+                _B: "bool_", "DATE": "date32", "DOUBLE": "float64"}
 """The Arrow type of each plain DuckDB type, by the name of its pyarrow factory."""
 _WIDEST = {_I64: 2**63 - 1, _I32: 2**31 - 1, "SMALLINT": 2**15 - 1, _U8: 2**8 - 1, _U16: 2**16 - 1}
 """The largest whole number each integer type holds."""
@@ -259,7 +273,8 @@ CREATE OR REPLACE VIEW matches AS
 """
 """The views over the tables (an archive file's, a dataset's: :mod:`.dataset`)."""
 
-TABLE_CONSTRAINTS: dict[str, str] = {"analyses": "PRIMARY KEY (deal_id, rules, version, cantes)"}
+TABLE_CONSTRAINTS: dict[str, str] = {"analyses": "PRIMARY KEY (deal_id, rules, version, cantes)",
+                                     "arena_boards": "PRIMARY KEY (bot_a, bot_b, rules, seed, duplicate, budget, board)"}
 """Constraints over several columns of a table."""
 
 
@@ -281,6 +296,7 @@ TABLE_DOCS: dict[str, str] = {
     "issues": "one row per error or warning the validator found",
     "imports": "one row per import (a rebuild replays them in order)",
     "analyses": "double-dummy analyses stored per deal (tute archive analyse)",
+    "arena_boards": "one row per board of bot against bot (tute arena --store): the ladder of levels is read here",
 }
 """What each table holds: its comment (``COMMENT ON TABLE``), as each column's doc is its column's."""
 

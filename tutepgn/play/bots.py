@@ -8,6 +8,9 @@
   card with the best mean is played; declarations are the play model's.  The worlds are searched in batches
   until ``N`` are done or the time budget per decision is spent (at least one batch).  With ``w`` the worlds
   are weighted by how likely the others' plays so far were in each (the analysis's ``--inference``).
+  The budget (:data:`BUDGETS`): ``time`` (the table's: a person waits no longer on a slow machine) or
+  ``worlds`` (every ``N`` worlds searched, no clock: the same plays from the same seed on any machine, as the
+  arena and ``tute simulate`` play).
 
 Every bot gets the view of one seat and answers with one of that seat's actions, or None to pass a
 declaration when it is not its turn to play (a partner may sing when its side won the trick):
@@ -21,7 +24,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import Literal, Protocol, cast
 
 from ..engine import Deal
 from ..errors import UnknownBot
@@ -40,6 +43,10 @@ LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "pimc-5",
 BATCH = 2
 """Worlds searched per PIMC call: the time budget is checked between batches."""
 PIMC_NAME = re.compile(r"pimc-([1-9][0-9]{0,3})(w?)")
+Budget = Literal["time", "worlds"]
+BUDGETS: tuple[Budget, ...] = ("worlds", "time")
+"""A PIMC bot's budget per decision: ``worlds`` (all its worlds, no clock: reproducible) or ``time`` (its worlds
+within :func:`seconds_for`, at least one batch: play then depends on the machine's speed)."""
 
 
 class Bot(Protocol):
@@ -102,10 +109,11 @@ class HeuristicBot:
 
 @dataclass
 class PimcBot:
-    """PIMC over the solver: up to ``worlds`` worlds per decision, within ``seconds`` (after one batch)."""
+    """PIMC over the solver: up to ``worlds`` worlds per decision, within ``seconds`` (after one batch); with
+    ``seconds`` None, every world (no clock: the same plays on any machine)."""
 
     worlds: int
-    seconds: float
+    seconds: float | None
     weighted: bool = False
     level: int | None = None
     solver: Solver | None = field(default=None, repr=False, compare=False)
@@ -136,7 +144,7 @@ class PimcBot:
         totals: dict[int, list[float]] = {}
         done = batch = 0
         start = time.monotonic()
-        while done < self.worlds and (done == 0 or time.monotonic() - start < self.seconds):
+        while done < self.worlds and (done == 0 or self.seconds is None or time.monotonic() - start < self.seconds):
             size = min(BATCH, self.worlds - done)
             result = pimc_analysis(view.stand_in, size, f"{seed}:{batch}", cantes=True, solver=self.solver,
                                    inference=self.weighted)
@@ -156,13 +164,14 @@ def seconds_for(worlds: int) -> float:
     return 0.5 + 0.1 * worlds
 
 
-def bot(name: str) -> Bot:
+def bot(name: str, budget: Budget = "time") -> Bot:
     """The bot called ``name``: ``random``, ``greedy``, ``heuristic``, ``pimc-N``, ``pimc-Nw``, or a level
-    (``level-N`` or ``N``, 1-8).  Raises :class:`~tutepgn.errors.UnknownBot`."""
+    (``level-N`` or ``N``, 1-8); a PIMC bot's ``budget`` per decision is time (the table's) or worlds only
+    (:data:`BUDGETS`).  Raises :class:`~tutepgn.errors.UnknownBot`."""
     key = name.strip().lower()
     level = re.fullmatch(r"(?:level-|nivel-)?([0-9]+)", key)
     if level:
-        return level_bot(int(level[1]))
+        return level_bot(int(level[1]), budget)
     levels = {v: k for k, v in LEVELS.items()}
     if key in ("random", "greedy"):
         return SimpleBot(key, levels[key])
@@ -171,16 +180,16 @@ def bot(name: str) -> Bot:
     pimc = PIMC_NAME.fullmatch(key)
     if pimc:
         worlds = int(pimc[1])
-        return PimcBot(worlds, seconds_for(worlds), bool(pimc[2]), levels.get(key))
+        return PimcBot(worlds, seconds_for(worlds) if budget == "time" else None, bool(pimc[2]), levels.get(key))
     raise UnknownBot(_("unknown bot {bot}: random, greedy, heuristic, pimc-N (N worlds), pimc-Nw (weighted) or a "
                        "level 1-8", bot=repr(name)))
 
 
-def level_bot(level: int) -> Bot:
-    """The bot of ``level`` (1-8, :data:`LEVELS`)."""
+def level_bot(level: int, budget: Budget = "time") -> Bot:
+    """The bot of ``level`` (1-8, :data:`LEVELS`), a PIMC one with ``budget``."""
     if level not in LEVELS:
         raise UnknownBot(_("no level {level}: the levels are 1 to 8", level=level))
-    return bot(LEVELS[level])
+    return bot(LEVELS[level], budget)
 
 
 def declarers(deal: Deal) -> list[int]:
@@ -202,13 +211,14 @@ def next_action(deal: Deal, bots: Sequence[Bot], rng: random.Random) -> Action:
     return action
 
 
-def named_bot(name: str, players: int) -> BotName | SimulatorBot:
+def named_bot(name: str, players: int, budget: Budget = "worlds") -> BotName | SimulatorBot:
     """The bot ``tute simulate --bot NAME`` plays with: the simulator's own for its names (``random``, ``greedy``,
-    ``heuristic``: the same deals as before from a seed), else :func:`bot`'s at every seat."""
+    ``heuristic``: the same deals as before from a seed), else :func:`bot`'s at every seat (a PIMC bot by its
+    worlds only unless ``budget`` is time: the same deals from a seed on any machine)."""
     key = name.strip().lower()
     if key in BOTS:
         return cast(BotName, key)
-    return simulator_bot(bot(name), players)
+    return simulator_bot(bot(name, budget), players)
 
 
 def simulator_bot(player: Bot, players: int) -> SimulatorBot:

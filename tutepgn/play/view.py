@@ -27,7 +27,7 @@ from ..errors import IllegalAction
 from ..events import Action, Play
 from ..i18n import gettext as _
 from ..rules import Ruleset
-from ..analysis.worlds import Knowledge, World, knowledge, starting_deal
+from ..analysis.worlds import Knowledge, World, knowledge, world_deal
 
 TRIES = 200
 """Dealings of the unseen cards tried for a stand-in before giving up (the constraints are rarely that tight)."""
@@ -101,25 +101,19 @@ def _blind(deal: Deal, seat: int) -> Deal:
 def _replayed(deal: Deal, blind: Deal, world: World) -> Deal | None:
     """The deal's log replayed from a start that leads to ``world``, or None when none does."""
     if deal.initial_stock:
-        start = starting_deal(blind, world)
-    else:
-        played = [0] * deal.rules.players
-        for action in deal.log:
-            if type(action) is Play:
-                played[action.seat] |= BIT[action.card]
-        try:
-            start = Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned,
-                         deal.dealer, first_of_match=deal.first_of_match)
-        except ValueError:
-            return None
-    if start is None:
-        return None
+        return world_deal(blind, world)  # its draws rebuilt, in each order of their ties it tries
+    played = [0] * deal.rules.players
+    for action in deal.log:
+        if type(action) is Play:
+            played[action.seat] |= BIT[action.card]
     try:
+        start = Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned,
+                     deal.dealer, first_of_match=deal.first_of_match)
         for action in deal.log:
             start.apply(action)
     except (IllegalAction, ValueError):
         return None
-    if tuple(start.hands) != world.hands or tuple(start.stock[start.stock_pos:]) != world.stock:
+    if tuple(start.hands) != world.hands:
         return None
     return start
 
