@@ -184,6 +184,7 @@ CASES: dict[tuple[str, str], list[Case]] = {
                                                   {"headers": {"X-API-Key": KEY}}, 404)],
     ("GET", "/play"): [("POST", "/play", {}, 405)],
     ("GET", "/play/{table_id}"): [("GET", "/play/no-such-table", {}, 404)],
+    ("GET", "/ladder"): [("POST", "/ladder", {}, 405)],
     ("GET", "/docs"): [("POST", "/docs", {}, 405)],
     ("GET", "/docs/oauth2-redirect"): [("POST", "/docs/oauth2-redirect", {}, 405)],
     ("GET", "/redoc"): [("POST", "/redoc", {}, 405)],
@@ -211,7 +212,7 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
 
 def test_every_route_has_an_error_case(app: Any) -> None:
     routes = {(method, route.path) for route in _api_routes(app.routes) for method in route.methods}
-    assert len(routes) == 76 and routes == set(CASES)
+    assert len(routes) == 77 and routes == set(CASES)
 
 
 @pytest.mark.parametrize("case", [c for cases in CASES.values() for c in cases],
