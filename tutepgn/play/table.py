@@ -176,11 +176,12 @@ class Table:
         return action
 
     # -- What is shown ----------------------------------------------------------
-    def said(self, action: Action) -> str:
-        """An action in words for the screen: the seat and its entry, with the trick it completed."""
+    def said(self, action: Action, entry: str | None = None) -> str:
+        """An action in words for the screen: the seat and its entry (as typed, unless ``entry`` says it
+        otherwise: the browser's words), with the trick it completed."""
         deal = self.deal
         names = self.rules.seat_names
-        words = [f"{seat_words(names[action.seat])}: {_entry(action, Context.of(deal))}"]
+        words = [f"{seat_words(names[action.seat])}: {entry or _entry(action, Context.of(deal))}"]
         if type(action) is Play and deal.log and deal.log[-1] is action and not deal.trick:
             t = deal.tricks[-1]
             words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),

@@ -40,7 +40,7 @@ from ..i18n import ngettext, speaking
 from ..notation import Record, format_side_values
 from ..recording.session import following
 from ..rules import Ruleset, ruleset
-from ..words import card_words, cards_words, seat_words, standing_words, suit_words
+from ..words import card_words, standing_words, suit_words
 from .bots import LEVELS, PIMC_NAME
 from .table import Table
 
@@ -153,14 +153,7 @@ class Sitting:
     def told(self, action: Action) -> str:
         """An action just taken, in words (no notation: a page says cards as players do), with the trick it
         completed."""
-        deal = self.table.deal
-        names = self.rules.seat_names
-        words = [f"{seat_words(names[action.seat])}: {done_words(action, deal.trump)}"]
-        if type(action) is Play and deal.log and deal.log[-1] is action and not deal.trick:
-            t = deal.tricks[-1]
-            words.append(_("trick {trick}: {cards} won by {seat} ({points} points)", trick=len(deal.tricks),
-                           cards=cards_words(t.cards), seat=seat_words(names[t.winner]), points=t.points))
-        return "; ".join(words)
+        return self.table.said(action, done_words(action, self.table.deal.trump))
 
     def state(self) -> dict[str, Any]:
         """What the person's page shows: the scene (hand, trick, muestra, points, whose turn), the legal cards
