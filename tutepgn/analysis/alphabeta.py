@@ -9,9 +9,19 @@ its points and the others minimising them, fail-soft, with:
   cantes, what was sung; each entry holds a lower and an upper bound and the
   best lead.  An entry decides a node only by a cut-off or when exact: it never
   narrows the window (an exact value inside it narrowed to an empty window gave
-  a wrong answer in a prototype);
+  a wrong answer in a prototype).
+  With the stock out and no cantes the key is *ranked*: each suit's live
+  cards squeezed to the bottom whatever their points (the hands' shape), the
+  live point cards apart.  Two positions of one shape are the same game with
+  cards worth other points, so their values differ by at most the
+  :func:`slack` of their points: on a miss, an entry of the same shape (the
+  last :data:`WAYS` stored) cuts when its bounds widened by the slack do;
 * equivalent cards tried once: in one hand, adjacent among the live cards
   (hands and table) and worth the same points (so only zero-point cards);
+  and a card of a run (in one hand, no live card of another hand between) is
+  skipped when a card of the run tried before bounds it outside the window:
+  the two can be swapped in every line of play, so their values differ by at
+  most their points' difference (:func:`sibling_bound`);
 * move ordering: the table's best lead first, then cards that win the trick
   whatever the opponents still to play hold, with many points, then points
   given to a partner sure to win, then cheap cards thrown away;
@@ -37,8 +47,9 @@ the barred sides and the sides that won a trick, so what a later window allows
 is a function of it.
 
 The C core is the same algorithm line for line (its table is a fixed array of
-two-entry buckets where this one is a dict, so on big searches their node
-counts can differ); they are tested to agree.
+two-entry buckets, and a second of four-entry buckets by shape, where this one
+is a dict and a list of keys per shape, so on big searches their node counts
+can differ); they are tested to agree.
 """
 
 from __future__ import annotations
@@ -56,6 +67,57 @@ UNKNOWN_HIGH = 1 << 14
 
 SUIT_POINTS = tuple(sum(CARD_POINTS[c] for c in range(10) if bits >> c & 1) for bits in range(1 << 10))
 """``SUIT_POINTS[bits]``: the points of the cards of one suit whose strengths are the bits set (the same in every suit)."""
+
+
+CANTE_CARDS: Mask = sum(CANTE_PAIRS)
+"""The reyes and caballos: with cantes, holding one rather than another card changes what may be sung."""
+RANKED = 1 << 183
+"""The key's flag of a ranked key (the stock out, no cantes): hands squeezed to their shape, the points apart."""
+POINTS_SHIFT = 184
+POINT_BITS = ((1 << 20) - 1) << POINTS_SHIFT
+"""The live point cards of a ranked key, 5 bits a suit (sota, caballo, rey, tres, as)."""
+WAYS = 4
+"""Keys of one shape probed on a miss (the C table's shape bucket holds 4 entries)."""
+
+
+def _slack(a: int, b: int) -> int:
+    """The points of two suits' live point cards (5-bit masks) matched from the highest down, summed apart."""
+    pa = [CARD_POINTS[5 + i] for i in range(4, -1, -1) if a >> i & 1]
+    pb = [CARD_POINTS[5 + i] for i in range(4, -1, -1) if b >> i & 1]
+    pa += [0] * (5 - len(pa))
+    pb += [0] * (5 - len(pb))
+    return sum(abs(x - y) for x, y in zip(pa, pb))
+
+
+SLACK = tuple(tuple(_slack(a, b) for b in range(32)) for a in range(32))
+"""``SLACK[a][b]``: the most the value of two positions of one shape can differ by through one suit's points."""
+
+
+def slack(a: int, b: int) -> int:
+    """The most the values of two ranked keys of one shape differ by: each card worth other points."""
+    a, b = a >> POINTS_SHIFT, b >> POINTS_SHIFT
+    return (SLACK[a & 31][b & 31] + SLACK[a >> 5 & 31][b >> 5 & 31] + SLACK[a >> 10 & 31][b >> 10 & 31]
+            + SLACK[a >> 15 & 31][b >> 15 & 31])
+
+
+def sibling_bound(tried: list[tuple[Card, int]], c: Card, gaps: Mask, swappable: Mask, maxing: int) -> int | None:
+    """The bound a card of a run tried before gives ``c`` (:meth:`PythonSearch.node`), None if none was tried.
+
+    Two cards of one hand with no live card of another hand between them can be swapped in every line of
+    play (each beats, follows and is beaten as the other), so their values differ by at most their points'
+    difference: the least upper bound (maxing) or the greatest lower bound over the run's cards tried."""
+    if not swappable >> c & 1:
+        return None
+    bound = None
+    for a, v in tried:
+        lo, hi = (a, c) if a < c else (c, a)
+        if CARD_SUIT[a] != CARD_SUIT[c] or not swappable >> a & 1 or gaps & ((1 << hi) - (2 << lo)):
+            continue
+        diff = abs(CARD_POINTS[a] - CARD_POINTS[c])
+        b = v + diff if maxing else v - diff
+        if bound is None or (b < bound if maxing else b > bound):
+            bound = b
+    return bound
 
 
 def card_points(cards: Mask) -> int:
@@ -78,6 +140,7 @@ class PythonSearch:
 
     def __init__(self, table: dict[int, list[int]] | None) -> None:
         self.table = table
+        self.shapes: dict[int, list[int]] = {}  # a ranked key's shape (points left out): its keys in the table
         self.nodes = 0
 
     def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
@@ -156,25 +219,61 @@ class PythonSearch:
         return best
 
     def key(self) -> int:
-        """The table key at a trick start: the squeezed hands, the leader and, with cantes, their state."""
+        """The table key at a trick start: the canonical hands, the leader and either the cante state and the
+        cards drawn or, ranked (the stock out, no cantes), the live point cards apart from the hands' shape."""
         hands = self.hands
         live = self.stock_after[self.stock_pos]
         for h in hands:
             live |= h
         key = 0
         drawing = self.stock_pos < len(self.stock)
+        ranked = not drawing and not self.sing
         s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
+        if ranked:  # each suit's live cards squeezed to the bottom, the zero-point ones first
+            highs = [(SQUEEZE[live >> (10 * s + 5) & 31], 10 * s + 5, 10 * s + (live >> (10 * s) & 31).bit_count())
+                     for s in SUITS]
         for i, h in enumerate(hands):
             if drawing:
                 canon = h
+            elif ranked:
+                canon = (s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20 | s3[h >> 30 & 31] << 30)
+                for table, at, to in highs:
+                    canon |= table[h >> at & 31] << to
             else:
                 canon = (h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20
                          | s3[h >> 30 & 31] << 30)
             key |= canon << (40 * i)
-        key |= self.leader << 160 | self.stock_pos << 174
+        key |= self.leader << 160
+        if ranked:
+            points = live >> 5 & 31 | (live >> 15 & 31) << 5 | (live >> 25 & 31) << 10 | (live >> 35 & 31) << 15
+            return key | RANKED | points << POINTS_SHIFT
+        key |= self.stock_pos << 174
         if self.sing:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
+
+    def shaped(self, key: int, alpha: int, beta: int) -> int | None:
+        """A cut-off from a stored position of the same shape (ranked ``key``), its bounds widened by the slack
+        of the points; None if none cuts."""
+        assert self.table is not None
+        for other in self.shapes.get(key & ~POINT_BITS, ()):
+            low, high, _ = self.table[other]
+            d = slack(other, key)
+            if low - d >= beta:
+                return low - d
+            if high < UNKNOWN_HIGH and high + d <= alpha:
+                return high + d
+        return None
+
+    def store(self, key: int, entry: list[int]) -> None:
+        """``entry`` at ``key``; a ranked key also among its shape's (the last WAYS stored are probed)."""
+        assert self.table is not None
+        if key not in self.table and key & RANKED:
+            keys = self.shapes.setdefault(key & ~POINT_BITS, [])
+            keys.append(key)
+            if len(keys) > WAYS:
+                del keys[0]
+        self.table[key] = entry
 
     def quick_tricks(self, live: Mask) -> int:
         """The points the leader's side surely captures by leading, from the top, its run of the highest live
@@ -316,6 +415,10 @@ class PythonSearch:
                     return low
                 if high <= alpha:
                     return high
+            elif entry is None and only < 0 and key & RANKED:
+                cut = self.shaped(key, alpha, beta)
+                if cut is not None:
+                    return cut
         else:
             seat = (self.leader + len(trick)) % n
         w = self.winning
@@ -336,7 +439,16 @@ class PythonSearch:
         best = -1 if maxing else UNKNOWN_HIGH
         best_card = -1
         draws = len(trick) == n - 1 and self.stock_pos < len(self.stock)
+        hand = hands[seat]
+        gaps, swappable = live & ~hand, hand & ~CANTE_CARDS if self.sing else hand
+        tried: list[tuple[Card, int]] = []
         for c in cards:
+            bound = sibling_bound(tried, c, gaps, swappable, maxing) if tried else None
+            if bound is not None and (bound <= alpha if maxing else bound >= beta):
+                tried.append((c, bound))  # a card swapped for one tried: no better than its bound
+                if bound > best if maxing else bound < best:
+                    best, best_card = bound, c
+                continue
             saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
                      self.won, list(trick), self.stock_pos, self.pending)
             held = hands[:] if draws else None
@@ -349,6 +461,7 @@ class PythonSearch:
                 hands[seat] |= BIT[c]
             else:
                 hands[:] = held
+            tried.append((c, v))
             if maxing:
                 if v > best:
                     best, best_card = v, c
@@ -368,7 +481,7 @@ class PythonSearch:
                 low = max(low, best)
             else:
                 low = high = best
-            self.table[key] = [low, high, best_card]
+            self.store(key, [low, high, best_card])
         return best
 
     def beaten_later(self, seat: int, c: Card) -> bool:

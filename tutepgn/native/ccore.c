@@ -21,7 +21,7 @@
 #define MAX_MOVES 40 /* a hand holds at most 40 cards in a packed position (12 in the presets) */
 
 /* Constant tables, filled once at import (read-only afterwards). */
-static unsigned char SQUEEZE[32][32], MERGE[32][32];
+static unsigned char SQUEEZE[32][32], MERGE[32][32], SLACK[32][32];
 static const u64 ZEROS = 31ULL | 31ULL << 10 | 31ULL << 20 | 31ULL << 30;
 
 #define POINTS(c) CARD_POINTS[c]
@@ -35,7 +35,9 @@ typedef struct { /* 32 bytes: a bucket of two is one cache line */
 
 typedef struct {
     PyObject_HEAD
-    Entry *entries; /* block itself, aligned to 64 bytes at least */
+    Entry *entries; /* block itself, aligned to 64 bytes at least: buckets of two by the whole key, a ranked
+                     * key's in the first half (other keys anywhere) */
+    Entry *shapes;  /* the second half: buckets of SHAPE_WAYS by a ranked key's shape (the points left out) */
     void *block;
     u64 mask;
     long long nodes;
@@ -75,6 +77,15 @@ static void fill_tables(void) {
             }
             SQUEEZE[live][bits] = (unsigned char)out;
             MERGE[live][bits] = (unsigned char)merged;
+            int d = 0, a = live, b = bits; /* SLACK: the live point cards of a suit, a and b, matched from the top */
+            while (a || b) {
+                int pa = a ? CARD_POINTS[ZERO_STRENGTHS + 31 - __builtin_clz((unsigned)a)] : 0;
+                int pb = b ? CARD_POINTS[ZERO_STRENGTHS + 31 - __builtin_clz((unsigned)b)] : 0;
+                d += pa > pb ? pa - pb : pb - pa;
+                if (a) a ^= 1 << (31 - __builtin_clz((unsigned)a));
+                if (b) b ^= 1 << (31 - __builtin_clz((unsigned)b));
+            }
+            SLACK[live][bits] = (unsigned char)d;
         }
 }
 
@@ -85,35 +96,64 @@ static u64 live_cards(const State *s) {
     return live;
 }
 
-/* The key at a trick start: the four canonical hands (40 bits each), the leader, the cante state and the
- * cards drawn, packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16,
- * h3 | leader << 40 | cantes << 42 | drawn << 54.  While the stock has cards the hands are not squeezed. */
+/* The key at a trick start: the four canonical hands (40 bits each), the leader and either the cante state and
+ * the cards drawn or (RANKED) the live point cards, packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16,
+ * h3 | leader << 40 | cantes << 42 | drawn << 54 or h3 | leader << 40 | RANKED | points << 43.  While the
+ * stock has cards the hands are not squeezed; with the stock out and no cantes each suit's live cards are
+ * squeezed to the bottom whatever their points (their ranks alone: the hands' shape), and the points, 5 bits a
+ * suit (the live sota, caballo, rey, tres, as), say what the cards are worth.  A position whose key differs
+ * only in the points is the same game, each card worth other points: its value differs by at most SLACK. */
+
+#define SHAPE_WAYS 4
+#define RANKED (1ULL << 42)
+#define POINT_BITS (((1ULL << 20) - 1) << 43)
+
 static void make_key(const State *s, u64 k[3]) {
     u64 live = live_cards(s), canon[4];
-    int drawing = s->d.stock_pos < s->stock_len;
+    int drawing = s->d.stock_pos < s->stock_len, ranked = !drawing && !s->sing;
     for (int i = 0; i < 4; i++) {
         u64 h = i < s->n ? s->d.hands[i] : 0, c = h & ~ZEROS;
         if (drawing) {
             canon[i] = h;
             continue;
         }
+        if (ranked) c = 0;
         for (int suit = 0; suit < 4; suit++) {
-            int shift = 10 * suit;
-            c |= (u64)SQUEEZE[live >> shift & 31][h >> shift & 31] << shift;
+            int shift = 10 * suit, low = (int)(live >> shift & 31);
+            c |= (u64)SQUEEZE[low][h >> shift & 31] << shift;
+            if (ranked)
+                c |= (u64)SQUEEZE[live >> (shift + 5) & 31][h >> (shift + 5) & 31] << (shift + __builtin_popcount((unsigned)low));
         }
         canon[i] = c;
     }
     k[0] = canon[0] | canon[1] << 40;
     k[1] = canon[1] >> 24 | canon[2] << 16;
-    k[2] = canon[3] | (u64)s->d.leader << 40 | (u64)s->d.stock_pos << 54;
-    if (s->sing) k[2] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
+    k[2] = canon[3] | (u64)s->d.leader << 40;
+    if (ranked) {
+        u64 points = 0;
+        for (int suit = 0; suit < 4; suit++) points |= (live >> (10 * suit + 5) & 31) << (5 * suit);
+        k[2] |= RANKED | points << 43;
+    } else {
+        k[2] |= (u64)s->d.stock_pos << 54;
+        if (s->sing) k[2] |= (u64)(s->d.sung | s->d.barred << 4 | s->d.won << 8) << 42;
+    }
 }
 
-static u64 hash_key(const u64 k[3]) {
-    u64 h = k[0] * 0x9E3779B97F4A7C15ULL;
-    h ^= (k[1] + (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
-    h ^= (k[2] + (h >> 31)) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 32);
+/* The most two ranked keys' values can differ by, from their live point cards (POINT_BITS of k[2]). */
+static int slack(u64 a, u64 b) {
+    int d = 0;
+    for (int suit = 0; suit < 4; suit++) d += SLACK[a >> (43 + 5 * suit) & 31][b >> (43 + 5 * suit) & 31];
+    return d;
+}
+
+static u64 mix(u64 x) { /* splitmix64's finaliser: every bit of x moves the low bits that pick a bucket */
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static u64 hash_key(const u64 k[3], u64 last) { /* last: the bits of k[2] hashed */
+    return mix(k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL ^ (k[2] & last) * 0x165667B19E3779F9ULL);
 }
 
 /* The engine's play duties (tute.h's play_duty), with any card free while the stock lasts if the rules say so. */
@@ -387,6 +427,26 @@ static int order_moves(const State *s, int seat, u64 moves, int hint, int cards[
 
 static int node(State *s, int alpha, int beta, int only);
 
+/* Two cards of one hand with no live card of another hand between them (a run) can be swapped for each
+ * other in every line of play: each beats, follows and is beaten as the other, so the values of playing one
+ * or the other differ by at most their difference in points (the trick each falls to).  From the fail-soft
+ * values of the cards of the run tried before c, the bound that says c is no better for the mover: the
+ * least upper bound (maxing) or the greatest lower bound.  False when no card of c's run was tried. */
+static int sibling_bound(const int *cards, const int *values, int tried, int c, u64 gaps, u64 swappable,
+                         int maxing, int *bound) {
+    int found = 0;
+    if (!(swappable >> c & 1)) return 0;
+    for (int j = 0; j < tried; j++) {
+        int a = cards[j], lo = a < c ? a : c, hi = a < c ? c : a;
+        if (a / 10 != c / 10 || !(swappable >> a & 1) || (gaps & ((1ULL << hi) - (2ULL << lo)))) continue;
+        int diff = POINTS(a) > POINTS(c) ? POINTS(a) - POINTS(c) : POINTS(c) - POINTS(a);
+        int v = maxing ? values[j] + diff : values[j] - diff;
+        if (!found || (maxing ? v < *bound : v > *bound)) *bound = v;
+        found = 1;
+    }
+    return found;
+}
+
 /* The node of a pending window of the side valued: each maximal legal set of cantes, maximising. */
 __attribute__((noinline)) static int choose(State *s, int alpha, int beta, int only) {
     Dyn *d = &s->d;
@@ -411,7 +471,7 @@ static int node(State *s, int alpha, int beta, int only) {
     Dyn *d = &s->d;
     t->nodes++;
     int start = d->tlen == 0, seat, hint = -1;
-    Entry *e = NULL, *bucket = NULL;
+    Entry *e = NULL, *bucket = NULL, *shape = NULL;
     u64 k[3];
     int low = 0, high = UNKNOWN_HIGH; /* the entry's bounds as probed: a deeper node may overwrite the slot */
     if (start) {
@@ -422,8 +482,14 @@ static int node(State *s, int alpha, int beta, int only) {
         if (last >= 0) return last;
         if (t->entries) { /* the bucket fetched from memory while the bounds are worked out */
             make_key(s, k);
-            bucket = &t->entries[(hash_key(k) & t->mask) & ~(u64)1];
+            /* a key that is not ranked has no shape: its bucket anywhere in the table */
+            u64 within = k[2] & RANKED ? t->mask >> 1 : t->mask;
+            bucket = &t->entries[(hash_key(k, ~0ULL) & within) & ~(u64)1];
             __builtin_prefetch(bucket);
+            if (k[2] & RANKED) {
+                shape = &t->shapes[(hash_key(k, ~POINT_BITS) & within) & ~(u64)(SHAPE_WAYS - 1)];
+                for (int j = 0; j < SHAPE_WAYS; j += 2) __builtin_prefetch(shape + j);
+            }
         }
         int least, most;
         bounds(s, only, &least, &most);
@@ -441,6 +507,14 @@ static int node(State *s, int alpha, int beta, int only) {
             high = e->high;
             if (low == high || low >= beta) return low;
             if (high <= alpha) return high;
+        } else if (!e && only < 0 && shape) { /* the same hands' shape, other points: bounds with slack */
+            for (int j = 0; j < SHAPE_WAYS; j++) {
+                Entry *o = &shape[j];
+                if (!o->cards || o->k[0] != k[0] || o->k[1] != k[1] || (o->k[2] ^ k[2]) & ~POINT_BITS) continue;
+                int d = slack(o->k[2], k[2]);
+                if (o->low - d >= beta) return o->low - d;
+                if (o->high < UNKNOWN_HIGH && o->high + d <= alpha) return o->high + d;
+            }
         }
     }
     u64 legal = legal_cards(s, seat), live = live_cards(s);
@@ -456,16 +530,25 @@ static int node(State *s, int alpha, int beta, int only) {
         }
         count = order_moves(s, seat, moves, hint, cards);
     }
-    int alpha0 = alpha, beta0 = beta, best = maxing ? -1 : UNKNOWN_HIGH, best_card = -1;
+    int alpha0 = alpha, beta0 = beta, best = maxing ? -1 : UNKNOWN_HIGH, best_card = -1, values[MAX_MOVES];
+    u64 hand = d->hands[seat], gaps = live & ~hand, swappable = s->sing ? hand & ~FOUR(6) & ~FOUR(7) : hand;
     for (int i = 0; i < count; i++) {
+        int c = cards[i], v = 0;
+        if (sibling_bound(cards, values, i, c, gaps, swappable, maxing, &v)
+            && (maxing ? v <= alpha : v >= beta)) { /* a card swapped for one tried: no better than its bound */
+            values[i] = v;
+            if (maxing ? v > best : v < best) { best = v; best_card = c; }
+            continue;
+        }
         Dyn saved = *d;
-        int gained = play(s, seat, cards[i]);
-        int v = gained + node(s, alpha - gained, beta - gained, -1);
+        int gained = play(s, seat, c);
+        v = gained + node(s, alpha - gained, beta - gained, -1);
         *d = saved;
+        values[i] = v;
         if (maxing) {
-            if (v > best) { best = v; best_card = cards[i]; if (v > alpha) alpha = v; }
+            if (v > best) { best = v; best_card = c; if (v > alpha) alpha = v; }
         } else if (v < best) {
-            best = v; best_card = cards[i];
+            best = v; best_card = c;
             if (v < beta) beta = v;
         }
         if (alpha >= beta) break;
@@ -485,6 +568,15 @@ static int node(State *s, int alpha, int beta, int only) {
         }
         memcpy(e->k, k, sizeof k);
         e->low = (int16_t)low; e->high = (int16_t)high; e->best = (int8_t)best_card; e->cards = (uint8_t)cards;
+        if (shape) { /* a copy among its shape's: the same key's slot, else the smallest subtree's, the last first */
+            Entry *o = NULL;
+            for (int j = 0; j < SHAPE_WAYS && !o; j++) if (!memcmp(shape[j].k, k, sizeof k) && shape[j].cards) o = &shape[j];
+            if (!o) {
+                o = &shape[SHAPE_WAYS - 1];
+                for (int j = SHAPE_WAYS - 2; j >= 0; j--) if (shape[j].cards < o->cards) o = &shape[j];
+            }
+            *o = *e;
+        }
     }
     return best;
 }
@@ -598,7 +690,7 @@ static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
     }
     free(self->block);
     self->block = NULL;
-    self->entries = NULL;
+    self->entries = self->shapes = NULL;
     self->mask = 0;
     self->nodes = 0;
     if (bits == 0) return 0;
@@ -612,6 +704,7 @@ static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
 #endif
     memset(self->block, 0, size);
     self->entries = (Entry *)self->block;
+    self->shapes = self->entries + ((size_t)1 << (bits - 1));
     self->mask = ((u64)1 << bits) - 1;
     self->nodes = 0;
     return 0;
@@ -637,7 +730,7 @@ static PyGetSetDef Table_getset[] = {
 static PyTypeObject TableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "tutepgn.native.ccore.Table",
-    .tp_doc = "A transposition table and the search over it: Table(bits=18) holds 2**bits entries, Table(0) none.",
+    .tp_doc = "A transposition table and the search over it: Table(bits=18) holds 2**bits entries (a half by shape), Table(0) none.",
     .tp_basicsize = sizeof(Table),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 class Table:
-    """A transposition table and the search over it: ``Table(bits=18)`` holds 2**bits entries, ``Table(0)`` none."""
+    """A transposition table and the search over it: ``Table(bits=18)`` holds 2**bits entries (a half by shape), ``Table(0)`` none."""
 
     def __init__(self, bits: int = 18) -> None: ...
     def search(self, packed: Sequence[int], alpha: int, beta: int, only: int = -1, /) -> int: ...
