@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -364,9 +365,12 @@ def test_an_install_without_a_compiler_answers_with_the_fallback(tmp_path: Path)
     """``CC=/bin/false``: the extension fails to build, the install goes on, the Python search answers the same
     (and the validator and the reader fall back to Python too)."""
     target = tmp_path / "site"
+    source = tmp_path / "source"  # the tree without what a build left in it (build/, an in-place .so)
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "bench", "tests", "test-artifacts", "*.so", "*.egg-info", "__pycache__", ".*_cache"))
     env = {**os.environ, "CC": "/bin/false", "PIP_NO_INPUT": "1"}
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
-                    "--target", str(target), str(ROOT)], check=True, env=env, cwd=tmp_path,
+                    "--target", str(target), str(source)], check=True, env=env, cwd=tmp_path,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert not list(target.rglob("ccore*.so"))
     positions = [p for p, _ in large_positions(12)]
