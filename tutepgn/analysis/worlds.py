@@ -133,7 +133,7 @@ def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None 
     worlds: list[World] = []
     for _world in range(count):
         for _try in range(MAX_TRIES):
-            world = _deal_unseen(info, rng)
+            world = deal_unseen(info, rng)
             if world is not None and replays(deal, world):
                 worlds.append(world)
                 break
@@ -142,7 +142,7 @@ def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None 
     return worlds
 
 
-def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
+def deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
     """One random dealing of the unseen cards (the most constrained first), or None at a dead end.
 
     The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.

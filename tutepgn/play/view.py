@@ -21,13 +21,13 @@ import copy
 import random
 from dataclasses import dataclass, field
 
-from ..cards import BIT, Card, Mask, cards_in
+from ..cards import BIT, Card, Mask
 from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Action, Play
 from ..i18n import gettext as _
 from ..rules import Ruleset
-from ..analysis.worlds import Knowledge, World, knowledge, world_deal
+from ..analysis.worlds import Knowledge, World, deal_unseen, knowledge, world_deal
 
 TRIES = 200
 """Dealings of the unseen cards tried for a stand-in before giving up (the constraints are rarely that tight)."""
@@ -81,7 +81,7 @@ def _stand_in(deal: Deal, seat: int, info: Knowledge) -> Deal:
     rng = random.Random(f"stand-in:{seat}:{len(deal.log)}:{info.unseen}")
     blind = _blind(deal, seat)
     for _try in range(TRIES):
-        world = _deal_unseen(info, rng)
+        world = deal_unseen(info, rng)
         if world is None:
             continue
         rebuilt = _replayed(deal, blind, world)
@@ -116,24 +116,3 @@ def _replayed(deal: Deal, blind: Deal, world: World) -> Deal | None:
     if tuple(start.hands) != world.hands:
         return None
     return start
-
-
-def _deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
-    """One random dealing of the unseen cards to the seats that may hold them and to the stock, or None at a
-    dead end (the most constrained cards first; the turned card stays at the stock's bottom)."""
-    room = [*info.counts, info.in_stock]
-    hands = [*info.known, 0]
-    excluded = (*info.excluded, 0)
-    cards: list[Card] = cards_in(info.unseen)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in range(len(room)) if room[s] and not excluded[s] >> c & 1))
-    for c in cards:
-        seats = [s for s in range(len(room)) if room[s] > 0 and not excluded[s] >> c & 1]
-        if not seats:
-            return None
-        s = rng.choices(seats, weights=[room[s] for s in seats])[0]
-        hands[s] |= BIT[c]
-        room[s] -= 1
-    stock = cards_in(hands.pop())
-    rng.shuffle(stock)
-    return World(tuple(hands), () if info.bottom is None else (*stock, info.bottom))
