@@ -302,3 +302,16 @@ def test_the_other_side_makes_at_least_what_the_mover_leaves_it(name: str, seed:
         other = Solver().value(Position.from_deal(deal, other_seat, cantes=cantes))
         floor = other_side_floor(left, best)
         assert other == floor if not cantes else other >= floor
+
+
+def test_a_hand_over_the_horizon_is_played_out_and_one_within_it_searched() -> None:
+    """A bot's ``hand_horizon``: 10 cards at a 4-player first lead are played out, 8 are searched, and without a
+    horizon (the analysis's default) every hand is searched."""
+    deal = Deal.shuffled(preset("torofun-4p"), seed=3)
+    assert pimc_analysis(deal, 2, seed=1, hand_horizon=8).method == "rollout"
+    assert pimc_analysis(deal, 2, seed=1).method == "pimc"
+    for _ in range(8):
+        deal.play(min(deal.legal_plays()))
+    assert deal.hands[deal.turn].bit_count() == 8
+    searched = pimc_analysis(deal, 2, seed=1, hand_horizon=8)
+    assert searched.method == "pimc" and searched.values == pimc_analysis(deal, 2, seed=1).values

@@ -10,7 +10,8 @@ has cards, the stock's order), by one of three methods, named in the result:
 * ``"pimc"``: the mean of each card's double-dummy value over the worlds; with
   2 players while the stock holds at most ``stock_horizon`` cards, the search
   draws the stock in each world's order.
-* ``"rollout"``: with more cards in the stock, the search is too slow; in each
+* ``"rollout"``: with more cards in the stock (or, when ``hand_horizon`` is
+  given, more cards in the mover's hand), the search is too slow; in each
   world each card is played and the rest of the deal is played out by the
   play model :func:`tutepgn.policy.choose` (deterministic, so every card meets
   the same world and the same replies: common random numbers), and the mover's
@@ -138,8 +139,13 @@ def mover_knows_all(deal: Deal) -> bool:
 def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cantes: bool = False,
                   backend: Backend | None = None, solver: Solver | None = None, inference: bool = False,
                   stock_horizon: int = SEARCH_HORIZON, temperature: float = TEMPERATURE,
-                  candidates: int | None = None, solvers: SideSolvers | None = None) -> PimcResult:
+                  candidates: int | None = None, solvers: SideSolvers | None = None,
+                  hand_horizon: int | None = None) -> PimcResult:
     """Each legal card of the mover valued over ``worlds`` worlds it could not tell apart (see the module).
+
+    ``hand_horizon``: with more cards than this in the mover's hand the worlds are played out, not searched
+    (a bot's budget: a 4-player deal's first two tricks are three quarters of its searches); None, the
+    analysis's default, searches whatever the hands hold.
 
     ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
     decisions (a whole deal's analysis), keep their tables from one world and one decision to the next.
@@ -152,7 +158,8 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     else:
         sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
                                            candidates=candidates)
-        method = "rollout" if deal.stock_left > stock_horizon else "pimc"
+        long_hand = hand_horizon is not None and deal.hands[deal.turn].bit_count() > hand_horizon
+        method = "rollout" if deal.stock_left > stock_horizon or long_hand else "pimc"
     cards = sorted(deal.legal_plays())
     if method == "rollout":
         samples = [_rollout(deal, world, cards, cantes) for world in sampled]
