@@ -21,7 +21,7 @@ from tutepgn import i18n
 from tutepgn.archive import deal_id
 from tutepgn.errors import ArchiveError, ErrorItem, Problem, TuteError
 from tutepgn.i18n import gettext as _
-from tutepgn.play.bots import LEVELS
+from tutepgn.play.bots import LEVELS, TOP_LEVEL
 from tutepgn.play.tables import Sitting, Tables, level_words, partners
 from tutepgn.rules import PRESETS, display_name, preset
 from tutepgn.words import seat_words
@@ -38,7 +38,8 @@ class TableStart(BaseModel):
     rules: str = Field(max_length=200, description="A preset, with options (`tute rules`), e.g. `ludoteka-pairs`.")
     seat: str = Field("S", max_length=1, description="The person's seat letter (in pairs, the partner sits "
                                                      "opposite).")
-    level: int = Field(3, ge=1, le=8, description="The bots' level, 1 (random) to 8 (the strongest PIMC).")
+    level: int = Field(3, ge=1, le=TOP_LEVEL, description=f"The bots' level, 1 (random) to {TOP_LEVEL} (the "
+                                                          "strongest).")
     seed: int | None = Field(None, ge=0, le=2**31 - 1, description="Shuffle from this seed (the same seed, the "
                                                                   "same cards); none: a random one.")
     match: bool = Field(False, description="A whole match (deal after deal to the target) rather than one deal.")

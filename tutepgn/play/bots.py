@@ -40,6 +40,8 @@ from .view import SeatView
 LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "pimc-5", 5: "pimc-10", 6: "pimc-20",
                           7: "pimc-40", 8: "pimc-40w"}
 """The bot at each level, weakest first.  How far apart they play is for the arena to measure (docs/play.md)."""
+TOP_LEVEL = max(LEVELS)
+"""The strongest level."""
 BATCH = 2
 """Worlds searched per PIMC call: the time budget is checked between batches."""
 HAND_HORIZON = 8
@@ -63,7 +65,7 @@ class Bot(Protocol):
 
     @property
     def level(self) -> int | None:
-        """Its level (1-8) when it is one of :data:`LEVELS`."""
+        """Its level (1 to :data:`TOP_LEVEL`) when it is one of :data:`LEVELS`."""
 
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
         """An action of ``view.seat``; None (pass) only when the seat is not the one to play a card."""
@@ -173,7 +175,7 @@ def seconds_for(worlds: int) -> float:
 
 def bot(name: str, budget: Budget = "time") -> Bot:
     """The bot called ``name``: ``random``, ``greedy``, ``heuristic``, ``pimc-N``, ``pimc-Nw``, or a level
-    (``level-N`` or ``N``, 1-8); a PIMC bot's ``budget`` per decision is time (the table's) or worlds only
+    (``level-N`` or ``N``, :data:`LEVELS`); a PIMC bot's ``budget`` per decision is time (the table's) or worlds only
     (:data:`BUDGETS`).  Raises :class:`~tutepgn.errors.UnknownBot`."""
     key = name.strip().lower()
     level = re.fullmatch(r"(?:level-|nivel-)?([0-9]+)", key)
@@ -189,13 +191,13 @@ def bot(name: str, budget: Budget = "time") -> Bot:
         worlds = int(pimc[1])
         return PimcBot(worlds, seconds_for(worlds) if budget == "time" else None, bool(pimc[2]), levels.get(key))
     raise UnknownBot(_("unknown bot {bot}: random, greedy, heuristic, pimc-N (N worlds), pimc-Nw (weighted) or a "
-                       "level 1-8", bot=repr(name)))
+                       "level 1-{top}", bot=repr(name), top=TOP_LEVEL))
 
 
 def level_bot(level: int, budget: Budget = "time") -> Bot:
-    """The bot of ``level`` (1-8, :data:`LEVELS`), a PIMC one with ``budget``."""
+    """The bot of ``level`` (:data:`LEVELS`), a PIMC one with ``budget``."""
     if level not in LEVELS:
-        raise UnknownBot(_("no level {level}: the levels are 1 to 8", level=level))
+        raise UnknownBot(_("no level {level}: the levels are 1 to {top}", level=level, top=TOP_LEVEL))
     return bot(LEVELS[level], budget)
 
 

@@ -41,7 +41,7 @@ from ..notation import Record, format_side_values
 from ..recording.session import following
 from ..rules import Ruleset, ruleset
 from ..words import card_words, standing_words, suit_words
-from .bots import LEVELS, PIMC_NAME
+from .bots import LEVELS, PIMC_NAME, TOP_LEVEL
 from .table import Table
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
@@ -260,7 +260,7 @@ class Tables:
             raise ValueError(_("{seat} is not a seat here; seats are {seats}", seat=seat,
                                seats=" ".join(r.seat_names)))
         if level not in LEVELS:
-            raise ValueError(_("the level is 1 to 8, not {level}", level=level))
+            raise ValueError(_("the level is 1 to {top}, not {level}", level=level, top=TOP_LEVEL))
         tid = secrets.token_urlsafe(9)
         start = {"rules": rules, "seat": letter, "level": level, "seed": secrets.randbelow(2**31) if seed is None
                  else seed, "match": match, "name": name or None, "lang": lang}
