@@ -54,7 +54,7 @@ can differ); they are tested to agree.
 
 from __future__ import annotations
 
-from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask, cards_in
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty, trick_state
 from ..native.layout import STOCK_PER_WORD, duty_options
@@ -132,6 +132,30 @@ def merged(legal: Mask, live: Mask) -> Mask:
             | MERGE[live >> 20 & 31][legal >> 20 & 31] << 20 | MERGE[live >> 30 & 31][legal >> 30 & 31] << 30)
 
 
+def _run_sums(bits: int, top_first: bool) -> tuple[int, ...]:
+    """The points of the first k cards of one suit's ``bits`` (k = 0 to 10), from the top or the bottom."""
+    cards = [i for i in range(10) if bits >> i & 1]
+    sums = [0]
+    for c in reversed(cards) if top_first else cards:
+        sums.append(sums[-1] + CARD_POINTS[c])
+    return tuple(sums + [sums[-1]] * (11 - len(sums)))
+
+
+TOP_POINTS = tuple(_run_sums(bits, True) for bits in range(1 << 10))
+"""``TOP_POINTS[bits][k]``: the points of the k strongest cards of one suit's ``bits`` (all of them if fewer)."""
+LOW_POINTS = tuple(_run_sums(bits, False) for bits in range(1 << 10))
+"""``LOW_POINTS[bits][k]``: the points of the k weakest cards of one suit's ``bits`` (all of them if fewer)."""
+
+ORDER_TOP = 1 << 20
+"""The score of the table's best card; an order key is ``(ORDER_TOP - score) << 6 | card``, sorted ascending."""
+WIN_KEY = tuple((ORDER_TOP - 2000 - 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
+"""Order keys of a sure winner (many points, then the weakest first), of points given to a partner sure to win,
+of a lead no opponent can trump (the cheapest first) and of a card thrown away (:meth:`PythonSearch.node`)."""
+MATE_KEY = tuple((ORDER_TOP - 1000 - 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
+SAFE_KEY = tuple((ORDER_TOP - 500 + 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
+THROW_KEY = tuple((ORDER_TOP + 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
+
+
 class PythonSearch:
     """The search over one packed position (:meth:`Position.packed`); ``table`` persists across calls.
 
@@ -152,15 +176,26 @@ class PythonSearch:
          window_first) = packed[-7:]
         self.stock = [words[i // STOCK_PER_WORD] >> (6 * (i % STOCK_PER_WORD)) & 63 for i in range(stock_len)]
         self.stock_after = [sum(BIT[c] for c in self.stock[i:]) for i in range(stock_len + 1)]
-        self.stock_pos, self.free = 0, free
+        self.stock_pos, self.stock_len, self.free = 0, stock_len, free
         self.n, self.trump, self.team, self.bonus = n, trump, team, bonus
+        self.trumps, self.trump_shift = SUIT_MASK[trump], 10 * trump
         self.hands = [h0, h1, h2, h3][:n]
         self.trick = [t0, t1, t2, t3][:trick_len]
         self.leader = leader
         self.led, self.high_led, self.high_trump, self.winning = trick_state(self.trick, leader, trump, n)
         self.rules = duty_options(duties)
+        self.must_follow = self.rules.must_follow
         self.side_of = [sides >> (2 * s) & 3 for s in range(n)]
         self.seats = [tuple(s for s in range(n) if self.side_of[s] == k) for k in range(4)]
+        self.team_seats = tuple(s for s in range(n) if team >> s & 1)
+        self.others = [tuple((p + i) % n for i in range(1, n)) for p in range(n)]
+        self.later = [[tuple((p + i) % n for i in range(k + 1, n) if (team >> (p + i) % n ^ team >> (p + k) % n) & 1)
+                       for k in range(n)] for p in range(n)]  # the mover's opponents still to play, by leader and cards down
+        self.opponents = [tuple(p for p in range(n) if (team >> p ^ team >> s) & 1) for s in range(n)]
+        self.live = self.stock_after[0] | h0 | h1 | h2 | h3
+        for c in self.trick:
+            self.live |= BIT[c]
+        self.live_points = card_points(self.live)
         self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
         self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
         self.lost = [lost >> (4 * k) & 15 for k in range(4)]
@@ -221,35 +256,33 @@ class PythonSearch:
     def key(self) -> int:
         """The table key at a trick start: the canonical hands, the leader and either the cante state and the
         cards drawn or, ranked (the stock out, no cantes), the live point cards apart from the hands' shape."""
-        hands = self.hands
-        live = self.stock_after[self.stock_pos]
-        for h in hands:
-            live |= h
-        key = 0
-        drawing = self.stock_pos < len(self.stock)
-        ranked = not drawing and not self.sing
-        s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
-        if ranked:  # each suit's live cards squeezed to the bottom, the zero-point ones first
-            highs = [(SQUEEZE[live >> (10 * s + 5) & 31], 10 * s + 5, 10 * s + (live >> (10 * s) & 31).bit_count())
-                     for s in SUITS]
-        for i, h in enumerate(hands):
-            if drawing:
-                canon = h
-            elif ranked:
-                canon = (s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20 | s3[h >> 30 & 31] << 30)
-                for table, at, to in highs:
-                    canon |= table[h >> at & 31] << to
-            else:
-                canon = (h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20
+        live = self.live  # at a trick start, the hands and the stock
+        if self.stock_pos < self.stock_len or self.sing:
+            s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
+            drawing = self.stock_pos < self.stock_len
+            key = 0
+            for i, h in enumerate(self.hands):
+                if not drawing:
+                    h = (h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20
                          | s3[h >> 30 & 31] << 30)
-            key |= canon << (40 * i)
-        key |= self.leader << 160
-        if ranked:
-            points = live >> 5 & 31 | (live >> 15 & 31) << 5 | (live >> 25 & 31) << 10 | (live >> 35 & 31) << 15
-            return key | RANKED | points << POINTS_SHIFT
-        key |= self.stock_pos << 174
-        if self.sing:
-            key |= (self.sung | self.barred << 4 | self.won << 8) << 162
+                key |= h << (40 * i)
+            key |= self.leader << 160 | self.stock_pos << 174
+            if self.sing:
+                key |= (self.sung | self.barred << 4 | self.won << 8) << 162
+            return key
+        # ranked: each suit's live cards squeezed to the bottom, the zero-point ones first
+        s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
+        p0, p1, p2, p3 = live >> 5 & 31, live >> 15 & 31, live >> 25 & 31, live >> 35 & 31
+        t0, t1, t2, t3 = SQUEEZE[p0], SQUEEZE[p1], SQUEEZE[p2], SQUEEZE[p3]
+        o0, o1 = (live & 31).bit_count(), 10 + (live >> 10 & 31).bit_count()
+        o2, o3 = 20 + (live >> 20 & 31).bit_count(), 30 + (live >> 30 & 31).bit_count()
+        key = self.leader << 160 | RANKED | (p0 | p1 << 5 | p2 << 10 | p3 << 15) << POINTS_SHIFT
+        at = 0
+        for h in self.hands:
+            key |= (s0[h & 31] | t0[h >> 5 & 31] << o0 | s1[h >> 10 & 31] << 10 | t1[h >> 15 & 31] << o1
+                    | s2[h >> 20 & 31] << 20 | t2[h >> 25 & 31] << o2 | s3[h >> 30 & 31] << 30
+                    | t3[h >> 35 & 31] << o3) << at
+            at += 40
         return key
 
     def shaped(self, key: int, alpha: int, beta: int) -> int | None:
@@ -265,16 +298,6 @@ class PythonSearch:
                 return high + d
         return None
 
-    def store(self, key: int, entry: list[int]) -> None:
-        """``entry`` at ``key``; a ranked key also among its shape's (the last WAYS stored are probed)."""
-        assert self.table is not None
-        if key not in self.table and key & RANKED:
-            keys = self.shapes.setdefault(key & ~POINT_BITS, [])
-            keys.append(key)
-            if len(keys) > WAYS:
-                del keys[0]
-        self.table[key] = entry
-
     def quick_tricks(self, live: Mask) -> int:
         """The points the leader's side surely captures by leading, from the top, its run of the highest live
         cards (``live``: every hand) of plain suits (the stock empty, suits to be followed).
@@ -285,32 +308,26 @@ class PythonSearch:
         the cheapest card of the suit each other seat must follow with (for a seat without trumps, which may
         have discarded cards of the suit in earlier rounds, only in the first suit run).
         """
-        if self.stock_pos < len(self.stock) or not self.rules.must_follow:
+        if self.stock_pos < self.stock_len or not self.must_follow:
             return 0
-        hands, n, team, leader = self.hands, self.n, self.team, self.leader
+        hands, team, leader, trump, trumps = self.hands, self.team, self.leader, self.trump, self.trumps
+        others = self.others[leader]
         mine = hands[leader]
         side = team >> leader & 1
-        trumps = SUIT_MASK[self.trump]
         points = 0
         first = True
-        for suit in SUITS:
-            rest = live & SUIT_MASK[suit]
-            if suit == self.trump or not rest or not mine >> (rest.bit_length() - 1) & 1:
+        for shift in (0, 10, 20, 30):
+            rest = live >> shift & 1023
+            if shift == 10 * trump or not rest or not mine >> (shift + rest.bit_length() - 1) & 1:
                 continue  # the leader does not hold the suit's highest live card
-            sm = SUIT_MASK[suit]
-            led = []
-            while rest:
-                top = rest.bit_length() - 1
-                if not mine >> top & 1:
-                    break
-                led.append(top)
-                rest ^= BIT[top]
-            rounds, stop = len(led), False
-            for i in range(1, n):
-                p = (leader + i) % n
-                if not hands[p] & trumps:
+            gap = rest & ~(mine >> shift)
+            run = rest & ~((1 << gap.bit_length()) - 1)  # the leader's cards above the highest it lacks
+            rounds, stop = run.bit_count(), False
+            for p in others:
+                h = hands[p]
+                if not h & trumps:
                     continue
-                m = (hands[p] & sm).bit_count()
+                m = (h >> shift & 1023).bit_count()
                 if (team >> p & 1) != side:
                     if m < rounds:
                         rounds, stop = m, False
@@ -318,11 +335,11 @@ class PythonSearch:
                     rounds, stop = m + 1, True
             if not rounds:  # an opponent may trump the first round
                 continue
-            points += sum(CARD_POINTS[c] for c in led[:rounds])
-            for i in range(1, n):
-                p = (leader + i) % n
-                if first or hands[p] & trumps:
-                    points += sum(CARD_POINTS[c] for c in cards_in(hands[p] & sm)[:rounds])
+            points += TOP_POINTS[run][rounds]
+            for p in others:
+                h = hands[p]
+                if first or h & trumps:
+                    points += LOW_POINTS[h >> shift & 1023][rounds]
             first = False
             if stop:
                 break
@@ -346,121 +363,184 @@ class PythonSearch:
                 high, win = c, seat
         return points if self.team >> win & 1 else 0
 
-    def bounds(self, only: int = -1) -> tuple[int, int]:
-        """At a trick start, the least and the most the team can still make.
-
-        The most: every card point, the last ten and the cantes still held, less the points of the
-        opponents' trumps above every trump of the team and of the stock (the highest trump left always wins
-        its trick, and every card is played); the least: the points of the team's trumps above every trump of
-        the opponents and of the stock.  Then the leader's side's :meth:`quick_tricks` raise the least (the
-        team leads) or lower the most (the opponents lead), unless the first card is forced (``only``): they
-        rest on the leader's choice of lead.
-        """
-        ours = theirs = 0
-        for seat, h in enumerate(self.hands):
-            if self.team >> seat & 1:
-                ours |= h
-            else:
-                theirs |= h
-        trumps = SUIT_MASK[self.trump]
-        stock = self.stock_after[self.stock_pos]
-        our_trumps, their_trumps, stock_trumps = ours & trumps, theirs & trumps, stock & trumps
-        above_ours, above_theirs = their_trumps | stock_trumps, our_trumps | stock_trumps
-        sure_ours = our_trumps & ABOVE[above_ours.bit_length() - 1] if above_ours else our_trumps
-        sure_theirs = their_trumps & ABOVE[above_theirs.bit_length() - 1] if above_theirs else their_trumps
-        least = card_points(sure_ours)
-        most = self.bonus + card_points(ours | theirs | stock) - card_points(sure_theirs)
-        quick = self.quick_tricks(ours | theirs) if only < 0 else 0
-        if self.team >> self.leader & 1:
-            least += quick
-        else:
-            most -= quick
-        side = self.team_side
-        if (self.sing and not self.barred >> side & 1
-                and not (self.only_after_draw and self.stock_pos == len(self.stock))):
-            closed, reach = self.sung | self.lost[side], ours | stock
-            for s in SUITS:
-                if not closed >> s & 1 and reach & CANTE_PAIRS[s] == CANTE_PAIRS[s]:
-                    most += self.cuarenta_points if s == self.trump else self.cante_points
-        return least, most
 
     def node(self, alpha: int, beta: int, only: int = -1) -> int:
-        """One node: the team's points from here, fail-soft in (alpha, beta)."""
+        """One node: the team's points from here, fail-soft in (alpha, beta).
+
+        The search's hot function, so its steps are written inline (the bounds, the move order, the play of a
+        card): the state is set in the attributes before each card searched and put back once at the end."""
         self.nodes += 1
-        hands, trick, n = self.hands, self.trick, self.n
-        start = not trick
-        hint = -1
+        hands, trick, team, trump, live = self.hands, self.trick, self.team, self.trump, self.live
+        tlen = len(trick)
+        leader = self.leader
         key = 0
         entry = None
-        if start:
+        hint = -1
+        drawing = self.stock_pos < self.stock_len
+        if not tlen:
             if self.pending:
                 return self.choose(alpha, beta, only)
-            seat = self.leader
-            if not hands[seat]:
+            seat = leader
+            hand = hands[seat]
+            if not hand:
                 return 0
-            last = self.last_trick()
-            if last >= 0:
-                return last
-            least, most = self.bounds(only)
+            if not drawing and not hand & (hand - 1):
+                last = self.last_trick()
+                if last >= 0:
+                    return last
+            # The bounds: every point left less the opponents' sure trumps, at least the team's sure trumps
+            # (a trump in the stock counts against both), then the quick tricks of the side to lead.
+            ours = 0
+            for s in self.team_seats:
+                ours |= hands[s]
+            stock = self.stock_after[self.stock_pos]
+            trumps = self.trumps
+            our_trumps, their_trumps, stock_trumps = ours & trumps, live & trumps & ~ours & ~stock, stock & trumps
+            above = their_trumps | stock_trumps
+            sure_ours = our_trumps & ABOVE[above.bit_length() - 1] if above else our_trumps
+            above = our_trumps | stock_trumps
+            sure_theirs = their_trumps & ABOVE[above.bit_length() - 1] if above else their_trumps
+            least = SUIT_POINTS[sure_ours >> self.trump_shift]
+            most = self.bonus + self.live_points - SUIT_POINTS[sure_theirs >> self.trump_shift]
+            if only < 0 and not drawing and self.must_follow:
+                if team >> seat & 1:
+                    least += self.quick_tricks(live)
+                else:
+                    most -= self.quick_tricks(live)
+            if self.sing:
+                side = self.team_side
+                if not self.barred >> side & 1 and not (self.only_after_draw and not drawing):
+                    closed, reach = self.sung | self.lost[side], ours | stock
+                    for s in SUITS:
+                        if not closed >> s & 1 and reach & CANTE_PAIRS[s] == CANTE_PAIRS[s]:
+                            most += self.cuarenta_points if s == trump else self.cante_points
             if least >= beta:
                 return least
             if most <= alpha:
                 return most
-            if self.table is not None:
+            if self.table is not None and only < 0:
                 key = self.key()
                 entry = self.table.get(key)
-            if entry is not None and only < 0:
-                low, high, hint = entry
-                if low == high or low >= beta:
-                    return low
-                if high <= alpha:
-                    return high
-            elif entry is None and only < 0 and key & RANKED:
-                cut = self.shaped(key, alpha, beta)
-                if cut is not None:
-                    return cut
+                if entry is not None:
+                    low, high, hint = entry
+                    if low == high or low >= beta:
+                        return low
+                    if high <= alpha:
+                        return high
+                elif key & RANKED:
+                    cut = self.shaped(key, alpha, beta)
+                    if cut is not None:
+                        return cut
+            legal = hand
         else:
-            seat = (self.leader + len(trick)) % n
-        w = self.winning
-        partner_winning = w >= 0 and w != seat and self.side_of[w] == self.side_of[seat]
-        if self.free and self.stock_pos < len(self.stock):
-            legal = hands[seat]
+            seat = (leader + tlen) % self.n
+            hand = hands[seat]
+            if self.free and drawing:
+                legal = hand
+            else:
+                w = self.winning
+                side_of = self.side_of
+                legal = play_duty(hand, self.led, self.high_led, self.high_trump, trump,
+                                  w != seat and side_of[w] == side_of[seat],
+                                  self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
+        led, high_led, high_trump, winning = self.led, self.high_led, self.high_trump, self.winning
+        maxing = team >> seat & 1
+        if only >= 0:
+            keys = [only]
         else:
-            legal = play_duty(hands[seat], self.led, self.high_led, self.high_trump, self.trump, partner_winning,
-                              self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
-        live = self.stock_after[self.stock_pos]
-        for h in hands:
-            live |= h
-        for c in trick:
-            live |= BIT[c]
-        maxing = self.team >> seat & 1
-        cards = [only] if only >= 0 else self.order(seat, merged(legal, live), hint)
+            # The order: the table's best lead, sure winners with many points, points given to a partner sure to
+            # win, leads of a plain suit no opponent can trump (the cheapest first), then cheap cards thrown.
+            trumps = self.trumps
+            opps = self.later[leader][tlen]
+            mate_sure = False
+            safe = 0
+            if tlen:
+                if (team >> winning & 1) == maxing:  # is the partner's card beaten by an opponent still to play?
+                    x = high_trump if high_trump >= 0 else high_led
+                    mate_sure = True
+                    for p in opps:
+                        h = hands[p]
+                        if (h & ABOVE[x]) if CARD_SUIT[x] == trump or h & SUIT_MASK[led] else h & trumps:
+                            mate_sure = False
+                            break
+            else:  # the plain suits every opponent holding a trump also holds
+                safe = FULL_PACK & ~trumps
+                for p in self.opponents[seat]:
+                    h = hands[p]
+                    if h & trumps:
+                        for m in SUIT_MASK:
+                            if not h & m:
+                                safe &= ~m
+            moves = merged(legal, live)
+            keys = []
+            while moves:  # the cards of moves, weakest int first
+                low = moves & -moves
+                moves ^= low
+                c = low.bit_length() - 1
+                if c == hint:
+                    keys.append(c)
+                    continue
+                suit = CARD_SUIT[c]
+                if not tlen:
+                    wins, suit_led = True, suit
+                else:
+                    wins = c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led)
+                    suit_led = led
+                if wins:  # sure unless an opponent still to play could beat it (duties aside)
+                    for p in opps:
+                        h = hands[p]
+                        if (h & ABOVE[c]) if suit == trump or h & SUIT_MASK[suit_led] else h & trumps:
+                            break
+                    else:
+                        keys.append(WIN_KEY[c])
+                        continue
+                keys.append(MATE_KEY[c] if mate_sure else SAFE_KEY[c] if safe >> c & 1 else THROW_KEY[c])
+            keys.sort()
         alpha0, beta0 = alpha, beta
         best = -1 if maxing else UNKNOWN_HIGH
         best_card = -1
-        draws = len(trick) == n - 1 and self.stock_pos < len(self.stock)
-        hand = hands[seat]
         gaps, swappable = live & ~hand, hand & ~CANTE_CARDS if self.sing else hand
         tried: list[tuple[Card, int]] = []
-        for c in cards:
-            bound = sibling_bound(tried, c, gaps, swappable, maxing) if tried else None
-            if bound is not None and (bound <= alpha if maxing else bound >= beta):
-                tried.append((c, bound))  # a card swapped for one tried: no better than its bound
-                if bound > best if maxing else bound < best:
-                    best, best_card = bound, c
-                continue
-            saved = (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-                     self.won, list(trick), self.stock_pos, self.pending)
-            held = hands[:] if draws else None
-            gained = self.play(seat, c)
-            v = gained + self.node(alpha - gained, beta - gained)
-            (self.leader, self.led, self.high_led, self.high_trump, self.winning, self.sung, self.barred,
-             self.won, self.trick, self.stock_pos, self.pending) = saved
-            trick = self.trick
-            if held is None:
-                hands[seat] |= BIT[c]
+        ends = tlen == self.n - 1
+        if ends:
+            trick_cards = trick_points = 0
+            for x in trick:
+                trick_cards |= BIT[x]
+                trick_points += CARD_POINTS[x]
+        for k in keys:
+            c = k & 63
+            if tried and swappable >> c & 1:
+                bound = sibling_bound(tried, c, gaps, swappable, maxing)
+                if bound is not None and (bound <= alpha if maxing else bound >= beta):
+                    tried.append((c, bound))  # a card swapped for one tried: no better than its bound
+                    if bound > best if maxing else bound < best:
+                        best, best_card = bound, c
+                    continue
+            hands[seat] = hand ^ BIT[c]
+            suit = CARD_SUIT[c]
+            w = winning
+            if not tlen:
+                w = seat
+            elif suit == trump:
+                if c > high_trump:
+                    w = seat
+            elif suit == led and c > high_led and high_trump < 0:
+                w = seat
+            if not ends:
+                if not tlen:
+                    self.led, self.high_led, self.winning = suit, c, seat
+                    self.high_trump = c if suit == trump else -1
+                elif suit == trump:
+                    if c > high_trump:
+                        self.high_trump, self.winning = c, seat
+                elif suit == led and c > high_led:
+                    self.high_led, self.winning = c, w
+                trick.append(c)
+                v = self.node(alpha, beta)
+                trick.pop()
+                self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
             else:
-                hands[:] = held
+                v = self.end_trick(c, w, trick_cards, trick_points, alpha, beta)
             tried.append((c, v))
             if maxing:
                 if v > best:
@@ -473,7 +553,11 @@ class PythonSearch:
                     beta = v
             if alpha >= beta:
                 break
-        if start and only < 0 and self.table is not None:
+        hands[seat] = hand
+        if ends:
+            self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
+        if key:  # a trick start probed (never 0: the leader's hand is not empty)
+            assert self.table is not None
             low, high = (entry[0], entry[1]) if entry is not None else (0, UNKNOWN_HIGH)
             if best <= alpha0:
                 high = min(high, best)
@@ -481,111 +565,47 @@ class PythonSearch:
                 low = max(low, best)
             else:
                 low = high = best
-            self.store(key, [low, high, best_card])
+            if key & RANKED and key not in self.table:  # a ranked key also among its shape's (the last WAYS)
+                same_shape = self.shapes.setdefault(key & ~POINT_BITS, [])
+                same_shape.append(key)
+                if len(same_shape) > WAYS:
+                    del same_shape[0]
+            self.table[key] = [low, high, best_card]
         return best
 
-    def beaten_later(self, seat: int, c: Card) -> bool:
-        """True if an opponent of the mover still to play in this trick could beat ``c`` (duties aside)."""
-        n, trump, team, hands = self.n, self.trump, self.team, self.hands
-        trick_len = len(self.trick)
-        suit = CARD_SUIT[c]
-        led = self.led if trick_len else suit
-        mine = team >> seat & 1
-        for i in range(trick_len + 1, n):
-            later = (seat + i - trick_len) % n
-            if (team >> later & 1) == mine:
-                continue
-            h = hands[later]
-            if suit == trump or h & SUIT_MASK[led]:
-                if h & ABOVE[c]:
-                    return True
-            elif h & SUIT_MASK[trump]:
-                return True
-        return False
-
-    def safe_suits(self, maxing: int) -> Mask:
-        """At a lead, the plain suits no opponent of the leader can trump: each opponent holding a trump
-        holds the suit."""
-        trumps = SUIT_MASK[self.trump]
-        safe = FULL_PACK & ~trumps
-        for seat, h in enumerate(self.hands):
-            if (self.team >> seat & 1) == maxing or not h & trumps:
-                continue
-            for suit in SUITS:
-                if not h & SUIT_MASK[suit]:
-                    safe &= ~SUIT_MASK[suit]
-        return safe
-
-    def order(self, seat: int, moves: Mask, hint: int) -> list[Card]:
-        """The order to try cards in: the table's best lead, sure winners with many points, points given
-        to a partner sure to win, leads of a plain suit no opponent can trump (the cheapest first), then cheap
-        cards thrown; ties by card int."""
-        w, trump, led, high_led, high_trump = self.winning, self.trump, self.led, self.high_led, self.high_trump
-        leading = not self.trick
-        maxing = self.team >> seat & 1
-        mate_sure = (w >= 0 and (self.team >> w & 1) == maxing
-                     and not self.beaten_later(seat, high_trump if high_trump >= 0 else high_led))
-        safe = self.safe_suits(maxing) if leading else 0
-        scored = []
-        while moves:  # the cards of moves, weakest int first
-            low = moves & -moves
-            moves ^= low
-            c = low.bit_length() - 1
-            points, strength, suit = CARD_POINTS[c], c % 10, CARD_SUIT[c]
-            wins = leading or (c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led))
-            if c == hint:
-                score = 1 << 20
-            elif wins and not self.beaten_later(seat, c):
-                score = 2000 + 16 * points - strength
-            elif mate_sure:
-                score = 1000 + 16 * points - strength
-            elif safe >> c & 1:
-                score = 500 - 16 * points - strength
-            else:
-                score = -16 * points - strength
-            scored.append((-score, c))
-        scored.sort()
-        return [c for _, c in scored]
-
-    def play(self, seat: int, c: Card) -> int:
-        """Play ``c`` for ``seat``; return the points the team gains if it ends the trick (cantes included)."""
-        hands = self.hands
-        hands[seat] ^= BIT[c]
-        trick = self.trick
-        suit = CARD_SUIT[c]
-        if not trick:
-            self.led, self.high_led, self.winning = suit, c, seat
-            self.high_trump = c if suit == self.trump else -1
-        elif suit == self.trump:
-            if c > self.high_trump:
-                self.high_trump, self.winning = c, seat
-        elif suit == self.led and c > self.high_led:
-            self.high_led = c
-            if self.high_trump < 0:
-                self.winning = seat
-        trick.append(c)
-        if len(trick) < self.n:
-            return 0
-        w = self.winning
-        points = 0
-        for x in trick:
-            points += CARD_POINTS[x]
-        drew = self.stock_pos < len(self.stock)
+    def end_trick(self, c: Card, w: int, trick_cards: Mask, trick_points: int, alpha: int, beta: int) -> int:
+        """The value of ``c`` ending the trick won by ``w`` (the mover's hand already without it): the points the
+        team gains (the cards, the last ten, cantes) plus the next node's; the state is put back after."""
+        hands, team, n = self.hands, self.team, self.n
+        points = trick_points + CARD_POINTS[c]
+        stock_pos = self.stock_pos
+        drew = stock_pos < self.stock_len
         more = bool(hands[w]) or drew
-        if not more:
-            points += self.bonus
-        gained = points if self.team >> w & 1 else 0
-        side = self.side_of[w]
-        for i in range(self.n):  # the draw: the winner first, while the stock lasts (Deal._draw)
-            if self.stock_pos >= len(self.stock):
-                break
-            hands[(w + i) % self.n] |= BIT[self.stock[self.stock_pos]]
-            self.stock_pos += 1
-        self.trick = []
-        self.leader = w
+        gained = (points if more else points + self.bonus) if team >> w & 1 else 0
+        trick, leader, live, live_points = self.trick, self.leader, self.live, self.live_points
+        self.trick, self.leader = [], w
         self.led = self.high_led = self.high_trump = self.winning = -1
-        if self.sing and more:  # the window opens after the draw, on the hands it filled (Deal._finish_trick)
-            gained += self.window(side, drew, self.limit, not self.won >> side & 1)
-        self.won |= 1 << side
-        return gained
-
+        self.live, self.live_points = live & ~(trick_cards | BIT[c]), live_points - points
+        held = hands[:] if drew else None
+        if drew:  # the draw: the winner first, while the stock lasts (Deal._draw)
+            stock = self.stock
+            for i in range(n):
+                if self.stock_pos >= self.stock_len:
+                    break
+                hands[(w + i) % n] |= BIT[stock[self.stock_pos]]
+                self.stock_pos += 1
+        if self.sing:
+            sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
+            side = self.side_of[w]
+            if more:  # the window opens after the draw, on the hands it filled (Deal._finish_trick)
+                gained += self.window(side, drew, self.limit, not won >> side & 1)
+            self.won = won | 1 << side
+            v = gained + self.node(alpha - gained, beta - gained)
+            self.sung, self.barred, self.won, self.pending = sung, barred, won, pending
+        else:  # without cantes nothing reads the sides that won a trick
+            v = gained + self.node(alpha - gained, beta - gained)
+        self.trick, self.leader, self.live, self.live_points = trick, leader, live, live_points
+        if held is not None:
+            hands[:] = held
+            self.stock_pos = stock_pos
+        return v
