@@ -166,6 +166,11 @@ class PythonSearch:
         self.table = table
         self.shapes: dict[int, list[int]] = {}  # a ranked key's shape (points left out): its keys in the table
         self.nodes = 0
+        # Memos of pure functions of the hands (the stock out) and of the fields fixed for a deal's analysis,
+        # which a Solver keeps its search for: the ranked key's hands part, the quick tricks, the legal cards.
+        self.ranked_keys: dict[int, int] = {}
+        self.quick: dict[int, int] = {}
+        self.legal: dict[int, Mask] = {}
 
     def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
         """The fail-soft value for the team in the window (alpha, beta); ``only`` restricts the first play."""
@@ -254,29 +259,32 @@ class PythonSearch:
         return best
 
     def key(self) -> int:
-        """The table key at a trick start: the canonical hands, the leader and either the cante state and the
-        cards drawn or, ranked (the stock out, no cantes), the live point cards apart from the hands' shape."""
-        live = self.live  # at a trick start, the hands and the stock
-        if self.stock_pos < self.stock_len or self.sing:
-            s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
-            drawing = self.stock_pos < self.stock_len
-            key = 0
-            for i, h in enumerate(self.hands):
-                if not drawing:
-                    h = (h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20
-                         | s3[h >> 30 & 31] << 30)
-                key |= h << (40 * i)
-            key |= self.leader << 160 | self.stock_pos << 174
-            if self.sing:
-                key |= (self.sung | self.barred << 4 | self.won << 8) << 162
-            return key
-        # ranked: each suit's live cards squeezed to the bottom, the zero-point ones first
+        """The table key at a trick start with the stock not out or with cantes: the hands (squeezed, the stock
+        out), the leader, the cards drawn and the cante state."""
+        live, hands = self.live, self.hands  # at a trick start, the hands and the stock
+        drawing = self.stock_pos < self.stock_len
+        s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
+        key = 0
+        for i, h in enumerate(hands):
+            if not drawing:
+                h = h & ~ZEROS | s0[h & 31] | s1[h >> 10 & 31] << 10 | s2[h >> 20 & 31] << 20 | s3[h >> 30 & 31] << 30
+            key |= h << (40 * i)
+        key |= self.leader << 160 | self.stock_pos << 174
+        if self.sing:
+            key |= (self.sung | self.barred << 4 | self.won << 8) << 162
+        return key
+
+    def ranked_key(self) -> int:
+        """The ranked key at a trick start (the stock out, no cantes) but the leader: each suit's live cards
+        squeezed to the bottom whatever their points, the zero-point ones first (the hands' shape), the live
+        point cards apart."""
+        live = self.live
         s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
         p0, p1, p2, p3 = live >> 5 & 31, live >> 15 & 31, live >> 25 & 31, live >> 35 & 31
         t0, t1, t2, t3 = SQUEEZE[p0], SQUEEZE[p1], SQUEEZE[p2], SQUEEZE[p3]
         o0, o1 = (live & 31).bit_count(), 10 + (live >> 10 & 31).bit_count()
         o2, o3 = 20 + (live >> 20 & 31).bit_count(), 30 + (live >> 30 & 31).bit_count()
-        key = self.leader << 160 | RANKED | (p0 | p1 << 5 | p2 << 10 | p3 << 15) << POINTS_SHIFT
+        key = RANKED | (p0 | p1 << 5 | p2 << 10 | p3 << 15) << POINTS_SHIFT
         at = 0
         for h in self.hands:
             key |= (s0[h & 31] | t0[h >> 5 & 31] << o0 | s1[h >> 10 & 31] << 10 | t1[h >> 15 & 31] << o1
@@ -402,11 +410,20 @@ class PythonSearch:
             sure_theirs = their_trumps & ABOVE[above.bit_length() - 1] if above else their_trumps
             least = SUIT_POINTS[sure_ours >> self.trump_shift]
             most = self.bonus + self.live_points - SUIT_POINTS[sure_theirs >> self.trump_shift]
-            if only < 0 and not drawing and self.must_follow:
-                if team >> seat & 1:
-                    least += self.quick_tricks(live)
-                else:
-                    most -= self.quick_tricks(live)
+            raw = 0  # the hands as one int (the stock out: with the leader, they are the position)
+            if not drawing and only < 0:
+                at = 0
+                for h in hands:
+                    raw |= h << at
+                    at += 40
+                if self.must_follow:
+                    quick = self.quick.get(raw | leader << 160)
+                    if quick is None:
+                        quick = self.quick[raw | leader << 160] = self.quick_tricks(live)
+                    if team >> seat & 1:
+                        least += quick
+                    else:
+                        most -= quick
             if self.sing:
                 side = self.team_side
                 if not self.barred >> side & 1 and not (self.only_after_draw and not drawing):
@@ -419,7 +436,13 @@ class PythonSearch:
             if most <= alpha:
                 return most
             if self.table is not None and only < 0:
-                key = self.key()
+                if drawing or self.sing:
+                    key = self.key()
+                else:
+                    key = self.ranked_keys.get(raw, 0)
+                    if not key:
+                        key = self.ranked_keys[raw] = self.ranked_key()
+                    key |= leader << 160
                 entry = self.table.get(key)
                 if entry is not None:
                     low, high, hint = entry
@@ -440,13 +463,24 @@ class PythonSearch:
             else:
                 w = self.winning
                 side_of = self.side_of
-                legal = play_duty(hand, self.led, self.high_led, self.high_trump, trump,
-                                  w != seat and side_of[w] == side_of[seat],
-                                  self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
+                partner_winning = w != seat and side_of[w] == side_of[seat]
+                # the highest card led names the suit led
+                duty = hand | self.high_led << 40 | (self.high_trump + 1) << 46 | partner_winning << 52
+                legal = self.legal.get(duty, 0)
+                if not legal:
+                    legal = self.legal[duty] = play_duty(
+                        hand, self.led, self.high_led, self.high_trump, trump, partner_winning,
+                        self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
         led, high_led, high_trump, winning = self.led, self.high_led, self.high_trump, self.winning
         maxing = team >> seat & 1
+        moves = legal
+        zeros = legal & ZEROS
+        if zeros & (zeros - 1):  # two zero-point cards: maybe equivalent
+            moves = merged(legal, live)
         if only >= 0:
             keys = [only]
+        elif not moves & (moves - 1):
+            keys = [moves.bit_length() - 1]
         else:
             # The order: the table's best lead, sure winners with many points, points given to a partner sure to
             # win, leads of a plain suit no opponent can trump (the cheapest first), then cheap cards thrown.
@@ -471,7 +505,6 @@ class PythonSearch:
                         for m in SUIT_MASK:
                             if not h & m:
                                 safe &= ~m
-            moves = merged(legal, live)
             keys = []
             while moves:  # the cards of moves, weakest int first
                 low = moves & -moves
@@ -500,33 +533,19 @@ class PythonSearch:
         best = -1 if maxing else UNKNOWN_HIGH
         best_card = -1
         gaps, swappable = live & ~hand, hand & ~CANTE_CARDS if self.sing else hand
-        tried: list[tuple[Card, int]] = []
-        ends = tlen == self.n - 1
-        if ends:
-            trick_cards = trick_points = 0
-            for x in trick:
-                trick_cards |= BIT[x]
-                trick_points += CARD_POINTS[x]
-        for k in keys:
-            c = k & 63
-            if tried and swappable >> c & 1:
-                bound = sibling_bound(tried, c, gaps, swappable, maxing)
-                if bound is not None and (bound <= alpha if maxing else bound >= beta):
-                    tried.append((c, bound))  # a card swapped for one tried: no better than its bound
-                    if bound > best if maxing else bound < best:
-                        best, best_card = bound, c
-                    continue
-            hands[seat] = hand ^ BIT[c]
-            suit = CARD_SUIT[c]
-            w = winning
-            if not tlen:
-                w = seat
-            elif suit == trump:
-                if c > high_trump:
-                    w = seat
-            elif suit == led and c > high_led and high_trump < 0:
-                w = seat
-            if not ends:
+        tried: list[tuple[Card, int]] = []  # the swappable cards searched, for sibling_bound
+        if tlen < self.n - 1:
+            for k in keys:
+                c = k & 63
+                if tried and swappable >> c & 1:
+                    bound = sibling_bound(tried, c, gaps, swappable, maxing)
+                    if bound is not None and (bound <= alpha if maxing else bound >= beta):
+                        tried.append((c, bound))  # a card swapped for one tried: no better than its bound
+                        if bound > best if maxing else bound < best:
+                            best, best_card = bound, c
+                        continue
+                hands[seat] = hand ^ BIT[c]
+                suit = CARD_SUIT[c]
                 if not tlen:
                     self.led, self.high_led, self.winning = suit, c, seat
                     self.high_trump = c if suit == trump else -1
@@ -534,28 +553,95 @@ class PythonSearch:
                     if c > high_trump:
                         self.high_trump, self.winning = c, seat
                 elif suit == led and c > high_led:
-                    self.high_led, self.winning = c, w
+                    self.high_led = c
+                    if high_trump < 0:
+                        self.winning = seat
                 trick.append(c)
                 v = self.node(alpha, beta)
                 trick.pop()
                 self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
-            else:
-                v = self.end_trick(c, w, trick_cards, trick_points, alpha, beta)
-            tried.append((c, v))
-            if maxing:
-                if v > best:
+                if swappable >> c & 1:
+                    tried.append((c, v))
+                if maxing:
+                    if v > best:
+                        best, best_card = v, c
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
                     best, best_card = v, c
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best, best_card = v, c
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        hands[seat] = hand
-        if ends:
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+        else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
+            n, stock, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
+            live_points, side_of = self.live_points, self.side_of
+            trick_cards = trick_points = 0
+            for x in trick:
+                trick_cards |= BIT[x]
+                trick_points += CARD_POINTS[x]
+            self.trick = []
+            self.led = self.high_led = self.high_trump = self.winning = -1
+            sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
+            for k in keys:
+                c = k & 63
+                if tried and swappable >> c & 1:
+                    bound = sibling_bound(tried, c, gaps, swappable, maxing)
+                    if bound is not None and (bound <= alpha if maxing else bound >= beta):
+                        tried.append((c, bound))  # a card swapped for one tried: no better than its bound
+                        if bound > best if maxing else bound < best:
+                            best, best_card = bound, c
+                        continue
+                hands[seat] = hand ^ BIT[c]
+                suit = CARD_SUIT[c]
+                w = winning
+                if suit == trump:
+                    if c > high_trump:
+                        w = seat
+                elif suit == led and c > high_led and high_trump < 0:
+                    w = seat
+                points = trick_points + CARD_POINTS[c]
+                more = hands[w] or drawing
+                gained = (points if more else points + self.bonus) if team >> w & 1 else 0
+                self.leader = w
+                self.live, self.live_points = live & ~(trick_cards | BIT[c]), live_points - points
+                if drawing:  # the draw: the winner first, while the stock lasts (Deal._draw)
+                    held = hands[:]
+                    pos = stock_pos
+                    for i in range(n):
+                        if pos >= self.stock_len:
+                            break
+                        hands[(w + i) % n] |= BIT[stock[pos]]
+                        pos += 1
+                    self.stock_pos = pos
+                if sing:
+                    side = side_of[w]
+                    if more:  # the window opens after the draw, on the hands it filled (Deal._finish_trick)
+                        gained += self.window(side, drawing, self.limit, not won >> side & 1)
+                    self.won = won | 1 << side
+                # without cantes nothing reads the sides that won a trick
+                v = gained + self.node(alpha - gained, beta - gained)
+                if sing:
+                    self.sung, self.barred, self.won, self.pending = sung, barred, won, pending
+                if drawing:
+                    hands[:] = held
+                    self.stock_pos = stock_pos
+                if swappable >> c & 1:
+                    tried.append((c, v))
+                if maxing:
+                    if v > best:
+                        best, best_card = v, c
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best, best_card = v, c
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            self.trick, self.leader, self.live, self.live_points = trick, leader, live, live_points
             self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
+        hands[seat] = hand
         if key:  # a trick start probed (never 0: the leader's hand is not empty)
             assert self.table is not None
             low, high = (entry[0], entry[1]) if entry is not None else (0, UNKNOWN_HIGH)
@@ -572,40 +658,3 @@ class PythonSearch:
                     del same_shape[0]
             self.table[key] = [low, high, best_card]
         return best
-
-    def end_trick(self, c: Card, w: int, trick_cards: Mask, trick_points: int, alpha: int, beta: int) -> int:
-        """The value of ``c`` ending the trick won by ``w`` (the mover's hand already without it): the points the
-        team gains (the cards, the last ten, cantes) plus the next node's; the state is put back after."""
-        hands, team, n = self.hands, self.team, self.n
-        points = trick_points + CARD_POINTS[c]
-        stock_pos = self.stock_pos
-        drew = stock_pos < self.stock_len
-        more = bool(hands[w]) or drew
-        gained = (points if more else points + self.bonus) if team >> w & 1 else 0
-        trick, leader, live, live_points = self.trick, self.leader, self.live, self.live_points
-        self.trick, self.leader = [], w
-        self.led = self.high_led = self.high_trump = self.winning = -1
-        self.live, self.live_points = live & ~(trick_cards | BIT[c]), live_points - points
-        held = hands[:] if drew else None
-        if drew:  # the draw: the winner first, while the stock lasts (Deal._draw)
-            stock = self.stock
-            for i in range(n):
-                if self.stock_pos >= self.stock_len:
-                    break
-                hands[(w + i) % n] |= BIT[stock[self.stock_pos]]
-                self.stock_pos += 1
-        if self.sing:
-            sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
-            side = self.side_of[w]
-            if more:  # the window opens after the draw, on the hands it filled (Deal._finish_trick)
-                gained += self.window(side, drew, self.limit, not won >> side & 1)
-            self.won = won | 1 << side
-            v = gained + self.node(alpha - gained, beta - gained)
-            self.sung, self.barred, self.won, self.pending = sung, barred, won, pending
-        else:  # without cantes nothing reads the sides that won a trick
-            v = gained + self.node(alpha - gained, beta - gained)
-        self.trick, self.leader, self.live, self.live_points = trick, leader, live, live_points
-        if held is not None:
-            hands[:] = held
-            self.stock_pos = stock_pos
-        return v
