@@ -574,7 +574,7 @@ class PythonSearch:
                 if alpha >= beta:
                     break
         else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
-            n, stock, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
+            n, stock_cards, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
             live_points, side_of = self.live_points, self.side_of
             trick_cards = trick_points = 0
             for x in trick:
@@ -611,7 +611,7 @@ class PythonSearch:
                     for i in range(n):
                         if pos >= self.stock_len:
                             break
-                        hands[(w + i) % n] |= BIT[stock[pos]]
+                        hands[(w + i) % n] |= BIT[stock_cards[pos]]
                         pos += 1
                     self.stock_pos = pos
                 if sing:
