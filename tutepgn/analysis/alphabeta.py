@@ -54,7 +54,7 @@ can differ); they are tested to agree.
 
 from __future__ import annotations
 
-from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty, trick_state
 from ..native.layout import STOCK_PER_WORD, duty_options
@@ -299,6 +299,8 @@ class PythonSearch:
         assert self.table is not None
         for other in self.shapes.get(key & ~POINT_BITS, ()):
             low, high, _ = self.table[other]
+            if low < beta and high > alpha:
+                continue  # no slack (at least 0) makes it cut
             d = slack(other, key)
             if low - d >= beta:
                 return low - d
@@ -371,6 +373,36 @@ class PythonSearch:
                 high, win = c, seat
         return points if self.team >> win & 1 else 0
 
+
+    def lead_order(self, seat: int, moves: Mask) -> list[int]:
+        """The order of ``seat``'s leads ``moves`` (:meth:`node`'s keys): sure winners with many points first,
+        then leads of a plain suit no opponent can trump (the cheapest first), then cheap cards thrown.
+
+        A lead is beaten when an opponent holding its suit (or a trump lead's suit) holds a higher card of it,
+        or one void in it holds a trump (duties aside); that one also makes the suit unsafe."""
+        hands, trump, trumps = self.hands, self.trump, self.trumps
+        opps = self.opponents[seat]
+        keys = []
+        for suit in SUITS:
+            cards = moves & SUIT_MASK[suit]
+            if not cards:
+                continue
+            higher = 0  # the cards of the suit of opponents holding it (any trump of theirs, for trumps)
+            trumped = False
+            for p in opps:
+                h = hands[p]
+                if suit == trump or h & SUIT_MASK[suit]:
+                    higher |= h
+                elif h & trumps:
+                    trumped = True
+            other = THROW_KEY if trumped or suit == trump else SAFE_KEY
+            while cards:
+                low = cards & -cards
+                cards ^= low
+                c = low.bit_length() - 1
+                keys.append(other[c] if trumped or higher & ABOVE[c] else WIN_KEY[c])
+        keys.sort()
+        return keys
 
     def node(self, alpha: int, beta: int, only: int = -1) -> int:
         """One node: the team's points from here, fail-soft in (alpha, beta).
@@ -477,57 +509,45 @@ class PythonSearch:
         zeros = legal & ZEROS
         if zeros & (zeros - 1):  # two zero-point cards: maybe equivalent
             moves = merged(legal, live)
+        rest = 0  # leads left to order once the table's best lead is searched (and did not cut)
         if only >= 0:
             keys = [only]
         elif not moves & (moves - 1):
             keys = [moves.bit_length() - 1]
+        elif not tlen:
+            if hint >= 0 and moves >> hint & 1:
+                keys, rest = [hint], moves ^ BIT[hint]
+            else:
+                keys = self.lead_order(seat, moves)
         else:
-            # The order: the table's best lead, sure winners with many points, points given to a partner sure to
-            # win, leads of a plain suit no opponent can trump (the cheapest first), then cheap cards thrown.
+            # The order of the cards that follow: sure winners with many points, points given to a partner sure
+            # to win, then cheap cards thrown.
             trumps = self.trumps
             opps = self.later[leader][tlen]
             mate_sure = False
-            safe = 0
-            if tlen:
-                if (team >> winning & 1) == maxing:  # is the partner's card beaten by an opponent still to play?
-                    x = high_trump if high_trump >= 0 else high_led
-                    mate_sure = True
-                    for p in opps:
-                        h = hands[p]
-                        if (h & ABOVE[x]) if CARD_SUIT[x] == trump or h & SUIT_MASK[led] else h & trumps:
-                            mate_sure = False
-                            break
-            else:  # the plain suits every opponent holding a trump also holds
-                safe = FULL_PACK & ~trumps
-                for p in self.opponents[seat]:
+            if (team >> winning & 1) == maxing:  # is the partner's card beaten by an opponent still to play?
+                x = high_trump if high_trump >= 0 else high_led
+                mate_sure = True
+                for p in opps:
                     h = hands[p]
-                    if h & trumps:
-                        for m in SUIT_MASK:
-                            if not h & m:
-                                safe &= ~m
+                    if (h & ABOVE[x]) if CARD_SUIT[x] == trump or h & SUIT_MASK[led] else h & trumps:
+                        mate_sure = False
+                        break
             keys = []
             while moves:  # the cards of moves, weakest int first
                 low = moves & -moves
                 moves ^= low
                 c = low.bit_length() - 1
-                if c == hint:
-                    keys.append(c)
-                    continue
                 suit = CARD_SUIT[c]
-                if not tlen:
-                    wins, suit_led = True, suit
-                else:
-                    wins = c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led)
-                    suit_led = led
-                if wins:  # sure unless an opponent still to play could beat it (duties aside)
-                    for p in opps:
+                if c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led):
+                    for p in opps:  # sure unless an opponent still to play could beat it (duties aside)
                         h = hands[p]
-                        if (h & ABOVE[c]) if suit == trump or h & SUIT_MASK[suit_led] else h & trumps:
+                        if (h & ABOVE[c]) if suit == trump or h & SUIT_MASK[led] else h & trumps:
                             break
                     else:
                         keys.append(WIN_KEY[c])
                         continue
-                keys.append(MATE_KEY[c] if mate_sure else SAFE_KEY[c] if safe >> c & 1 else THROW_KEY[c])
+                keys.append(MATE_KEY[c] if mate_sure else THROW_KEY[c])
             keys.sort()
         alpha0, beta0 = alpha, beta
         best = -1 if maxing else UNKNOWN_HIGH
@@ -573,6 +593,9 @@ class PythonSearch:
                         beta = v
                 if alpha >= beta:
                     break
+                if rest:  # the other leads, after the best: the loop goes on over the list's new items
+                    keys += self.lead_order(seat, rest)
+                    rest = 0
         else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
             n, stock_cards, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
             live_points, side_of = self.live_points, self.side_of
