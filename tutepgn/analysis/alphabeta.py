@@ -146,6 +146,9 @@ TOP_POINTS = tuple(_run_sums(bits, True) for bits in range(1 << 10))
 LOW_POINTS = tuple(_run_sums(bits, False) for bits in range(1 << 10))
 """``LOW_POINTS[bits][k]``: the points of the k weakest cards of one suit's ``bits`` (all of them if fewer)."""
 
+MEMO_LIMIT = 1 << 18
+"""Entries a memo of :class:`PythonSearch` holds before it is emptied (a deal's search has fewer)."""
+
 ORDER_TOP = 1 << 20
 """The score of the table's best card; an order key is ``(ORDER_TOP - score) << 6 | card``, sorted ascending."""
 WIN_KEY = tuple((ORDER_TOP - 2000 - 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
@@ -167,9 +170,10 @@ class PythonSearch:
         self.shapes: dict[int, list[int]] = {}  # a ranked key's shape (points left out): its keys in the table
         self.nodes = 0
         # Memos of pure functions of the hands (the stock out) and of the fields fixed for a deal's analysis,
-        # which a Solver keeps its search for: the ranked key's hands part, the quick tricks, the legal cards.
+        # which a Solver keeps its search for: the ranked key's hands part, the bounds at a lead (but the
+        # cantes), the legal cards.
         self.ranked_keys: dict[int, int] = {}
-        self.quick: dict[int, int] = {}
+        self.bounds: dict[int, tuple[int, int]] = {}
         self.legal: dict[int, Mask] = {}
 
     def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
@@ -428,38 +432,48 @@ class PythonSearch:
                 last = self.last_trick()
                 if last >= 0:
                     return last
-            # The bounds: every point left less the opponents' sure trumps, at least the team's sure trumps
-            # (a trump in the stock counts against both), then the quick tricks of the side to lead.
-            ours = 0
-            for s in self.team_seats:
-                ours |= hands[s]
-            stock = self.stock_after[self.stock_pos]
-            trumps = self.trumps
-            our_trumps, their_trumps, stock_trumps = ours & trumps, live & trumps & ~ours & ~stock, stock & trumps
-            above = their_trumps | stock_trumps
-            sure_ours = our_trumps & ABOVE[above.bit_length() - 1] if above else our_trumps
-            above = our_trumps | stock_trumps
-            sure_theirs = their_trumps & ABOVE[above.bit_length() - 1] if above else their_trumps
-            least = SUIT_POINTS[sure_ours >> self.trump_shift]
-            most = self.bonus + self.live_points - SUIT_POINTS[sure_theirs >> self.trump_shift]
             raw = 0  # the hands as one int (the stock out: with the leader, they are the position)
+            bounds = None
             if not drawing and only < 0:
                 at = 0
                 for h in hands:
                     raw |= h << at
                     at += 40
-                if self.must_follow:
-                    quick = self.quick.get(raw | leader << 160)
-                    if quick is None:
-                        quick = self.quick[raw | leader << 160] = self.quick_tricks(live)
-                    if team >> seat & 1:
-                        least += quick
-                    else:
-                        most -= quick
+                bounds = self.bounds.get(raw | leader << 160)
+            if bounds is None:
+                # The bounds: every point left less the opponents' sure trumps, at least the team's sure trumps
+                # (a trump in the stock counts against both), then the quick tricks of the side to lead.
+                ours = 0
+                for s in self.team_seats:
+                    ours |= hands[s]
+                stock = self.stock_after[self.stock_pos]
+                trumps = self.trumps
+                our_trumps, their_trumps, stock_trumps = ours & trumps, live & trumps & ~ours & ~stock, stock & trumps
+                above = their_trumps | stock_trumps
+                sure_ours = our_trumps & ABOVE[above.bit_length() - 1] if above else our_trumps
+                above = our_trumps | stock_trumps
+                sure_theirs = their_trumps & ABOVE[above.bit_length() - 1] if above else their_trumps
+                least = SUIT_POINTS[sure_ours >> self.trump_shift]
+                most = self.bonus + self.live_points - SUIT_POINTS[sure_theirs >> self.trump_shift]
+                if raw:
+                    if self.must_follow:
+                        quick = self.quick_tricks(live)
+                        if team >> seat & 1:
+                            least += quick
+                        else:
+                            most -= quick
+                    if len(self.bounds) >= MEMO_LIMIT:
+                        self.bounds.clear()
+                    self.bounds[raw | leader << 160] = least, most
+            else:
+                least, most = bounds
             if self.sing:
                 side = self.team_side
                 if not self.barred >> side & 1 and not (self.only_after_draw and not drawing):
-                    closed, reach = self.sung | self.lost[side], ours | stock
+                    ours = 0
+                    for s in self.team_seats:
+                        ours |= hands[s]
+                    closed, reach = self.sung | self.lost[side], ours | self.stock_after[self.stock_pos]
                     for s in SUITS:
                         if not closed >> s & 1 and reach & CANTE_PAIRS[s] == CANTE_PAIRS[s]:
                             most += self.cuarenta_points if s == trump else self.cante_points
@@ -473,6 +487,8 @@ class PythonSearch:
                 else:
                     key = self.ranked_keys.get(raw, 0)
                     if not key:
+                        if len(self.ranked_keys) >= MEMO_LIMIT:
+                            self.ranked_keys.clear()
                         key = self.ranked_keys[raw] = self.ranked_key()
                     key |= leader << 160
                 entry = self.table.get(key)
@@ -500,6 +516,8 @@ class PythonSearch:
                 duty = hand | self.high_led << 40 | (self.high_trump + 1) << 46 | partner_winning << 52
                 legal = self.legal.get(duty, 0)
                 if not legal:
+                    if len(self.legal) >= MEMO_LIMIT:
+                        self.legal.clear()
                     legal = self.legal[duty] = play_duty(
                         hand, self.led, self.high_led, self.high_trump, trump, partner_winning,
                         self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
