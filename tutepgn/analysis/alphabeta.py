@@ -189,9 +189,10 @@ class PythonSearch:
         self.n, self.trump, self.team, self.bonus = n, trump, team, bonus
         self.trumps, self.trump_shift = SUIT_MASK[trump], 10 * trump
         self.hands = [h0, h1, h2, h3][:n]
-        self.trick = [t0, t1, t2, t3][:trick_len]
+        trick = [t0, t1, t2, t3][:trick_len]
         self.leader = leader
-        self.led, self.high_led, self.high_trump, self.winning = trick_state(self.trick, leader, trump, n)
+        led, high_led, high_trump, winning = trick_state(trick, leader, trump, n)
+        trick_cards, trick_points = sum(BIT[c] for c in trick), sum(CARD_POINTS[c] for c in trick)
         self.rules = duty_options(duties)
         self.must_follow = self.rules.must_follow
         self.side_of = [sides >> (2 * s) & 3 for s in range(n)]
@@ -201,9 +202,7 @@ class PythonSearch:
         self.later = [[tuple((p + i) % n for i in range(k + 1, n) if (team >> (p + i) % n ^ team >> (p + k) % n) & 1)
                        for k in range(n)] for p in range(n)]  # the mover's opponents still to play, by leader and cards down
         self.opponents = [tuple(p for p in range(n) if (team >> p ^ team >> s) & 1) for s in range(n)]
-        self.live = self.stock_after[0] | h0 | h1 | h2 | h3
-        for c in self.trick:
-            self.live |= BIT[c]
+        self.live = self.stock_after[0] | h0 | h1 | h2 | h3 | trick_cards
         self.live_points = card_points(self.live)
         self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
         self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
@@ -216,7 +215,7 @@ class PythonSearch:
         self.sung, self.barred, self.won = sung, barred, won
         self.pending = 0
         if not (sing and window_open and trick_len == 0):
-            return self.node(alpha, beta, only)
+            return self.node(alpha, beta, only, trick_len, led, high_led, high_trump, winning, trick_cards, trick_points)
         gained = self.window(self.side_of[leader], window_after_draw, limit - window_cantes,
                              window_first and not window_cantes)
         return gained + self.node(alpha - gained, beta - gained, only)
@@ -408,14 +407,16 @@ class PythonSearch:
         keys.sort()
         return keys
 
-    def node(self, alpha: int, beta: int, only: int = -1) -> int:
+    def node(self, alpha: int, beta: int, only: int = -1, tlen: int = 0, led: int = -1, high_led: int = -1,
+             high_trump: int = -1, winning: int = -1, trick_cards: Mask = 0, trick_points: int = 0) -> int:
         """One node: the team's points from here, fail-soft in (alpha, beta).
 
-        The search's hot function, so its steps are written inline (the bounds, the move order, the play of a
-        card): the state is set in the attributes before each card searched and put back once at the end."""
+        The trick so far is in the arguments (``tlen`` cards down, as :func:`trick_state` gives it, the cards
+        and their points); the rest of the state in the attributes, set before each card searched and put
+        back once at the end.  The search's hot function, so its steps are written inline (the bounds, the
+        move order, the play of a card)."""
         self.nodes += 1
-        hands, trick, team, trump, live = self.hands, self.trick, self.team, self.trump, self.live
-        tlen = len(trick)
+        hands, team, trump, live = self.hands, self.team, self.trump, self.live
         leader = self.leader
         key = 0
         entry = None
@@ -509,19 +510,17 @@ class PythonSearch:
             if self.free and drawing:
                 legal = hand
             else:
-                w = self.winning
                 side_of = self.side_of
-                partner_winning = w != seat and side_of[w] == side_of[seat]
+                partner_winning = winning != seat and side_of[winning] == side_of[seat]
                 # the highest card led names the suit led
-                duty = hand | self.high_led << 40 | (self.high_trump + 1) << 46 | partner_winning << 52
+                duty = hand | high_led << 40 | (high_trump + 1) << 46 | partner_winning << 52
                 legal = self.legal.get(duty, 0)
                 if not legal:
                     if len(self.legal) >= MEMO_LIMIT:
                         self.legal.clear()
                     legal = self.legal[duty] = play_duty(
-                        hand, self.led, self.high_led, self.high_trump, trump, partner_winning,
+                        hand, led, high_led, high_trump, trump, partner_winning,
                         self.rules)[0]  # type: ignore[arg-type]  # duty_options reads like a ruleset
-        led, high_led, high_trump, winning = self.led, self.high_led, self.high_trump, self.winning
         maxing = team >> seat & 1
         moves = legal
         zeros = legal & ZEROS
@@ -582,22 +581,24 @@ class PythonSearch:
                         if bound > best if maxing else bound < best:
                             best, best_card = bound, c
                         continue
-                hands[seat] = hand ^ BIT[c]
+                bit = BIT[c]
+                hands[seat] = hand ^ bit
                 suit = CARD_SUIT[c]
                 if not tlen:
-                    self.led, self.high_led, self.winning = suit, c, seat
-                    self.high_trump = c if suit == trump else -1
+                    v = self.node(alpha, beta, -1, 1, suit, c, c if suit == trump else -1, seat, bit, CARD_POINTS[c])
                 elif suit == trump:
                     if c > high_trump:
-                        self.high_trump, self.winning = c, seat
+                        v = self.node(alpha, beta, -1, tlen + 1, led, high_led, c, seat, trick_cards | bit,
+                                      trick_points + CARD_POINTS[c])
+                    else:
+                        v = self.node(alpha, beta, -1, tlen + 1, led, high_led, high_trump, winning, trick_cards | bit,
+                                      trick_points + CARD_POINTS[c])
                 elif suit == led and c > high_led:
-                    self.high_led = c
-                    if high_trump < 0:
-                        self.winning = seat
-                trick.append(c)
-                v = self.node(alpha, beta)
-                trick.pop()
-                self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
+                    v = self.node(alpha, beta, -1, tlen + 1, led, c, high_trump, seat if high_trump < 0 else winning,
+                                  trick_cards | bit, trick_points + CARD_POINTS[c])
+                else:
+                    v = self.node(alpha, beta, -1, tlen + 1, led, high_led, high_trump, winning, trick_cards | bit,
+                                  trick_points + CARD_POINTS[c])
                 if swappable >> c & 1:
                     tried.append((c, v))
                 if maxing:
@@ -617,12 +618,6 @@ class PythonSearch:
         else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
             n, stock_cards, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
             live_points, side_of = self.live_points, self.side_of
-            trick_cards = trick_points = 0
-            for x in trick:
-                trick_cards |= BIT[x]
-                trick_points += CARD_POINTS[x]
-            self.trick = []
-            self.led = self.high_led = self.high_trump = self.winning = -1
             sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
             for k in keys:
                 c = k & 63
@@ -680,8 +675,7 @@ class PythonSearch:
                         beta = v
                 if alpha >= beta:
                     break
-            self.trick, self.leader, self.live, self.live_points = trick, leader, live, live_points
-            self.led, self.high_led, self.high_trump, self.winning = led, high_led, high_trump, winning
+            self.leader, self.live, self.live_points = leader, live, live_points
         hands[seat] = hand
         if key:  # a trick start probed (never 0: the leader's hand is not empty)
             assert self.table is not None
