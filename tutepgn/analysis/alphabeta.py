@@ -146,6 +146,8 @@ TOP_POINTS = tuple(_run_sums(bits, True) for bits in range(1 << 10))
 LOW_POINTS = tuple(_run_sums(bits, False) for bits in range(1 << 10))
 """``LOW_POINTS[bits][k]``: the points of the k weakest cards of one suit's ``bits`` (all of them if fewer)."""
 
+SUIT_FIELDS = sum(1023 << (40 * i) for i in range(4))
+"""The lowest suit's bits of each hand in the hands as one int (40 bits a hand)."""
 MEMO_LIMIT = 1 << 18
 """Entries a memo of :class:`PythonSearch` holds before it is emptied (a deal's search has fewer)."""
 
@@ -174,6 +176,7 @@ class PythonSearch:
         # cantes), the legal cards.
         self.ranked_keys: dict[int, int] = {}
         self.bounds: dict[int, tuple[int, int]] = {}
+        self.suit_parts: dict[int, int] = {}  # a suit's part of a ranked key, by the suit's cards in each hand
         self.legal: dict[int, Mask] = {}
 
     def search(self, packed: tuple[int, ...], alpha: int, beta: int, only: int = -1) -> int:
@@ -277,23 +280,27 @@ class PythonSearch:
             key |= (self.sung | self.barred << 4 | self.won << 8) << 162
         return key
 
-    def ranked_key(self) -> int:
-        """The ranked key at a trick start (the stock out, no cantes) but the leader: each suit's live cards
-        squeezed to the bottom whatever their points, the zero-point ones first (the hands' shape), the live
-        point cards apart."""
-        live = self.live
-        s0, s1, s2, s3 = SQUEEZE[live & 31], SQUEEZE[live >> 10 & 31], SQUEEZE[live >> 20 & 31], SQUEEZE[live >> 30 & 31]
-        p0, p1, p2, p3 = live >> 5 & 31, live >> 15 & 31, live >> 25 & 31, live >> 35 & 31
-        t0, t1, t2, t3 = SQUEEZE[p0], SQUEEZE[p1], SQUEEZE[p2], SQUEEZE[p3]
-        o0, o1 = (live & 31).bit_count(), 10 + (live >> 10 & 31).bit_count()
-        o2, o3 = 20 + (live >> 20 & 31).bit_count(), 30 + (live >> 30 & 31).bit_count()
-        key = RANKED | (p0 | p1 << 5 | p2 << 10 | p3 << 15) << POINTS_SHIFT
-        at = 0
-        for h in self.hands:
-            key |= (s0[h & 31] | t0[h >> 5 & 31] << o0 | s1[h >> 10 & 31] << 10 | t1[h >> 15 & 31] << o1
-                    | s2[h >> 20 & 31] << 20 | t2[h >> 25 & 31] << o2 | s3[h >> 30 & 31] << 30
-                    | t3[h >> 35 & 31] << o3) << at
-            at += 40
+    def ranked_key(self, raw: int) -> int:
+        """The ranked key at a trick start (the stock out, no cantes) but the leader, from the hands as one int
+        (``raw``, 40 bits a hand): each suit's live cards squeezed to the bottom whatever their points, the
+        zero-point ones first (the hands' shape), the live point cards apart.  A suit at a time: the same
+        cards of one suit in the same hands recur in many positions, and their part of the key is kept."""
+        key = RANKED
+        parts = self.suit_parts
+        for shift in (0, 10, 20, 30):
+            held = raw >> shift & SUIT_FIELDS
+            part = parts.get(held | shift << 160)
+            if part is None:
+                if len(parts) >= MEMO_LIMIT:
+                    parts.clear()
+                live = (held | held >> 40 | held >> 80 | held >> 120) & 1023
+                low, high, at = SQUEEZE[live & 31], SQUEEZE[live >> 5], (live & 31).bit_count()
+                part = (live >> 5) << (POINTS_SHIFT + shift // 2)
+                for i in (0, 40, 80, 120):
+                    h = held >> i & 1023
+                    part |= (low[h & 31] | high[h >> 5] << at) << (i + shift)
+                parts[held | shift << 160] = part
+            key |= part
         return key
 
     def shaped(self, key: int, alpha: int, beta: int) -> int | None:
@@ -490,7 +497,7 @@ class PythonSearch:
                     if not key:
                         if len(self.ranked_keys) >= MEMO_LIMIT:
                             self.ranked_keys.clear()
-                        key = self.ranked_keys[raw] = self.ranked_key()
+                        key = self.ranked_keys[raw] = self.ranked_key(raw)
                     key |= leader << 160
                 entry = self.table.get(key)
                 if entry is not None:
@@ -550,21 +557,33 @@ class PythonSearch:
                     if (h & ABOVE[x]) if CARD_SUIT[x] == trump or h & SUIT_MASK[led] else h & trumps:
                         mate_sure = False
                         break
+            # The cards that win the trick so far, less those an opponent still to play could beat (duties
+            # aside): a trump below one of theirs; a card of the suit led below one of an opponent holding
+            # the suit, or any when an opponent void in it holds a trump.
+            wins = moves & ABOVE[high_trump] if high_trump >= 0 else moves & (ABOVE[high_led] | trumps)
+            if wins and opps:
+                every = followers = 0
+                trumped = False
+                for p in opps:
+                    h = hands[p]
+                    every |= h
+                    if h & SUIT_MASK[led]:
+                        followers |= h
+                    elif h & trumps:
+                        trumped = True
+                higher = every & trumps
+                sure = wins & trumps & ABOVE[higher.bit_length() - 1] if higher else wins & trumps
+                if not trumped and wins & ~trumps:
+                    higher = followers & SUIT_MASK[led]
+                    sure |= wins & ~trumps & ABOVE[higher.bit_length() - 1] if higher else wins & ~trumps
+                wins = sure
+            other = MATE_KEY if mate_sure else THROW_KEY
             keys = []
             while moves:  # the cards of moves, weakest int first
                 low = moves & -moves
                 moves ^= low
                 c = low.bit_length() - 1
-                suit = CARD_SUIT[c]
-                if c > high_trump if suit == trump else (suit == led and high_trump < 0 and c > high_led):
-                    for p in opps:  # sure unless an opponent still to play could beat it (duties aside)
-                        h = hands[p]
-                        if (h & ABOVE[c]) if suit == trump or h & SUIT_MASK[led] else h & trumps:
-                            break
-                    else:
-                        keys.append(WIN_KEY[c])
-                        continue
-                keys.append(MATE_KEY[c] if mate_sure else THROW_KEY[c])
+                keys.append(WIN_KEY[c] if wins & low else other[c])
             keys.sort()
         alpha0, beta0 = alpha, beta
         best = -1 if maxing else UNKNOWN_HIGH
