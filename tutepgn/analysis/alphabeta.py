@@ -54,7 +54,7 @@ can differ); they are tested to agree.
 
 from __future__ import annotations
 
-from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, SUIT_MASK, SUITS, Card, Mask
+from ..cards import ABOVE, BIT, CARD_POINTS, CARD_SUIT, FULL_PACK, SUIT_MASK, SUITS, Card, Mask
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty, trick_state
 from ..native.layout import STOCK_PER_WORD, duty_options
@@ -208,6 +208,7 @@ class PythonSearch:
         self.live = self.stock_after[0] | h0 | h1 | h2 | h3 | trick_cards
         self.live_points = card_points(self.live)
         self.sing, self.bar_silent, self.limit = sing, bar_silent, limit
+        self.swappable = ~CANTE_CARDS if sing else FULL_PACK  # with cantes, which reyes and caballos are held counts
         self.cante_points, self.cuarenta_points = cante_points, cuarenta_points
         self.lost = [lost >> (4 * k) & 15 for k in range(4)]
         self.blocked = b0 | b1 | b2 | b3  # a blocked card is in the hand of the seat that drew it
@@ -423,7 +424,10 @@ class PythonSearch:
         back once at the end.  The search's hot function, so its steps are written inline (the bounds, the
         move order, the play of a card)."""
         self.nodes += 1
-        hands, team, trump, live = self.hands, self.team, self.trump, self.live
+        hands = self.hands
+        team = self.team
+        trump = self.trump
+        live = self.live
         leader = self.leader
         key = 0
         entry = None
@@ -588,13 +592,13 @@ class PythonSearch:
         alpha0, beta0 = alpha, beta
         best = -1 if maxing else UNKNOWN_HIGH
         best_card = -1
-        gaps, swappable = live & ~hand, hand & ~CANTE_CARDS if self.sing else hand
+        swappable = hand & self.swappable  # the hand's cards a card of its run can stand for
         tried: list[tuple[Card, int]] = []  # the swappable cards searched, for sibling_bound
         if tlen < self.n - 1:
             for k in keys:
                 c = k & 63
                 if tried and swappable >> c & 1:
-                    bound = sibling_bound(tried, c, gaps, swappable, maxing)
+                    bound = sibling_bound(tried, c, live & ~hand, swappable, maxing)
                     if bound is not None and (bound <= alpha if maxing else bound >= beta):
                         tried.append((c, bound))  # a card swapped for one tried: no better than its bound
                         if bound > best if maxing else bound < best:
@@ -636,12 +640,14 @@ class PythonSearch:
                     rest = 0
         else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
             n, stock_cards, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
-            live_points, side_of = self.live_points, self.side_of
-            sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
+            live_points = self.live_points
+            if sing:
+                side_of = self.side_of
+                sung, barred, won, pending = self.sung, self.barred, self.won, self.pending
             for k in keys:
                 c = k & 63
                 if tried and swappable >> c & 1:
-                    bound = sibling_bound(tried, c, gaps, swappable, maxing)
+                    bound = sibling_bound(tried, c, live & ~hand, swappable, maxing)
                     if bound is not None and (bound <= alpha if maxing else bound >= beta):
                         tried.append((c, bound))  # a card swapped for one tried: no better than its bound
                         if bound > best if maxing else bound < best:
@@ -659,7 +665,8 @@ class PythonSearch:
                 more = hands[w] or drawing
                 gained = (points if more else points + self.bonus) if team >> w & 1 else 0
                 self.leader = w
-                self.live, self.live_points = live & ~(trick_cards | BIT[c]), live_points - points
+                self.live = live & ~(trick_cards | BIT[c])
+                self.live_points = live_points - points
                 if drawing:  # the draw: the winner first, while the stock lasts (Deal._draw)
                     held = hands[:]
                     pos = stock_pos
@@ -694,7 +701,9 @@ class PythonSearch:
                         beta = v
                 if alpha >= beta:
                     break
-            self.leader, self.live, self.live_points = leader, live, live_points
+            self.leader = leader
+            self.live = live
+            self.live_points = live_points
         hands[seat] = hand
         if key:  # a trick start probed (never 0: the leader's hand is not empty)
             assert self.table is not None
