@@ -173,9 +173,10 @@ class PythonSearch:
         self.nodes = 0
         # Memos of pure functions of the hands (the stock out) and of the fields fixed for a deal's analysis,
         # which a Solver keeps its search for: the ranked key's hands part, the bounds at a lead (but the
-        # cantes), the legal cards.
+        # cantes), the legal cards, the zero-point cards merged.
         self.ranked_keys: dict[int, int] = {}
         self.bounds: dict[int, tuple[int, int]] = {}
+        self.merged: dict[int, Mask] = {}  # the zero-point cards legal once equivalent ones are merged
         self.suit_parts: dict[int, int] = {}  # a suit's part of a ranked key, by the suit's cards in each hand
         self.legal: dict[int, Mask] = {}
 
@@ -535,8 +536,14 @@ class PythonSearch:
         maxing = team >> seat & 1
         moves = legal
         zeros = legal & ZEROS
-        if zeros & (zeros - 1):  # two zero-point cards: maybe equivalent
-            moves = merged(legal, live)
+        if zeros & (zeros - 1):  # two zero-point cards: maybe equivalent (one kept a run, by the live ones)
+            runs = zeros | (live & ZEROS) << 40
+            merged_zeros = self.merged.get(runs, 0)
+            if not merged_zeros:
+                if len(self.merged) >= MEMO_LIMIT:
+                    self.merged.clear()
+                merged_zeros = self.merged[runs] = merged(zeros, live) & ZEROS
+            moves = legal & ~ZEROS | merged_zeros
         rest = 0  # leads left to order once the table's best lead is searched (and did not cut)
         if only >= 0:
             keys = [only]
