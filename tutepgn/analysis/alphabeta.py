@@ -59,106 +59,18 @@ from ..declarations import CANTE_PAIRS
 from ..duties import play_duty, trick_state
 from ..native.layout import STOCK_PER_WORD, duty_options
 from .cantes import cante_sets, set_points, singable
-from .position import MERGE, SQUEEZE, ZEROS
+from .position import SQUEEZE, ZEROS
+from .searchparts import (MATE_KEY, POINT_BITS, RANKED, SUIT_FIELDS, SUIT_POINTS, THROW_KEY, WIN_KEY, card_points,
+                          lead_order, merged, quick_tricks, sibling_bound, slack, suit_part)
 
 UNKNOWN_HIGH = 1 << 14
 """Upper bound stored for a table entry that has none yet (values are points, far below)."""
-
-
-SUIT_POINTS = tuple(sum(CARD_POINTS[c] for c in range(10) if bits >> c & 1) for bits in range(1 << 10))
-"""``SUIT_POINTS[bits]``: the points of the cards of one suit whose strengths are the bits set (the same in every suit)."""
-
-
 CANTE_CARDS: Mask = sum(CANTE_PAIRS)
 """The reyes and caballos: with cantes, holding one rather than another card changes what may be sung."""
-RANKED = 1 << 183
-"""The key's flag of a ranked key (the stock out, no cantes): hands squeezed to their shape, the points apart."""
-POINTS_SHIFT = 184
-POINT_BITS = ((1 << 20) - 1) << POINTS_SHIFT
-"""The live point cards of a ranked key, 5 bits a suit (sota, caballo, rey, tres, as)."""
 WAYS = 4
 """Keys of one shape probed on a miss (the C table's shape bucket holds 4 entries)."""
-
-
-def _slack(a: int, b: int) -> int:
-    """The points of two suits' live point cards (5-bit masks) matched from the highest down, summed apart."""
-    pa = [CARD_POINTS[5 + i] for i in range(4, -1, -1) if a >> i & 1]
-    pb = [CARD_POINTS[5 + i] for i in range(4, -1, -1) if b >> i & 1]
-    pa += [0] * (5 - len(pa))
-    pb += [0] * (5 - len(pb))
-    return sum(abs(x - y) for x, y in zip(pa, pb))
-
-
-SLACK = tuple(tuple(_slack(a, b) for b in range(32)) for a in range(32))
-"""``SLACK[a][b]``: the most the value of two positions of one shape can differ by through one suit's points."""
-
-
-def slack(a: int, b: int) -> int:
-    """The most the values of two ranked keys of one shape differ by: each card worth other points."""
-    a, b = a >> POINTS_SHIFT, b >> POINTS_SHIFT
-    return (SLACK[a & 31][b & 31] + SLACK[a >> 5 & 31][b >> 5 & 31] + SLACK[a >> 10 & 31][b >> 10 & 31]
-            + SLACK[a >> 15 & 31][b >> 15 & 31])
-
-
-def sibling_bound(tried: list[tuple[Card, int]], c: Card, gaps: Mask, swappable: Mask, maxing: int) -> int | None:
-    """The bound a card of a run tried before gives ``c`` (:meth:`PythonSearch.node`), None if none was tried.
-
-    Two cards of one hand with no live card of another hand between them can be swapped in every line of
-    play (each beats, follows and is beaten as the other), so their values differ by at most their points'
-    difference: the least upper bound (maxing) or the greatest lower bound over the run's cards tried."""
-    if not swappable >> c & 1:
-        return None
-    bound = None
-    for a, v in tried:
-        lo, hi = (a, c) if a < c else (c, a)
-        if CARD_SUIT[a] != CARD_SUIT[c] or not swappable >> a & 1 or gaps & ((1 << hi) - (2 << lo)):
-            continue
-        diff = abs(CARD_POINTS[a] - CARD_POINTS[c])
-        b = v + diff if maxing else v - diff
-        if bound is None or (b < bound if maxing else b > bound):
-            bound = b
-    return bound
-
-
-def card_points(cards: Mask) -> int:
-    """The points of a set of cards (a table look-up a suit: the search's bounds ask at every trick start)."""
-    return (SUIT_POINTS[cards & 1023] + SUIT_POINTS[cards >> 10 & 1023] + SUIT_POINTS[cards >> 20 & 1023]
-            + SUIT_POINTS[cards >> 30 & 1023])
-
-
-def merged(legal: Mask, live: Mask) -> Mask:
-    """``legal`` with one card per run of equivalent zero-point cards."""
-    return (legal & ~ZEROS | MERGE[live & 31][legal & 31] | MERGE[live >> 10 & 31][legal >> 10 & 31] << 10
-            | MERGE[live >> 20 & 31][legal >> 20 & 31] << 20 | MERGE[live >> 30 & 31][legal >> 30 & 31] << 30)
-
-
-def _run_sums(bits: int, top_first: bool) -> tuple[int, ...]:
-    """The points of the first k cards of one suit's ``bits`` (k = 0 to 10), from the top or the bottom."""
-    cards = [i for i in range(10) if bits >> i & 1]
-    sums = [0]
-    for c in reversed(cards) if top_first else cards:
-        sums.append(sums[-1] + CARD_POINTS[c])
-    return tuple(sums + [sums[-1]] * (11 - len(sums)))
-
-
-TOP_POINTS = tuple(_run_sums(bits, True) for bits in range(1 << 10))
-"""``TOP_POINTS[bits][k]``: the points of the k strongest cards of one suit's ``bits`` (all of them if fewer)."""
-LOW_POINTS = tuple(_run_sums(bits, False) for bits in range(1 << 10))
-"""``LOW_POINTS[bits][k]``: the points of the k weakest cards of one suit's ``bits`` (all of them if fewer)."""
-
-SUIT_FIELDS = sum(1023 << (40 * i) for i in range(4))
-"""The lowest suit's bits of each hand in the hands as one int (40 bits a hand)."""
 MEMO_LIMIT = 1 << 18
 """Entries a memo of :class:`PythonSearch` holds before it is emptied (a deal's search has fewer)."""
-
-ORDER_TOP = 1 << 20
-"""The score of the table's best card; an order key is ``(ORDER_TOP - score) << 6 | card``, sorted ascending."""
-WIN_KEY = tuple((ORDER_TOP - 2000 - 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
-"""Order keys of a sure winner (many points, then the weakest first), of points given to a partner sure to win,
-of a lead no opponent can trump (the cheapest first) and of a card thrown away (:meth:`PythonSearch.node`)."""
-MATE_KEY = tuple((ORDER_TOP - 1000 - 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
-SAFE_KEY = tuple((ORDER_TOP - 500 + 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
-THROW_KEY = tuple((ORDER_TOP + 16 * CARD_POINTS[c] + c % 10) << 6 | c for c in range(40))
 
 
 class PythonSearch:
@@ -295,13 +207,7 @@ class PythonSearch:
             if part is None:
                 if len(parts) >= MEMO_LIMIT:
                     parts.clear()
-                live = (held | held >> 40 | held >> 80 | held >> 120) & 1023
-                low, high, at = SQUEEZE[live & 31], SQUEEZE[live >> 5], (live & 31).bit_count()
-                part = (live >> 5) << (POINTS_SHIFT + shift // 2)
-                for i in (0, 40, 80, 120):
-                    h = held >> i & 1023
-                    part |= (low[h & 31] | high[h >> 5] << at) << (i + shift)
-                parts[held | shift << 160] = part
+                part = parts[held | shift << 160] = suit_part(held, shift)
             key |= part
         return key
 
@@ -332,40 +238,7 @@ class PythonSearch:
         """
         if self.stock_pos < self.stock_len or not self.must_follow:
             return 0
-        hands, team, leader, trump, trumps = self.hands, self.team, self.leader, self.trump, self.trumps
-        others = self.others[leader]
-        mine = hands[leader]
-        side = team >> leader & 1
-        points = 0
-        first = True
-        for shift in (0, 10, 20, 30):
-            rest = live >> shift & 1023
-            if shift == 10 * trump or not rest or not mine >> (shift + rest.bit_length() - 1) & 1:
-                continue  # the leader does not hold the suit's highest live card
-            gap = rest & ~(mine >> shift)
-            run = rest & ~((1 << gap.bit_length()) - 1)  # the leader's cards above the highest it lacks
-            rounds, stop = run.bit_count(), False
-            for p in others:
-                h = hands[p]
-                if not h & trumps:
-                    continue
-                m = (h >> shift & 1023).bit_count()
-                if (team >> p & 1) != side:
-                    if m < rounds:
-                        rounds, stop = m, False
-                elif m + 1 <= rounds:
-                    rounds, stop = m + 1, True
-            if not rounds:  # an opponent may trump the first round
-                continue
-            points += TOP_POINTS[run][rounds]
-            for p in others:
-                h = hands[p]
-                if first or h & trumps:
-                    points += LOW_POINTS[h >> shift & 1023][rounds]
-            first = False
-            if stop:
-                break
-        return points
+        return quick_tricks(self.hands, self.leader, self.team, self.trump, self.others[self.leader], live)
 
     def last_trick(self) -> int:
         """The last trick played out, one card in each hand and the stock empty: the team's points from it
@@ -385,36 +258,6 @@ class PythonSearch:
                 high, win = c, seat
         return points if self.team >> win & 1 else 0
 
-
-    def lead_order(self, seat: int, moves: Mask) -> list[int]:
-        """The order of ``seat``'s leads ``moves`` (:meth:`node`'s keys): sure winners with many points first,
-        then leads of a plain suit no opponent can trump (the cheapest first), then cheap cards thrown.
-
-        A lead is beaten when an opponent holding its suit (or a trump lead's suit) holds a higher card of it,
-        or one void in it holds a trump (duties aside); that one also makes the suit unsafe."""
-        hands, trump, trumps = self.hands, self.trump, self.trumps
-        opps = self.opponents[seat]
-        keys = []
-        for suit in SUITS:
-            cards = moves & SUIT_MASK[suit]
-            if not cards:
-                continue
-            higher = 0  # the cards of the suit of opponents holding it (any trump of theirs, for trumps)
-            trumped = False
-            for p in opps:
-                h = hands[p]
-                if suit == trump or h & SUIT_MASK[suit]:
-                    higher |= h
-                elif h & trumps:
-                    trumped = True
-            other = THROW_KEY if trumped or suit == trump else SAFE_KEY
-            while cards:
-                low = cards & -cards
-                cards ^= low
-                c = low.bit_length() - 1
-                keys.append(other[c] if trumped or higher & ABOVE[c] else WIN_KEY[c])
-        keys.sort()
-        return keys
 
     def node(self, alpha: int, beta: int, only: int = -1, tlen: int = 0, led: int = -1, high_led: int = -1,
              high_trump: int = -1, winning: int = -1, trick_cards: Mask = 0, trick_points: int = 0) -> int:
@@ -553,7 +396,7 @@ class PythonSearch:
             if hint >= 0 and moves >> hint & 1:
                 keys, rest = [hint], moves ^ BIT[hint]
             else:
-                keys = self.lead_order(seat, moves)
+                keys = lead_order(hands, self.opponents[seat], trump, moves)
         else:
             # The order of the cards that follow: sure winners with many points, points given to a partner sure
             # to win, then cheap cards thrown.
@@ -643,7 +486,7 @@ class PythonSearch:
                 if alpha >= beta:
                     break
                 if rest:  # the other leads, after the best: the loop goes on over the list's new items
-                    keys += self.lead_order(seat, rest)
+                    keys += lead_order(hands, self.opponents[seat], trump, rest)
                     rest = 0
         else:  # each card ends the trick: its points, the draw, the declaration window, then the next trick
             n, stock_cards, stock_pos, sing = self.n, self.stock, self.stock_pos, self.sing
