@@ -49,7 +49,12 @@ is a function of it.
 The C core is the same algorithm line for line (its table is a fixed array of
 two-entry buckets, and a second of four-entry buckets by shape, where this one
 is a dict and a list of keys per shape, so on big searches their node counts
-can differ); they are tested to agree.
+can differ); they are tested to agree.  This one is written for CPython's speed
+rather than to read like the C: the steps of a node inline, the trick so far in
+its arguments, and memos of what depends only on the hands (the stock out) and
+on the fields a :class:`~.solve.Solver` keeps its search for (a lead's bounds,
+the ranked key, the legal cards, the merged cards); the same nodes, values and
+table as the plain version it replaced (docs/performance.md).
 """
 
 from __future__ import annotations
