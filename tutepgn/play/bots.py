@@ -4,8 +4,8 @@
   random card; ``heuristic`` (level 3): the play model of a club player, :func:`tutepgn.policy.scores`.
 * ``pimc-N`` (levels 4 to 7) and ``pimc-Nw`` (level 8): perfect-information Monte Carlo over the solver's C
   core (:func:`tutepgn.analysis.pimc.pimc_analysis`): up to ``N`` worlds that agree with what the seat saw
-  are dealt, each solved a cartes vistas (or played out by the play model while the stock is long), and the
-  card with the best mean is played; declarations are the play model's.  The worlds are searched in batches
+  are dealt, each solved a cartes vistas (or played out by the play model while the stock is long or the
+  hand holds more than :data:`HAND_HORIZON` cards), and the card with the best mean is played; declarations are the play model's.  The worlds are searched in batches
   until ``N`` are done or the time budget per decision is spent (at least one batch).  With ``w`` the worlds
   are weighted by how likely the others' plays so far were in each (the analysis's ``--inference``).
   The budget (:data:`BUDGETS`): ``time`` (the table's: a person waits no longer on a slow machine) or
