@@ -5,8 +5,9 @@
 * ``pimc-N`` (levels 4 to 7) and ``pimc-Nw`` (level 8): perfect-information Monte Carlo over the solver's C
   core (:func:`tutepgn.analysis.pimc.pimc_analysis`): up to ``N`` worlds that agree with what the seat saw
   are dealt, each solved a cartes vistas (or played out by the play model while the stock is long or the
-  hand holds more than :data:`HAND_HORIZON` cards), and the card with the best mean is played; declarations are the play model's.  The worlds are searched in batches
-  until ``N`` are done or the time budget per decision is spent (at least one batch).  With ``w`` the worlds
+  hand holds more than :data:`HAND_HORIZON` cards), and the card with the best mean is played; declarations
+  are the play model's.  The worlds are searched in batches until ``N`` are done or the time budget per
+  decision is spent (at least one batch).  With ``w`` the worlds
   are weighted by how likely the others' plays so far were in each (the analysis's ``--inference``).
   The budget (:data:`BUDGETS`): ``time`` (the table's: a person waits no longer on a slow machine) or
   ``worlds`` (every ``N`` worlds searched, no clock: the same plays from the same seed on any machine, as the
