@@ -1,9 +1,9 @@
 """The ladder of levels measured: the arena's pairs played on duplicate deals from a seed, stored as they end, and
 the table docs/play.md shows printed from the store.
 
-The pairs (upper against lower): greedy against random, heuristic against random and against greedy, each PIMC
-level against the one below it (pimc-5 against heuristic), and the strongest (pimc-40w) against heuristic;
-``--pairs cheap`` plays only those without PIMC, ``--pairs pimc`` only those with.  The PIMC bots play by
+The pairs (upper against lower): greedy against random, heuristic against random and against greedy, the two
+PIMC levels against heuristic (pimc-5 first: it costs a tenth of the other) and the strongest (pimc-40w) against
+pimc-5; ``--pairs cheap`` plays only those without PIMC, ``--pairs pimc`` only those with.  The PIMC bots play by
 their worlds only (no clock), so the boards, plays and result are the same on any machine.  Every board is kept
 in ``--store`` (a DuckDB archive, table ``arena_boards``) as it ends: run again with the same seed and the
 boards already there are read, not played, so a run stopped is resumed and a larger ``--deals`` adds only the
@@ -28,10 +28,8 @@ from tutepgn.play.ladder import Ladder, ladders
 
 CHEAP = [("greedy", "random"), ("heuristic", "random"), ("heuristic", "greedy")]
 """The pairs without a PIMC bot: seconds for thousands of boards."""
-PIMC = [("pimc-5", "heuristic"), ("pimc-40w", "heuristic"), ("pimc-10", "pimc-5"), ("pimc-20", "pimc-10"),
-        ("pimc-40", "pimc-20"), ("pimc-40w", "pimc-40")]
-"""The pairs with one: the weakest and the strongest against the heuristic bot (what a short run must show
-first), then each level against the one below."""
+PIMC = [("pimc-5", "heuristic"), ("pimc-40w", "pimc-5"), ("pimc-40w", "heuristic")]
+"""The pairs with one: each PIMC level against the one below it, then the strongest against the heuristic bot."""
 
 
 def interval(i: Interval, digits: int = 1) -> str:

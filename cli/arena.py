@@ -34,7 +34,7 @@ class BudgetChoice(str, Enum):
 
 
 def arena(
-    bot_a: Annotated[str, typer.Argument(help="The first bot: a name (heuristic, pimc-20) or a level 1-8.")],
+    bot_a: Annotated[str, typer.Argument(help="The first bot: a name (heuristic, pimc-20) or a level 1-5.")],
     bot_b: Annotated[str, typer.Argument(help="The second bot.")],
     rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides; two sides (2 players, or 4 in pairs).")] = "ludoteka-pairs",
     deals: Annotated[int, typer.Option(min=1, help="Number of deals (boards).")] = 100,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def play(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name plus overrides, e.g. 'playcard-2p'.")] = "ludoteka-pairs",
     seat: Annotated[str, typer.Option("--seat", "-s", help="Your seat's letter (N W S E; N W E; N S).")] = "S",
-    level: Annotated[int, typer.Option("--level", "-l", min=1, max=8, help="The bots' level, 1 (random) to 8 (the strongest PIMC): docs/play.md.")] = 3,
+    level: Annotated[int, typer.Option("--level", "-l", min=1, max=5, help="The bots' level, 1 (random) to 5 (the strongest PIMC): docs/play.md.")] = 3,
     seed: Annotated[int, typer.Option(help="Shuffle the deal from this seed (the same seed, the same cards).")] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The .tpgn file written at the end (default: tute-DATE-TIME.tpgn here); never overwritten.")] = None,
     name: Annotated[str | None, typer.Option(help="Your name in the record.")] = None,

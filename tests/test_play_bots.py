@@ -129,13 +129,14 @@ def test_a_partner_asked_out_of_turn_declares_or_passes_its_own_only() -> None:
 
 
 def test_levels_and_names() -> None:
-    assert [level_bot(n).name for n in range(1, 9)] == list(LEVELS.values())
-    assert [level_bot(n).level for n in range(1, 9)] == list(range(1, 9))
+    assert [level_bot(n).name for n in range(1, 6)] == list(LEVELS.values()) == ["random", "greedy", "heuristic",
+                                                                                  "pimc-5", "pimc-40w"]
+    assert [level_bot(n).level for n in range(1, 6)] == list(range(1, 6))
     assert bot("pimc-12w") == PimcBot(12, bot("pimc-12w").seconds, weighted=True)
     assert bot("pimc-12w", "worlds") == PimcBot(12, None, weighted=True) == bot("pimc-12w", budget="worlds")
-    assert level_bot(8, "worlds") == PimcBot(40, None, weighted=True, level=8)
+    assert level_bot(5, "worlds") == PimcBot(40, None, weighted=True, level=5) and bot("pimc-20").level is None
     assert bot("nivel-3").name == bot("3").name == "heuristic"
-    for wrong in ("pimc-0", "9", "minimax", "level-0"):
+    for wrong in ("pimc-0", "6", "minimax", "level-0"):
         with pytest.raises(UnknownBot):
             bot(wrong)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import select
@@ -19,7 +20,9 @@ from tutepgn.errors import EntryError, IllegalAction
 from tutepgn.cards import CODES
 from tutepgn.check.validate import validate
 from tutepgn.notation import read_record
+from tutepgn.play.bots import TOP_LEVEL
 from tutepgn.play.table import Table
+from tutepgn.play.tables import Tables
 from tutepgn.rules import preset
 
 from terminals import controlling_terminal
@@ -132,3 +135,18 @@ def test_tute_play_a_whole_deal_through_a_terminal(tmp_path: Path) -> None:
     record = read_record(path.read_text(encoding="utf-8"))
     assert not validate(record).errors and record.tags["North"] == "Bot level 3 (heuristic)"
     assert subprocess.run([sys.executable, "-m", "tutepgn.cli", "validate", str(path)], env=env).returncode == 0
+
+
+def test_a_table_begun_at_a_level_since_merged_goes_on_at_the_top_one(tmp_path: Path) -> None:
+    """Of the 8 levels once named, PIMC with 10, 20 and 40 worlds are no longer levels and 40 weighted worlds is
+    level 5: a table file begun at level 6 to 8 is rebuilt and played on at the top level, not refused."""
+    sitting = Tables(tmp_path).create("playcard-2p", "S", level=1, seed=3)
+    path = tmp_path / f"{sitting.id}.json"
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    saved["start"]["level"] = 8
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    again = Tables(tmp_path).get(sitting.id)
+    assert again.state()["level"] == TOP_LEVEL == 5
+    again.enter(again.state()["cards"][0])
+    assert again.state()["version"] == sitting.version + 1
+    assert json.loads(path.read_text(encoding="utf-8"))["start"]["level"] == 5

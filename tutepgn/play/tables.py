@@ -57,7 +57,8 @@ class Sitting:
                  version: int = 0) -> None:
         self.folder = folder
         self.id = tid
-        self.start = start
+        # a table begun at a level no longer named (6 to 8, when there were 8) goes on at the top one
+        self.start = {**start, "level": min(int(start["level"]), TOP_LEVEL)}
         self.rules: Ruleset = ruleset(start["rules"])
         self.deals = deals
         self.version = version
