@@ -13,9 +13,9 @@ import platform
 
 from setuptools import Extension, setup
 
-FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
+FLAGS = ["-O3", "-ffp-contract=off"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
 
 setup(ext_modules=[Extension("tutepgn.native.ccore", ["tutepgn/native/ccore.c", "tutepgn/native/creplay.c",
-                                                        "tutepgn/native/cscan.c"],
-                             depends=["tutepgn/native/tute.h", "tutepgn/native/layout.h"],
+                                                        "tutepgn/native/cscan.c", "tutepgn/native/playout.c"],
+                             depends=["tutepgn/native/tute.h", "tutepgn/native/layout.h", "tutepgn/native/creplay.h"],
                              extra_compile_args=FLAGS, optional=True)])

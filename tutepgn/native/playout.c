@@ -1,0 +1,230 @@
+/* The PIMC rollout's play-out in C: a world's deal replayed once, then each candidate card played and the deal
+ * played to its end by the play model, every action chosen as tutepgn.policy.choose chooses it.
+ *
+ * Python stays the reference (tutepgn/policy.py, tutepgn.analysis.pimc's _rollout): the legal actions are
+ * enumerated in the order of Deal.legal_actions (engine.py), each is scored with the same double arithmetic in
+ * the same order of operations (the extension is built with -ffp-contract=off, so no multiply-add is fused and
+ * the scores are bit for bit Python's), and the first of equal best scores is kept, as max() keeps it.
+ * tests/test_rollout.py holds both to the same results on every preset and other option combinations.
+ * The deal, its rules and its replay are creplay.c's (creplay.h).
+ */
+#include <string.h>
+
+#include "creplay.h"
+
+/* tutepgn.policy's constants. */
+#define DECLARE 100.0
+#define TUTE 1000.0
+#define FOLLOW_POINTS 2.0
+#define WINDOW_SHARE 0.6
+#define PAIR_KEEP 4.0
+#define ALL_CARDS ((1ULL << 40) - 1)
+
+/* policy._View: the trick and the cards as the actor sees them, read once for all its legal cards. */
+typedef struct {
+    int trump, to_come, led, high_led, high_trump, partner_winning, partner_to_come;
+    u64 unseen, keep;
+    double window, expected;
+} View;
+
+static void view_of(const Deal *d, int seat, View *v) {
+    u64 hand = d->hands[seat], seen = d->played | hand;
+    if (d->stock_len - d->stock_pos) seen |= BIT(d->turned);
+    v->trump = d->trump;
+    v->unseen = ALL_CARDS & ~seen;
+    v->to_come = d->n - 1 - d->tlen;
+    int on_table = 0;
+    for (int i = 0; i < d->tlen; i++) on_table += CARD_POINTS[d->trick[i]];
+    v->led = d->led;
+    v->high_led = d->high_led;
+    v->high_trump = d->high_trump;
+    int side = SIDE(d, seat);
+    v->partner_winning = d->winning >= 0 && SIDE(d, d->winning) == side;
+    v->partner_to_come = 0;
+    for (int k = 1; k <= v->to_come; k++)
+        if (SIDE(d, (seat + k) % d->n) == side) v->partner_to_come = 1;
+    int best = 0;
+    v->keep = 0;
+    for (int s = 0; s < 4; s++) {
+        if (d->sung >> s & 1) continue;
+        u64 pair = REY_CABALLO(s);
+        if ((hand & pair) == pair) {
+            int points = (int)(s == d->trump ? d->o[O_CUARENTA_POINTS] : d->o[O_CANTE_POINTS]);
+            if (points > best) best = points;
+        }
+        if ((hand & pair) && !(d->played & pair)) v->keep |= pair;
+    }
+    v->window = WINDOW_SHARE * best;
+    int last_ten = __builtin_popcountll(hand) == 1 ? (int)d->o[O_LAST_TRICK_BONUS] : 0;
+    v->expected = (double)on_table + FOLLOW_POINTS * v->to_come + last_ten;
+}
+
+/* _View.threats: how many unseen cards may still beat c once played (trumps over a plain card count less). */
+static double threats(const View *v, int c, int led) {
+    if (!v->to_come) return 0.0;
+    if (c / 10 == v->trump) return (double)__builtin_popcountll(v->unseen & ABOVE(c));
+    int higher = c / 10 == led ? __builtin_popcountll(v->unseen & ABOVE(c)) : 0;
+    int trumps = __builtin_popcountll(v->unseen & SUIT_MASK(v->trump));
+    int gone = 10 - __builtin_popcountll(v->unseen & SUIT_MASK(led));
+    return higher + (trumps ? trumps * 0.15 * gone / 10 : 0.0);
+}
+
+/* _View._partner_sure: the partner's winning card can no longer be beaten by any unseen card. */
+static int partner_sure(const View *v) {
+    int top = v->high_trump >= 0 ? v->high_trump : v->high_led;
+    return !v->to_come || threats(v, top, v->led) == 0;
+}
+
+/* _View.card_score. */
+static double card_score(const View *v, int c) {
+    int led = v->led < 0 ? c / 10 : v->led, beats;
+    double p;
+    if (v->led < 0) beats = 1;
+    else if (c / 10 == v->trump) beats = c > v->high_trump;
+    else beats = c / 10 == led && v->high_trump < 0 && c > v->high_led;
+    if (beats && !(v->partner_winning && partner_sure(v))) {
+        double t = threats(v, c, led);
+        if (t != 0) {
+            double q = 0.85 - 0.3 * t;
+            p = q > 0.05 ? q : 0.05;
+        } else p = 1.0;
+    } else if (v->partner_winning) p = partner_sure(v) ? 1.0 : 0.6;
+    else p = v->partner_to_come ? 0.3 : 0.0;
+    double trick = v->expected + CARD_POINTS[c];
+    double spend = 0.4 * (c % 10) + (c / 10 == v->trump ? 3.0 : 0.0);
+    if (v->keep >> c & 1) spend += PAIR_KEEP;
+    return p * trick - (1 - p) * trick - spend + p * v->window;
+}
+
+/* policy._worth: what a card in hand is worth for the tricks to come. */
+static double worth(int c, int trump) {
+    return CARD_POINTS[c] + 0.4 * (c % 10) + (c / 10 == trump ? 4.0 : 0.0);
+}
+
+/* Keeps an action if it scores above the best so far (max() keeps the first of equals). */
+static void consider(double score, int kind, int seat, int value, double *best, int *action) {
+    if (action[0] < 0 || score > *best) {
+        *best = score;
+        action[0] = kind;
+        action[1] = seat;
+        action[2] = value;
+    }
+}
+
+/* policy.choose: the best-scored of Deal.legal_actions, in its order; action = (kind, seat, value). */
+static void choose(const Deal *d, int action[3]) {
+    double best = 0;
+    action[0] = -1;
+    if (!d->tlen) {
+        for (int seat = 0; seat < d->n; seat++) {
+            u64 hand = d->hands[seat];
+            for (int rank = 12; rank >= 11; rank--) { /* declarations.FOURS: the reyes, then the caballos */
+                u64 four = FOUR(rank == 12 ? 7 : 6);
+                if ((hand & four) == four && !tute_refused(d, seat, rank))
+                    consider(TUTE, EVENT_TUTE, seat, rank, &best, action);
+            }
+            if (d->ntricks)
+                for (int suit = 0; suit < 4; suit++)
+                    if ((hand & REY_CABALLO(suit)) == REY_CABALLO(suit) && !cante_refused(d, seat, suit))
+                        consider(DECLARE + (int)(suit == d->trump ? d->o[O_CUARENTA_POINTS] : d->o[O_CANTE_POINTS]),
+                                 EVENT_CANTE, seat, suit, &best, action);
+        }
+        if (d->o[O_EXCHANGE_SEVEN] || d->o[O_EXCHANGE_TWO]) {
+            int swaps[2] = {d->trump * 10 + 4, d->trump * 10}; /* the trump 7, then the trump 2 */
+            for (int i = 0; i < 2; i++)
+                if (!exchange_refused(d, d->turn, swaps[i])) {
+                    double gain = worth(d->turned, d->trump) - worth(swaps[i], d->trump);
+                    consider(gain > 0 ? DECLARE + gain : gain, EVENT_EXCHANGE, d->turn, swaps[i], &best, action);
+                }
+        }
+    }
+    int seat = d->turn;
+    u64 plays = d->stock_pos < d->free_below ? d->hands[seat] : allowed(d, seat);
+    if (!plays) return;
+    View v;
+    view_of(d, seat, &v);
+    for (u64 m = plays; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        consider(card_score(&v, c), EVENT_PLAY, seat, c, &best, action);
+    }
+}
+
+/* The end of a played-out deal as _rollout reads its score sheet: each side's card points with the last ten,
+ * its totals with the cantes, and the tute's seat (-1: none). */
+static PyObject *ending(const Deal *d, int tute_seat) {
+    int sides = (int)d->o[O_SIDES], last_side = -1;
+    if (d->turn < 0 && d->tute < 0) last_side = SIDE(d, d->t_winner[d->ntricks - 1]);
+    PyObject *cards = PyTuple_New(sides), *totals = PyTuple_New(sides);
+    if (!cards || !totals) {
+        Py_XDECREF(cards);
+        Py_XDECREF(totals);
+        return NULL;
+    }
+    for (int k = 0; k < sides; k++) {
+        int points = d->won[k] + (k == last_side ? (int)d->o[O_LAST_TRICK_BONUS] : 0), total = points;
+        for (int i = 0; i < d->ncantes; i++)
+            if (SIDE(d, d->c_seat[i]) == k) total += d->c_points[i];
+        PyTuple_SET_ITEM(cards, k, PyLong_FromLong(points));
+        PyTuple_SET_ITEM(totals, k, PyLong_FromLong(total));
+    }
+    return Py_BuildValue("(NNi)", cards, totals, tute_seat);
+}
+
+static PyObject *playout(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *options, *hands, *stock, *cards;
+    const unsigned char *codes;
+    Py_ssize_t ncodes;
+    int leader, trump;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#O!", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
+                          &stock, &leader, &trump, &codes, &ncodes, &PyList_Type, &cards))
+        return NULL;
+    Deal start;
+    if (deal_start(&start, options, hands, stock, leader, trump)) return NULL;
+    int tute_seat = -1;
+    Py_ssize_t illegal = deal_events(&start, codes, ncodes, &tute_seat);
+    if (illegal == -2) return NULL;
+    if (illegal >= 0 || OVER(&start)) Py_RETURN_NONE;
+    Py_ssize_t count = PyList_GET_SIZE(cards);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(cards, i));
+        if (c == -1 && PyErr_Occurred()) goto fail;
+        Deal d;
+        memcpy(&d, &start, sizeof d);
+        int tuted = -1, index = (int)(ncodes / 2);
+        if (c < 0 || c > 39 || deal_apply(&d, EVENT_PLAY, d.turn, (int)c, index++)) {
+            PyErr_Format(PyExc_ValueError, "card %ld: not a legal play", c);
+            goto fail;
+        }
+        while (!OVER(&d)) {
+            int action[3];
+            choose(&d, action);
+            if (action[0] < 0 || deal_apply(&d, action[0], action[1], action[2], index++)) {
+                PyErr_SetString(PyExc_RuntimeError, "the play-out chose an action the rules refuse");
+                goto fail;
+            }
+            if (action[0] == EVENT_TUTE) tuted = action[1];
+        }
+        PyObject *end = ending(&d, tuted);
+        if (!end) goto fail;
+        PyList_SET_ITEM(out, i, end);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef playout_methods[] = {
+    {"playout", playout, METH_VARARGS,
+     "playout(options, hands, stock, leader, trump, codes, cards): each card played after the events and the "
+     "deal played out by the play model: [(card points with the last ten per side, totals per side, tute seat "
+     "or -1)], one per card; None when the events do not replay or end the deal."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Called by PyInit_ccore: the play-out joins the solver's module. */
+int playout_add(PyObject *module) {
+    return PyModule_AddFunctions(module, playout_methods);
+}
