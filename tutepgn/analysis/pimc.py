@@ -282,21 +282,13 @@ def other_side_floor(left: int, best: int) -> int:
 
 def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool,
              backend: Backend | None = None) -> dict[Card, tuple[float, float]]:
-    """Each card played in ``world`` and the deal played out by the play model: the points made, the win chance.
-
-    The C core plays out (``playout.c``: the world replayed once, each card from a copy) unless ``backend`` (or,
-    when None, ``TUTEPGN_SOLVER``) says ``python`` or the log has an event it cannot encode; the Python play-out
-    is the reference, and both give the same results (tests/test_rollout.py).
-    """
+    """Each card played in ``world`` and the deal played out by the play model: the points made, the win chance."""
     r = deal.rules
     me = r.side_of(deal.turn)
     before = so_far(deal, cantes)[me]
     left = points_left(deal)
-    ends = _played_out_in_c(deal, world, cards) if (backend or default_backend()) == "c" else None
-    if ends is None:
-        ends = [_played_out(deal, world, c) for c in cards]
     out: dict[Card, tuple[float, float]] = {}
-    for c, (cards_and_last, with_cantes, tute_seat) in zip(cards, ends):
+    for c, (cards_and_last, with_cantes, tute_seat) in zip(cards, played_out(deal, world, cards, backend)):
         totals = with_cantes if cantes else cards_and_last
         if tute_seat >= 0:
             win = 1.0 if r.side_of(tute_seat) == me else 0.0
@@ -310,6 +302,17 @@ def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool,
 PlayedOut = tuple[tuple[int, ...], tuple[int, ...], int]
 """The end of a play-out: each side's card points with the last ten, its totals with the cantes, the tute's seat
 (-1: none)."""
+
+
+def played_out(deal: Deal, world: World, cards: list[Card], backend: Backend | None = None) -> list[PlayedOut]:
+    """Each card played in ``world`` and the deal played out by :func:`~tutepgn.policy.choose`: how each ended.
+
+    The C core plays out (``playout.c``: the world replayed once, each card from a copy) unless ``backend`` (or,
+    when None, ``TUTEPGN_SOLVER``) says ``python`` or the log has an event it cannot encode; the Python play-out
+    is the reference, and both give the same ends (tests/test_rollout.py).
+    """
+    ends = _played_out_in_c(deal, world, cards) if (backend or default_backend()) == "c" else None
+    return ends if ends is not None else [_played_out(deal, world, c) for c in cards]
 
 
 def _played_out(deal: Deal, world: World, c: Card) -> PlayedOut:
@@ -351,6 +354,6 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
 
 
 
-__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
-           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "replays",
+__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "PlayedOut", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
+           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "played_out", "replays",
            "sample_worlds", "so_far", "starting_deal", "table_bits_for", "weighted_worlds", "world_deal"]

@@ -101,40 +101,44 @@ static double worth(int c, int trump) {
     return CARD_POINTS[c] + 0.4 * (c % 10) + (c / 10 == trump ? 4.0 : 0.0);
 }
 
-/* Keeps an action if it scores above the best so far (max() keeps the first of equals). */
-static void consider(double score, int kind, int seat, int value, double *best, int *action) {
-    if (action[0] < 0 || score > *best) {
-        *best = score;
-        action[0] = kind;
-        action[1] = seat;
-        action[2] = value;
-    }
+#define MAX_ACTIONS 64 /* 8 tutes, 16 cantes, 2 exchanges and a hand of at most 20 cards */
+
+typedef struct {
+    int count, kind[MAX_ACTIONS], seat[MAX_ACTIONS], value[MAX_ACTIONS];
+    double score[MAX_ACTIONS];
+} Scored;
+
+static void add(Scored *out, int kind, int seat, int value, double score) {
+    int i = out->count++;
+    out->kind[i] = kind;
+    out->seat[i] = seat;
+    out->value[i] = value;
+    out->score[i] = score;
 }
 
-/* policy.choose: the best-scored of Deal.legal_actions, in its order; action = (kind, seat, value). */
-static void choose(const Deal *d, int action[3]) {
-    double best = 0;
-    action[0] = -1;
+/* policy.scores: Deal.legal_actions in its order, each with its score. */
+static void scores(const Deal *d, Scored *out) {
+    out->count = 0;
+    if (OVER(d)) return;
     if (!d->tlen) {
         for (int seat = 0; seat < d->n; seat++) {
             u64 hand = d->hands[seat];
             for (int rank = 12; rank >= 11; rank--) { /* declarations.FOURS: the reyes, then the caballos */
                 u64 four = FOUR(rank == 12 ? 7 : 6);
-                if ((hand & four) == four && !tute_refused(d, seat, rank))
-                    consider(TUTE, EVENT_TUTE, seat, rank, &best, action);
+                if ((hand & four) == four && !tute_refused(d, seat, rank)) add(out, EVENT_TUTE, seat, rank, TUTE);
             }
             if (d->ntricks)
                 for (int suit = 0; suit < 4; suit++)
                     if ((hand & REY_CABALLO(suit)) == REY_CABALLO(suit) && !cante_refused(d, seat, suit))
-                        consider(DECLARE + (int)(suit == d->trump ? d->o[O_CUARENTA_POINTS] : d->o[O_CANTE_POINTS]),
-                                 EVENT_CANTE, seat, suit, &best, action);
+                        add(out, EVENT_CANTE, seat, suit,
+                            DECLARE + (int)(suit == d->trump ? d->o[O_CUARENTA_POINTS] : d->o[O_CANTE_POINTS]));
         }
         if (d->o[O_EXCHANGE_SEVEN] || d->o[O_EXCHANGE_TWO]) {
             int swaps[2] = {d->trump * 10 + 4, d->trump * 10}; /* the trump 7, then the trump 2 */
             for (int i = 0; i < 2; i++)
                 if (!exchange_refused(d, d->turn, swaps[i])) {
                     double gain = worth(d->turned, d->trump) - worth(swaps[i], d->trump);
-                    consider(gain > 0 ? DECLARE + gain : gain, EVENT_EXCHANGE, d->turn, swaps[i], &best, action);
+                    add(out, EVENT_EXCHANGE, d->turn, swaps[i], gain > 0 ? DECLARE + gain : gain);
                 }
         }
     }
@@ -145,8 +149,16 @@ static void choose(const Deal *d, int action[3]) {
     view_of(d, seat, &v);
     for (u64 m = plays; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
-        consider(card_score(&v, c), EVENT_PLAY, seat, c, &best, action);
+        add(out, EVENT_PLAY, seat, c, card_score(&v, c));
     }
+}
+
+/* policy.choose: the index of the best-scored action, the first of equals (as max() keeps it); -1: none. */
+static int choose(const Scored *scored) {
+    int best = -1;
+    for (int i = 0; i < scored->count; i++)
+        if (best < 0 || scored->score[i] > scored->score[best]) best = i;
+    return best;
 }
 
 /* The end of a played-out deal as _rollout reads its score sheet: each side's card points with the last ten,
@@ -198,13 +210,14 @@ static PyObject *playout(PyObject *Py_UNUSED(module), PyObject *args) {
             goto fail;
         }
         while (!OVER(&d)) {
-            int action[3];
-            choose(&d, action);
-            if (action[0] < 0 || deal_apply(&d, action[0], action[1], action[2], index++)) {
+            Scored scored;
+            scores(&d, &scored);
+            int k = choose(&scored);
+            if (k < 0 || deal_apply(&d, scored.kind[k], scored.seat[k], scored.value[k], index++)) {
                 PyErr_SetString(PyExc_RuntimeError, "the play-out chose an action the rules refuse");
                 goto fail;
             }
-            if (action[0] == EVENT_TUTE) tuted = action[1];
+            if (scored.kind[k] == EVENT_TUTE) tuted = scored.seat[k];
         }
         PyObject *end = ending(&d, tuted);
         if (!end) goto fail;
@@ -216,11 +229,45 @@ fail:
     return NULL;
 }
 
+/* policy.scores after the events, for the tests: [(kind, seat, card or suit or rank, score)] in the order of
+ * Deal.legal_actions; None when the events do not replay. */
+static PyObject *policy_scores(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *options, *hands, *stock;
+    const unsigned char *codes;
+    Py_ssize_t ncodes;
+    int leader, trump;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type, &stock,
+                          &leader, &trump, &codes, &ncodes))
+        return NULL;
+    Deal d;
+    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
+    int tute_seat = -1;
+    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    if (illegal == -2) return NULL;
+    if (illegal >= 0) Py_RETURN_NONE;
+    Scored scored;
+    scores(&d, &scored);
+    PyObject *out = PyList_New(scored.count);
+    if (!out) return NULL;
+    for (int i = 0; i < scored.count; i++) {
+        PyObject *item = Py_BuildValue("(iiid)", scored.kind[i], scored.seat[i], scored.value[i], scored.score[i]);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
 static PyMethodDef playout_methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(options, hands, stock, leader, trump, codes, cards): each card played after the events and the "
      "deal played out by the play model: [(card points with the last ten per side, totals per side, tute seat "
      "or -1)], one per card; None when the events do not replay or end the deal."},
+    {"policy_scores", policy_scores, METH_VARARGS,
+     "policy_scores(options, hands, stock, leader, trump, codes): after the events, the play model's legal "
+     "actions in order, each (kind, seat, card or suit or rank, score); None when the events do not replay."},
     {NULL, NULL, 0, NULL},
 };
 
