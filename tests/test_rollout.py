@@ -11,6 +11,7 @@ plays out.
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -18,11 +19,12 @@ import pytest
 from tutepgn import Deal, Exchange, Play, Tute, preset
 from tutepgn.analysis.pimc import World, mover_knows_all, pimc_analysis, played_out, sample_worlds
 from tutepgn.analysis.solve import C_AVAILABLE
+from tutepgn.analysis.worlds import log_likelihood
 from tutepgn.cards import BIT, SUITS, card
 from tutepgn.events import Action
 from tutepgn.native import ccore
 from tutepgn.native.replayinput import KINDS, encode, options
-from tutepgn.policy import scores
+from tutepgn.policy import TEMPERATURE, scores
 from tutepgn.rules import PRESETS, Ruleset
 
 pytestmark = pytest.mark.skipif(not C_AVAILABLE, reason="the C core was not built")
@@ -137,3 +139,22 @@ def test_both_tutes_of_one_hand_come_reyes_first() -> None:
     c = ccore.policy_scores(options(rules), list(deal.hands), list(deal.stock), deal.turn, deal.trump, b"")
     python = [(*coded(a), s) for a, s in scores(deal).items()]
     assert c == python and [a for a in deal.legal_actions() if type(a) is Tute] == [Tute(1, 12), Tute(1, 11)]
+
+
+@pytest.mark.parametrize("rules", rulesets(), ids=lambda r: r.spec)
+def test_the_c_likelihood_of_a_world_is_the_python_one(rules: Ruleset) -> None:
+    """The log-likelihood of the others' actions in each world (the inference's weights), to the last bit, at
+    two temperatures and for another seat's view, and -inf alike for a world whose history does not replay."""
+    compared = 0
+    for i, deal in enumerate(positions(rules, 25, seed=len(rules.spec) + 2)):
+        for world in worlds_of(deal, i):
+            for seat, temperature in ((None, TEMPERATURE), ((deal.turn + 1) % rules.players, 1.5)):
+                python = log_likelihood(deal, world, seat, temperature, "python")
+                assert log_likelihood(deal, world, seat, temperature, "c") == python, (rules.spec, deal.log, world)
+                compared += python > -math.inf
+        if deal.tricks:  # the hands of two seats swapped: their plays so far seldom all stay legal
+            hands = list(deal.hands)
+            hands[0], hands[1] = hands[1], hands[0]
+            swapped = World(tuple(hands), tuple(deal.stock[deal.stock_pos:]))
+            assert log_likelihood(deal, swapped, backend="c") == log_likelihood(deal, swapped, backend="python")
+    assert compared >= 50

@@ -149,7 +149,8 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     (a bot's budget: a 4-player deal's first two tricks are three quarters of its searches); None, the
     analysis's default, searches whatever the hands hold.
 
-    ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
+    ``backend``: the solver's, and the C core's or Python's play-outs and likelihoods (the same figures); None:
+    ``TUTEPGN_SOLVER``'s.  ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
     decisions (a whole deal's analysis), keep their tables from one world and one decision to the next.
     """
     exact = mover_knows_all(deal)
@@ -159,7 +160,7 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
         method: Method = "exact"
     else:
         sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
-                                           candidates=candidates)
+                                           candidates=candidates, backend=backend)
         long_hand = hand_horizon is not None and deal.hands[deal.turn].bit_count() > hand_horizon
         method = "rollout" if deal.stock_left > stock_horizon or long_hand else "pimc"
     cards = sorted(deal.legal_plays())

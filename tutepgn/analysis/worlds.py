@@ -29,6 +29,8 @@ from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Cante, Exchange, Play
 from ..i18n import gettext as _
+from ..native import Backend, backend_from, ccore
+from ..native.replayinput import encode, options
 from ..policy import TEMPERATURE, probabilities
 
 
@@ -227,7 +229,8 @@ def _start(deal: Deal, world: World) -> Deal | None:
         return None
 
 
-def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperature: float = TEMPERATURE) -> float:
+def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperature: float = TEMPERATURE,
+                   backend: Backend | None = None) -> float:
     """The log of how likely the other seats' actions so far were in ``world``, under :func:`tutepgn.policy.probabilities`.
 
     The log is replayed from the world's starting deal; at each action taken
@@ -236,9 +239,19 @@ def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperatur
     is multiplied in.  ``seat``'s own actions are left out: the model reads
     only the actor's hand and what is public, so they are equally likely in
     every world.  -inf when the world does not replay.
+
+    The C core replays and scores (``playout.c``, the same figure to the last bit: tests/test_rollout.py) unless
+    ``backend`` (None: ``TUTEPGN_SOLVER``) says ``python`` or the log has an event it cannot encode.
     """
     me = deal.turn if seat is None else seat
+    codes = encode(deal.log, deal.rules.players) if (backend or backend_from("TUTEPGN_SOLVER")) == "c" else None
     for start in starts(deal, world):
+        if codes is not None:
+            found = ccore.log_likelihood(options(deal.rules), start.hands, start.stock, start.turn, start.trump, codes,
+                                         me, temperature)
+            if found is None:
+                continue
+            return found
         total = 0.0
         try:
             for action in deal.log:
@@ -253,7 +266,7 @@ def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperatur
 
 def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: bool = False,
                     seat: int | None = None, temperature: float = TEMPERATURE,
-                    candidates: int | None = None) -> tuple[list[World], list[float]]:
+                    candidates: int | None = None, backend: Backend | None = None) -> tuple[list[World], list[float]]:
     """Sampled worlds and their normalised weights: ``count`` even ones, or with ``inference`` weighted by
     :func:`log_likelihood`.
 
@@ -266,13 +279,13 @@ def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: b
     and each distinct world kept is returned once with its share of the
     ``count`` draws as its weight.  The solver then spends its ``count``
     searches (or fewer) on the likely worlds, at the price of the candidates'
-    likelihoods, which cost far less than a search.
+    likelihoods, which cost far less than a search.  ``backend``: :func:`log_likelihood`'s.
     """
     drawn = count if not inference else CANDIDATES * count if candidates is None else max(count, candidates)
     worlds = sample_worlds(deal, drawn, seed, seat)
     if not inference:
         return worlds, [1 / len(worlds)] * len(worlds)
-    logs = [log_likelihood(deal, w, seat, temperature) for w in worlds]
+    logs = [log_likelihood(deal, w, seat, temperature, backend) for w in worlds]
     top = max(logs)
     raw = [math.exp(v - top) for v in logs]
     total = sum(raw)

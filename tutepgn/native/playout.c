@@ -1,16 +1,19 @@
 /* The PIMC rollout's play-out in C: a world's deal replayed once, then each candidate card played and the deal
- * played to its end by the play model, every action chosen as tutepgn.policy.choose chooses it.
+ * played to its end by the play model, every action chosen as tutepgn.policy.choose chooses it; and the
+ * likelihood of a world's history under the same model (tutepgn.analysis.worlds.log_likelihood).
  *
  * Python stays the reference (tutepgn/policy.py, tutepgn.analysis.pimc's _rollout): the legal actions are
  * enumerated in the order of Deal.legal_actions (engine.py), each is scored with the same double arithmetic in
  * the same order of operations (the extension is built with -ffp-contract=off, so no multiply-add is fused and
- * the scores are bit for bit Python's), and the first of equal best scores is kept, as max() keeps it.
+ * the scores are bit for bit Python's), and the first of equal best scores is kept, as max() keeps it; the
+ * probabilities add exp() and log() of the same libm as Python's math, and sum() as the interpreter adds.
  * tests/test_rollout.py holds both to the same results on every preset and other option combinations.
  * The deal, its rules and its replay are creplay.c's (creplay.h).
  */
-#include <string.h>
-
 #include "creplay.h"
+
+#include <math.h>
+#include <string.h>
 
 /* tutepgn.policy's constants. */
 #define DECLARE 100.0
@@ -18,6 +21,7 @@
 #define FOLLOW_POINTS 2.0
 #define WINDOW_SHARE 0.6
 #define PAIR_KEEP 4.0
+#define FLOOR 1e-4
 #define ALL_CARDS ((1ULL << 40) - 1)
 
 /* policy._View: the trick and the cards as the actor sees them, read once for all its legal cards. */
@@ -260,6 +264,68 @@ static PyObject *policy_scores(PyObject *Py_UNUSED(module), PyObject *args) {
     return out;
 }
 
+/* Python's sum() of floats, as the running interpreter adds them (3.12 and later compensate, Neumaier's way). */
+static double python_sum(const double *x, int count) {
+    if (!count) return 0.0;
+    double total = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < count; i++) {
+        double t = total + x[i];
+        c += fabs(total) >= fabs(x[i]) ? (total - t) + x[i] : (x[i] - t) + total;
+        total = t;
+    }
+    if (c && isfinite(c)) total += c;
+#else
+    for (int i = 1; i < count; i++) total += x[i];
+#endif
+    return total;
+}
+
+/* policy.probabilities of the action k of the scored ones: the softmax at the temperature, mixed with FLOOR. */
+static double probability(const Scored *scored, int k, double temperature) {
+    double top = scored->score[0], weights[MAX_ACTIONS] = {0};
+    for (int i = 1; i < scored->count; i++)
+        if (scored->score[i] > top) top = scored->score[i];
+    for (int i = 0; i < scored->count; i++) weights[i] = exp((scored->score[i] - top) / temperature);
+    double total = python_sum(weights, scored->count), even = FLOOR / scored->count;
+    return (1 - FLOOR) * weights[k] / total + even;
+}
+
+/* tutepgn.analysis.worlds.log_likelihood from one starting deal: the sum of the logs of the play model's
+ * probability of each event of a seat other than me, before it is applied; None when an event is not legal. */
+static PyObject *log_likelihood(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *options, *hands, *stock;
+    const unsigned char *codes;
+    Py_ssize_t ncodes;
+    int leader, trump, me;
+    double temperature;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#id", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
+                          &stock, &leader, &trump, &codes, &ncodes, &me, &temperature))
+        return NULL;
+    Deal d;
+    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
+    if (ncodes % 2) return PyErr_Format(PyExc_ValueError, "bad events");
+    double total = 0.0;
+    for (Py_ssize_t i = 0; i < ncodes; i += 2) {
+        int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
+        if (seat >= d.n || (kind == EVENT_CANTE ? value > 3 : kind != EVENT_TUTE && value > 39))
+            return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
+        if (seat != me) {
+            Scored scored;
+            scores(&d, &scored);
+            int k = 0;
+            while (k < scored.count && (scored.kind[k] != kind || scored.seat[k] != seat || scored.value[k] != value))
+                k++;
+            if (k == scored.count) Py_RETURN_NONE; /* not a legal action: Python's KeyError */
+            total += log(probability(&scored, k, temperature));
+        }
+        if ((kind == EVENT_PLAY && d.ntricks == MAX_TRICKS) || deal_apply(&d, kind, seat, value, (int)(i / 2)))
+            Py_RETURN_NONE;
+    }
+    return PyFloat_FromDouble(total);
+}
+
 static PyMethodDef playout_methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(options, hands, stock, leader, trump, codes, cards): each card played after the events and the "
@@ -268,6 +334,9 @@ static PyMethodDef playout_methods[] = {
     {"policy_scores", policy_scores, METH_VARARGS,
      "policy_scores(options, hands, stock, leader, trump, codes): after the events, the play model's legal "
      "actions in order, each (kind, seat, card or suit or rank, score); None when the events do not replay."},
+    {"log_likelihood", log_likelihood, METH_VARARGS,
+     "log_likelihood(options, hands, stock, leader, trump, codes, me, temperature): the log of the play model's "
+     "probability of the events of the seats other than me, from this start; None when one is not legal."},
     {NULL, NULL, 0, NULL},
 };
 
