@@ -32,7 +32,7 @@ from ..errors import UnknownBot
 from ..events import Action, Play
 from ..i18n import gettext as _
 from ..policy import scores
-from ..analysis.pimc import pimc_analysis
+from ..analysis.pimc import SideSolvers, pimc_analysis, table_bits_for
 from ..analysis.solve import Solver
 from ..recording.simulate import BOTS, BotName, greedy_choice
 from ..recording.simulate import Bot as SimulatorBot
@@ -128,6 +128,8 @@ class PimcBot:
     """With more cards in its hand the worlds are played out, not searched (:data:`HAND_HORIZON`)."""
     solver: Solver | None = field(default=None, repr=False, compare=False)
     """Its own solver, made at the first search and kept (its table) across its decisions."""
+    solvers: SideSolvers | None = field(default=None, repr=False, compare=False)
+    """The other sides' solvers, kept too: made afresh at each call they cost a big table's page faults each."""
 
     @property
     def name(self) -> str:
@@ -151,13 +153,15 @@ class PimcBot:
         """Each legal card's mean points and deal-win chance over the worlds searched within the budget."""
         if self.solver is None:
             self.solver = Solver()
+        if self.solvers is None:
+            self.solvers = SideSolvers(None, table_bits_for(view.stand_in))
         totals: dict[int, list[float]] = {}
         done = batch = 0
         start = time.monotonic()
         while done < self.worlds and (done == 0 or self.seconds is None or time.monotonic() - start < self.seconds):
             size = min(BATCH, self.worlds - done)
             result = pimc_analysis(view.stand_in, size, f"{seed}:{batch}", cantes=True, solver=self.solver,
-                                   inference=self.weighted, hand_horizon=self.hand_horizon)
+                                   solvers=self.solvers, inference=self.weighted, hand_horizon=self.hand_horizon)
             for v in result.values:
                 acc = totals.setdefault(v.card, [0.0, 0.0])
                 acc[0] += v.mean * size
