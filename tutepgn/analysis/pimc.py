@@ -74,6 +74,7 @@ from ..events import Play
 from ..native import ccore
 from ..native.replayinput import encode, options
 from ..policy import TEMPERATURE, choose
+from .line import copy_of
 from .outcome import points_left, win_probability
 from .position import Position
 from .solve import Backend, CardValue, Solver, default_backend
@@ -313,13 +314,15 @@ def played_out(deal: Deal, world: World, cards: list[Card], backend: Backend | N
     is the reference, and both give the same ends (tests/test_rollout.py).
     """
     ends = _played_out_in_c(deal, world, cards) if (backend or default_backend()) == "c" else None
-    return ends if ends is not None else [_played_out(deal, world, c) for c in cards]
+    if ends is not None:
+        return ends
+    there = world_deal(deal, world)  # its start found once: each card replays from it (the same deal each time)
+    assert there is not None  # the world was sampled because it replays
+    return [_played_out(copy_of(there), c) for c in cards]
 
 
-def _played_out(deal: Deal, world: World, c: Card) -> PlayedOut:
-    """``c`` played in ``world`` and the deal played out by :func:`~tutepgn.policy.choose`, in Python."""
-    played = world_deal(deal, world)
-    assert played is not None  # the world was sampled because it replays
+def _played_out(played: Deal, c: Card) -> PlayedOut:
+    """``c`` played in ``played`` (changed) and the deal played out by :func:`~tutepgn.policy.choose`, in Python."""
     played.apply(Play(played.turn, c))
     while not played.over:
         played.apply(choose(played))
