@@ -2,7 +2,8 @@
 
 Each board (``tutepgn.play.arena.play_board``, seed 38, duplicate, the ``worlds`` budget) is played in a
 subprocess of each checkout, the old first for one board and the new first for the next; each prints the
-board's CPU seconds on one core and its result (points and score), which must be the same old and new.
+board's CPU seconds on one core, its result (points and score) and a digest of its two deals' logs (every
+action), which must be the same old and new.
 
     python bench/rollout.py [--boards 3] [--presets playcard-2p torofun-4p] [--baseline /tmp/old-rollout] [--json OUT]
 
@@ -13,6 +14,7 @@ then copy or build ``tutepgn/native/ccore*.so``); without it the new code alone 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -20,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 38
@@ -28,21 +31,31 @@ BOTS = ("pimc-40w", "heuristic")
 
 
 def one(name: str, index: int) -> None:
-    """Play board ``index`` and print its CPU seconds and result."""
-    from tutepgn.play.arena import play_board
+    """Play board ``index`` and print its CPU seconds, its result and a digest of its two deals' logs."""
+    from tutepgn.play import arena
 
+    logs: list[str] = []
+    play_game = arena.play_game
+
+    def logged(rules: Any, deal: Any, first: Any, second: Any, seed: str) -> tuple[float, float]:
+        result = play_game(rules, deal, first, second, seed)
+        logs.append(repr(deal.log))
+        return result
+
+    arena.play_game = logged
     start = time.process_time()
-    board = play_board(name, BOTS[0], BOTS[1], SEED, True, "worlds", index)
+    board = arena.play_board(name, BOTS[0], BOTS[1], SEED, True, "worlds", index)
     seconds = time.process_time() - start
-    print(json.dumps({"cpu_s": seconds, "points": board.points, "score": board.score}))
+    digest = hashlib.sha256("\n".join(logs).encode()).hexdigest()[:16]
+    print(json.dumps({"cpu_s": seconds, "points": board.points, "score": board.score, "log": digest}))
 
 
-def run(root: str, name: str, index: int) -> dict[str, float]:
+def run(root: str, name: str, index: int) -> dict[str, Any]:
     """One board played by the checkout ``root`` in a subprocess."""
     env = {**os.environ, "PYTHONPATH": root}
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one", name, str(index)], env=env,
                          check=True, capture_output=True, text=True, cwd=root).stdout
-    result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
 
 
@@ -69,7 +82,7 @@ def main() -> None:
     print(f"arena boards {BOTS[0]} v {BOTS[1]} (seed {SEED}, duplicate), CPU s per board on one core, "
           f"{args.boards} boards a preset" + (", old and new interleaved" if args.baseline else ""))
     for name in args.presets:
-        got: dict[str, list[dict[str, float]]] = {label: [] for label in roots}
+        got: dict[str, list[dict[str, Any]]] = {label: [] for label in roots}
         for index in range(args.boards):
             for label in (list(roots) if index % 2 else list(roots)[::-1]):
                 got[label].append(run(roots[label], name, index))
@@ -86,8 +99,9 @@ def main() -> None:
             row["ratio"] = {q: round(old[q] / max(new[q], 1e-9), 2) for q in ("median_s", "p90_s", "max_s")}
             row["same_results"] = sum((a["points"], a["score"]) == (b["points"], b["score"])
                                       for a, b in zip(got["old"], got["new"]))
+            row["same_logs"] = sum(a["log"] == b["log"] for a, b in zip(got["old"], got["new"]))
             print(f"  {'':<12} old/new: " + "  ".join(f"{q} {v}" for q, v in row["ratio"].items())  # type: ignore[union-attr]
-                  + f"  same results {row['same_results']}/{args.boards}")
+                  + f"  same results {row['same_results']}/{args.boards}, same logs {row['same_logs']}/{args.boards}")
         figures[name] = row
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.json:
