@@ -19,7 +19,7 @@ import pytest
 from tutepgn import Deal, Exchange, Play, Tute, preset
 from tutepgn.analysis.pimc import World, mover_knows_all, pimc_analysis, played_out, sample_worlds
 from tutepgn.analysis.solve import C_AVAILABLE
-from tutepgn.analysis.worlds import log_likelihood
+from tutepgn.analysis.worlds import log_likelihood, weighted_worlds
 from tutepgn.cards import BIT, SUITS, card
 from tutepgn.events import Action
 from tutepgn.native import ccore
@@ -158,3 +158,25 @@ def test_the_c_likelihood_of_a_world_is_the_python_one(rules: Ruleset) -> None:
             swapped = World(tuple(hands), tuple(deal.stock[deal.stock_pos:]))
             assert log_likelihood(deal, swapped, backend="c") == log_likelihood(deal, swapped, backend="python")
     assert compared >= 50
+
+
+@pytest.mark.parametrize("rules", rulesets(), ids=lambda r: r.spec)
+def test_the_worlds_and_their_weights_are_the_same_checked_in_c(rules: Ruleset) -> None:
+    """The worlds sampled (each checked by a replay in C or by the engine) and their inference weights (the
+    likelihood replayed from the start the check found first, or found again in Python): the same lists."""
+    weighed = 0
+    for i, deal in enumerate(positions(rules, 20, seed=len(rules.spec) + 3)):
+        if mover_knows_all(deal):
+            continue
+        try:
+            python = weighted_worlds(deal, 3, seed=i, inference=True, candidates=6, backend="python")
+        except ValueError:  # random actions can leave a history no sampled world replays: then in C too
+            with pytest.raises(ValueError):
+                weighted_worlds(deal, 3, seed=i, inference=True, candidates=6, backend="c")
+            continue
+        assert weighted_worlds(deal, 3, seed=i, inference=True, candidates=6, backend="c") == python, deal.log
+        seat = (deal.turn + 1) % rules.players
+        assert (sample_worlds(deal, 4, seed=i, seat=seat, backend="c")
+                == sample_worlds(deal, 4, seed=i, seat=seat, backend="python"))
+        weighed += 1
+    assert weighed >= 5

@@ -233,6 +233,41 @@ fail:
     return NULL;
 }
 
+/* Where the events lead (tutepgn.analysis.worlds' check of a world): (the hands, the stock left) after them, or
+ * None when one is not legal. */
+static PyObject *replayed(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *options, *hands, *stock;
+    const unsigned char *codes;
+    Py_ssize_t ncodes;
+    int leader, trump;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiy#", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type, &stock,
+                          &leader, &trump, &codes, &ncodes))
+        return NULL;
+    Deal d;
+    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
+    int tute_seat = -1;
+    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    if (illegal == -2) return NULL;
+    if (illegal >= 0) Py_RETURN_NONE;
+    PyObject *held = PyTuple_New(d.n), *left = PyTuple_New(d.stock_len - d.stock_pos);
+    if (!held || !left) goto fail;
+    for (int seat = 0; seat < d.n; seat++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(d.hands[seat]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(held, seat, v);
+    }
+    for (int i = d.stock_pos; i < d.stock_len; i++) {
+        PyObject *v = PyLong_FromLong(d.stock[i]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(left, i - d.stock_pos, v);
+    }
+    return Py_BuildValue("(NN)", held, left);
+fail:
+    Py_XDECREF(held);
+    Py_XDECREF(left);
+    return NULL;
+}
+
 /* policy.scores after the events, for the tests: [(kind, seat, card or suit or rank, score)] in the order of
  * Deal.legal_actions; None when the events do not replay. */
 static PyObject *policy_scores(PyObject *Py_UNUSED(module), PyObject *args) {
@@ -334,6 +369,9 @@ static PyMethodDef playout_methods[] = {
     {"policy_scores", policy_scores, METH_VARARGS,
      "policy_scores(options, hands, stock, leader, trump, codes): after the events, the play model's legal "
      "actions in order, each (kind, seat, card or suit or rank, score); None when the events do not replay."},
+    {"replayed", replayed, METH_VARARGS,
+     "replayed(options, hands, stock, leader, trump, codes): (the hands, the stock left) after the events, or None "
+     "when one is not legal."},
     {"log_likelihood", log_likelihood, METH_VARARGS,
      "log_likelihood(options, hands, stock, leader, trump, codes, me, temperature): the log of the play model's "
      "probability of the events of the seats other than me, from this start; None when one is not legal."},
