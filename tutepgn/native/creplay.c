@@ -1,14 +1,14 @@
 /* The validator's fast path in C: replay a deal's events and score it, or name the first illegal event.
  *
  * Built into the same extension as the solver (tutepgn.native.ccore: one build, one fallback); the Python
- * side is tutepgn/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
+ * side is tutepgn/check/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
  * the reference: this file applies the same rules in the same order and only answers "legal, with this
  * score sheet" or "illegal at event k"; the validator then replays an illegal deal in Python to explain it.
  * tests/test_fastreplay.py replays simulated and tampered deals of every preset (and of other option
  * combinations) through both and requires the same verdicts, first illegal events and score sheets.
  *
  * It reads ruleset options, never a preset: the options come as a tuple of ints (layout.h's O_*, generated
- * from tutepgn/native/layout.py, built by tutepgn.fastreplay.options).  Events come as plain integers, two
+ * from tutepgn/native/layout.py, built by tutepgn.native.replayinput.options).  Events come as plain integers, two
  * bytes each (encode_events): kind << 2 | seat (kinds: layout.h's EVENT_*), then the card, suit or rank.
  * The game's masks, points and play duties are tute.h's, shared with ccore.c; the deal's state, its refusals
  * and deal_apply are declared in creplay.h for the play-out (playout.c), which replays with them.

@@ -2,7 +2,7 @@
  * played to its end by the play model, every action chosen as tutepgn.policy.choose chooses it; and the
  * likelihood of a world's history under the same model (tutepgn.analysis.worlds.log_likelihood).
  *
- * Python stays the reference (tutepgn/policy.py, tutepgn.analysis.pimc's _rollout): the legal actions are
+ * Python stays the reference (tutepgn/policy.py, tutepgn.analysis.pimc.played_out): the legal actions are
  * enumerated in the order of Deal.legal_actions (engine.py), each is scored with the same double arithmetic in
  * the same order of operations (the extension is built with -ffp-contract=off, so no multiply-add is fused and
  * the scores are bit for bit Python's), and the first of equal best scores is kept, as max() keeps it; the
