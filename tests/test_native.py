@@ -27,11 +27,12 @@ def test_the_checked_in_layout_header_is_the_one_the_tables_make() -> None:
 
 def test_the_c_files_define_the_game_once_and_read_layouts_by_name() -> None:
     """Masks, points, the cante pair, the duty bits and the duties live in tute.h (layouts in layout.h):
-    neither C file defines them again, nor reads a packed position or the options by a number."""
+    no C file defines them again, nor reads a packed position or the options by a number."""
     shared = ("SUIT_MASK", "ABOVE", "REY_CABALLO", "CARD_POINTS", "DUTY_MUST_FOLLOW", "MUST_FOLLOW", "play_duty")
-    for name in ("ccore.c", "creplay.c"):
+    assert '#include "tute.h"' in (NATIVE / "creplay.h").read_text()
+    for name in ("ccore.c", "creplay.c", "playout.c", "creplay.h"):
         text = (NATIVE / name).read_text()
-        assert '#include "tute.h"' in text
+        assert '#include "tute.h"' in text or '#include "creplay.h"' in text  # creplay.h: the replay's deal
         redefined = [s for s in shared if re.search(rf"#define {s}\b|\b{s}\s*=|\b{s}\[\d*\]\s*=|u64 {s}\(", text)]
         assert not redefined, f"{name} defines {redefined} again: they belong in tute.h"
         assert not re.search(r"\bv\[\d", text) and "enum { O_" not in text, f"{name} counts a layout by hand"

@@ -33,6 +33,10 @@ temperature in points, mixed with a floor (:data:`FLOOR`) so that no legal
 action is impossible under the model (a world must not be ruled out because a
 player did what the model would not).
 
+The model has a twin in C for PIMC's speed (``tutepgn/native/playout.c``: its rollouts and the likelihoods of
+its worlds): a change here needs the same change there, and tests/test_rollout.py fails until both give the
+same scores to the last bit.
+
 >>> from tutepgn import Deal, preset
 >>> deal = Deal.shuffled(preset("torofun-4p"), seed=3)
 >>> p = probabilities(deal)

@@ -71,10 +71,13 @@ from typing import Literal
 from ..cards import Card
 from ..engine import Deal
 from ..events import Play
+from ..native import ccore
+from ..native.replayinput import encode, options
 from ..policy import TEMPERATURE, choose
+from .line import copy_of
 from .outcome import points_left, win_probability
 from .position import Position
-from .solve import Backend, CardValue, Solver
+from .solve import Backend, CardValue, Solver, default_backend
 from .worlds import (Knowledge, World, effective_size, knowledge, log_likelihood, replays, sample_worlds,
                      starting_deal, weighted_worlds, world_deal)
 
@@ -147,7 +150,8 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
     (a bot's budget: a 4-player deal's first two tricks are three quarters of its searches); None, the
     analysis's default, searches whatever the hands hold.
 
-    ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
+    ``backend``: the solver's, and the C core's or Python's play-outs and likelihoods (the same figures); None:
+    ``TUTEPGN_SOLVER``'s.  ``solver`` searches for the mover's side; ``solvers``, one solver per side kept by the caller across its
     decisions (a whole deal's analysis), keep their tables from one world and one decision to the next.
     """
     exact = mover_knows_all(deal)
@@ -157,12 +161,12 @@ def pimc_analysis(deal: Deal, worlds: int = WORLDS, seed: int | str = 0, *, cant
         method: Method = "exact"
     else:
         sampled, weights = weighted_worlds(deal, worlds, seed, inference=inference, temperature=temperature,
-                                           candidates=candidates)
+                                           candidates=candidates, backend=backend)
         long_hand = hand_horizon is not None and deal.hands[deal.turn].bit_count() > hand_horizon
         method = "rollout" if deal.stock_left > stock_horizon or long_hand else "pimc"
     cards = sorted(deal.legal_plays())
     if method == "rollout":
-        samples = [_rollout(deal, world, cards, cantes) for world in sampled]
+        samples = [_rollout(deal, world, cards, cantes, backend) for world in sampled]
     else:
         tables = solvers if solvers is not None else SideSolvers(backend, table_bits_for(deal))
         if solver is not None:
@@ -278,31 +282,68 @@ def other_side_floor(left: int, best: int) -> int:
     return left - best
 
 
-def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool) -> dict[Card, tuple[float, float]]:
+def _rollout(deal: Deal, world: World, cards: list[Card], cantes: bool,
+             backend: Backend | None = None) -> dict[Card, tuple[float, float]]:
     """Each card played in ``world`` and the deal played out by the play model: the points made, the win chance."""
     r = deal.rules
     me = r.side_of(deal.turn)
     before = so_far(deal, cantes)[me]
     left = points_left(deal)
     out: dict[Card, tuple[float, float]] = {}
-    for c in cards:
-        played = world_deal(deal, world)
-        assert played is not None  # the world was sampled because it replays
-        played.apply(Play(played.turn, c))
-        while not played.over:
-            played.apply(choose(played))
-        sheet = played.score()
-        totals = [p + (sheet.last_trick_bonus if side == sheet.last_trick_side else 0)
-                  for side, p in enumerate(sheet.card_points)]
-        if cantes:
-            totals = list(sheet.totals)
-        if sheet.tute is not None:
-            win = 1.0 if r.side_of(sheet.tute.seat) == me else 0.0
+    for c, (cards_and_last, with_cantes, tute_seat) in zip(cards, played_out(deal, world, cards, backend)):
+        totals = with_cantes if cantes else cards_and_last
+        if tute_seat >= 0:
+            win = 1.0 if r.side_of(tute_seat) == me else 0.0
         else:
             margin = totals[me] - max(t for side, t in enumerate(totals) if side != me)
             win = win_probability(r, margin, left)
         out[c] = (float(totals[me] - before), win)
     return out
+
+
+PlayedOut = tuple[tuple[int, ...], tuple[int, ...], int]
+"""The end of a play-out: each side's card points with the last ten, its totals with the cantes, the tute's seat
+(-1: none)."""
+
+
+def played_out(deal: Deal, world: World, cards: list[Card], backend: Backend | None = None) -> list[PlayedOut]:
+    """Each card played in ``world`` and the deal played out by :func:`~tutepgn.policy.choose`: how each ended.
+
+    The C core plays out (``playout.c``: the world replayed once, each card from a copy) unless ``backend`` (or,
+    when None, ``TUTEPGN_SOLVER``) says ``python`` or the log has an event it cannot encode; the Python play-out
+    is the reference, and both give the same ends (tests/test_rollout.py).
+    """
+    ends = _played_out_in_c(deal, world, cards) if (backend or default_backend()) == "c" else None
+    if ends is not None:
+        return ends
+    there = world_deal(deal, world)  # its start found once: each card replays from it (the same deal each time)
+    assert there is not None  # the world was sampled because it replays
+    return [_played_out(copy_of(there), c) for c in cards]
+
+
+def _played_out(played: Deal, c: Card) -> PlayedOut:
+    """``c`` played in ``played`` (changed) and the deal played out by :func:`~tutepgn.policy.choose`, in Python."""
+    played.apply(Play(played.turn, c))
+    while not played.over:
+        played.apply(choose(played))
+    sheet = played.score()
+    cards_and_last = tuple(p + (sheet.last_trick_bonus if side == sheet.last_trick_side else 0)
+                           for side, p in enumerate(sheet.card_points))
+    return cards_and_last, sheet.totals, -1 if sheet.tute is None else sheet.tute.seat
+
+
+def _played_out_in_c(deal: Deal, world: World, cards: list[Card]) -> list[PlayedOut] | None:
+    """Each card's play-out by the C core (the world's start and the log replayed once), or None when the core
+    is not built or cannot encode the log."""
+    codes = encode(deal.log, deal.rules.players)
+    if codes is None:
+        return None
+    there = world_deal(deal, world)
+    assert there is not None  # the world was sampled because it replays
+    ends: list[PlayedOut] | None = ccore.playout(options(deal.rules), list(there.initial_hands),
+                                                 list(there.initial_stock), there.first_leader, there.trump, codes,
+                                                 cards)
+    return ends
 
 
 def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
@@ -317,6 +358,6 @@ def _weighted(values: list[float], weights: list[float]) -> tuple[float, float]:
 
 
 
-__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
-           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "replays",
+__all__ = ["Knowledge", "Method", "PimcResult", "PimcValue", "PlayedOut", "SEARCH_HORIZON", "SideSolvers", "TABLE_BITS", "WORLDS", "World",
+           "card_values", "knowledge", "log_likelihood", "mover_knows_all", "other_side_floor", "pimc_analysis", "pimc_values", "played_out", "replays",
            "sample_worlds", "so_far", "starting_deal", "table_bits_for", "weighted_worlds", "world_deal"]

@@ -29,6 +29,8 @@ from ..engine import Deal
 from ..errors import IllegalAction
 from ..events import Cante, Exchange, Play
 from ..i18n import gettext as _
+from ..native import Backend, backend_from, ccore
+from ..native.replayinput import encode, options
 from ..policy import TEMPERATURE, probabilities
 
 
@@ -121,25 +123,64 @@ def _shown_absent(deal: Deal, play: Play) -> Mask:
     return absent
 
 
-def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None) -> list[World]:
+def sample_worlds(deal: Deal, count: int, seed: int | str = 0, seat: int | None = None,
+                  backend: Backend | None = None) -> list[World]:
     """``count`` worlds (the hands now, and the stock's order while it has cards) that agree with what ``seat``
     (default: the mover) knows.
 
     Each is checked by replaying the whole log from the world's starting deal
-    under the engine's rules: every play and declaration of the others is legal in it.
+    under the engine's rules: every play and declaration of the others is legal in it.  The C core replays
+    unless ``backend`` (None: ``TUTEPGN_SOLVER``) says ``python``: the same worlds.
     """
+    return [world for world, _start in _sampled(deal, count, seed, seat, backend)]
+
+
+def _sampled(deal: Deal, count: int, seed: int | str, seat: int | None,
+             backend: Backend | None) -> list[tuple[World, Deal | None]]:
+    """:func:`sample_worlds`'s worlds, each with (when the C core checked it) the first of its starting deals
+    from which the log is legal: the one :func:`log_likelihood` replays, so it is not looked for twice."""
     info = knowledge(deal, seat)
     rng = random.Random(seed)
-    worlds: list[World] = []
+    codes = _codes(deal, backend)
+    out: list[tuple[World, Deal | None]] = []
     for _world in range(count):
         for _try in range(MAX_TRIES):
             world = deal_unseen(info, rng)
-            if world is not None and replays(deal, world):
-                worlds.append(world)
+            if world is None:
+                continue
+            if codes is None:
+                if replays(deal, world):
+                    out.append((world, None))
+                    break
+                continue
+            first, leads = _replayed_in_c(deal, world, codes)
+            if leads:
+                out.append((world, first))
                 break
         else:
             raise ValueError(_("no world found in {tries} tries that agrees with what the mover knew", tries=MAX_TRIES))
-    return worlds
+    return out
+
+
+def _codes(deal: Deal, backend: Backend | None) -> bytes | None:
+    """The log as the C core reads it, or None when Python replays (asked, not built, or an event it cannot
+    encode)."""
+    return encode(deal.log, deal.rules.players) if (backend or backend_from("TUTEPGN_SOLVER")) == "c" else None
+
+
+def _replayed_in_c(deal: Deal, world: World, codes: bytes) -> tuple[Deal | None, bool]:
+    """:func:`world_deal`'s search by the C replay: the first start from which the log is legal (unreplayed),
+    and whether one leads to ``world``."""
+    first = None
+    for start in starts(deal, world):
+        found = ccore.replayed(options(deal.rules), start.hands, start.stock, start.turn, start.trump, codes)
+        if found is None:
+            continue
+        if first is None:
+            first = start
+        if found == (world.hands, world.stock):
+            return first, True
+    return first, False
 
 
 def deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
@@ -227,7 +268,8 @@ def _start(deal: Deal, world: World) -> Deal | None:
         return None
 
 
-def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperature: float = TEMPERATURE) -> float:
+def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperature: float = TEMPERATURE,
+                   backend: Backend | None = None) -> float:
     """The log of how likely the other seats' actions so far were in ``world``, under :func:`tutepgn.policy.probabilities`.
 
     The log is replayed from the world's starting deal; at each action taken
@@ -236,9 +278,18 @@ def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperatur
     is multiplied in.  ``seat``'s own actions are left out: the model reads
     only the actor's hand and what is public, so they are equally likely in
     every world.  -inf when the world does not replay.
+
+    The C core replays and scores (``playout.c``, the same figure to the last bit: tests/test_rollout.py) unless
+    ``backend`` (None: ``TUTEPGN_SOLVER``) says ``python`` or the log has an event it cannot encode.
     """
     me = deal.turn if seat is None else seat
+    codes = _codes(deal, backend)
     for start in starts(deal, world):
+        if codes is not None:
+            found = _likelihood_in_c(deal, start, codes, me, temperature)
+            if found is None:
+                continue
+            return found
         total = 0.0
         try:
             for action in deal.log:
@@ -251,9 +302,16 @@ def log_likelihood(deal: Deal, world: World, seat: int | None = None, temperatur
     return -math.inf
 
 
+def _likelihood_in_c(deal: Deal, start: Deal, codes: bytes, me: int, temperature: float) -> float | None:
+    """:func:`log_likelihood` from one starting deal (left unreplayed) by the C core; None when the log is not
+    legal from it."""
+    return ccore.log_likelihood(options(deal.rules), start.hands, start.stock, start.turn, start.trump, codes, me,
+                                temperature)
+
+
 def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: bool = False,
                     seat: int | None = None, temperature: float = TEMPERATURE,
-                    candidates: int | None = None) -> tuple[list[World], list[float]]:
+                    candidates: int | None = None, backend: Backend | None = None) -> tuple[list[World], list[float]]:
     """Sampled worlds and their normalised weights: ``count`` even ones, or with ``inference`` weighted by
     :func:`log_likelihood`.
 
@@ -266,13 +324,19 @@ def weighted_worlds(deal: Deal, count: int, seed: int | str = 0, *, inference: b
     and each distinct world kept is returned once with its share of the
     ``count`` draws as its weight.  The solver then spends its ``count``
     searches (or fewer) on the likely worlds, at the price of the candidates'
-    likelihoods, which cost far less than a search.
+    likelihoods, which cost far less than a search.  ``backend``: :func:`log_likelihood`'s.
     """
     drawn = count if not inference else CANDIDATES * count if candidates is None else max(count, candidates)
-    worlds = sample_worlds(deal, drawn, seed, seat)
+    sampled = _sampled(deal, drawn, seed, seat, backend)
+    worlds = [world for world, _start in sampled]
     if not inference:
         return worlds, [1 / len(worlds)] * len(worlds)
-    logs = [log_likelihood(deal, w, seat, temperature) for w in worlds]
+    codes = _codes(deal, backend)
+    me = deal.turn if seat is None else seat
+    logs: list[float] = []
+    for world, start in sampled:  # the start the sampling found first is the one log_likelihood would replay
+        found = None if start is None or codes is None else _likelihood_in_c(deal, start, codes, me, temperature)
+        logs.append(log_likelihood(deal, world, seat, temperature, backend) if found is None else found)
     top = max(logs)
     raw = [math.exp(v - top) for v in logs]
     total = sum(raw)

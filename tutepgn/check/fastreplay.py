@@ -26,14 +26,10 @@ from collections.abc import Sequence
 from typing import NamedTuple, cast
 
 from ..engine import Deal
-from ..events import Action, Cante, Exchange, Play, Tute
+from ..events import Action, Tute
 from ..native import C_AVAILABLE as C_AVAILABLE, Backend, backend_from, ccore  # C_AVAILABLE: read here by the tests
-from ..native.layout import REPLAY_OPTIONS, duty_bits
-from ..rules import Ruleset
-from ..score import CanteScore, ScoreSheet, Trick, tute_wins_match
-
-KINDS = (Play, Cante, Tute, Exchange)
-"""The event kinds in the order of their codes (:data:`~tutepgn.native.layout.EVENT_KINDS`)."""
+from ..native.replayinput import KINDS as KINDS, encode as encode, options as options  # exported here too
+from ..score import CanteScore, ScoreSheet, Trick
 
 
 def default_backend() -> Backend:
@@ -59,42 +55,6 @@ NOT_REPLAYED = frozenset({"preset", "removed_ranks", "hand_size", "trump_card", 
                           "first_deal_leader_card", "match_target_choices"})
 """Ruleset options the fast path does not read: they shape the deal's start (the engine's ``Deal`` builds it)
 or the match.  Every other option is in :func:`options` (a test checks that none is left out)."""
-
-_OPTIONS: dict[tuple[int, int | None], tuple[Ruleset, tuple[int, ...]]] = {}
-
-
-def options(rules: Ruleset, match_target: int | None = None) -> tuple[int, ...]:
-    """The ruleset's options as creplay.c reads them (:data:`~tutepgn.native.layout.REPLAY_OPTIONS`), with
-    whether a tute wins the match under ``match_target`` (None: the ruleset's); made once per ruleset object
-    and target."""
-    key = (id(rules), match_target)
-    known = _OPTIONS.get(key)
-    if known is not None and known[0] is rules:
-        return known[1]
-    r = rules
-    side = r.seating[0] + (0,) * (4 - r.players)
-    named = {name: getattr(r, name) for name in REPLAY_OPTIONS if hasattr(r, name)}
-    named.update(side0=side[0], side1=side[1], side2=side[2], side3=side[3], duties=duty_bits(r),
-                 exchange_seven_for=_ranks(r.exchange_seven_for), exchange_two_for=_ranks(r.exchange_two_for),
-                 double=r.double_threshold is not None, double_threshold=r.double_threshold or 0,
-                 double_basis_total=r.double_basis == "total",
-                 tute_wins_match=tute_wins_match(r, r.match_target if match_target is None else match_target))
-    result = tuple(int(named[name]) for name in REPLAY_OPTIONS)
-    if len(_OPTIONS) >= 1024:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (rules, result)
-    return result
-
-
-def _ranks(ranks: tuple[int, ...]) -> int:
-    """A tuple of printed ranks as a mask (bit r for rank r); ranks no card has cannot match a card anyway."""
-    return sum(1 << r for r in set(ranks) if 0 <= r < 63)
-
-
-def encode(events: Sequence[Action], players: int) -> bytes | None:
-    """The events as :func:`check` hands them to C, 2 bytes each (kind << 2 | seat, then the card, suit or rank);
-    None without the extension or for an event it cannot encode (the import's rows read the plays from them)."""
-    return None if ccore is None else ccore.encode_events(events, KINDS, players)
 
 
 def check(deal: Deal, events: Sequence[Action], match_target: int | None = None) -> Verdict | None:

@@ -2,9 +2,11 @@
 Python mirrors of what it shares with Python (:mod:`.layout`).
 
 ``ccore`` holds the double-dummy search (``ccore.c``, for :mod:`tutepgn.analysis`), the validator's replay
-fast path (``creplay.c``, for :mod:`tutepgn.check.fastreplay`) and the reader's hot loops (``cscan.c``, for
-:mod:`tutepgn.notation`); ``tute.h`` is the game they share (masks, points, the play duties) and
-``layout.h`` the layouts generated from :mod:`.layout`.  Importing this package loads nothing of
+fast path (``creplay.c``, for :mod:`tutepgn.check.fastreplay`), the reader's hot loops (``cscan.c``, for
+:mod:`tutepgn.notation`) and the play model's play-outs and likelihoods for PIMC (``playout.c``, on
+``creplay.c``'s deal: ``creplay.h``); ``tute.h`` is the game they share (masks, points, the play duties) and
+``layout.h`` the layouts generated from :mod:`.layout`; :mod:`.replayinput` gives the replay its options and
+events.  Importing this package loads nothing of
 tutepgn but its messages (:mod:`tutepgn.i18n`), so a reader or a validator that uses the core never loads
 the solver.
 

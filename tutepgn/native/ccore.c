@@ -742,9 +742,10 @@ static PyTypeObject TableType = {
 
 int creplay_add(PyObject *module); /* creplay.c: the validator's replay fast path, in this module */
 int cscan_add(PyObject *module);   /* cscan.c: the header scan's hot loop, in this module */
+int playout_add(PyObject *module); /* playout.c: the PIMC rollout's play-out, in this module */
 
 static struct PyModuleDef ccore_module = {
-    PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn: the double-dummy search, the replay fast path, the reader's hot loops.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "ccore", "The C core of tutepgn: the double-dummy search, the replay fast path, the reader's hot loops, the rollout's play-out.", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit_ccore(void) {
@@ -758,7 +759,7 @@ PyMODINIT_FUNC PyInit_ccore(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (creplay_add(m) < 0 || cscan_add(m) < 0) {
+    if (creplay_add(m) < 0 || cscan_add(m) < 0 || playout_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,47 +1,29 @@
 /* The validator's fast path in C: replay a deal's events and score it, or name the first illegal event.
  *
  * Built into the same extension as the solver (tutepgn.native.ccore: one build, one fallback); the Python
- * side is tutepgn/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
+ * side is tutepgn/check/fastreplay.py.  The engine (tutepgn/engine.py, declarations.py, duties.py, score.py) stays
  * the reference: this file applies the same rules in the same order and only answers "legal, with this
  * score sheet" or "illegal at event k"; the validator then replays an illegal deal in Python to explain it.
  * tests/test_fastreplay.py replays simulated and tampered deals of every preset (and of other option
  * combinations) through both and requires the same verdicts, first illegal events and score sheets.
  *
  * It reads ruleset options, never a preset: the options come as a tuple of ints (layout.h's O_*, generated
- * from tutepgn/native/layout.py, built by tutepgn.fastreplay.options).  Events come as plain integers, two
+ * from tutepgn/native/layout.py, built by tutepgn.native.replayinput.options).  Events come as plain integers, two
  * bytes each (encode_events): kind << 2 | seat (kinds: layout.h's EVENT_*), then the card, suit or rank.
- * The game's masks, points and play duties are tute.h's, shared with ccore.c.
+ * The game's masks, points and play duties are tute.h's, shared with ccore.c; the deal's state, its refusals
+ * and deal_apply are declared in creplay.h for the play-out (playout.c), which replays with them.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <structmember.h>
+#include "creplay.h"
+
 #include <string.h>
+#include <structmember.h>
 
-#include "tute.h"
-
-#define MAX_TRICKS 20
 #define CABALLOS FOUR(6)
 
 static const int RANK[10] = {2, 4, 5, 6, 7, 10, 11, 12, 3, 1};
 
-typedef struct {
-    long o[NOPTIONS];
-    int n, trump, free_below;
-    u64 hands[4];
-    int stock[40], stock_len, stock_pos, turned;
-    int leader, turn, trick[4], tlen, led, high_led, high_trump, winning;
-    int ntricks, t_leader[MAX_TRICKS], t_cards[MAX_TRICKS][4], t_winner[MAX_TRICKS], t_points[MAX_TRICKS];
-    int won[4], wins[4];
-    int ncantes, c_seat[4], c_suit[4], c_points[4];
-    int sung, barred, lost[4], last_draw[4], tute;      /* tute: the index of the tute event, -1 */
-    int window_side, window_cantes, window_after_draw;  /* window_side -1: no declaration window */
-} Deal;
-
-#define SIDE(d, seat) ((int)(d)->o[O_SIDE0 + (seat)])
-#define OVER(d) ((d)->tute >= 0 || (d)->turn < 0)
-
 /* tute.h's play_duty for the seat (the caller knows that no card is free while the stock lasts). */
-static u64 allowed(const Deal *d, int seat) {
+u64 allowed(const Deal *d, int seat) {
     int w = d->winning;
     return play_duty(d->hands[seat], d->led, d->high_led, d->high_trump, d->trump,
                      w != seat && SIDE(d, w) == SIDE(d, seat), (int)d->o[O_DUTIES]);
@@ -59,7 +41,7 @@ static int draw_refused(const Deal *d, int seat, u64 cards) {
 }
 
 /* declarations.cante_refusal, as a yes or no. */
-static int cante_refused(const Deal *d, int seat, int suit) {
+int cante_refused(const Deal *d, int seat, int suit) {
     int side = SIDE(d, seat);
     return window_refused(d, seat) || (d->hands[seat] & REY_CABALLO(suit)) != REY_CABALLO(suit) || (d->sung >> suit & 1)
         || (d->barred >> side & 1) || (d->lost[side] >> suit & 1) || d->window_cantes >= d->o[O_CANTES_PER_TRICK]
@@ -68,7 +50,7 @@ static int cante_refused(const Deal *d, int seat, int suit) {
 }
 
 /* declarations.tute_refusal, as a yes or no. */
-static int tute_refused(const Deal *d, int seat, int rank) {
+int tute_refused(const Deal *d, int seat, int rank) {
     if (rank != 11 && rank != 12) return 1;
     u64 four = FOUR(rank == 12 ? 7 : 6);
     int first_lead = !d->ntricks && !d->tlen && !OVER(d);
@@ -81,7 +63,7 @@ static int tute_refused(const Deal *d, int seat, int rank) {
 }
 
 /* declarations.exchange_refusal, as a yes or no. */
-static int exchange_refused(const Deal *d, int seat, int c) {
+int exchange_refused(const Deal *d, int seat, int c) {
     int rank = RANK[c % 10];
     long ranks_for;
     if (rank == 7 && d->o[O_EXCHANGE_SEVEN]) ranks_for = d->o[O_EXCHANGE_SEVEN_FOR];
@@ -155,13 +137,14 @@ static void finish_trick(Deal *d) {
 }
 
 /* Deal.apply of one event: 0 if it is legal (and applied), 1 if the engine refuses it. */
-static int apply(Deal *d, int kind, int seat, int value, int index) {
+int deal_apply(Deal *d, int kind, int seat, int value, int index) {
     if (kind == EVENT_PLAY) {
         int c = value, turn = d->turn;
         if (OVER(d) || seat != turn || !(d->hands[seat] >> c & 1)) return 1;
         if (d->tlen && d->stock_pos >= d->free_below && !(allowed(d, seat) >> c & 1)) return 1;
         if (!d->tlen && d->window_side >= 0) close_window(d);
         d->hands[seat] ^= BIT(c);
+        d->played |= BIT(c);
         int suit = c / 10;
         if (d->tlen) {
             if (suit == d->trump) {
@@ -293,6 +276,63 @@ static int read_ints(PyObject *seq, int *out, int most, const char *what) {
     return (int)count;
 }
 
+/* The deal's start from Python's values (the options tuple, the hands, the stock, the leader and the trump):
+ * 0, or -1 with an exception set. */
+int deal_start(Deal *d, PyObject *options, PyObject *hands, PyObject *stock, int leader, int trump) {
+    memset(d, 0, sizeof *d);
+    if (PyTuple_GET_SIZE(options) != NOPTIONS) {
+        PyErr_Format(PyExc_ValueError, "%d options expected", NOPTIONS);
+        return -1;
+    }
+    for (int i = 0; i < NOPTIONS; i++) {
+        d->o[i] = PyLong_AsLong(PyTuple_GET_ITEM(options, i));
+        if (d->o[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    d->n = (int)d->o[O_PLAYERS];
+    if (d->n < 2 || d->n > 4 || PyList_GET_SIZE(hands) != d->n) {
+        PyErr_Format(PyExc_ValueError, "2 to 4 hands");
+        return -1;
+    }
+    for (int seat = 0; seat < d->n; seat++) {
+        d->hands[seat] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(hands, seat)) & ((1ULL << 40) - 1);
+        if (PyErr_Occurred()) return -1;
+    }
+    d->stock_len = read_ints(stock, d->stock, 40, "stock cards");
+    if (d->stock_len < 0) return -1;
+    if (leader < 0 || leader >= d->n || trump < 0 || trump > 3) {
+        PyErr_Format(PyExc_ValueError, "bad start");
+        return -1;
+    }
+    d->trump = trump;
+    d->turned = d->stock_len ? d->stock[d->stock_len - 1] : 0;
+    d->free_below = d->o[O_FREE_PLAY_WHILE_STOCK] ? d->stock_len : 0;
+    d->leader = d->turn = leader;
+    d->led = d->high_led = d->high_trump = d->winning = -1;
+    d->tute = d->window_side = -1;
+    for (int seat = 0; seat < 4; seat++) d->last_draw[seat] = -1;
+    return 0;
+}
+
+/* The events (encode_events's bytes) applied in turn: -1 if all are legal, the index of the first illegal one,
+ * or -2 with an exception set.  *tute_seat: the seat of a tute applied (left as it was without one). */
+Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat) {
+    if (ncodes % 2) {
+        PyErr_Format(PyExc_ValueError, "bad events");
+        return -2;
+    }
+    for (Py_ssize_t i = 0; i < ncodes; i += 2) {
+        int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
+        if (seat >= d->n || (kind == EVENT_CANTE ? value > 3 : kind != EVENT_TUTE && value > 39)) {
+            PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
+            return -2;
+        }
+        if (kind == EVENT_PLAY && d->ntricks == MAX_TRICKS) return i / 2;  /* a card after the end */
+        if (deal_apply(d, kind, seat, value, (int)(i / 2))) return i / 2;
+        if (kind == EVENT_TUTE) *tute_seat = seat;
+    }
+    return -1;
+}
+
 static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *options, *hands, *stock, *trick_type;
     const unsigned char *codes;
@@ -302,38 +342,11 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
                           &stock, &leader, &trump, &codes, &ncodes, &PyType_Type, &trick_type))
         return NULL;
     Deal d;
-    memset(&d, 0, sizeof d);
-    if (PyTuple_GET_SIZE(options) != NOPTIONS) return PyErr_Format(PyExc_ValueError, "%d options expected", NOPTIONS);
-    for (int i = 0; i < NOPTIONS; i++) {
-        d.o[i] = PyLong_AsLong(PyTuple_GET_ITEM(options, i));
-        if (d.o[i] == -1 && PyErr_Occurred()) return NULL;
-    }
-    d.n = (int)d.o[O_PLAYERS];
-    if (d.n < 2 || d.n > 4 || PyList_GET_SIZE(hands) != d.n) return PyErr_Format(PyExc_ValueError, "2 to 4 hands");
-    for (int seat = 0; seat < d.n; seat++) {
-        d.hands[seat] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(hands, seat)) & ((1ULL << 40) - 1);
-        if (PyErr_Occurred()) return NULL;
-    }
-    d.stock_len = read_ints(stock, d.stock, 40, "stock cards");
-    if (d.stock_len < 0) return NULL;
-    if (ncodes % 2 || leader < 0 || leader >= d.n || trump < 0 || trump > 3)
-        return PyErr_Format(PyExc_ValueError, "bad start or events");
-    d.trump = trump;
-    d.turned = d.stock_len ? d.stock[d.stock_len - 1] : 0;
-    d.free_below = d.o[O_FREE_PLAY_WHILE_STOCK] ? d.stock_len : 0;
-    d.leader = d.turn = leader;
-    d.led = d.high_led = d.high_trump = d.winning = -1;
-    d.tute = d.window_side = -1;
-    for (int seat = 0; seat < 4; seat++) d.last_draw[seat] = -1;
+    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
     int tute_seat = -1;
-    for (Py_ssize_t i = 0; i < ncodes; i += 2) {
-        int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
-        if (seat >= d.n || (kind == EVENT_CANTE ? value > 3 : kind != EVENT_TUTE && value > 39))
-            return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
-        if (kind == EVENT_PLAY && d.ntricks == MAX_TRICKS) return PyLong_FromSsize_t(i / 2);  /* a card after the end */
-        if (apply(&d, kind, seat, value, (int)(i / 2))) return PyLong_FromSsize_t(i / 2);
-        if (kind == EVENT_TUTE) tute_seat = seat;
-    }
+    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    if (illegal == -2) return NULL;
+    if (illegal >= 0) return PyLong_FromSsize_t(illegal);
     int left = 0;
     for (int seat = 0; seat < d.n; seat++) left += __builtin_popcountll(d.hands[seat]);
     PyObject *counted = sheet(&d, (PyTypeObject *)trick_type, tute_seat);

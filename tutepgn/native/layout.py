@@ -6,7 +6,7 @@ when it is stale).
   (:func:`duty_bits` packs them, :func:`duty_options` reads them back); ``DUTY_<NAME>`` in C.
 * :data:`PACKED_FIELDS`: the flat tuple of ints a solver position is (``Position.packed``); ``P_<NAME>``.
 * :data:`REPLAY_OPTIONS`: the ruleset's options as the replay fast path reads them
-  (``tutepgn.check.fastreplay.options``); ``O_<NAME>``.
+  (``tutepgn.native.replayinput.options``); ``O_<NAME>``.
 * :data:`EVENT_KINDS`: the codes of the event kinds in the fast path's event bytes; ``EVENT_<NAME>``.
 
 Adding a name to a table and regenerating the header is what keeps both sides in step; a C file never
@@ -44,7 +44,7 @@ REPLAY_OPTIONS = ("players", "sides", "side0", "side1", "side2", "side3", "free_
                   "no_declare_with_last_drawn", "tute_at_first_lead", "tute_blocked_by_earlier_cante",
                   "tute_match_points", "last_trick_bonus", "deal_points", "double", "double_threshold",
                   "double_basis_total", "double_points", "tute_wins_match")
-"""The layout of the ruleset's options as the replay fast path reads them (``tutepgn.check.fastreplay.options``)."""
+"""The layout of the ruleset's options as the replay fast path reads them (``tutepgn.native.replayinput.options``)."""
 
 EVENT_KINDS = ("play", "cante", "tute", "exchange")
 """The event kinds in the order of their codes in the fast path's event bytes."""
