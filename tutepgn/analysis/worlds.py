@@ -118,6 +118,8 @@ class _History:
     """Per seat, the cards an exchange gave it and it still holds (neither dealt nor drawn)."""
     draws: tuple[tuple[int, Card, int], ...]
     """Each draw from the stock: the seat, the card, the trick from which it is held."""
+    drawn_by: tuple[tuple[tuple[int, int], ...], ...]
+    """Per seat, its draws: the trick from which each is held and its index in :attr:`draws`."""
     sung: Mask
     """The cards of every cante sung."""
 
@@ -138,7 +140,7 @@ def _history(deal: Deal) -> _History:
     return found
 
 
-_last: tuple[tuple[object, ...], _History] = ((), _History((), (), (), (), (), (), 0))
+_last: tuple[tuple[object, ...], _History] = ((), _History((), (), (), (), (), (), (), 0))
 """The last log :func:`_history` read (replaced whole: one assignment, safe between threads)."""
 
 
@@ -184,8 +186,10 @@ def _history_of(rules: Ruleset, hands: tuple[Mask, ...], stock: tuple[Card, ...]
         replayed.apply(action)
         for i in range(position, replayed.stock_pos):
             draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
+    drawn_by = tuple(tuple((held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat)
+                     for seat in range(n))
     return _History(tuple(shown), tuple(excluded), tuple(played), tuple(tuple(d.items()) for d in needed),
-                    tuple(frozenset(r) for r in received), tuple(draws), sung)
+                    tuple(frozenset(r) for r in received), tuple(draws), drawn_by, sung)
 
 
 def _shown_absent(deal: Deal, play: Play) -> Mask:
@@ -284,14 +288,23 @@ def deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
         seats = [s for s in holders[c] if room[s] > 0]
         if not seats:
             return None
-        x = draw() * float(sum(room[s] for s in seats))  # rng.choices: bisect_right of x in the cumulative rooms
-        cumulative = 0
-        for s in seats[:-1]:
-            cumulative += room[s]
-            if x < cumulative:
-                break
-        else:
-            s = seats[-1]
+        if len(seats) == 1:
+            s = seats[0]
+            draw()
+        elif len(seats) == 2:
+            first = room[seats[0]]
+            s = seats[0] if draw() * float(first + room[seats[1]]) < first else seats[1]
+        else:  # rng.choices: the first seat whose cumulative room exceeds x (bisect_right), else the last
+            rooms = [room[s] for s in seats]
+            x = draw() * float(sum(rooms))
+            cumulative = 0
+            for k in range(len(seats) - 1):
+                cumulative += rooms[k]
+                if x < cumulative:
+                    s = seats[k]
+                    break
+            else:
+                s = seats[-1]
         hands[s] |= BIT[c]
         room[s] -= 1
     stock = cards_in(hands.pop())
@@ -497,7 +510,7 @@ def starting_deal(deal: Deal, world: World, order: int = 0) -> Deal | None:
             if c not in received:
                 needed[c] = min(now, needed.get(c, now))
         slots = [(0, -1)] * deal.initial_hands[seat].bit_count() + [
-            (held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat and i != bottom]
+            slot for slot in history.drawn_by[seat] if slot[1] != bottom]
         if bottom < len(draws) and draws[bottom][0] == seat:
             needed.pop(draws[bottom][1], None)  # the turned card's draw is seen by all
         if len(slots) != len(needed):
