@@ -17,21 +17,24 @@ turns it into normalised weights (the ``--inference`` of the analysis).
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cards import BIT, Card, Mask, cards_in
+from ..cards import BIT, Card, Mask, Suit, cards_in
 from ..declarations import CANTE_PAIRS
 from ..duties import play_duty, trick_state
 from ..engine import Deal
 from ..errors import IllegalAction
-from ..events import Cante, Exchange, Play
+from ..events import Action, Cante, Exchange, Play
 from ..i18n import gettext as _
 from ..native import Backend, backend_from, ccore
 from ..native.replayinput import encode, options
 from ..policy import TEMPERATURE, probabilities
+from ..rules import Ruleset
 
 
 CANDIDATES = 4
@@ -75,28 +78,17 @@ def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
     and each candidate; while the stock has cards a seat may draw what it
     lacked, and the replay of each world checks those plays); a cante shows
     its rey and caballo; the turned card is seen: in the dealer's hand, under
-    the stock, or in the hand of whoever took it by an exchange.
+    the stock, or in the hand of whoever took it by an exchange.  The replay is
+    :func:`_history`'s, read once per log (a PIMC decision asks once per batch).
     """
     r = deal.rules
     n = r.players
     me = deal.turn if seat is None else r.seat(seat)
-    known = [0] * n
-    known[me] = deal.hands[me]
-    excluded = [0] * n
-    replayed = deal.restart()
-    if not replayed.stock and replayed.hands[replayed.dealer] >> replayed.turned & 1:
-        known[replayed.dealer] |= BIT[replayed.turned]
-    for action in deal.log:
-        if type(action) is Cante:
-            known[action.seat] |= CANTE_PAIRS[action.suit]
-        elif type(action) is Exchange:
-            known[action.seat] |= BIT[replayed.turned]
-        elif type(action) is Play and action.seat != me and not replayed.stock_left:
-            excluded[action.seat] |= _shown_absent(replayed, action)
-        replayed.apply(action)
+    history = _history(deal)
+    known = [((deal.hands[me] if s == me else 0) | history.shown[s]) & deal.hands[s] for s in range(n)]
+    excluded = [0 if s == me else history.excluded[s] for s in range(n)]
     live = 0
     for s in range(n):
-        known[s] &= deal.hands[s]
         live |= deal.hands[s]
     bottom = deal.stock[-1] if deal.stock_left else None
     in_stock = max(deal.stock_left - 1, 0)
@@ -111,14 +103,108 @@ def knowledge(deal: Deal, seat: int | None = None) -> Knowledge:
                      tuple(deal.hands[s].bit_count() - known[s].bit_count() for s in range(n)), in_stock, bottom)
 
 
+@dataclass(frozen=True, slots=True)
+class _History:
+    """What a deal's log shows whatever the world and whoever looks: read by one replay from the deal's start."""
+    shown: tuple[Mask, ...]
+    """Per seat, the cards its cantes and exchanges showed (the dealer's: also the turned card it was dealt)."""
+    excluded: tuple[Mask, ...]
+    """Per seat, the cards its plays with the stock empty showed it did not hold (:func:`_shown_absent`)."""
+    played: tuple[Mask, ...]
+    """Per seat, the cards it played."""
+    needed: tuple[tuple[tuple[Card, int], ...], ...]
+    """Per seat, each card its actions needed and the trick that first needed it, in :func:`starting_deal`'s order."""
+    received: tuple[frozenset[Card], ...]
+    """Per seat, the cards an exchange gave it and it still holds (neither dealt nor drawn)."""
+    draws: tuple[tuple[int, Card, int], ...]
+    """Each draw from the stock: the seat, the card, the trick from which it is held."""
+    drawn_by: tuple[tuple[tuple[int, int], ...], ...]
+    """Per seat, its draws: the trick from which each is held and its index in :attr:`draws`."""
+    sung: Mask
+    """The cards of every cante sung."""
+
+
+def _history(deal: Deal) -> _History:
+    """The deal's :class:`_History`, kept for the last logs asked (by content: a deal changed since is asked anew).
+
+    The last one asked is compared first: a tuple of the same actions compares equal by identity, where hashing
+    it for the cache hashes every action (a PIMC decision asks for the same log at each world it tries)."""
+    global _last
+    key = (deal.rules, deal.initial_hands, deal.initial_stock, deal.initial_turned, deal.dealer, deal.first_of_match,
+           tuple(deal.log))
+    last_key, last = _last
+    if key == last_key:
+        return last
+    found = _history_of(*key)
+    _last = key, found
+    return found
+
+
+_last: tuple[tuple[object, ...], _History] = ((), _History((), (), (), (), (), (), (), 0))
+"""The last log :func:`_history` read (replaced whole: one assignment, safe between threads)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _history_of(rules: Ruleset, hands: tuple[Mask, ...], stock: tuple[Card, ...], turned: Card, dealer: int,
+                first_of_match: bool, log: tuple[Action, ...]) -> _History:
+    """:func:`_history` of the deal dealt so and its log: what :func:`knowledge` and :func:`starting_deal` read."""
+    n = rules.players
+    replayed = Deal(rules, list(hands), list(stock), turned, dealer, first_of_match=first_of_match)
+    shown = [0] * n
+    excluded = [0] * n
+    played = [0] * n
+    needed: list[dict[Card, int]] = [{} for _ in range(n)]  # per seat, card -> the trick it was needed by
+    received: list[set[Card]] = [set() for _ in range(n)]  # cards taken by an exchange: not dealt nor drawn
+    draws: list[tuple[int, Card, int]] = []
+    sung: Mask = 0
+    if not replayed.stock and replayed.hands[replayed.dealer] >> replayed.turned & 1:
+        shown[replayed.dealer] |= BIT[replayed.turned]
+
+    def need(seat: int, c: Card, trick: int) -> None:
+        if c not in received[seat]:
+            needed[seat][c] = min(trick, needed[seat].get(c, trick))
+
+    for action in log:
+        trick = len(replayed.tricks)
+        if type(action) is Play:
+            played[action.seat] |= BIT[action.card]
+            if not replayed.stock_left:
+                excluded[action.seat] |= _shown_absent(replayed, action)
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+        elif type(action) is Cante:
+            shown[action.seat] |= CANTE_PAIRS[action.suit]
+            sung |= CANTE_PAIRS[action.suit]
+            for c in cards_in(CANTE_PAIRS[action.suit]):
+                need(action.seat, c, trick)
+        elif type(action) is Exchange:
+            shown[action.seat] |= BIT[replayed.turned]
+            need(action.seat, action.card, trick)
+            received[action.seat].discard(action.card)
+            received[action.seat].add(replayed.turned)
+        position = replayed.stock_pos
+        replayed.apply(action)
+        for i in range(position, replayed.stock_pos):
+            draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
+    drawn_by = tuple(tuple((held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat)
+                     for seat in range(n))
+    return _History(tuple(shown), tuple(excluded), tuple(played), tuple(tuple(d.items()) for d in needed),
+                    tuple(frozenset(r) for r in received), tuple(draws), drawn_by, sung)
+
+
 def _shown_absent(deal: Deal, play: Play) -> Mask:
     """The cards whose holding would have made ``play`` illegal where it was made."""
     led, high_led, high_trump, winning = trick_state(deal.trick, deal.leader, deal.trump, deal.rules.players)
     partner = winning >= 0 and winning != play.seat and deal.rules.side_of(winning) == deal.rules.side_of(play.seat)
+    return _absent(play.card, led, high_led, high_trump, deal.trump, partner, deal.rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _absent(card: Card, led: int, high_led: int, high_trump: int, trump: Suit, partner: bool, rules: Ruleset) -> Mask:
+    """:func:`_shown_absent` of a trick's state, kept: a few hundred states recur over every deal."""
     absent = 0
     for x in range(40):
-        if x != play.card and not play_duty(BIT[play.card] | BIT[x], led, high_led, high_trump, deal.trump,
-                                            partner, deal.rules)[0] >> play.card & 1:
+        if x != card and not play_duty(BIT[card] | BIT[x], led, high_led, high_trump, trump, partner, rules)[0] >> card & 1:
             absent |= BIT[x]
     return absent
 
@@ -187,24 +273,55 @@ def deal_unseen(info: Knowledge, rng: random.Random) -> World | None:
     """One random dealing of the unseen cards (the most constrained first), or None at a dead end.
 
     The stock takes part as one more holder (index ``n``) that nothing excludes; its cards are then shuffled.
+    Each card's holder is drawn as ``rng.choices`` draws it, weighted by the room left (one ``rng.random()``
+    and the same comparisons: the same holder), among the holders :func:`_freedom` found for it once per
+    :class:`Knowledge`.
     """
     room = [*info.counts, info.in_stock]
     hands = [*info.known, 0]
-    excluded = (*info.excluded, 0)
-    holders = range(len(room))
-    cards = cards_in(info.unseen)
+    unseen, holders, freedom = _freedom(info)
+    cards = list(unseen)
     rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in holders if room[s] and not excluded[s] >> c & 1))
+    cards.sort(key=freedom.__getitem__)
+    draw = rng.random
     for c in cards:
-        seats = [s for s in holders if room[s] > 0 and not excluded[s] >> c & 1]
+        seats = [s for s in holders[c] if room[s] > 0]
         if not seats:
             return None
-        s = rng.choices(seats, weights=[room[s] for s in seats])[0]
+        if len(seats) == 1:
+            s = seats[0]
+            draw()
+        elif len(seats) == 2:
+            first = room[seats[0]]
+            s = seats[0] if draw() * float(first + room[seats[1]]) < first else seats[1]
+        else:  # rng.choices: the first seat whose cumulative room exceeds x (bisect_right), else the last
+            rooms = [room[s] for s in seats]
+            x = draw() * float(sum(rooms))
+            cumulative = 0
+            for k in range(len(seats) - 1):
+                cumulative += rooms[k]
+                if x < cumulative:
+                    s = seats[k]
+                    break
+            else:
+                s = seats[-1]
         hands[s] |= BIT[c]
         room[s] -= 1
     stock = cards_in(hands.pop())
     rng.shuffle(stock)
     return World(tuple(hands), () if info.bottom is None else (*stock, info.bottom))
+
+
+@functools.lru_cache(maxsize=64)
+def _freedom(info: Knowledge) -> tuple[tuple[Card, ...], dict[Card, tuple[int, ...]], dict[Card, int]]:
+    """:func:`deal_unseen`'s reading of ``info``, the same for each of its worlds: the unseen cards, the holders
+    (the stock as ``n``) that may take each, and how many of them have room for it at the start (its sort key)."""
+    room = [*info.counts, info.in_stock]
+    excluded = (*info.excluded, 0)
+    cards = tuple(cards_in(info.unseen))
+    holders = {c: tuple(s for s in range(len(room)) if not excluded[s] >> c & 1) for c in cards}
+    freedom = {c: sum(1 for s in holders[c] if room[s]) for c in cards}
+    return cards, holders, freedom
 
 
 def replays(deal: Deal, world: World) -> bool:
@@ -257,10 +374,7 @@ def _start(deal: Deal, world: World) -> Deal | None:
         return deal.restart()
     if deal.initial_stock:
         return starting_deal(deal, world)
-    played = [0] * deal.rules.players
-    for action in deal.log:
-        if type(action) is Play:
-            played[action.seat] |= BIT[action.card]
+    played = _history(deal).played
     try:
         return Deal(deal.rules, [h | p for h, p in zip(world.hands, played)], [], deal.initial_turned, deal.dealer,
                     first_of_match=deal.first_of_match)
@@ -380,57 +494,40 @@ def starting_deal(deal: Deal, world: World, order: int = 0) -> Deal | None:
     needed by the same trick in an order seeded by ``order``.
     """
     n = deal.rules.players
-    replayed = deal.restart()
-    needed: list[dict[Card, int]] = [{} for _ in range(n)]  # per seat, card -> the trick it was needed by
-    received: list[set[Card]] = [set() for _ in range(n)]  # cards taken by an exchange: not dealt nor drawn
-    draws: list[tuple[int, Card, int]] = []  # (seat, card drawn in the deal, the trick from which it is held)
-    sung: Mask = 0
-
-    def need(seat: int, c: Card, trick: int) -> None:
-        if c not in received[seat]:
-            needed[seat][c] = min(trick, needed[seat].get(c, trick))
-
-    for action in deal.log:
-        trick = len(replayed.tricks)
-        if isinstance(action, Play):
-            need(action.seat, action.card, trick)
-            received[action.seat].discard(action.card)
-        elif isinstance(action, Cante):
-            sung |= CANTE_PAIRS[action.suit]
-            for c in cards_in(CANTE_PAIRS[action.suit]):
-                need(action.seat, c, trick)
-        elif isinstance(action, Exchange):
-            need(action.seat, action.card, trick)
-            received[action.seat].discard(action.card)
-            received[action.seat].add(replayed.turned)
-        position = replayed.stock_pos
-        replayed.apply(action)
-        for i in range(position, replayed.stock_pos):
-            draws.append(((replayed.tricks[-1].winner + i - position) % n, replayed.stock[i], len(replayed.tricks)))
+    history = _history(deal)
+    draws = history.draws
+    sung = history.sung
+    now = len(deal.tricks)
     bottom = len(deal.stock) - 1
     drawn = [c for _, c, _ in draws]
     hands = list(deal.initial_hands)
     for seat in range(n):
         if world.hands[seat] == deal.hands[seat]:
             continue
+        needed = dict(history.needed[seat])
+        received = history.received[seat]
         for c in cards_in(world.hands[seat]):
-            need(seat, c, len(deal.tricks))
+            if c not in received:
+                needed[c] = min(now, needed.get(c, now))
         slots = [(0, -1)] * deal.initial_hands[seat].bit_count() + [
-            (held_from, i) for i, (s, _, held_from) in enumerate(draws) if s == seat and i != bottom]
+            slot for slot in history.drawn_by[seat] if slot[1] != bottom]
         if bottom < len(draws) and draws[bottom][0] == seat:
-            needed[seat].pop(draws[bottom][1], None)  # the turned card's draw is seen by all
-        if len(slots) != len(needed[seat]):
+            needed.pop(draws[bottom][1], None)  # the turned card's draw is seen by all
+        if len(slots) != len(needed):
             return None
         hands[seat] = 0
         ties = random.Random(order) if order > 1 else None
-        rank = {c: ties.random() if ties else c for c in needed[seat]}
-        placing = sorted(needed[seat].items(), key=lambda item: (item[1], not sung >> item[0] & 1, rank[item[0]]),
+        rank = {c: ties.random() if ties else c for c in needed}
+        placing = sorted(needed.items(), key=lambda item: (item[1], not sung >> item[0] & 1, rank[item[0]]),
                          reverse=order == 1)
+        held = [held_from for held_from, _ in slots]  # in the order of the draws: never decreasing
         for c, by in placing:
-            fits = [k for k, (held_from, _) in enumerate(slots) if held_from <= by]
+            fits = bisect.bisect_right(held, by)  # the slots held from trick ``by`` or before
             if not fits:
                 return None
-            _, i = slots.pop(max(fits, key=lambda k: slots[k][0]))
+            latest = bisect.bisect_left(held, held[fits - 1])  # the first of the latest of them, as max() finds
+            del held[latest]
+            _, i = slots.pop(latest)
             if i < 0:
                 hands[seat] |= BIT[c]
             else:
