@@ -313,9 +313,11 @@ int deal_start(Deal *d, PyObject *options, PyObject *hands, PyObject *stock, int
     return 0;
 }
 
-/* The events (encode_events's bytes) applied in turn: -1 if all are legal, the index of the first illegal one,
- * or -2 with an exception set.  *tute_seat: the seat of a tute applied (left as it was without one). */
-Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat) {
+/* The events (encode_events's bytes) applied in turn: -1 if all are legal, the index of the first illegal one
+ * (or the first that ``before``, when given, refuses: it sees each event before it is applied), or -2 with an
+ * exception set.  *tute_seat: the seat of a tute applied (left as it was without one). */
+Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat, EventHook before,
+                       void *context) {
     if (ncodes % 2) {
         PyErr_Format(PyExc_ValueError, "bad events");
         return -2;
@@ -326,11 +328,19 @@ Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, i
             PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
             return -2;
         }
+        if (before && before(d, kind, seat, value, context)) return i / 2;
         if (kind == EVENT_PLAY && d->ntricks == MAX_TRICKS) return i / 2;  /* a card after the end */
         if (deal_apply(d, kind, seat, value, (int)(i / 2))) return i / 2;
         if (kind == EVENT_TUTE) *tute_seat = seat;
     }
     return -1;
+}
+
+Py_ssize_t deal_replay(Deal *d, PyObject *options, PyObject *hands, PyObject *stock, int leader, int trump,
+                       const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat, EventHook before, void *context) {
+    *tute_seat = -1;
+    if (deal_start(d, options, hands, stock, leader, trump)) return -2;
+    return deal_events(d, codes, ncodes, tute_seat, before, context);
 }
 
 static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
@@ -342,9 +352,8 @@ static PyObject *replay(PyObject *Py_UNUSED(module), PyObject *args) {
                           &stock, &leader, &trump, &codes, &ncodes, &PyType_Type, &trick_type))
         return NULL;
     Deal d;
-    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
-    int tute_seat = -1;
-    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    int tute_seat;
+    Py_ssize_t illegal = deal_replay(&d, options, hands, stock, leader, trump, codes, ncodes, &tute_seat, NULL, NULL);
     if (illegal == -2) return NULL;
     if (illegal >= 0) return PyLong_FromSsize_t(illegal);
     int left = 0;

@@ -32,6 +32,11 @@ int tute_refused(const Deal *d, int seat, int rank);    /* declarations.tute_ref
 int exchange_refused(const Deal *d, int seat, int c);   /* declarations.exchange_refusal */
 int deal_apply(Deal *d, int kind, int seat, int value, int index);  /* Deal.apply: 0, or 1 if refused */
 int deal_start(Deal *d, PyObject *options, PyObject *hands, PyObject *stock, int leader, int trump);
-Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat);
+typedef int (*EventHook)(const Deal *d, int kind, int seat, int value, void *context); /* nonzero: refused */
+Py_ssize_t deal_events(Deal *d, const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat, EventHook before,
+                       void *context);
+/* deal_start, then deal_events: the same answer, -2 too when the start is refused (an exception set). */
+Py_ssize_t deal_replay(Deal *d, PyObject *options, PyObject *hands, PyObject *stock, int leader, int trump,
+                       const unsigned char *codes, Py_ssize_t ncodes, int *tute_seat, EventHook before, void *context);
 
 #endif

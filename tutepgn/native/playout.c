@@ -195,9 +195,8 @@ static PyObject *playout(PyObject *Py_UNUSED(module), PyObject *args) {
                           &stock, &leader, &trump, &codes, &ncodes, &PyList_Type, &cards))
         return NULL;
     Deal start;
-    if (deal_start(&start, options, hands, stock, leader, trump)) return NULL;
-    int tute_seat = -1;
-    Py_ssize_t illegal = deal_events(&start, codes, ncodes, &tute_seat);
+    int tute_seat;
+    Py_ssize_t illegal = deal_replay(&start, options, hands, stock, leader, trump, codes, ncodes, &tute_seat, NULL, NULL);
     if (illegal == -2) return NULL;
     if (illegal >= 0 || OVER(&start)) Py_RETURN_NONE;
     Py_ssize_t count = PyList_GET_SIZE(cards);
@@ -244,9 +243,8 @@ static PyObject *replayed(PyObject *Py_UNUSED(module), PyObject *args) {
                           &leader, &trump, &codes, &ncodes))
         return NULL;
     Deal d;
-    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
-    int tute_seat = -1;
-    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    int tute_seat;
+    Py_ssize_t illegal = deal_replay(&d, options, hands, stock, leader, trump, codes, ncodes, &tute_seat, NULL, NULL);
     if (illegal == -2) return NULL;
     if (illegal >= 0) Py_RETURN_NONE;
     PyObject *held = PyTuple_New(d.n), *left = PyTuple_New(d.stock_len - d.stock_pos);
@@ -279,9 +277,8 @@ static PyObject *policy_scores(PyObject *Py_UNUSED(module), PyObject *args) {
                           &leader, &trump, &codes, &ncodes))
         return NULL;
     Deal d;
-    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
-    int tute_seat = -1;
-    Py_ssize_t illegal = deal_events(&d, codes, ncodes, &tute_seat);
+    int tute_seat;
+    Py_ssize_t illegal = deal_replay(&d, options, hands, stock, leader, trump, codes, ncodes, &tute_seat, NULL, NULL);
     if (illegal == -2) return NULL;
     if (illegal >= 0) Py_RETURN_NONE;
     Scored scored;
@@ -327,6 +324,25 @@ static double probability(const Scored *scored, int k, double temperature) {
     return (1 - FLOOR) * weights[k] / total + even;
 }
 
+typedef struct {
+    int me;
+    double temperature, total;
+} Likelihood;
+
+/* log_likelihood's look at an event before it is applied: adds the log of its probability when another seat's,
+ * refuses it when the play model does not list it (not legal). */
+static int add_log(const Deal *d, int kind, int seat, int value, void *context) {
+    Likelihood *l = context;
+    if (seat == l->me) return 0;
+    Scored scored;
+    scores(d, &scored);
+    int k = 0;
+    while (k < scored.count && (scored.kind[k] != kind || scored.seat[k] != seat || scored.value[k] != value)) k++;
+    if (k == scored.count) return 1;
+    l->total += log(probability(&scored, k, l->temperature));
+    return 0;
+}
+
 /* tutepgn.analysis.worlds.log_likelihood from one starting deal: the sum of the logs of the play model's
  * probability of each event of a seat other than me, before it is applied; None when an event is not legal. */
 static PyObject *log_likelihood(PyObject *Py_UNUSED(module), PyObject *args) {
@@ -338,27 +354,13 @@ static PyObject *log_likelihood(PyObject *Py_UNUSED(module), PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!iiy#id", &PyTuple_Type, &options, &PyList_Type, &hands, &PyList_Type,
                           &stock, &leader, &trump, &codes, &ncodes, &me, &temperature))
         return NULL;
+    Likelihood l = {me, temperature, 0.0};
     Deal d;
-    if (deal_start(&d, options, hands, stock, leader, trump)) return NULL;
-    if (ncodes % 2) return PyErr_Format(PyExc_ValueError, "bad events");
-    double total = 0.0;
-    for (Py_ssize_t i = 0; i < ncodes; i += 2) {
-        int kind = codes[i] >> 2, seat = codes[i] & 3, value = codes[i + 1];
-        if (seat >= d.n || (kind == EVENT_CANTE ? value > 3 : kind != EVENT_TUTE && value > 39))
-            return PyErr_Format(PyExc_ValueError, "event %zd: bad code", i / 2);
-        if (seat != me) {
-            Scored scored;
-            scores(&d, &scored);
-            int k = 0;
-            while (k < scored.count && (scored.kind[k] != kind || scored.seat[k] != seat || scored.value[k] != value))
-                k++;
-            if (k == scored.count) Py_RETURN_NONE; /* not a legal action: Python's KeyError */
-            total += log(probability(&scored, k, temperature));
-        }
-        if ((kind == EVENT_PLAY && d.ntricks == MAX_TRICKS) || deal_apply(&d, kind, seat, value, (int)(i / 2)))
-            Py_RETURN_NONE;
-    }
-    return PyFloat_FromDouble(total);
+    int tute_seat;
+    Py_ssize_t illegal = deal_replay(&d, options, hands, stock, leader, trump, codes, ncodes, &tute_seat, add_log, &l);
+    if (illegal == -2) return NULL;
+    if (illegal >= 0) Py_RETURN_NONE; /* an event not legal (Python's KeyError or IllegalAction) */
+    return PyFloat_FromDouble(l.total);
 }
 
 static PyMethodDef playout_methods[] = {
