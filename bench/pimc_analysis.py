@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from interleaved import Result, interleave, load, report
+
+SCRIPT = Path(__file__).resolve()
+ROOT = SCRIPT.parent.parent
 SEED = 2033
 """The bots' seed of ``bench/solve.py``'s ``pimc_analyses``: the same deals."""
 
@@ -43,22 +42,6 @@ def one(name: str, index: int) -> None:
     print(json.dumps({"cpu_s": seconds, "digest": digest}))
 
 
-def run(root: str, name: str, index: int) -> dict[str, object]:
-    """One deal analysed by the checkout ``root`` in a subprocess."""
-    env = {**os.environ, "PYTHONPATH": root}
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one", name, str(index)], env=env,
-                         check=True, capture_output=True, text=True, cwd=root).stdout
-    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
-    return result
-
-
-def summary(times: list[float]) -> dict[str, float]:
-    """Median, p90 and max of CPU seconds."""
-    t = sorted(times)
-    return {"median_s": round(statistics.median(t), 2), "p90_s": round(t[min(len(t) - 1, int(0.9 * len(t)))], 2),
-            "max_s": round(t[-1], 2)}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=5)
@@ -75,24 +58,12 @@ def main() -> None:
     print(f"whole analysis with PIMC (defaults), CPU s per deal on one core, {args.deals} deals a preset"
           + (", old and new interleaved" if args.baseline else ""))
     for name in args.presets:
-        got: dict[str, list[dict[str, object]]] = {label: [] for label in roots}
-        for index in range(args.deals):
-            for label in (list(roots) if index % 2 else list(roots)[::-1]):
-                got[label].append(run(roots[label], name, index))
-                print(f"  {name} deal {index} {label}: {got[label][-1]['cpu_s']:.2f} s", flush=True)
-        row: dict[str, object] = {}
-        for label, results in got.items():
-            row[label] = f = summary([float(str(r["cpu_s"])) for r in results])
-            print(f"  {name:<12} {label}: median {f['median_s']:6.2f} s  p90 {f['p90_s']:6.2f} s  max {f['max_s']:6.2f} s")
-        if args.baseline:
-            old, new = row["old"], row["new"]
-            assert isinstance(old, dict) and isinstance(new, dict)
-            row["ratio"] = {q: round(old[q] / max(new[q], 1e-9), 2) for q in ("median_s", "p90_s", "max_s")}
-            row["same_json"] = sum(a["digest"] == b["digest"] for a, b in zip(got["old"], got["new"]))
-            print(f"  {'':<12} old/new: " + "  ".join(f"{q} {r}" for q, r in row["ratio"].items())  # type: ignore[union-attr]
-                  + f"  same JSON {row['same_json']}/{args.deals}")
-        figures[name] = row
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        def show(index: int, label: str, r: Result) -> None:
+            print(f"  {name} deal {index} {label}: {r['cpu_s']:.2f} s", flush=True)
+
+        got = interleave(SCRIPT, roots, name, args.deals, show)
+        figures[name] = report(name, got, {"same_json": ("digest",)})
+    print(load())
     if args.json:
         Path(args.json).write_text(json.dumps({"pimc_analysis": figures}, indent=2), encoding="utf-8")
 

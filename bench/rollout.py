@@ -16,15 +16,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from interleaved import Result, interleave, load, report
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = Path(__file__).resolve()
+ROOT = SCRIPT.parent.parent
 SEED = 38
 """The arena's seed of docs/play.md's runs."""
 BOTS = ("pimc-40w", "heuristic")
@@ -38,7 +37,7 @@ def one(name: str, index: int) -> None:
     play_game = arena.play_game
 
     def logged(rules: Any, deal: Any, first: Any, second: Any, seed: str) -> tuple[float, float]:
-        result = play_game(rules, deal, first, second, seed)
+        result: tuple[float, float] = play_game(rules, deal, first, second, seed)
         logs.append(repr(deal.log))
         return result
 
@@ -48,22 +47,6 @@ def one(name: str, index: int) -> None:
     seconds = time.process_time() - start
     digest = hashlib.sha256("\n".join(logs).encode()).hexdigest()[:16]
     print(json.dumps({"cpu_s": seconds, "points": board.points, "score": board.score, "log": digest}))
-
-
-def run(root: str, name: str, index: int) -> dict[str, Any]:
-    """One board played by the checkout ``root`` in a subprocess."""
-    env = {**os.environ, "PYTHONPATH": root}
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one", name, str(index)], env=env,
-                         check=True, capture_output=True, text=True, cwd=root).stdout
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
-
-
-def summary(times: list[float]) -> dict[str, float]:
-    """Median, p90 and max of CPU seconds."""
-    t = sorted(times)
-    return {"median_s": round(statistics.median(t), 2), "p90_s": round(t[min(len(t) - 1, int(0.9 * len(t)))], 2),
-            "max_s": round(t[-1], 2)}
 
 
 def main() -> None:
@@ -82,28 +65,13 @@ def main() -> None:
     print(f"arena boards {BOTS[0]} v {BOTS[1]} (seed {SEED}, duplicate), CPU s per board on one core, "
           f"{args.boards} boards a preset" + (", old and new interleaved" if args.baseline else ""))
     for name in args.presets:
-        got: dict[str, list[dict[str, Any]]] = {label: [] for label in roots}
-        for index in range(args.boards):
-            for label in (list(roots) if index % 2 else list(roots)[::-1]):
-                got[label].append(run(roots[label], name, index))
-                r = got[label][-1]
-                print(f"  {name} board {index} {label}: {r['cpu_s']:.2f} s  points {r['points']} score {r['score']}",
-                      flush=True)
-        row: dict[str, object] = {}
-        for label, results in got.items():
-            row[label] = f = summary([r["cpu_s"] for r in results])
-            print(f"  {name:<12} {label}: median {f['median_s']:6.2f} s  p90 {f['p90_s']:6.2f} s  max {f['max_s']:6.2f} s")
-        if args.baseline:
-            old, new = row["old"], row["new"]
-            assert isinstance(old, dict) and isinstance(new, dict)
-            row["ratio"] = {q: round(old[q] / max(new[q], 1e-9), 2) for q in ("median_s", "p90_s", "max_s")}
-            row["same_results"] = sum((a["points"], a["score"]) == (b["points"], b["score"])
-                                      for a, b in zip(got["old"], got["new"]))
-            row["same_logs"] = sum(a["log"] == b["log"] for a, b in zip(got["old"], got["new"]))
-            print(f"  {'':<12} old/new: " + "  ".join(f"{q} {v}" for q, v in row["ratio"].items())  # type: ignore[union-attr]
-                  + f"  same results {row['same_results']}/{args.boards}, same logs {row['same_logs']}/{args.boards}")
-        figures[name] = row
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        def show(index: int, label: str, r: Result) -> None:
+            print(f"  {name} board {index} {label}: {r['cpu_s']:.2f} s  points {r['points']} score {r['score']}",
+                  flush=True)
+
+        got = interleave(SCRIPT, roots, name, args.boards, show)
+        figures[name] = report(name, got, {"same_results": ("points", "score"), "same_logs": ("log",)})
+    print(load())
     if args.json:
         Path(args.json).write_text(json.dumps({"rollout": figures}, indent=2), encoding="utf-8")
 
