@@ -4,8 +4,8 @@ its scheduler overhead per task; search p95 over the dataset against the file.
 
 1. Generates N simulated deals (``bench/archive.py``'s files, cached under ``bench/out/deals/``).
 2. Imports them on this machine with 2 worker processes into a fresh DuckDB file (``tute import -j 2``) and into
-   a fresh dataset (``tute import -j 2 --to parquet DEST``); then with ``--cluster`` on a ``LocalCluster`` of 2
-   worker processes (1 thread each), started before the clock starts.  Each in a child process of its own.
+   a fresh dataset (``tute import -j 2 --to parquet DEST``); then on a ``LocalCluster`` of 2 worker processes
+   (1 thread each), started before the clock starts (``--no-cluster``: not).  Each in a child process of its own.
 3. From the cluster run's task stream: each piece's task time (its compute, on the worker), and the scheduler's
    overhead per task (the round trip of 200 empty tasks, one at a time).
 4. Search p95 (the first page of 50 by date, then the count: what ``tute search`` runs) for every filter of
@@ -17,7 +17,9 @@ its scheduler overhead per task; search p95 over the dataset against the file.
    machine, the load falls alike on both.  ``--searches-only`` times the searches of an earlier run's file and
    dataset without importing again.
 
-    python bench/scale.py [--deals 1000000] [--runs 20] [--interleaved] [--searches-only] [--json OUT]
+    python bench/scale.py [--deals 1000000] [--runs 20] [--interleaved] [--searches-only] [--no-cluster] [--json OUT]
+
+``make bench`` runs ``--deals 100000 --interleaved --no-cluster``: its dataset line is the interleaved medians.
 """
 
 from __future__ import annotations
@@ -151,6 +153,7 @@ def main() -> None:
     parser.add_argument("--interleaved", action="store_true", help="also time file and dataset alternating")
     parser.add_argument("--searches-only", action="store_true",
                         help="time the searches of the file and dataset an earlier run left (no import)")
+    parser.add_argument("--no-cluster", action="store_true", help="leave out the import on a Dask LocalCluster")
     parser.add_argument("--phase", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
@@ -172,20 +175,23 @@ def main() -> None:
     for stale in (dest, dask_dest):
         shutil.rmtree(stale, ignore_errors=True)
     figures: dict[str, Any] = {"deals": args.deals}
-    for kind, target in (("file", db), ("parquet", dest), ("dask", dask_dest)):
+    kinds = (("file", db), ("parquet", dest)) + (() if args.no_cluster else (("dask", dask_dest),))
+    for kind, target in kinds:
         figures[kind] = run_phase(kind, target, files)
         figures[kind]["load_average"] = load = os.getloadavg()  # the machine is shared: say how busy it was
         s = figures[kind]["summary"]
         print(f"import into {kind:8}: {s['records']:,} records, {s['added']:,} added in {s['seconds']:.1f} s = "
               f"{s['records'] / s['seconds']:,.0f} deals/s, {figures[kind]['cpu_seconds']:,.0f} s of CPU "
               f"(load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f})", flush=True)
-    ratio = figures["dask"]["summary"]["seconds"] / figures["parquet"]["summary"]["seconds"]
-    d = figures["dask"]
-    cpu_ratio = figures["dask"]["cpu_seconds"] / max(figures["parquet"]["cpu_seconds"], 0.1)
-    print(f"  Dask (LocalCluster, 2 workers) / single machine into Parquet: {ratio:.2f} (target <= 1.20); "
-          f"CPU seconds: {cpu_ratio:.2f}")
-    print(f"  per-piece task: {d['tasks']} tasks, mean {d['task_seconds_mean']:.2f} s, max {d['task_seconds_max']:.2f} s;"
-          f" scheduler overhead per task: {d['scheduler_overhead_seconds'] * 1000:.1f} ms")
+    if not args.no_cluster:
+        ratio = figures["dask"]["summary"]["seconds"] / figures["parquet"]["summary"]["seconds"]
+        d = figures["dask"]
+        cpu_ratio = figures["dask"]["cpu_seconds"] / max(figures["parquet"]["cpu_seconds"], 0.1)
+        figures["dask_over_parquet"] = round(ratio, 3)
+        print(f"  Dask (LocalCluster, 2 workers) / single machine into Parquet: {ratio:.2f} (target <= 1.20); "
+              f"CPU seconds: {cpu_ratio:.2f}")
+        print(f"  per-piece task: {d['tasks']} tasks, mean {d['task_seconds_mean']:.2f} s, max "
+              f"{d['task_seconds_max']:.2f} s; scheduler overhead per task: {d['scheduler_overhead_seconds'] * 1000:.1f} ms")
     print(f"  sizes: file {figures['file']['bytes'] / 2**20:,.0f} MiB, dataset {figures['parquet']['bytes'] / 2**20:,.0f} MiB")
     over_file = time_searches(db, args.runs)
     over_dataset = time_searches(dest, args.runs, opener=lambda p: dataset_archive(p))
@@ -209,8 +215,8 @@ def main() -> None:
     if args.interleaved:
         figures["interleaved"] = interleaved(db, dest, args.runs)
         print_interleaved(figures["interleaved"], args.runs)
-    figures.update(searches_file=over_file, searches_dataset=over_dataset, dask_over_parquet=round(ratio, 3),
-                   search_p95_ratio=round(every, 2), filters_within_2=within, worst_search_ratio=round(worst, 2))
+    figures.update(searches_file=over_file, searches_dataset=over_dataset, search_p95_ratio=round(every, 2),
+                   filters_within_2=within, worst_search_ratio=round(worst, 2))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
 
