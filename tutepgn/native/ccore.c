@@ -98,14 +98,16 @@ static u64 live_cards(const State *s) {
 
 /* The key at a trick start: the four canonical hands (40 bits each), the leader and either the cante state and
  * the cards drawn or (RANKED) the live point cards, packed into 3 words: h0 | h1 << 40, h1 >> 24 | h2 << 16,
- * h3 | leader << 40 | cantes << 42 | drawn << 54 or h3 | leader << 40 | RANKED | points << 43.  While the
+ * h3 | leader << 40 | cantes << 42 | drawn << 54 or h3 | leader << 40 | points << 43 | RANKED (bit 63, which no
+ * other key sets: the cante state's first bit, 42, once doubled as the flag, and keys with cantes were read
+ * as shapes whose "points" were the cantes sung).  While the
  * stock has cards the hands are not squeezed; with the stock out and no cantes each suit's live cards are
  * squeezed to the bottom whatever their points (their ranks alone: the hands' shape), and the points, 5 bits a
  * suit (the live sota, caballo, rey, tres, as), say what the cards are worth.  A position whose key differs
  * only in the points is the same game, each card worth other points: its value differs by at most SLACK. */
 
 #define SHAPE_WAYS 4
-#define RANKED (1ULL << 42)
+#define RANKED (1ULL << 63)
 #define POINT_BITS (((1ULL << 20) - 1) << 43)
 
 static void make_key(const State *s, u64 k[3]) {
