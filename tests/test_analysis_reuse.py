@@ -13,6 +13,7 @@ from tutepgn.analysis.position import Position
 from tutepgn.analysis.solve import Solver
 from tutepgn.engine import Deal
 from tutepgn.events import Action
+from tutepgn.native.layout import PACKED_FIELDS
 from tutepgn.notation import tpgn
 from tutepgn.recording.simulate import simulate_deals
 
@@ -116,7 +117,7 @@ def test_a_table_kept_across_deals_with_cantes_gives_sound_bounds(backend: str) 
             if type(action) is Play and not replayed.over and 4 * len(replayed.tricks) >= first:
                 for seat in (replayed.turn, (replayed.turn + 1) % replayed.rules.players):
                     position = Position.from_deal(replayed, seat, cantes=True)
-                    sung_oros += position.packed()[21] & 1  # the cante state's sung suits: oros
+                    sung_oros += position.packed()[PACKED_FIELDS.index("sung")] & 1  # the suits sung: oros
                     solver = tables[position.side]
                     for group in Solver(backend).values_of_legal_cards(position):
                         for alpha in (group.value - 9, group.value - 1, group.value, group.value + 5):
