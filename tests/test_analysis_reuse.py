@@ -10,7 +10,7 @@ from tutepgn.analysis.deal_analysis import analyse
 from tutepgn.analysis.line import best_line, copy_of
 from tutepgn.analysis.pimc import SideSolvers, card_values
 from tutepgn.analysis.position import Position
-from tutepgn.analysis.solve import Solver
+from tutepgn.analysis.solve import Backend, Solver
 from tutepgn.engine import Deal
 from tutepgn.events import Action
 from tutepgn.native.layout import PACKED_FIELDS
@@ -103,7 +103,7 @@ def test_the_analysis_of_a_deal_with_oros_sung_values_every_play_exactly() -> No
 
 
 @pytest.mark.parametrize("backend", ["c", "python"])
-def test_a_table_kept_across_deals_with_cantes_gives_sound_bounds(backend: str) -> None:
+def test_a_table_kept_across_deals_with_cantes_gives_sound_bounds(backend: Backend) -> None:
     """Null-window searches on one table per side, kept across the positions of deals with cantes (oros among the
     cantes sung), each card first as the analysis searches them: every fail-soft bound on the right side of a
     fresh solver's exact value."""
