@@ -177,8 +177,9 @@ def table(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             "≤ 1 s" if big else "", a["stats"]["p95_ms"] <= 1000 if big else None)
     g = r.get("dataset")
     if g:
-        both = g["interleaved"]
-        ratios = {name: f["dataset"]["wall_p50"] / max(f["file"]["wall_p50"], 0.01) for name, f in both.items()}
+        from scale import medians_ratio  # bench/scale.py, beside this script
+
+        ratios = medians_ratio(g["interleaved"])
         over = sorted((name for name, x in ratios.items() if x > 2), key=lambda name: -ratios[name])
         worst = max(ratios, key=lambda name: ratios[name])
         add(f"every search filter over a Parquet dataset of {g['deals']:,} deals against the file (page + count, "
