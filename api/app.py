@@ -23,7 +23,7 @@ from fastapi_offline import FastAPIOffline
 from tutepgn.limits import check_settings
 
 from . import contract, language, problems, requestid
-from .caching import Caching
+from .caching import Caching, open_shared
 from .deps import Service
 from .head import HeadAsGet
 from .guards import SecurityHeaders
@@ -79,7 +79,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=6)
     # ETags and Cache-Control, and 304 before any work when the client's copy is current; outside gzip, so
     # that a gzipped answer's ETag says so (api/caching.py).
-    app.add_middleware(Caching, generation=lambda: service.generation, keep_bytes=service.settings.answer_cache_bytes)
+    settings = service.settings
+    app.add_middleware(Caching, generation=lambda: service.generation, keep_bytes=settings.answer_cache_bytes,
+                       shared=open_shared(settings.shared_answers, settings.shared_answer_bytes))
     app.add_middleware(HeadAsGet)  # HEAD answered as GET, without the body
     requestid.install(app)  # outside all but the security headers: a 413 and a CORS refusal carry the id too
     app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 or a CORS refusal too

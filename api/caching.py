@@ -28,15 +28,22 @@ An ETag names the bytes of an answer, so each process also keeps the answers
 it labelled (:class:`Kept`, whole ones only: never a streamed download), by
 their ETag and what else the bytes depend on (gzip or not, the CORS
 ``Origin``), and sends a kept answer again without running the route: a deal
-fetched again, or a search asked again before the archive changes.
+fetched again, or a search asked again before the archive changes.  The worker
+processes of ``tute serve --workers N`` also share what they kept through a
+file (:class:`Shared`, a SQLite table in the service's temporary folder): an
+answer one worker made, another sends without making it again, so a cold
+service warms once, not once per worker.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Literal
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -161,6 +168,88 @@ class Kept:
             self.bytes -= self.answers.popitem(last=False)[1][1]
 
 
+class Shared:
+    """Whole 200 answers by key in a SQLite file the worker processes of one service share, oldest out first past
+    ``max_bytes``.
+
+    A cache, never a store: written without waiting for the disk (``synchronous=OFF``; the file is the
+    service's, deleted when it stops), and any error of the file (locked too long, full, broken) is a miss
+    for that request, logged once, never a failed answer.  Used on the event loop only.
+    """
+
+    TRIM_EVERY = 256
+    """Puts between two checks of the file's size (a sum over the table: cheap, but not for every put)."""
+
+    def __init__(self, path: Path, max_bytes: int) -> None:
+        self.path = path
+        self.max_bytes = max_bytes
+        self.puts = 0
+        self.failed = False
+        self.con = sqlite3.connect(path, timeout=0.05, isolation_level=None, check_same_thread=False)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=OFF")
+        self.con.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, headers BLOB NOT NULL, "
+                         "body BLOB NOT NULL, size INTEGER NOT NULL)")
+
+    @staticmethod
+    def key_text(key: tuple[str, ...]) -> str:
+        """The key as one text (its parts cannot hold the separator: an ETag, an encoding, an Origin)."""
+        return "\n".join(key)
+
+    def get(self, key: tuple[str, ...]) -> Answer | None:
+        try:
+            row = self.con.execute("SELECT headers, body FROM answers WHERE key = ?", (self.key_text(key),)).fetchone()
+        except sqlite3.Error as exc:
+            self.fault(exc)
+            return None
+        if row is None:
+            return None
+        headers = tuple((name, value) for name, _, value in
+                        (line.partition(b": ") for line in bytes(row[0]).split(b"\r\n")) if name)
+        return headers, bytes(row[1])
+
+    def put(self, key: tuple[str, ...], answer: Answer) -> None:
+        headers = b"\r\n".join(name + b": " + value for name, value in answer[0])
+        size = len(headers) + len(answer[1])
+        if size > self.max_bytes // 16:
+            return
+        try:
+            self.con.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?)",
+                             (self.key_text(key), headers, answer[1], size))
+            self.puts += 1
+            if self.puts % self.TRIM_EVERY == 0:
+                self.trim()
+        except sqlite3.Error as exc:
+            self.fault(exc)
+
+    def trim(self) -> None:
+        """The oldest answers out until the rest take at most three quarters of ``max_bytes``."""
+        total = self.con.execute("SELECT coalesce(sum(size), 0) FROM answers").fetchone()[0]
+        if total <= self.max_bytes:
+            return
+        self.con.execute("DELETE FROM answers WHERE rowid IN (SELECT rowid FROM (SELECT rowid, sum(size) OVER "
+                         "(ORDER BY rowid DESC) AS newer FROM answers) WHERE newer > ?)", (self.max_bytes * 3 // 4,))
+
+    def fault(self, exc: sqlite3.Error) -> None:
+        """Say once that the shared file failed; each failure is a miss."""
+        if not self.failed:
+            self.failed = True
+            logging.getLogger("tutepgn.api").warning("the answers shared by the workers (%s): %s; answered without",
+                                                     self.path, exc)
+
+
+def open_shared(path: Path | None, max_bytes: int) -> Shared | None:
+    """The answers shared through ``path`` (None: none); a file that cannot be opened is logged and done without."""
+    if path is None:
+        return None
+    try:
+        return Shared(path, max_bytes)
+    except sqlite3.Error as exc:
+        logging.getLogger("tutepgn.api").warning("the answers shared by the workers (%s): %s; answered without",
+                                                 path, exc)
+        return None
+
+
 class Caching:
     """Label the answers :data:`POLICIES` names with an ETag and a ``Cache-Control``, and answer a revalidation
     whose ETag is current with 304 and no body, before the route runs.
@@ -170,11 +259,29 @@ class Caching:
     answer went out in.
     """
 
-    def __init__(self, app: ASGIApp, generation: Callable[[], str | None], keep_bytes: int = 0) -> None:
+    def __init__(self, app: ASGIApp, generation: Callable[[], str | None], keep_bytes: int = 0,
+                 shared: Shared | None = None) -> None:
         self.app = app
         self.generation = generation
         self.version = package_version()
         self.kept = Kept(keep_bytes) if keep_bytes else None
+        self.shared = shared
+
+    def lookup(self, key: tuple[str, ...]) -> Answer | None:
+        """A kept answer: this process's, else the one another worker shared (kept here too from then on)."""
+        kept = self.kept.get(key) if self.kept is not None else None
+        if kept is None and self.shared is not None:
+            kept = self.shared.get(key)
+            if kept is not None and self.kept is not None:
+                self.kept.put(key, kept)
+        return kept
+
+    def keep(self, key: tuple[str, ...], answer: Answer) -> None:
+        """Keep a whole answer here and for the other workers."""
+        if self.kept is not None:
+            self.kept.put(key, answer)
+        if self.shared is not None:
+            self.shared.put(key, answer)
 
     def tag_of(self, scope: Scope) -> tuple[str, Kind] | None:
         """The ETag this request's 200 answer gets, and its kind; None when it gets none."""
@@ -217,7 +324,7 @@ class Caching:
 
         key = (tag, "gzip" if "gzip" in (header(scope, b"accept-encoding") or "") else "",
                header(scope, b"origin") or "")  # what else the bytes depend on: gzip, CORS
-        kept = self.kept.get(key) if self.kept is not None else None
+        kept = self.lookup(key)
         if kept is not None:
             await send({"type": "http.response.start", "status": 200, "headers": list(kept[0])})
             await send({"type": "http.response.body", "body": kept[1], "more_body": False})
@@ -233,8 +340,8 @@ class Caching:
                 start = (*headers, (b"etag", label.encode()), (b"cache-control", control))
                 message = {**message, "headers": list(start)}
             elif message["type"] == "http.response.body" and start is not None:
-                if self.kept is not None and not message.get("more_body", False):  # whole in one piece
-                    self.kept.put(key, (start, bytes(message.get("body", b""))))
+                if not message.get("more_body", False):  # whole in one piece
+                    self.keep(key, (start, bytes(message.get("body", b""))))
                 start = None  # a streamed answer's later pieces are never kept
             await send(message)
 

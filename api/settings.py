@@ -49,6 +49,11 @@ class Settings(BaseModel):
                                   description="Memory the search pages kept may take, in bytes (0: no cache).")
     answer_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description=(
         "Memory the answers kept by their ETag may take per process, in bytes (0: none): api/caching.py."))
+    shared_answers: Path | None = Field(None, description=(
+        "A file where the worker processes share the answers they kept (api/caching.py); `tute serve --workers N` "
+        "makes one in a temporary folder for the workers' lifetime."))
+    shared_answer_bytes: int = Field(256 * 1024 * 1024, ge=1024 * 1024, description=(
+        "Disk the shared answers may take, in bytes; the oldest go first past it."))
     max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
     max_event_streams: int = Field(256, ge=1, description="Live recordings' event streams open at once per "
                                                           "process, apart from downloads; more answer 503.")
@@ -139,7 +144,7 @@ class Settings(BaseModel):
                 else f"{e['loc'][0]}: {e['msg']}" for e in exc.errors())) from None
 
 
-_TUNABLE = ("search_cache", "page_cache_bytes", "answer_cache_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
+_TUNABLE = ("search_cache", "page_cache_bytes", "answer_cache_bytes", "shared_answers", "shared_answer_bytes", "threads", "concurrency", "max_body_bytes", "query_timeout",
             "max_page", "max_rows", "max_streams", "request_timeout", "header_timeout", "body_timeout",
             "keep_alive_timeout", "analysis_workers", "max_replay_records", "max_answer_bytes", "anon_analyses",
             "max_event_streams", "max_recordings")

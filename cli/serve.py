@@ -81,7 +81,8 @@ def serve(
             raise fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
-        with terminated_after_cleanup(), announced(settings.db, service_url(host, port), read_only=True):
+        with terminated_after_cleanup(), shared_answers(), announced(settings.db, service_url(host, port),
+                                                                     read_only=True):
             uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                         log_level="info", **uvicorn_options(settings))
         return
@@ -112,8 +113,9 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
     open_dataset(settings.dataset).close()  # a missing or unreadable dataset: exit 2 here, not in each worker
     if workers > 1:
         os.environ["TUTEPGN_DATASET"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.dataset), "1"
-        uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="info", **uvicorn_options(settings))
+        with terminated_after_cleanup(), shared_answers():
+            uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                        log_level="info", **uvicorn_options(settings))
         return
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options(settings))
 
@@ -162,6 +164,23 @@ def qr_text(url: str) -> str:
 
 class _Terminated(BaseException):
     """SIGTERM, raised where the process is (a BaseException: no ``except Exception`` on the way swallows it)."""
+
+
+@contextmanager
+def shared_answers() -> Iterator[None]:
+    """A file for the workers to share the answers they keep (api/caching.py), in a temporary folder of this
+    process's that goes when it stops; the workers find it by TUTEPGN_SHARED_ANSWERS."""
+    import tempfile
+
+    if os.environ.get("TUTEPGN_SHARED_ANSWERS"):  # set by whoever runs the service: theirs
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="tutepgn-serve-") as folder:
+        os.environ["TUTEPGN_SHARED_ANSWERS"] = str(Path(folder) / "answers.sqlite")
+        try:
+            yield
+        finally:
+            del os.environ["TUTEPGN_SHARED_ANSWERS"]
 
 
 @contextmanager

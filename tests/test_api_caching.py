@@ -6,7 +6,9 @@ give the same ETags (the generation is read from the file, not counted in a proc
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import sqlite3
 import subprocess
 import warnings
 from collections.abc import Iterator
@@ -149,11 +151,15 @@ def test_the_generation_is_kept_in_the_file_and_moves_with_each_write(tmp_path: 
 
 
 @contextmanager
-def two_workers(db: Path) -> Iterator[str]:
-    """``tute serve --workers 2 --read-only`` over ``db`` while the block runs; its URL."""
+def two_workers(db: Path, temp: Path | None = None) -> Iterator[str]:
+    """``tute serve --workers 2 --read-only`` over ``db`` while the block runs (with ``temp`` its temporary
+    folder); its URL."""
     port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "TUTEPGN_SHARED_ANSWERS"} | (
+        {"TMPDIR": str(temp)} if temp else {})
     process = subprocess.Popen([str(TUTE), "serve", "--db", str(db), "--read-only", "--workers", "2", "--port",
-                                str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+                                str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                               env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process, 90, lambda: process.stderr.read().decode()[-2000:] if process.stderr else "")
@@ -182,11 +188,17 @@ def tags(url: str, path: str) -> set[str]:
 
 def test_two_worker_processes_give_the_same_etags_until_the_archive_changes(tmp_path: Path) -> None:
     db = archive_of(tmp_path / "archive.duckdb")
-    with two_workers(db) as url:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    with two_workers(db, temp) as url:
         deal = a_deal(httpx.Client(base_url=url, timeout=30))
         paths = (f"{API}/deals?sort=id", f"{API}/stats", f"/deals/{deal}", f"{API}/deals/{deal}")
         served = {path: tags(url, path) for path in paths}
+        (shared,) = temp.glob("tutepgn-serve-*/answers.sqlite")  # the workers' shared answers
+        with sqlite3.connect(shared) as con:
+            assert con.execute("SELECT count(*) FROM answers").fetchone()[0] >= len(paths)
     assert all(len(found) == 1 for found in served.values()), served
+    assert list(temp.iterdir()) == []  # the folder went with the service
     later = tmp_path / "later.tpgn"
     later.write_text(LATER, encoding="utf-8")
     with Archive(db) as archive:  # the service stopped: written by another process, as tute import does
@@ -195,3 +207,69 @@ def test_two_worker_processes_give_the_same_etags_until_the_archive_changes(tmp_
         moved = {path: tags(url, path) for path in paths}
     assert moved[f"{API}/deals/{deal}"] == served[f"{API}/deals/{deal}"]
     assert all(moved[p] != served[p] and len(moved[p]) == 1 for p in paths[:3]), (served, moved)
+
+
+def test_the_workers_share_what_they_kept_through_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two apps over one archive and one shared file, as two workers of ``tute serve --workers 2``: what one made,
+    the other sends, the same bytes and ETag, without running the route."""
+    db = archive_of(tmp_path / "archive.duckdb")
+    copy = tmp_path / "copy.duckdb"  # a byte copy (its id and generation too): one process opens a file once
+    shutil.copyfile(db, copy)
+    apps = [create_app(Settings(db=path, read_only=True, shared_answers=tmp_path / "answers.sqlite"))
+            for path in (db, copy)]
+    try:
+        first, second = (TestClient(app) for app in apps)
+        deal = a_deal(first)
+        made = [first.get(path) for path in (f"{API}/deals/{deal}.tpgn", f"{API}/deals/{deal}", f"{API}/stats")]
+        reads: list[int] = []
+        real_text, real_row = Archive.text, Archive.row
+        monkeypatch.setattr(Archive, "text", lambda self, d: reads.append(d) or real_text(self, d))
+        monkeypatch.setattr(Archive, "row", lambda self, d, *a: reads.append(d) or real_row(self, d, *a))
+        sent = [second.get(path) for path in (f"{API}/deals/{deal}.tpgn", f"{API}/deals/{deal}", f"{API}/stats")]
+        assert reads == []  # no route ran: every answer came from the file
+        for a, b in zip(made, sent):
+            assert b.status_code == 200 and b.content == a.content and b.headers["etag"] == a.headers["etag"]
+            assert b.headers["x-request-id"] != a.headers["x-request-id"]  # the request id is each request's own
+        other = second.get(f"{API}/deals/{deal}/sheet")  # never asked of the first: made here
+        assert other.status_code == 200 and len(reads) == 1
+    finally:
+        for app in apps:
+            app.state.service.close()
+
+
+def test_a_shared_file_that_fails_is_a_miss_never_a_failed_answer(tmp_path: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    from tutepgn.api.caching import Shared, open_shared
+
+    assert open_shared(tmp_path / "no" / "such" / "folder.sqlite", 1 << 20) is None  # logged, served without
+    assert "answered without" in caplog.text
+    db = archive_of(tmp_path / "archive.duckdb")
+    app = create_app(Settings(db=db, read_only=True, shared_answers=tmp_path / "answers.sqlite"))
+    try:
+        client = TestClient(app)
+        deal = a_deal(client)
+        assert client.get(f"{API}/deals/{deal}.tpgn").status_code == 200
+        broken = Shared(tmp_path / "answers.sqlite", 1 << 20)
+        broken.con.execute("DROP TABLE answers")  # under the workers' feet
+        caplog.clear()
+        for path in (f"{API}/deals/{deal}", f"{API}/deals/{deal}/sheet", f"{API}/deals/{deal}.tpgn"):
+            assert client.get(path).status_code == 200, path
+        assert caplog.text.count("answered without") == 1  # said once, not for every request
+    finally:
+        app.state.service.close()
+
+
+def test_the_shared_file_keeps_the_newest_answers_within_its_size(tmp_path: Path) -> None:
+    from tutepgn.api.caching import Shared
+
+    shared = Shared(tmp_path / "answers.sqlite", 1 << 20)
+    headers = ((b"content-type", b"text/plain; charset=utf-8"), (b"etag", b'"abc"'))
+    body = b"x" * 10_000
+    for n in range(Shared.TRIM_EVERY * 2):
+        shared.put((f'"{n}"', "", ""), (headers, body))
+    size = shared.con.execute("SELECT sum(size) FROM answers").fetchone()[0]
+    assert size <= 1 << 20
+    assert shared.get(('"0"', "", "")) is None  # the oldest went first
+    newest = (f'"{Shared.TRIM_EVERY * 2 - 1}"', "", "")
+    assert shared.get(newest) == (headers, body)  # headers and body as they were put
+    assert Shared(tmp_path / "answers.sqlite", 1 << 20).get(newest) == (headers, body)  # and for another worker
