@@ -239,8 +239,9 @@ class Shared:
 
 
 def open_shared(path: Path | None, max_bytes: int) -> Shared | None:
-    """The answers shared through ``path`` (None: none); a file that cannot be opened is logged and done without."""
-    if path is None:
+    """The answers shared through ``path`` (None: none, or ``max_bytes`` 0); a file that cannot be opened is logged
+    and done without."""
+    if path is None or max_bytes == 0:
         return None
     try:
         return Shared(path, max_bytes)

@@ -52,8 +52,8 @@ class Settings(BaseModel):
     shared_answers: Path | None = Field(None, description=(
         "A file where the worker processes share the answers they kept (api/caching.py); `tute serve --workers N` "
         "makes one in a temporary folder for the workers' lifetime."))
-    shared_answer_bytes: int = Field(256 * 1024 * 1024, ge=1024 * 1024, description=(
-        "Disk the shared answers may take, in bytes; the oldest go first past it."))
+    shared_answer_bytes: int = Field(256 * 1024 * 1024, ge=0, description=(
+        "Disk the shared answers may take, in bytes; the oldest go first past it (0: none shared)."))
     max_streams: int = Field(64, ge=1, description="Streamed answers sent at once per process; more answer 503.")
     max_event_streams: int = Field(256, ge=1, description="Live recordings' event streams open at once per "
                                                           "process, apart from downloads; more answer 503.")

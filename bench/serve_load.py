@@ -123,7 +123,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-_TUNING = ("TUTEPGN_SEARCH_CACHE", "TUTEPGN_THREADS", "TUTEPGN_CONCURRENCY")
+_TUNING = ("TUTEPGN_SEARCH_CACHE", "TUTEPGN_THREADS", "TUTEPGN_CONCURRENCY", "TUTEPGN_SHARED_ANSWER_BYTES")
 """The service's environment variables that pass to the server under test."""
 
 

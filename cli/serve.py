@@ -81,7 +81,7 @@ def serve(
             raise fail(exc) from None
         # Each worker builds its own app (and its own read-only connection) from the environment.
         os.environ["TUTEPGN_DB"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.db), "1"
-        with terminated_after_cleanup(), shared_answers(), announced(settings.db, service_url(host, port),
+        with terminated_after_cleanup(), shared_answers(settings), announced(settings.db, service_url(host, port),
                                                                      read_only=True):
             uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                         log_level="info", **uvicorn_options(settings))
@@ -113,7 +113,7 @@ def serve_dataset(settings: Any, host: str, port: int, workers: int, load: list[
     open_dataset(settings.dataset).close()  # a missing or unreadable dataset: exit 2 here, not in each worker
     if workers > 1:
         os.environ["TUTEPGN_DATASET"], os.environ["TUTEPGN_READ_ONLY"] = str(settings.dataset), "1"
-        with terminated_after_cleanup(), shared_answers():
+        with terminated_after_cleanup(), shared_answers(settings):
             uvicorn.run("tutepgn.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                         log_level="info", **uvicorn_options(settings))
         return
@@ -167,12 +167,12 @@ class _Terminated(BaseException):
 
 
 @contextmanager
-def shared_answers() -> Iterator[None]:
+def shared_answers(settings: Any) -> Iterator[None]:
     """A file for the workers to share the answers they keep (api/caching.py), in a temporary folder of this
     process's that goes when it stops; the workers find it by TUTEPGN_SHARED_ANSWERS."""
     import tempfile
 
-    if os.environ.get("TUTEPGN_SHARED_ANSWERS"):  # set by whoever runs the service: theirs
+    if os.environ.get("TUTEPGN_SHARED_ANSWERS") or not settings.shared_answer_bytes:  # theirs, or none
         yield
         return
     with tempfile.TemporaryDirectory(prefix="tutepgn-serve-") as folder:

@@ -241,6 +241,7 @@ def test_a_shared_file_that_fails_is_a_miss_never_a_failed_answer(tmp_path: Path
                                                                    caplog: pytest.LogCaptureFixture) -> None:
     from tutepgn.api.caching import Shared, open_shared
 
+    assert open_shared(tmp_path / "answers.sqlite", 0) is None and not (tmp_path / "answers.sqlite").exists()  # off
     assert open_shared(tmp_path / "no" / "such" / "folder.sqlite", 1 << 20) is None  # logged, served without
     assert "answered without" in caplog.text
     db = archive_of(tmp_path / "archive.duckdb")
