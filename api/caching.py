@@ -234,8 +234,12 @@ class Shared:
         """Say once that the shared file failed; each failure is a miss."""
         if not self.failed:
             self.failed = True
-            logging.getLogger("tutepgn.api").warning("the answers shared by the workers (%s): %s; answered without",
-                                                     self.path, exc)
+            shared_failed(self.path, exc)
+
+
+def shared_failed(path: Path, exc: sqlite3.Error) -> None:
+    """Log that the shared answers' file failed: the service answers without it."""
+    logging.getLogger("tutepgn.api").warning("the answers shared by the workers (%s): %s; answered without", path, exc)
 
 
 def open_shared(path: Path | None, max_bytes: int) -> Shared | None:
@@ -246,8 +250,7 @@ def open_shared(path: Path | None, max_bytes: int) -> Shared | None:
     try:
         return Shared(path, max_bytes)
     except sqlite3.Error as exc:
-        logging.getLogger("tutepgn.api").warning("the answers shared by the workers (%s): %s; answered without",
-                                                 path, exc)
+        shared_failed(path, exc)
         return None
 
 
