@@ -895,34 +895,47 @@ def test_import_killed_mid_way_leaves_whole_batches_and_a_second_import_complete
     wal = tmp_path / "killed.duckdb.wal"
     batch = 500
     assert len(texts) > 2 * batch
-    proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "import", str(big), "--db", str(db), "--jobs", "1",
-                             "--batch-size", str(batch)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # The writer holds the file, so watch its write-ahead log instead: it grows when the schema is created
-    # and at each commit, and stays still while the next batch is parsed.  Kill when it starts growing a
-    # third time: the first batch is committed by then, and the kill lands in the middle of the next commit.
-    def wal_size() -> int:
-        return wal.stat().st_size if wal.exists() else 0
 
-    deadline = time.monotonic() + 120
-    phases = 0
-    while proc.poll() is None and time.monotonic() < deadline:
-        start = wal_size()
-        time.sleep(0.002)
-        if wal_size() == start:
-            continue
-        phases += 1
-        if phases >= 3:
-            break
-        still_since, size = time.monotonic(), wal_size()
-        while proc.poll() is None and time.monotonic() - still_since < 0.05:  # wait for this growth to end
+    def killed_import() -> int:
+        """An import killed with SIGKILL mid-way; the deals the file holds after it."""
+        for stale in (db, wal):
+            stale.unlink(missing_ok=True)
+        proc = subprocess.Popen([sys.executable, "-m", "tutepgn.cli", "import", str(big), "--db", str(db), "--jobs",
+                                 "1", "--batch-size", str(batch)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The writer holds the file, so watch its write-ahead log instead: it grows when the schema is created
+        # and at each commit, and stays still while the next batch is parsed.  Kill when it starts growing a
+        # third time: the first batch is committed by then, and the kill lands in the middle of the next commit.
+        def wal_size() -> int:
+            return wal.stat().st_size if wal.exists() else 0
+
+        deadline = time.monotonic() + 120
+        phases = 0
+        while proc.poll() is None and time.monotonic() < deadline:
+            start = wal_size()
             time.sleep(0.002)
-            if wal_size() != size:
-                still_since, size = time.monotonic(), wal_size()
-    assert proc.poll() is None, "the import ended before it could be killed: make the file bigger"
-    proc.send_signal(signal.SIGKILL)
-    assert proc.wait() == -signal.SIGKILL
+            if wal_size() == start:
+                continue
+            phases += 1
+            if phases >= 3:
+                break
+            still_since, size = time.monotonic(), wal_size()
+            while proc.poll() is None and time.monotonic() - still_since < 0.05:  # wait for this growth to end
+                time.sleep(0.002)
+                if wal_size() != size:
+                    still_since, size = time.monotonic(), wal_size()
+        assert proc.poll() is None, "the import ended before it could be killed: make the file bigger"
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait() == -signal.SIGKILL
+        with Archive(db) as archive:
+            return archive.count()
+
+    # A busy machine may pause within one commit's writes for longer than the watch above waits, and the kill
+    # then lands in the first commit: nothing stored, whole batches all the same, but not the case under test.
+    for _ in range(3):
+        done = killed_import()
+        if done:
+            break
     with Archive(db) as archive:
-        done = archive.count()
         assert 0 < done < len(texts) and done % batch == 0  # only whole batches
         assert archive.verify() == []
         con = archive.con
